@@ -1,0 +1,46 @@
+# p2l-ebiten: make run (viewer on the default character), make test (everything).
+GO ?= go
+# Tests that open a window need a display; use Xvfb when there is none.
+XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1280x1024x24")
+DEB_PKGS := libgl1-mesa-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
+            libxxf86vm-dev libasound2-dev pkg-config xvfb xauth
+FUZZTIME ?= 30s
+
+.PHONY: all deps run test bench fuzz generate
+
+all: test
+
+# Installs Ebitengine's X11/GL/ALSA headers and Xvfb on Debian/Ubuntu, only
+# when some are missing. Idempotent.
+deps:
+	@if command -v dpkg-query >/dev/null 2>&1; then \
+	  missing=""; for p in $(DEB_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "installing:$$missing"; \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  fi; \
+	fi
+
+run: deps
+	$(GO) run ./cmd/p2l info testdata/sample.p2lrt
+
+test: deps
+	$(GO) vet ./...
+	$(XRUN) $(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./p2l/...
+
+bench: deps
+	$(XRUN) $(GO) test -run='^$$' -bench=. -benchmem ./...
+
+fuzz:
+	@for pkg in $$($(GO) list ./p2l/...); do \
+	  for f in $$($(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+generate:
+	$(GO) generate ./...

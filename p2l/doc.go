@@ -1,0 +1,21 @@
+// Package p2l reads, writes, evaluates and animates PSD2Live .p2lrt character
+// models.
+//
+// A Model is the immutable content of a file: load it once with Load,
+// LoadFile or LoadFS and share it between any number of goroutines. A Rig is
+// one playing instance of a model (parameter values, clips, physics state);
+// create one per character with Model.NewRig and use it from one goroutine.
+//
+//	model, err := p2l.LoadFile("hiyori.p2lrt")
+//	if err != nil { ... }
+//	rig := model.NewRig()
+//	rig.SetParameterByID("ParamAngleX", 15)
+//	rig.Evaluate()
+//	for _, i := range rig.RenderOrder() {
+//		vertices := rig.MeshVertices(i) // canvas pixels, y down
+//		...
+//	}
+//
+// The file format is described in docs/FORMAT.md, the evaluation rules in
+// docs/EVALUATION.md.
+package p2l
