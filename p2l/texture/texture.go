@@ -1,0 +1,253 @@
+// Package texture decodes the texture pages of a p2l model into
+// premultiplied RGBA images, for every renderer of the project (the CPU
+// reference renderer in p2l/render and the Ebitengine renderer).
+//
+// A page is one of three kinds (P2LRT_V2.md, TEXR):
+//
+//   - PNG: decoded with the standard library (every PNG colour type and bit
+//     depth the standard decoder reads).
+//   - KTX2: the uncompressed 8-bit RGBA formats (R8G8B8A8 and B8G8R8A8, UNORM
+//     or SRGB, optionally Zstandard or zlib supercompressed) decode in pure Go;
+//     every other format is reported unavailable (ErrUnsupported).
+//   - External: a file named by a URI relative to the model file, opened
+//     through Options.FS (usually os.DirFS of the model's directory) and
+//     decoded as PNG or KTX2 by its signature.
+//
+// A host callback (Options.Resolve) can supply the pixels of any page first.
+// A page that cannot be decoded is never fatal: Decode returns the other
+// pages, marks the failed one unavailable in its Info, and logs it.
+//
+// Textures are stored with straight alpha; the drawing rules work on
+// premultiplied colours, so every decoded page is premultiplied here, once,
+// with rounding to nearest (p = (c·a + 127) / 255). SRGB-tagged KTX2 pages
+// are not linearized: like PNG pages (which are sRGB-encoded too) the encoded
+// values are used as they are, because every rule of the drawing pipeline,
+// like Cubism's, blends encoded values.
+package texture
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"io/fs"
+	"log/slog"
+	"path"
+	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// DefaultMaxPixels bounds the size of a decoded page when Options.MaxPixels
+// is zero: 8192×8192 texels (256 MiB of RGBA).
+const DefaultMaxPixels = 8192 * 8192
+
+// ErrUnsupported marks a page whose format this package does not decode
+// (a KTX2 block-compressed or Basis page, for example). Test with errors.Is.
+var ErrUnsupported = errors.New("texture format not supported")
+
+// ErrNoSource marks an external page that no resolver or file system could
+// supply.
+var ErrNoSource = errors.New("no source for external texture page")
+
+// Options says where pages come from and how failures are reported. The zero
+// value decodes embedded pages only.
+type Options struct {
+	// Resolve, when set, is asked first for every page. It returns the
+	// page's pixels (any image.Image; they are converted to premultiplied
+	// RGBA), or nil and a nil error to let the built-in decoders handle the
+	// page, or an error that makes the page unavailable.
+	Resolve func(index int, page *p2l.TexturePage) (image.Image, error)
+
+	// FS holds external pages: a page's URI is a slash-separated path
+	// relative to the model file, so FS is normally os.DirFS of the model's
+	// directory (or the fs.FS the model itself was loaded from, rooted at
+	// its directory). Nil: external pages need Resolve.
+	FS fs.FS
+
+	// MaxPixels bounds width×height of a decoded page (0: DefaultMaxPixels).
+	MaxPixels int
+
+	// Logger receives one warning per undecodable page. Nil: no logging.
+	Logger *slog.Logger
+}
+
+// Info describes one texture page and whether it could be decoded. It is the
+// project's TextureInfo: kind, declared size and URI as the file gives them.
+type Info struct {
+	Index int
+	Kind  p2l.TextureKind
+	// Width and Height are the size declared in the TEXR record.
+	Width, Height int
+	// URI is the path of an external page ("" for embedded pages).
+	URI string
+	// Format names what was decoded, for example "png" or
+	// "ktx2 R8G8B8A8_SRGB"; empty when unknown.
+	Format string
+	// Err is nil when the page decoded; otherwise it says why the page is
+	// unavailable (errors.Is(Err, ErrUnsupported) for a format this package
+	// does not decode).
+	Err error
+}
+
+// Available reports whether the page decoded.
+func (i Info) Available() bool { return i.Err == nil }
+
+// Page is a decoded texture page.
+type Page struct {
+	// Image holds premultiplied RGBA texels; nil when the page is
+	// unavailable.
+	Image *image.RGBA
+	Info
+}
+
+// PageError is the error of a page that could not be decoded.
+type PageError struct {
+	Index int
+	Kind  p2l.TextureKind
+	URI   string
+	Err   error
+}
+
+func (e *PageError) Error() string {
+	kind := [...]string{"PNG", "KTX2", "external"}
+	k := fmt.Sprintf("kind %d", e.Kind)
+	if int(e.Kind) < len(kind) {
+		k = kind[e.Kind]
+	}
+	if e.URI != "" {
+		return fmt.Sprintf("texture page %d (%s %q): %v", e.Index, k, e.URI, e.Err)
+	}
+	return fmt.Sprintf("texture page %d (%s): %v", e.Index, k, e.Err)
+}
+
+func (e *PageError) Unwrap() error { return e.Err }
+
+// Decode decodes every texture page of m. It never fails as a whole: pages
+// that cannot be decoded have a nil Image and a non-nil Info.Err, and are
+// logged through opts.Logger. opts may be nil.
+func Decode(m *p2l.Model, opts *Options) []Page {
+	if opts == nil {
+		opts = &Options{}
+	}
+	pages := make([]Page, len(m.Textures))
+	for i := range m.Textures {
+		pages[i] = DecodePage(m, i, opts)
+	}
+	return pages
+}
+
+// DecodePage decodes texture page i of m (see Decode). An index out of range
+// gives an unavailable page.
+func DecodePage(m *p2l.Model, i int, opts *Options) Page {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if i < 0 || i >= len(m.Textures) {
+		return Page{Info: Info{Index: i, Err: fmt.Errorf("texture page %d: index out of range (model has %d pages)", i, len(m.Textures))}}
+	}
+	tp := &m.Textures[i]
+	info := Info{Index: i, Kind: tp.Kind, Width: int(tp.Width), Height: int(tp.Height), URI: tp.URI}
+	img, format, err := decodePage(i, tp, opts)
+	info.Format = format
+	if err != nil {
+		info.Err = &PageError{Index: i, Kind: tp.Kind, URI: tp.URI, Err: err}
+		if opts.Logger != nil {
+			opts.Logger.Warn("texture page unavailable", "page", i, "kind", int(tp.Kind), "uri", tp.URI, "err", err)
+		}
+		return Page{Info: info}
+	}
+	return Page{Image: img, Info: info}
+}
+
+func decodePage(i int, tp *p2l.TexturePage, opts *Options) (*image.RGBA, string, error) {
+	max := opts.MaxPixels
+	if max <= 0 {
+		max = DefaultMaxPixels
+	}
+	if opts.Resolve != nil {
+		img, err := opts.Resolve(i, tp)
+		if err != nil {
+			return nil, "host", err
+		}
+		if img != nil {
+			b := img.Bounds()
+			if b.Dx() <= 0 || b.Dy() <= 0 {
+				return nil, "host", errors.New("host resolver returned an empty image")
+			}
+			if int64(b.Dx())*int64(b.Dy()) > int64(max) {
+				return nil, "host", fmt.Errorf("host image %d×%d exceeds the %d-pixel limit", b.Dx(), b.Dy(), max)
+			}
+			return Premultiply(img), "host", nil
+		}
+	}
+	switch tp.Kind {
+	case p2l.TexturePNG:
+		img, err := DecodePNG(tp.Data, max)
+		return img, "png", err
+	case p2l.TextureKTX2:
+		img, format, err := decodeKTX2(tp.Data, max)
+		return img, "ktx2 " + format, err
+	case p2l.TextureExternal:
+		return decodeExternal(tp.URI, opts.FS, max)
+	default:
+		return nil, "", fmt.Errorf("%w: unknown page kind %d", ErrUnsupported, tp.Kind)
+	}
+}
+
+// maxExternalBytes bounds how much of an external file is read.
+const maxExternalBytes = 1 << 30
+
+func decodeExternal(uri string, fsys fs.FS, max int) (*image.RGBA, string, error) {
+	if fsys == nil {
+		return nil, "", ErrNoSource
+	}
+	name, err := cleanURI(uri)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxExternalBytes+1))
+	if err != nil {
+		return nil, "", err
+	}
+	if len(data) > maxExternalBytes {
+		return nil, "", fmt.Errorf("external texture %q is larger than %d bytes", uri, maxExternalBytes)
+	}
+	switch {
+	case bytes.HasPrefix(data, pngSignature):
+		img, err := DecodePNG(data, max)
+		return img, "png", err
+	case bytes.HasPrefix(data, ktx2Identifier[:]):
+		img, format, err := decodeKTX2(data, max)
+		return img, "ktx2 " + format, err
+	default:
+		return nil, "", fmt.Errorf("%w: external texture %q is neither PNG nor KTX2", ErrUnsupported, uri)
+	}
+}
+
+// cleanURI turns a page URI into an fs.FS path. URIs are relative to the
+// model file; absolute paths and paths leaving the model's directory are
+// refused (fs.FS cannot open them, and a model must not reach outside its
+// folder). Backslashes are read as separators, as Windows exporters write
+// them.
+func cleanURI(uri string) (string, error) {
+	u := strings.ReplaceAll(uri, "\\", "/")
+	u = strings.TrimPrefix(u, "./")
+	if u == "" {
+		return "", errors.New("external texture page has an empty URI")
+	}
+	if strings.HasPrefix(u, "/") || strings.Contains(u, ":") {
+		return "", fmt.Errorf("external texture URI %q is not relative to the model", uri)
+	}
+	u = path.Clean(u)
+	if !fs.ValidPath(u) {
+		return "", fmt.Errorf("external texture URI %q leaves the model's directory", uri)
+	}
+	return u, nil
+}
