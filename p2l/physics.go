@@ -1,0 +1,402 @@
+package p2l
+
+import "math"
+
+// This file is the pendulum physics of the PHYS chunk. It follows the Cubism
+// framework's CubismPhysics (physics3.json) step for step, quirks included,
+// because RUNTIME.md ("物理") asks for Cubism's behaviour:
+//
+//   - inputs are normalized around the midpoint of the parameter's range (the
+//     parameter default is ignored) and negated unless Reflect is set;
+//   - the root translation is rotated by −angle reusing the already rotated x
+//     when computing y;
+//   - with a fixed step (Fps > 0) inputs are interpolated between frames and
+//     outputs between the last two steps; without one, one step per frame and
+//     the output lags one frame;
+//   - only angle outputs are scaled; X and Y outputs have scale 0;
+//   - more than 5 s of accumulated time is dropped.
+//
+// Like the Web framework, particle state and intermediate values are float64
+// while parameter values and caches are float32. Zero-length vectors, which
+// make Cubism divide by zero (NaN), are left unnormalized here instead.
+
+const (
+	physicsAirResistance     = 5.0
+	physicsMaximumWeight     = 100.0
+	physicsMovementThreshold = 0.001
+	physicsMaxDeltaTime      = 5.0
+)
+
+// physicsParticle is the moving state of one pendulum vertex.
+type physicsParticle struct {
+	px, py float64 // position
+	lx, ly float64 // position before the last step
+	vx, vy float64 // velocity
+	gx, gy float64 // gravity direction at the last step
+}
+
+// physicsState is the running physics of one rig.
+type physicsState struct {
+	groups []PhysicsGroup
+	params []Parameter
+	fps    float64
+
+	particles []physicsParticle
+	pBase     []int // first particle of each group
+	oBase     []int // first output of each group
+	cur, prev []float64
+
+	inputCache []float32 // interpolated inputs of the last step
+	cache      []float32 // inputs of the running step; outputs propagate through it
+	remain     float64
+	primed     bool // inputCache holds values
+
+	windX, windY float64
+}
+
+func newPhysicsState(m *Model) *physicsState {
+	s := &physicsState{
+		groups:     m.Physics.Groups,
+		params:     m.Parameters,
+		fps:        float64(m.Physics.Fps),
+		pBase:      make([]int, len(m.Physics.Groups)),
+		oBase:      make([]int, len(m.Physics.Groups)),
+		inputCache: make([]float32, len(m.Parameters)),
+		cache:      make([]float32, len(m.Parameters)),
+	}
+	np, no := 0, 0
+	for g := range s.groups {
+		s.pBase[g], s.oBase[g] = np, no
+		np += len(s.groups[g].Particles)
+		no += len(s.groups[g].Outputs)
+	}
+	s.particles = make([]physicsParticle, np)
+	s.cur = make([]float64, no)
+	s.prev = make([]float64, no)
+	s.reset()
+	return s
+}
+
+// reset puts every pendulum straight down from the origin, as Cubism's
+// Initialize: particle k hangs at (0, Σ radius) with zero velocity.
+func (s *physicsState) reset() {
+	for g := range s.groups {
+		ps := s.groups[g].Particles
+		st := s.particles[s.pBase[g] : s.pBase[g]+len(ps)]
+		y := 0.0
+		for i := range st {
+			if i > 0 {
+				y += float64(ps[i].Radius)
+			}
+			st[i] = physicsParticle{px: 0, py: y, lx: 0, ly: y, gx: 0, gy: 1}
+		}
+	}
+	clear(s.cur)
+	clear(s.prev)
+	s.remain = 0
+	s.primed = false
+}
+
+// validParam reports whether i indexes a parameter.
+func (s *physicsState) validParam(i int) bool { return i >= 0 && i < len(s.params) }
+
+// normalize maps a parameter value to the group's normalized range around
+// the midpoint of the parameter's range (Cubism's NormalizeParameterValue).
+func physicsNormalize(value, pmin, pmax, nmin, nmax, nmid float64, reflect bool) float64 {
+	maxV := math.Max(pmax, pmin)
+	if maxV < value {
+		value = maxV
+	}
+	minV := math.Min(pmax, pmin)
+	if minV > value {
+		value = minV
+	}
+	minN := math.Min(nmin, nmax)
+	maxN := math.Max(nmin, nmax)
+	mid := minV + math.Abs(maxV-minV)/2
+	d := value - mid
+	result := 0.0
+	switch {
+	case d > 0:
+		if l := maxV - mid; l != 0 {
+			result = d*((maxN-nmid)/l) + nmid
+		}
+	case d < 0:
+		if l := minV - mid; l != 0 {
+			result = d*((minN-nmid)/l) + nmid
+		}
+	default:
+		result = nmid
+	}
+	if reflect {
+		return result
+	}
+	return -result
+}
+
+// groupInputs accumulates a group's inputs read from values and applies
+// Cubism's rotation (which reuses the rotated x for y).
+func (s *physicsState) groupInputs(g int, values []float32) (tx, ty, angle float64) {
+	grp := &s.groups[g]
+	n := &grp.Normalization
+	for _, in := range grp.Inputs {
+		if !s.validParam(in.Parameter) {
+			continue
+		}
+		p := &s.params[in.Parameter]
+		w := float64(in.Weight) / physicsMaximumWeight
+		v := float64(values[in.Parameter])
+		switch in.Source {
+		case PhysicsX:
+			tx += physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect) * w
+		case PhysicsY:
+			ty += physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect) * w
+		case PhysicsAngle:
+			angle += physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.AngleMin), float64(n.AngleMax), float64(n.AngleDefault), in.Reflect) * w
+		}
+	}
+	rad := -angle / 180 * math.Pi
+	tx = tx*math.Cos(rad) - ty*math.Sin(rad)
+	ty = tx*math.Sin(rad) + ty*math.Cos(rad) // the quirk: tx is already rotated
+	return tx, ty, angle
+}
+
+// directionToRadian is the signed angle from one direction to another,
+// wrapped into [−π, π].
+func directionToRadian(fx, fy, tx, ty float64) float64 {
+	r := math.Atan2(ty, tx) - math.Atan2(fy, fx)
+	for r < -math.Pi {
+		r += 2 * math.Pi
+	}
+	for r > math.Pi {
+		r -= 2 * math.Pi
+	}
+	return r
+}
+
+// normalize2 scales (x, y) to unit length; a zero vector stays zero (Cubism
+// would produce NaN).
+func normalize2(x, y float64) (float64, float64) {
+	l := math.Pow(x*x+y*y, 0.5)
+	if l == 0 {
+		return x, y
+	}
+	return x / l, y / l
+}
+
+// gravityDirection is Cubism's RadianToDirection of the total angle,
+// normalized: angle 0 points down (+y in physics space).
+func gravityDirection(angleDeg float64) (float64, float64) {
+	r := angleDeg / 180 * math.Pi
+	return normalize2(math.Sin(r), math.Cos(r))
+}
+
+// stepGroup advances group g by one step of h seconds (UpdateParticles).
+func (s *physicsState) stepGroup(g int, tx, ty, angle, h float64) {
+	grp := &s.groups[g]
+	ps := grp.Particles
+	st := s.particles[s.pBase[g] : s.pBase[g]+len(ps)]
+	if len(st) == 0 {
+		return
+	}
+	threshold := physicsMovementThreshold * float64(grp.Normalization.PositionMax)
+	st[0].px, st[0].py = tx, ty
+	gx, gy := gravityDirection(angle)
+	for i := 1; i < len(st); i++ {
+		p, q := &st[i], &st[i-1]
+		acc := float64(ps[i].Acceleration)
+		fx, fy := gx*acc+s.windX, gy*acc+s.windY
+		p.lx, p.ly = p.px, p.py
+		delay := float64(ps[i].Delay) * h * 30
+		dx, dy := p.px-q.px, p.py-q.py
+		r := directionToRadian(p.gx, p.gy, gx, gy) / physicsAirResistance
+		dx = math.Cos(r)*dx - dy*math.Sin(r)
+		dy = math.Sin(r)*dx + dy*math.Cos(r) // reuses the rotated dx, as Cubism
+		p.px, p.py = q.px+dx, q.py+dy
+		p.px += p.vx*delay + fx*delay*delay
+		p.py += p.vy*delay + fy*delay*delay
+		nx, ny := normalize2(p.px-q.px, p.py-q.py)
+		rad := float64(ps[i].Radius)
+		p.px, p.py = q.px+nx*rad, q.py+ny*rad
+		if math.Abs(p.px) < threshold {
+			p.px = 0
+		}
+		if delay != 0 {
+			mob := float64(ps[i].Mobility)
+			p.vx = (p.px - p.lx) / delay * mob
+			p.vy = (p.py - p.ly) / delay * mob
+		}
+		p.gx, p.gy = gx, gy
+	}
+}
+
+// stabilizeGroup puts group g at rest along its force direction
+// (UpdateParticlesForStabilization).
+func (s *physicsState) stabilizeGroup(g int, tx, ty, angle float64) {
+	grp := &s.groups[g]
+	ps := grp.Particles
+	st := s.particles[s.pBase[g] : s.pBase[g]+len(ps)]
+	if len(st) == 0 {
+		return
+	}
+	threshold := physicsMovementThreshold * float64(grp.Normalization.PositionMax)
+	st[0].px, st[0].py = tx, ty
+	gx, gy := gravityDirection(angle)
+	for i := 1; i < len(st); i++ {
+		p, q := &st[i], &st[i-1]
+		acc := float64(ps[i].Acceleration)
+		fx, fy := normalize2(gx*acc+s.windX, gy*acc+s.windY)
+		p.lx, p.ly = p.px, p.py
+		p.vx, p.vy = 0, 0
+		rad := float64(ps[i].Radius)
+		p.px, p.py = q.px+fx*rad, q.py+fy*rad
+		if math.Abs(p.px) < threshold {
+			p.px = 0
+		}
+		p.gx, p.gy = gx, gy
+	}
+}
+
+// outputRaw is the unscaled value of output o of group g (GetValue), and
+// false when its particle index is out of range (Cubism skips it).
+func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
+	n := len(s.groups[g].Particles)
+	k := o.Particle
+	if k < 1 || k >= n {
+		return 0, false
+	}
+	st := s.particles[s.pBase[g]:]
+	tx, ty := st[k].px-st[k-1].px, st[k].py-st[k-1].py
+	var v float64
+	switch o.Source {
+	case PhysicsX:
+		v = tx
+	case PhysicsY:
+		v = ty
+	case PhysicsAngle:
+		// The parent direction of particle 1 is −gravity, gravity being
+		// Cubism's default option (0, −1).
+		px, py := 0.0, 1.0
+		if k >= 2 {
+			px, py = st[k-1].px-st[k-2].px, st[k-1].py-st[k-2].py
+		}
+		v = directionToRadian(px, py, tx, ty)
+	}
+	if o.Reflect {
+		v = -v
+	}
+	return v, true
+}
+
+// applyOutput is Cubism's UpdateOutputParameterValue: scale (angles only),
+// clamp to the parameter range, then blend by the output weight.
+func (s *physicsState) applyOutput(dst *float32, o *PhysicsOutput, raw float64) {
+	p := &s.params[o.Parameter]
+	scale := 0.0 // Cubism never sets the translation scale
+	if o.Source == PhysicsAngle {
+		scale = float64(o.Scale)
+	}
+	v := raw * scale
+	if v < float64(p.Min) {
+		v = float64(p.Min)
+	} else if v > float64(p.Max) {
+		v = float64(p.Max)
+	}
+	w := float64(o.Weight) / physicsMaximumWeight
+	if w >= 1 {
+		*dst = float32(v)
+	} else {
+		*dst = float32(float64(*dst)*(1-w) + v*w)
+	}
+}
+
+// step runs physics for dt seconds on values (the parameter values of this
+// frame, before clamping) and writes the outputs into values.
+func (s *physicsState) step(values []float32, dt float32) {
+	if len(s.groups) == 0 || !(dt > 0) {
+		return
+	}
+	d := float64(dt)
+	s.remain += d
+	if s.remain > physicsMaxDeltaTime {
+		s.remain = 0
+	}
+	if !s.primed {
+		copy(s.inputCache, values)
+		s.primed = true
+	}
+	h := d
+	if s.fps > 0 {
+		h = 1 / s.fps
+	}
+	for s.remain >= h {
+		copy(s.prev, s.cur)
+		wIn := h / s.remain
+		for j := range s.cache {
+			c := float32(float64(s.inputCache[j])*(1-wIn) + float64(values[j])*wIn)
+			s.cache[j] = c
+			s.inputCache[j] = c
+		}
+		for g := range s.groups {
+			tx, ty, angle := s.groupInputs(g, s.cache)
+			s.stepGroup(g, tx, ty, angle, h)
+			outs := s.groups[g].Outputs
+			for i := range outs {
+				o := &outs[i]
+				if !s.validParam(o.Parameter) {
+					continue
+				}
+				raw, ok := s.outputRaw(g, o)
+				if !ok {
+					continue
+				}
+				s.cur[s.oBase[g]+i] = raw
+				s.applyOutput(&s.cache[o.Parameter], o, raw)
+			}
+		}
+		s.remain -= h
+	}
+	s.interpolate(values, s.remain/h)
+}
+
+// interpolate writes every output as prev·(1−α) + cur·α.
+func (s *physicsState) interpolate(values []float32, alpha float64) {
+	for g := range s.groups {
+		outs := s.groups[g].Outputs
+		for i := range outs {
+			o := &outs[i]
+			if !s.validParam(o.Parameter) {
+				continue
+			}
+			k := s.oBase[g] + i
+			s.applyOutput(&values[o.Parameter], o, s.prev[k]*(1-alpha)+s.cur[k]*alpha)
+		}
+	}
+}
+
+// stabilize puts every pendulum at rest for the pose in values and writes
+// the outputs into values (Cubism's Stabilization).
+func (s *physicsState) stabilize(values []float32) {
+	copy(s.cache, values)
+	copy(s.inputCache, values)
+	s.primed = true
+	for g := range s.groups {
+		tx, ty, angle := s.groupInputs(g, values)
+		s.stabilizeGroup(g, tx, ty, angle)
+		outs := s.groups[g].Outputs
+		for i := range outs {
+			o := &outs[i]
+			if !s.validParam(o.Parameter) {
+				continue
+			}
+			raw, ok := s.outputRaw(g, o)
+			if !ok {
+				continue
+			}
+			k := s.oBase[g] + i
+			s.cur[k], s.prev[k] = raw, raw
+			s.applyOutput(&values[o.Parameter], o, raw)
+			s.cache[o.Parameter] = values[o.Parameter]
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package p2l
+
+import (
+	"math"
+	"testing"
+)
+
+// pendulumModel has an input parameter "in" in [−10, 10], an output
+// parameter "out" in [−30, 30] and one group: a root and one particle of
+// radius 10, driven by the angle of "in", output the angle of particle 1 in
+// degrees (scale 180/π).
+func pendulumModel(fps float32, source PhysicsSource) *Model {
+	return &Model{
+		Parameters: []Parameter{
+			{ID: "in", Min: -10, Max: 10},
+			{ID: "out", Min: -90, Max: 90},
+			{ID: "x", Min: -30, Max: 30},
+			{ID: "y", Min: -10, Max: 10},
+		},
+		Physics: Physics{Fps: fps, Groups: []PhysicsGroup{{
+			ID:     "g",
+			Inputs: []PhysicsInput{{Parameter: 0, Source: source, Weight: 100}},
+			Outputs: []PhysicsOutput{
+				{Parameter: 1, Particle: 1, Source: PhysicsAngle, Scale: 180 / math.Pi, Weight: 100},
+				{Parameter: 2, Particle: 1, Source: PhysicsX, Scale: 5, Weight: 100},
+			},
+			Particles: []PhysicsParticle{
+				{Mobility: 1, Delay: 1, Acceleration: 1, Radius: 0},
+				{Mobility: 0.5, Delay: 0.8, Acceleration: 1.5, Radius: 10},
+			},
+			Normalization: PhysicsNormalization{
+				PositionMin: -10, PositionMax: 10, PositionDefault: 0,
+				AngleMin: -10, AngleMax: 10, AngleDefault: 0,
+			},
+		}}},
+	}
+}
+
+func TestPhysicsNormalize(t *testing.T) {
+	// Range [0, 20]: the midpoint 10 maps to the normalized default, the ends
+	// to the normalized ends; the result is negated unless reflected.
+	for _, c := range []struct{ v, want float64 }{
+		{10, -1}, {20, -5}, {0, 3}, {15, -3}, {30, -5}, {-5, 3},
+	} {
+		got := physicsNormalize(c.v, 0, 20, -3, 5, 1, false)
+		if !near(got, c.want, 1e-12) {
+			t.Errorf("normalize(%v) = %v, want %v", c.v, got, c.want)
+		}
+		if got := physicsNormalize(c.v, 0, 20, -3, 5, 1, true); !near(got, -c.want, 1e-12) {
+			t.Errorf("reflected normalize(%v) = %v, want %v", c.v, got, -c.want)
+		}
+	}
+}
+
+func TestPhysicsPendulumAtRest(t *testing.T) {
+	m := pendulumModel(0, PhysicsAngle)
+	s := newPhysicsState(m)
+	v := make([]float32, 4)
+	for range 200 {
+		v[0], v[1], v[2] = 0, 0, 0
+		s.step(v, 1.0/60)
+		if v[1] != 0 || v[2] != 0 {
+			t.Fatalf("pendulum at rest moved: out %v, x %v", v[1], v[2])
+		}
+	}
+}
+
+// TestPhysicsSettlesAlongGravity tilts the input fully: the normalized angle
+// is −10° (not reflected), gravity points at (sin −10°, cos −10°), and the
+// pendulum comes to rest there; its angle from the reference (0, 1) is +10°.
+// The X output stays 0 because translation outputs have scale 0.
+func TestPhysicsSettlesAlongGravity(t *testing.T) {
+	m := pendulumModel(0, PhysicsAngle)
+	s := newPhysicsState(m)
+	v := make([]float32, 4)
+	for range 3000 {
+		v[0], v[1], v[2] = 10, 0, 0
+		s.step(v, 1.0/60)
+		if v[2] != 0 {
+			t.Fatalf("X output = %v, want 0 (translation scale is 0)", v[2])
+		}
+	}
+	if !near(float64(v[1]), 10, 1e-3) {
+		t.Errorf("settled angle = %v, want 10", v[1])
+	}
+	// Stabilization puts it there at once.
+	s2 := newPhysicsState(m)
+	v = []float32{10, 0, 0, 0}
+	s2.stabilize(v)
+	if !near(float64(v[1]), 10, 1e-4) || v[2] != 0 {
+		t.Errorf("stabilized out = %v, x = %v, want 10, 0", v[1], v[2])
+	}
+	// and the next frames stay there (both output histories were set).
+	v[0], v[1] = 10, 0
+	s2.step(v, 1.0/60)
+	if !near(float64(v[1]), 10, 1e-4) {
+		t.Errorf("after stabilization the first step gives %v, want 10", v[1])
+	}
+}
+
+// TestPhysicsOneFrameLag: without Fps the output is the previous step's.
+// The expected first-step angle is computed here from Cubism's update rule.
+func TestPhysicsOneFrameLag(t *testing.T) {
+	m := pendulumModel(0, PhysicsAngle)
+	s := newPhysicsState(m)
+	dt := 1.0 / 30
+	v := []float32{10, 0, 0, 0}
+	s.step(v, float32(dt))
+	if v[1] != 0 {
+		t.Fatalf("first frame output = %v, want 0 (one frame lag)", v[1])
+	}
+	// One step from rest: particle 1 at (0, 10), gravity turned to angle a.
+	a := -10.0 * math.Pi / 180
+	gx, gy := math.Sin(a), math.Cos(a)
+	rho := (math.Atan2(gy, gx) - math.Pi/2) / 5
+	dx := -10 * math.Sin(rho)
+	dy := math.Sin(rho)*dx + 10*math.Cos(rho)
+	delay := 0.8 * float64(float32(dt)) * 30
+	dx += gx * 1.5 * delay * delay
+	dy += gy * 1.5 * delay * delay
+	l := math.Hypot(dx, dy)
+	dx, dy = dx/l*10, dy/l*10
+	want := (math.Atan2(dy, dx) - math.Pi/2) * 180 / math.Pi
+	v = []float32{10, 0, 0, 0}
+	s.step(v, float32(dt))
+	if !near(float64(v[1]), want, 1e-4) {
+		t.Errorf("second frame output = %v, want first step's %v", v[1], want)
+	}
+}
+
+func TestPhysicsDropsLongTime(t *testing.T) {
+	m := pendulumModel(30, PhysicsAngle)
+	s := newPhysicsState(m)
+	v := []float32{10, 0, 0, 0}
+	s.step(v, 6) // more than 5 s accumulated: dropped, no step runs
+	if v[1] != 0 || s.particles[1].px != 0 || s.particles[1].py != 10 {
+		t.Errorf("6 s step moved the pendulum: out %v, particle %+v", v[1], s.particles[1])
+	}
+	s.step(v, 0) // dt ≤ 0 writes nothing
+	if v[1] != 0 {
+		t.Errorf("dt 0 wrote %v", v[1])
+	}
+}
+
+// TestPhysicsFixedStepInterpolation: with Fps 10 a 0.25 s frame runs two
+// steps and leaves 0.05 s, so the output is halfway between the two steps.
+func TestPhysicsFixedStepInterpolation(t *testing.T) {
+	m := pendulumModel(10, PhysicsAngle)
+	s := newPhysicsState(m)
+	ref := newPhysicsState(m)
+	v := []float32{0, 0, 0, 0}
+	s.step(v, 0.1) // primes the input cache with 0 and runs one step at rest
+	v[0] = 10
+	s.step(v, 0.25)
+	// The reference runs the same steps at 0.1 s without Fps: its outputs
+	// after the last step are (prev, cur) = (step 2, step 3). Input
+	// interpolation: step 2 sees 0 + (10 − 0)·0.1/0.25 = 4, step 3
+	// 4 + (10 − 4)·0.1/0.15 = 8.
+	for _, in := range []float32{0, 4, 8} {
+		ref.step([]float32{in, 0, 0, 0}, 0.1)
+	}
+	want := (ref.prev[0]*0.5 + ref.cur[0]*0.5) * 180 / math.Pi
+	if !near(float64(v[1]), want, 1e-4) {
+		t.Errorf("interpolated output = %v, want %v", v[1], want)
+	}
+	if !near(s.remain, 0.05, 1e-6) {
+		t.Errorf("remaining time %v, want 0.05", s.remain)
+	}
+}
+
+// TestPhysicsWindAndY: stabilization places the particle along
+// gravity + wind; a Y input moves the root by the rotated translation.
+func TestPhysicsWindAndY(t *testing.T) {
+	m := pendulumModel(0, PhysicsAngle)
+	m.Physics.Groups[0].Particles[1].Acceleration = 1
+	s := newPhysicsState(m)
+	s.windX = 1
+	v := []float32{0, 0, 0, 0}
+	s.stabilize(v)
+	// force (1, 1): angle from (0, 1) is −45°.
+	if !near(float64(v[1]), -45, 1e-4) {
+		t.Errorf("wind-stabilized angle = %v, want −45", v[1])
+	}
+
+	my := pendulumModel(0, PhysicsY)
+	my.Physics.Groups[0].Inputs = append(my.Physics.Groups[0].Inputs,
+		PhysicsInput{Parameter: 3, Source: PhysicsAngle, Weight: 100})
+	s = newPhysicsState(my)
+	v = []float32{5, 0, 0, 5}
+	s.stabilize(v)
+	// Y input: −5 (not reflected); angle input −5°. Cubism's rotation:
+	// x' = x·cos θ − y·sin θ, y' = x'·sin θ + y·cos θ with θ = 5°.
+	th := 5 * math.Pi / 180
+	x := 0*math.Cos(th) - (-5)*math.Sin(th)
+	y := x*math.Sin(th) + (-5)*math.Cos(th)
+	if p := s.particles[0]; !near(p.px, x, 1e-9) || !near(p.py, y, 1e-9) {
+		t.Errorf("root at (%v, %v), want (%v, %v)", p.px, p.py, x, y)
+	}
+}
