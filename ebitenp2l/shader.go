@@ -1,0 +1,38 @@
+package ebitenp2l
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/shaders"
+)
+
+// The two programs are compiled once per process and shared by every
+// character: draws with different *ebiten.Shader values never merge, even
+// when their sources are equal.
+var (
+	shaderOnce      sync.Once
+	meshShader      *ebiten.Shader
+	compositeShader *ebiten.Shader
+	shaderErr       error
+)
+
+// loadShaders compiles the Kage programs on first use. A compile error is a
+// bug in this package (the sources are fixed); it is kept and reported by
+// every Draw through a panic with an ebitenp2l: prefix.
+func loadShaders() error {
+	shaderOnce.Do(func() {
+		meshShader, shaderErr = ebiten.NewShader(shaders.Mesh())
+		if shaderErr != nil {
+			shaderErr = fmt.Errorf("ebitenp2l: compiling mesh shader: %w", shaderErr)
+			return
+		}
+		compositeShader, shaderErr = ebiten.NewShader(shaders.Composite())
+		if shaderErr != nil {
+			shaderErr = fmt.Errorf("ebitenp2l: compiling composite shader: %w", shaderErr)
+		}
+	})
+	return shaderErr
+}
