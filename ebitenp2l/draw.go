@@ -31,7 +31,7 @@ type renderer struct {
 
 	c   *Character
 	res *modelRes
-	rig *p2l.Rig
+	rig pose
 
 	geo       [6]float64 // GeoM a, b, c, d, tx, ty
 	cs        [4]float32 // ColorScale
@@ -79,6 +79,18 @@ type renderer struct {
 }
 
 var rd = renderer{}
+
+// pose is what the renderer reads of a rig's last evaluation (*p2l.Rig
+// implements it; tests substitute hand-made poses).
+type pose interface {
+	RenderCommands() []p2l.RenderCommand
+	MeshVertices(i int) []float32
+	MeshUVs(i int) []float32
+	MeshIndices(i int) []uint32
+	MeshOpacity(i int) float32
+	MeshColors(i int) (multiply, screen p2l.Color)
+	GroupComposite(part int) p2l.Composite
+}
 
 // item is one entry of the flattened render commands: a mesh, or the
 // composite of a group (whose contents follow, up to group.last).
@@ -136,7 +148,7 @@ func (r *renderer) draw(c *Character, dst *ebiten.Image, opts *DrawOptions) {
 		r.offsets = make([]float32, 4)
 		r.uniforms = map[string]any{"Mode": r.mode, "Offsets": r.offsets}
 	}
-	r.c, r.res, r.rig = c, c.res, c.rig
+	r.c, r.res, r.rig = c, c.res, c.pose
 	var g ebiten.GeoM
 	var cs ebiten.ColorScale
 	r.flags = 0

@@ -45,7 +45,7 @@ var (
 
 // acquireRes returns the shared resources of m, creating them on first use
 // with the pages that decode supplies.
-func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error)) *modelRes {
+func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pose) *modelRes {
 	resMu.Lock()
 	defer resMu.Unlock()
 	liveCharacters++
@@ -71,12 +71,11 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error)) *modelRes 
 	for i := range m.Meshes {
 		r.meshMask[i] = r.maskSet(m.Meshes[i].Masks)
 	}
-	// Group masks are static (part masks expanded to meshes); a fresh rig
-	// reports them.
-	probe := m.NewRig()
+	// Group masks are static (part masks expanded to meshes); any rig of
+	// the model reports them.
 	r.partMask = make([]int, len(m.Parts))
 	for i := range m.Parts {
-		r.partMask[i] = r.maskSet(probe.GroupComposite(i).MaskMeshes)
+		r.partMask[i] = r.maskSet(groups.GroupComposite(i).MaskMeshes)
 	}
 	res[m] = r
 	return r

@@ -1,0 +1,186 @@
+package ebitenp2l
+
+import (
+	"errors"
+	"image"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/texture"
+)
+
+// Character is one drawable instance of a model: a *p2l.Rig plus the GPU
+// resources to draw it. Create it with NewCharacter, advance it in the
+// game's Update, draw it in the game's Draw, and Dispose it when the game
+// unloads it.
+//
+// Like the Rig it wraps, a Character belongs to one goroutine: use it from
+// the game loop. Any number of characters may share one *p2l.Model; they
+// share its textures on the GPU.
+type Character struct {
+	rig      *p2l.Rig
+	pose     pose // rig, except in tests
+	res      *modelRes
+	geoM     ebiten.GeoM // of the last Draw
+	disposed bool
+}
+
+// Options configures where a model's texture pages come from. It matters
+// only for the first character of a model: the pages are decoded once and
+// shared by every later character of the same model.
+type Options struct {
+	// Textures says how texture pages decode: Textures.FS resolves external
+	// pages (use os.DirFS of the model's directory, or the fs.FS the model
+	// was loaded from), Textures.Resolve lets the host supply any page, and
+	// Textures.Logger receives a warning per page that cannot be decoded.
+	// The default (zero) value decodes embedded PNG and KTX2 pages only.
+	Textures texture.Options
+}
+
+// NewCharacter returns a character playing model with default options:
+// embedded PNG and KTX2 pages are decoded and uploaded once per model.
+// Meshes on a page that cannot be decoded are not drawn; TextureInfo says
+// why.
+func NewCharacter(model *p2l.Model) *Character {
+	return NewCharacterWithOptions(model, nil)
+}
+
+// NewCharacterWithOptions is NewCharacter with options; opts may be nil.
+func NewCharacterWithOptions(model *p2l.Model, opts *Options) *Character {
+	rig := model.NewRig()
+	rig.Evaluate()
+	return newCharacter(model, opts, rig, rig)
+}
+
+// newCharacter builds a character reading its pose from p (the rig, or a
+// test's hand-made pose).
+func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Character {
+	if opts == nil {
+		opts = &Options{}
+	}
+	r := acquireRes(model, func() ([]*image.RGBA, []error) {
+		pages := texture.Decode(model, &opts.Textures)
+		imgs := make([]*image.RGBA, len(pages))
+		errs := make([]error, len(pages))
+		for i, p := range pages {
+			imgs[i], errs[i] = p.Image, p.Err
+		}
+		return imgs, errs
+	}, p)
+	return &Character{rig: rig, pose: p, res: r}
+}
+
+var errIndex = errors.New("texture page index out of range")
+
+// Rig returns the character's rig, for everything beyond drawing: clips,
+// expressions, parameters, look-at, lip sync, hit areas.
+func (c *Character) Rig() *p2l.Rig { return c.rig }
+
+// TextureInfo reports whether texture page i of the character's model is
+// available on the GPU, and why not: nil when it was uploaded, the decoding
+// error otherwise (errors.Is(err, texture.ErrUnsupported) for a format that
+// is not decoded). An index out of range gives an error too.
+func (c *Character) TextureInfo(i int) error {
+	if i < 0 || i >= len(c.res.pageErr) {
+		return &texture.PageError{Index: i, Err: errIndex}
+	}
+	return c.res.pageErr[i]
+}
+
+// Update advances the character by dt seconds and evaluates the pose. Call
+// it once per tick from the game's Update (dt = 1/ebiten.TPS() for a fixed
+// tick).
+func (c *Character) Update(dt float64) {
+	if c.disposed {
+		return
+	}
+	_ = dt
+	c.rig.Evaluate()
+}
+
+// DrawOptions are the options of Character.Draw. A nil *DrawOptions means
+// the zero value.
+type DrawOptions struct {
+	// GeoM maps canvas pixels (the model's coordinates, y down) to the
+	// destination's coordinates. The default (zero) value is the identity:
+	// one canvas pixel per destination pixel at the destination's origin.
+	GeoM ebiten.GeoM
+
+	// ColorScale scales the character's premultiplied colors, as
+	// ebiten.DrawImageOptions.ColorScale does for an image. It applies to
+	// the character as drawn into the destination (a group's layer is
+	// scaled when it is composited, not inside). The default (zero) value
+	// is the identity. A zero alpha scale draws nothing.
+	ColorScale ebiten.ColorScale
+
+	// Filter is how texture pages are sampled. The default (zero) value,
+	// FilterLinear, is the bilinear filtering of the CPU reference renderer.
+	Filter Filter
+}
+
+// Filter selects texture sampling.
+type Filter int
+
+const (
+	// FilterLinear samples texture pages bilinearly (premultiplied), as the
+	// CPU reference renderer does.
+	FilterLinear Filter = iota
+	// FilterNearest samples the nearest texel (pixel-art models).
+	FilterNearest
+)
+
+// Draw draws the character's last evaluated pose into dst: meshes go
+// straight into dst through opts.GeoM, so the character stays sharp at any
+// zoom; only isolated groups, masks and backdrop-reading blend modes use
+// pooled offscreen images. Call it from the game's Draw. opts may be nil.
+//
+// Draw does nothing after Dispose. It panics (with an "ebitenp2l:" prefix)
+// only if this package's shaders fail to compile, which is a bug.
+func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
+	if c.disposed || dst == nil {
+		return
+	}
+	if opts != nil {
+		c.geoM = opts.GeoM
+	} else {
+		c.geoM = ebiten.GeoM{}
+	}
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	rd.draw(c, dst, opts)
+}
+
+// ScreenToCanvas maps a point of the destination of the last Draw (for
+// example the cursor position) to canvas pixels, through the inverse of
+// that Draw's GeoM: use it for hit tests and look-at targets. Before the
+// first Draw the GeoM is the identity. ok is false when the GeoM is not
+// invertible.
+func (c *Character) ScreenToCanvas(x, y float64) (cx, cy float64, ok bool) {
+	g := c.geoM
+	if !g.IsInvertible() {
+		return 0, 0, false
+	}
+	g.Invert()
+	cx, cy = g.Apply(x, y)
+	return cx, cy, true
+}
+
+// CanvasToScreen maps canvas pixels to the destination of the last Draw
+// (for example to place a speech bubble over the head).
+func (c *Character) CanvasToScreen(x, y float64) (sx, sy float64) {
+	return c.geoM.Apply(x, y)
+}
+
+// Dispose releases the character. The model's textures are released with
+// its last character, and the pooled offscreen images when no character is
+// left. Update and Draw do nothing afterwards; disposing twice is a no-op.
+func (c *Character) Dispose() {
+	if c.disposed {
+		return
+	}
+	c.disposed = true
+	rd.mu.Lock() // the pool is the renderer's
+	defer rd.mu.Unlock()
+	c.res.release()
+}

@@ -1,0 +1,109 @@
+package ebitenp2l
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/texture"
+)
+
+// fakePose is a hand-made evaluation result, so the renderer can be tested
+// without the evaluator.
+type fakePose struct {
+	cmds  []p2l.RenderCommand
+	verts [][]float32
+	uvs   [][]float32
+	idx   [][]uint32
+	op    []float32
+	mul   []p2l.Color
+	scr   []p2l.Color
+	comps map[int]p2l.Composite
+}
+
+func (f *fakePose) RenderCommands() []p2l.RenderCommand { return f.cmds }
+func (f *fakePose) MeshVertices(i int) []float32        { return f.verts[i] }
+func (f *fakePose) MeshUVs(i int) []float32             { return f.uvs[i] }
+func (f *fakePose) MeshIndices(i int) []uint32          { return f.idx[i] }
+func (f *fakePose) MeshOpacity(i int) float32           { return f.op[i] }
+func (f *fakePose) MeshColors(i int) (p2l.Color, p2l.Color) {
+	return f.mul[i], f.scr[i]
+}
+func (f *fakePose) GroupComposite(part int) p2l.Composite { return f.comps[part] }
+
+// scene builds a model and a pose mesh by mesh.
+type scene struct {
+	model p2l.Model
+	pose  fakePose
+	pages []image.Image
+}
+
+func newScene(w, h float32) *scene {
+	s := &scene{}
+	s.model.Canvas = p2l.Canvas{Width: w, Height: h}
+	s.pose.comps = map[int]p2l.Composite{}
+	return s
+}
+
+// page adds a texture page and returns its index.
+func (s *scene) page(img image.Image) int {
+	s.pages = append(s.pages, img)
+	b := img.Bounds()
+	s.model.Textures = append(s.model.Textures, p2l.TexturePage{Kind: p2l.TexturePNG, Width: uint32(b.Dx()), Height: uint32(b.Dy())})
+	return len(s.pages) - 1
+}
+
+// solid returns a 4×4 page of one straight-alpha color.
+func solid(c color.NRGBA) image.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, 4, 4))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, c.A
+	}
+	return img
+}
+
+// quad adds a rectangle mesh covering (x0,y0)-(x1,y1) with the whole page,
+// triangles wound clockwise on screen (y down), and returns its index.
+func (s *scene) quad(page int, x0, y0, x1, y1 float32, m p2l.Mesh) int {
+	m.TexturePage = page
+	m.Parent = -1
+	s.model.Meshes = append(s.model.Meshes, m)
+	s.pose.verts = append(s.pose.verts, []float32{x0, y0, x1, y0, x0, y1, x1, y1})
+	s.pose.uvs = append(s.pose.uvs, []float32{0, 0, 1, 0, 0, 1, 1, 1})
+	s.pose.idx = append(s.pose.idx, []uint32{0, 1, 2, 1, 3, 2})
+	s.pose.op = append(s.pose.op, 1)
+	s.pose.mul = append(s.pose.mul, p2l.White)
+	s.pose.scr = append(s.pose.scr, p2l.Black)
+	return len(s.model.Meshes) - 1
+}
+
+func (s *scene) part() int {
+	s.model.Parts = append(s.model.Parts, p2l.Part{GroupMode: p2l.GroupIsolated})
+	return len(s.model.Parts) - 1
+}
+
+func (s *scene) character(t testing.TB) *Character {
+	t.Helper()
+	opts := &Options{Textures: texture.Options{Resolve: func(i int, _ *p2l.TexturePage) (image.Image, error) {
+		return s.pages[i], nil
+	}}}
+	c := newCharacter(&s.model, opts, nil, &s.pose)
+	t.Cleanup(c.Dispose)
+	return c
+}
+
+// pixels reads img back as premultiplied RGBA bytes.
+func pixels(img *ebiten.Image) []byte {
+	b := img.Bounds()
+	p := make([]byte, 4*b.Dx()*b.Dy())
+	img.ReadPixels(p)
+	return p
+}
+
+func at(p []byte, w, x, y int) [4]float64 {
+	o := 4 * (y*w + x)
+	return [4]float64{float64(p[o]) / 255, float64(p[o+1]) / 255, float64(p[o+2]) / 255, float64(p[o+3]) / 255}
+}
