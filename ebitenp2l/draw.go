@@ -465,7 +465,7 @@ func (r *renderer) renderRange(first, last int, t *target) {
 // ColorScale into the vertex attributes M, S and o of the shaders:
 // fragment = (t.rgb·M + t.a·S, t.a)·o.
 //
-// The rule is c' = c·mul, then c'' = c' + s·a − c'·s = c'·(1 − s) + s·a,
+// The rule is c' = c·mul, then c” = c' + s·a − c'·s = c'·(1 − s) + s·a,
 // then ·opacity; so M = mul·(1 − s), S = s. A ColorScale k scales the
 // premultiplied result per channel: rgb by k.rgb, alpha by k.a; that is
 // o = opacity·k.a and M, S scaled by k.rgb/k.a.
