@@ -19,8 +19,8 @@ func TestCurveSegments(t *testing.T) {
 		},
 	}
 	cases := []struct{ t, want float64 }{
-		{-1, 0},  // before the start: first segment, parameter clamped at 0
-		{0, 0},   // start point
+		{-1, 0}, // before the start: first segment, parameter clamped at 0
+		{0, 0},  // start point
 		{0.25, 2.5},
 		{0.5, 5},
 		{1, 10}, // exactly at an end time the next segment (Bezier at u=0) applies
@@ -32,7 +32,7 @@ func TestCurveSegments(t *testing.T) {
 		{2.9, 0}, // still the start value
 		{3, 7},   // inverse stepped: the end value for the whole segment
 		{3.5, 7},
-		{4, 7},   // after the last point the last value holds
+		{4, 7}, // after the last point the last value holds
 		{100, 7},
 	}
 	for _, cs := range cases {

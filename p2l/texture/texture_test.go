@@ -263,7 +263,7 @@ func TestDecodeKTX2Rejects(t *testing.T) {
 		{"short level", makeKTX2(t, mod(func(o *ktx2Options) { o.pix = pix[:12] })), false},
 		{"level past end", makeKTX2(t, mod(func(o *ktx2Options) { o.levelLenAdj = 1 })), false},
 		{"too many levels", makeKTX2(t, mod(func(o *ktx2Options) { o.levels = 1 << 31 })), false},
-		{"huge", makeKTX2(t, mod(func(o *ktx2Options) { o.w, o.h = 1 << 16, 1 << 16 })), false},
+		{"huge", makeKTX2(t, mod(func(o *ktx2Options) { o.w, o.h = 1<<16, 1<<16 })), false},
 		{"zstd short", makeKTX2(t, mod(func(o *ktx2Options) { o.super = superZstd; o.w = 4 })), false},
 	} {
 		_, err := DecodeKTX2(tc.data, 0)
