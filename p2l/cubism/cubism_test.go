@@ -45,9 +45,9 @@ func TestImportMotion(t *testing.T) {
 		t.Fatalf("curves %+v", c.Curves)
 	}
 	segs := c.Curves[0].Segments
-	if len(segs) != 2 || segs[0].Kind != p2l.SegmentBezier || segs[0].C1 != (p2l.Point{0.5, 10}) ||
-		segs[0].C2 != (p2l.Point{1, 20}) || segs[0].End != (p2l.Point{1, 10}) ||
-		segs[1].Kind != p2l.SegmentInverseStepped || segs[1].End != (p2l.Point{2, 5}) {
+	if len(segs) != 2 || segs[0].Kind != p2l.SegmentBezier || segs[0].C1 != (p2l.Point{T: 0.5, V: 10}) ||
+		segs[0].C2 != (p2l.Point{T: 1, V: 20}) || segs[0].End != (p2l.Point{T: 1, V: 10}) ||
+		segs[1].Kind != p2l.SegmentInverseStepped || segs[1].End != (p2l.Point{T: 2, V: 5}) {
 		t.Errorf("segments %+v", segs)
 	}
 	if len(c.CurveFades) != 1 || c.CurveFades[0] != (p2l.CurveFade{Curve: 0, FadeIn: 0.2, FadeOut: -1}) {
@@ -58,7 +58,7 @@ func TestImportMotion(t *testing.T) {
 		c.TargetCurves[2].Part != 1 || c.TargetCurves[2].Segments[0].Kind != p2l.SegmentStepped || c.TargetCurves[0].Segments[0].Kind != p2l.SegmentLinear {
 		t.Errorf("target curves %+v", c.TargetCurves)
 	}
-	if len(c.Events) != 2 || c.Events[0] != (p2l.Event{0.5, "a"}) || c.Events[1] != (p2l.Event{1.5, "b"}) {
+	if len(c.Events) != 2 || c.Events[0] != (p2l.Event{Time: 0.5, Value: "a"}) || c.Events[1] != (p2l.Event{Time: 1.5, Value: "b"}) {
 		t.Errorf("events %+v (want sorted by time)", c.Events)
 	}
 }
