@@ -1,0 +1,376 @@
+package core
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// Wake durations: how long the pacer keeps the full update rate after a
+// call whose effect the rig smooths over time.
+const (
+	wakeShort = 0.25 // a parameter or mode change: a few updates
+	wakeGaze  = 1.5  // look-at follows with critical damping over ~1 s
+)
+
+func finite(vs ...float64) error {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("value %v is not finite", v)
+		}
+	}
+	return nil
+}
+
+// PlayClip plays the clip with the given id on layer with priority.
+func (c *Core) PlayClip(layer int, id string, priority int) error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		i, err := clipIndex(m, id)
+		if err != nil {
+			return err
+		}
+		if layer < 0 || layer >= MaxLayers {
+			return fmt.Errorf("layer %d out of range [0, %d)", layer, MaxLayers)
+		}
+		if !r.Play(layer, i, priority) {
+			return fmt.Errorf("clip %q refused: layer %d plays a clip of higher priority", id, layer)
+		}
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// MaxLayers is the number of clip layers (RUNTIME.md: P2L_MAX_LAYERS).
+const MaxLayers = 16
+
+// StopClips stops every layer.
+func (c *Core) StopClips() error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		r.Stop()
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// SetExpression makes the expression with the given id the only one; an
+// empty id clears all expressions.
+func (c *Core) SetExpression(id string) error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		i := -1
+		if id != "" {
+			var err error
+			if i, err = expressionIndex(m, id); err != nil {
+				return err
+			}
+		}
+		r.SetExpression(i)
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// AddExpression stacks the expression with the given id.
+func (c *Core) AddExpression(id string) error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		i, err := expressionIndex(m, id)
+		if err != nil {
+			return err
+		}
+		r.AddExpression(i)
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// RemoveExpression fades the expression with the given id out.
+func (c *Core) RemoveExpression(id string) error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		i, err := expressionIndex(m, id)
+		if err != nil {
+			return err
+		}
+		r.RemoveExpression(i)
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// LookAt sets the gaze target, x and y in [−1, 1] (clamped), y up.
+func (c *Core) LookAt(x, y float64) error {
+	if err := finite(x, y); err != nil {
+		return err
+	}
+	return c.do(func(m *p2l.Model, r Rig) error {
+		r.LookAt(float32(clamp(x, -1, 1)), float32(clamp(y, -1, 1)))
+		c.pace.wake(wakeGaze)
+		return nil
+	})
+}
+
+// SetLipSync sets the mouth opening level in [0, 1] (clamped). A level
+// above zero keeps the full update rate.
+func (c *Core) SetLipSync(level float64) error {
+	if err := finite(level); err != nil {
+		return err
+	}
+	return c.do(func(m *p2l.Model, r Rig) error {
+		level = clamp(level, 0, 1)
+		r.LipSync(float32(level))
+		c.pace.lip = level > 0
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// PCM limits. lipWindow is the span of audio the mouth follows: only the
+// most recent 1/20 s of a block counts, so a long block does not average
+// over several syllables.
+const (
+	MinSampleRate = 1000
+	MaxSampleRate = 384000
+	lipWindow     = 20 // 1/lipWindow seconds
+)
+
+// LipSyncPCM sets the mouth opening from mono 16-bit little-endian PCM at
+// sampleRate Hz (the rig takes the RMS of the samples times its gain).
+// Interleaved stereo works too: the RMS then covers both channels.
+func (c *Core) LipSyncPCM(pcm []byte, sampleRate int) error {
+	if sampleRate < MinSampleRate || sampleRate > MaxSampleRate {
+		return fmt.Errorf("sample rate %d out of range [%d, %d]", sampleRate, MinSampleRate, MaxSampleRate)
+	}
+	if len(pcm)%2 != 0 {
+		return fmt.Errorf("PCM length %d is odd: samples are 16-bit", len(pcm))
+	}
+	return c.do(func(m *p2l.Model, r Rig) error {
+		n := len(pcm) / 2
+		if w := sampleRate / lipWindow; n > w {
+			pcm = pcm[2*(n-w):]
+			n = w
+		}
+		if n == 0 {
+			r.LipSync(0)
+			c.pace.lip = false
+			return nil
+		}
+		if cap(c.samples) < n {
+			c.samples = make([]float32, n, sampleRate/lipWindow)
+		}
+		s := c.samples[:n]
+		for i := range s {
+			s[i] = float32(int16(binary.LittleEndian.Uint16(pcm[2*i:]))) / 32768
+		}
+		r.LipSyncSamples(s)
+		c.pace.lip = true
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// HitTest returns the id of the hit area under the view point (fx, fy),
+// given as fractions of the view's width and height (0,0 top left), or ""
+// when none is there. Taps go through the same hitAt.
+func (c *Core) HitTest(fx, fy float64) (string, error) {
+	if err := finite(fx, fy); err != nil {
+		return "", err
+	}
+	var id string
+	err := c.do(func(m *p2l.Model, r Rig) error {
+		if i := c.hitAt(m, r, fx*c.view.w, fy*c.view.h); i >= 0 {
+			id = m.HitAreas[i].ID
+		}
+		return nil
+	})
+	return id, err
+}
+
+// hitAt returns the hit area under the view pixel (x, y), or −1. The mutex
+// must be held.
+func (c *Core) hitAt(m *p2l.Model, r Rig, x, y float64) int {
+	cx, cy, ok := c.view.toCanvas(m.Canvas, x, y)
+	if !ok {
+		return -1
+	}
+	i := r.HitTest(float32(cx), float32(cy))
+	if i < 0 || i >= len(m.HitAreas) {
+		return -1
+	}
+	return i
+}
+
+// SetTapReaction sets the clip a tap on the hit area plays; an empty clip id
+// restores the default (the clips of the group "Tap"+name in turn).
+func (c *Core) SetTapReaction(areaID, clipID string) error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		a, err := hitAreaIndex(m, areaID)
+		if err != nil {
+			return err
+		}
+		cl := -1
+		if clipID != "" {
+			if cl, err = clipIndex(m, clipID); err != nil {
+				return err
+			}
+		}
+		c.reactions[a] = cl
+		return nil
+	})
+}
+
+// react plays the reaction to a tap on hit area a. The mutex must be held.
+func (c *Core) react(r Rig, a int) {
+	cl := c.reactions[a]
+	if cl < 0 {
+		g := c.tapGroups[a]
+		if len(g) == 0 {
+			return
+		}
+		cl = g[c.tapNext[a]%len(g)]
+		c.tapNext[a]++
+	}
+	r.Play(0, cl, ReactionPriority)
+	c.pace.wake(wakeShort)
+}
+
+// SetParameter sets the host value of the parameter with the given id (the
+// rig clamps it to the parameter's range).
+func (c *Core) SetParameter(id string, v float64) error {
+	if err := finite(v); err != nil {
+		return err
+	}
+	return c.do(func(m *p2l.Model, r Rig) error {
+		i, err := parameterIndex(m, id)
+		if err != nil {
+			return err
+		}
+		r.SetParameter(i, float32(v))
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// Parameter returns the value the parameter with the given id had in the
+// last update (after clips, expressions, behaviours and physics).
+func (c *Core) Parameter(id string) (float64, error) {
+	var v float32
+	err := c.do(func(m *p2l.Model, r Rig) error {
+		i, err := parameterIndex(m, id)
+		if err != nil {
+			return err
+		}
+		v = r.Current(i)
+		return nil
+	})
+	return float64(v), err
+}
+
+// SetAdvanced switches the advanced-mode feature bits (p2l.FeatureSkin ...).
+func (c *Core) SetAdvanced(bits int) error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		if err := r.SetAdvanced(bits); err != nil {
+			return err
+		}
+		c.pace.wake(wakeShort)
+		c.view.dirty = true
+		return nil
+	})
+}
+
+// Advanced returns the active advanced-mode bits.
+func (c *Core) Advanced() (int, error) {
+	var b int
+	err := c.do(func(m *p2l.Model, r Rig) error {
+		b = r.Advanced()
+		return nil
+	})
+	return b, err
+}
+
+// SetBackground sets the color the view is cleared to.
+func (c *Core) SetBackground(r, g, b, a float64) error {
+	if err := finite(r, g, b, a); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.background = Color{
+		float32(clamp(r, 0, 1)), float32(clamp(g, 0, 1)),
+		float32(clamp(b, 0, 1)), float32(clamp(a, 0, 1)),
+	}
+	c.view.dirty = true
+	return nil
+}
+
+// Background returns the background color.
+func (c *Core) Background() Color {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.background
+}
+
+// SetPaused stops (true) or resumes (false) the character's time: while
+// paused no update runs and the last frame stays on screen; touches are
+// ignored.
+func (c *Core) SetPaused(p bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.paused = p
+	c.gesture.reset()
+	c.pace.wake(wakeShort)
+	// Redraw on resume: a mobile GL context may have been lost while the
+	// app was in the background, and with the screen not cleared every
+	// frame the retained frame would otherwise stay lost.
+	c.view.dirty = !p
+}
+
+// Paused reports whether the character is paused.
+func (c *Core) Paused() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.paused
+}
+
+// SetFraming zooms the character (1: the whole canvas fits the view) and
+// puts the canvas point (cx, cy), in fractions of the canvas, at the view's
+// centre.
+func (c *Core) SetFraming(zoom, cx, cy float64) error {
+	if err := finite(zoom, cx, cy); err != nil {
+		return err
+	}
+	if zoom <= 0 || zoom > 100 {
+		return fmt.Errorf("zoom %v out of range (0, 100]", zoom)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.view.zoom, c.view.cx, c.view.cy = zoom, cx, cy
+	c.view.dirty = true
+	return nil
+}
+
+// SetIdleRate sets how many updates per second the character gets while
+// idle (0: none, the pose freezes until something happens).
+func (c *Core) SetIdleRate(hz float64) error {
+	if err := finite(hz); err != nil {
+		return err
+	}
+	if hz < 0 || hz > 1000 {
+		return errors.New("idle rate out of range [0, 1000]")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pace.idleHz = hz
+	return nil
+}
+
+// SetListener sets the receiver of notifications (nil: none).
+func (c *Core) SetListener(l Listener) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.listener = l
+}
+
+func clamp(v, lo, hi float64) float64 {
+	return math.Max(lo, math.Min(hi, v))
+}

@@ -1,0 +1,288 @@
+// Package core is the platform-independent half of the mobile package: the
+// character state an app drives (model, rig, reactions, background, pause),
+// touch gestures, frame pacing and listener notifications. It imports no
+// Ebitengine package, so its tests and the mobile API's tests run without a
+// display; the ebiten.Game in mobile/internal/game only feeds it touches and
+// ticks and draws what it holds.
+//
+// Every method is safe for concurrent use: gomobile calls arrive on the
+// app's threads while the game runs on the render thread. One mutex guards
+// the state, so the rig is used by one goroutine at a time. Listener
+// callbacks are made after the mutex is released, so a callback may call
+// back into the API.
+package core
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// Listener receives what happens in the view. Its methods are called on the
+// game's thread, never while the core's mutex is held.
+type Listener interface {
+	// OnHit reports a tap on a hit area, by id.
+	OnHit(areaID string)
+	// OnEvent reports a clip event passed during an update.
+	OnEvent(clipID, value string)
+	// OnError reports a failure that made the character inert.
+	OnError(message string)
+}
+
+// Color is a straight-alpha RGBA color with components in [0, 1].
+type Color struct{ R, G, B, A float32 }
+
+// ErrNoModel is returned by calls that need a model before one is loaded.
+var ErrNoModel = errors.New("no model loaded")
+
+// Reaction layers and priorities. Reactions to taps play on layer 0 with a
+// priority above the app's default so that a tap interrupts an idle loop
+// started with the default priority (Cubism's "normal" over "idle").
+const (
+	DefaultPriority  = 1
+	ReactionPriority = 2
+)
+
+// Core is the state behind one character view.
+type Core struct {
+	mu sync.Mutex
+
+	model *p2l.Model
+	rig   Rig
+	// newRig makes the rig of a freshly loaded model; tests replace it.
+	newRig func(*p2l.Model) (Rig, error)
+	failed bool
+
+	// reactions maps a hit-area index to the clip a tap plays (−1: none);
+	// next is the round-robin position within a "Tap<Name>" clip group.
+	reactions []int
+	tapGroups [][]int
+	tapNext   []int
+
+	background Color
+	paused     bool
+
+	view    view
+	gesture gesture
+	pace    pacer
+
+	listener Listener
+	pending  []note
+	samples  []float32 // lip-sync PCM conversion buffer, reused
+}
+
+// note is one listener notification waiting for the mutex to be released.
+type note struct {
+	kind      noteKind
+	id, value string
+}
+
+type noteKind uint8
+
+const (
+	noteHit noteKind = iota
+	noteEvent
+	noteError
+)
+
+// New returns a core with no model, a transparent background and the
+// default pacing.
+func New() *Core {
+	c := &Core{newRig: newP2LRig}
+	c.pace = defaultPacer()
+	c.gesture.slop = defaultSlop
+	return c
+}
+
+// Load parses a .p2lrt file and makes it the displayed character. On error
+// the previous character stays.
+func (c *Core) Load(data []byte) (err error) {
+	defer recoverTo(&err)
+	m, err := loadModel(data)
+	if err != nil {
+		return err
+	}
+	return c.SetModel(m)
+}
+
+// SetModel makes m the displayed character, with a new rig.
+func (c *Core) SetModel(m *p2l.Model) (err error) {
+	defer recoverTo(&err)
+	if m == nil {
+		return errors.New("nil model")
+	}
+	r, err := c.newRig(m)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.model, c.rig, c.failed = m, r, false
+	c.reactions = make([]int, len(m.HitAreas))
+	c.tapGroups = make([][]int, len(m.HitAreas))
+	c.tapNext = make([]int, len(m.HitAreas))
+	for i, a := range m.HitAreas {
+		c.reactions[i] = -1
+		c.tapGroups[i] = tapGroup(m, a)
+	}
+	c.gesture.reset()
+	c.pace.reset(m)
+	c.view.dirty = true
+	return nil
+}
+
+// tapGroup lists the clips a tap on area plays by convention: those of the
+// clip group "Tap"+name (Cubism's samples use "TapBody" for the hit area
+// named "Body"), trying the area's name, then its id without a "HitArea"
+// prefix. Group names compare case-insensitively.
+func tapGroup(m *p2l.Model, a p2l.HitArea) []int {
+	var names []string
+	if a.Name != "" {
+		names = append(names, "Tap"+a.Name)
+	}
+	if s, ok := strings.CutPrefix(a.ID, "HitArea"); ok && s != "" {
+		names = append(names, "Tap"+s)
+	}
+	names = append(names, "Tap"+a.ID)
+	for _, n := range names {
+		var g []int
+		for i, cl := range m.Clips {
+			if strings.EqualFold(cl.Group, n) {
+				g = append(g, i)
+			}
+		}
+		if len(g) > 0 {
+			return g
+		}
+	}
+	return nil
+}
+
+// Loaded reports whether a model is displayed.
+func (c *Core) Loaded() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.model != nil
+}
+
+// Model returns the displayed model, or nil.
+func (c *Core) Model() *p2l.Model {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.model
+}
+
+// do runs fn with the mutex held and a live rig, turning a panic into an
+// error and marking the character failed (a panic inside the rig leaves it
+// in an unknown state).
+func (c *Core) do(fn func(m *p2l.Model, r Rig) error) (err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.model == nil {
+		return ErrNoModel
+	}
+	if c.failed {
+		return fmt.Errorf("character failed: %w", c.rigErr())
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("internal error: %v", v)
+			c.fail(err)
+		}
+	}()
+	return fn(c.model, c.rig)
+}
+
+// rigErr is the rig's failure, or a generic one when a panic caused it.
+func (c *Core) rigErr() error {
+	if c.rig != nil {
+		if err := c.rig.Err(); err != nil {
+			return err
+		}
+	}
+	return errors.New("a previous call failed")
+}
+
+// fail marks the character inert and queues an OnError notification.
+// The mutex must be held.
+func (c *Core) fail(err error) {
+	if c.failed {
+		return
+	}
+	c.failed = true
+	c.pending = append(c.pending, note{kind: noteError, value: err.Error()})
+}
+
+// Index lookups. An empty or unknown id is an error naming it.
+
+func clipIndex(m *p2l.Model, id string) (int, error) {
+	for i := range m.Clips {
+		if m.Clips[i].ID == id {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("no clip %q", id)
+}
+
+func expressionIndex(m *p2l.Model, id string) (int, error) {
+	for i := range m.Expressions {
+		if m.Expressions[i].ID == id {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("no expression %q", id)
+}
+
+func parameterIndex(m *p2l.Model, id string) (int, error) {
+	for i := range m.Parameters {
+		if m.Parameters[i].ID == id {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("no parameter %q", id)
+}
+
+func hitAreaIndex(m *p2l.Model, id string) (int, error) {
+	for i := range m.HitAreas {
+		if m.HitAreas[i].ID == id {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("no hit area %q", id)
+}
+
+// recoverTo turns a panic into *err; used at every entry point that does
+// not go through do.
+func recoverTo(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("internal error: %v", v)
+	}
+}
+
+// Features returns the advanced-mode feature bits the displayed model
+// carries data for (the Feature fields of its extension chunks), or 0.
+func (c *Core) Features() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.model
+	if m == nil {
+		return 0
+	}
+	f := 0
+	if m.Bones != nil {
+		f |= int(m.Bones.Header.Feature)
+	}
+	if m.Skins != nil {
+		f |= int(m.Skins.Header.Feature)
+	}
+	if m.Collision != nil {
+		f |= int(m.Collision.Header.Feature)
+	}
+	if m.Simulations != nil {
+		f |= int(m.Simulations.Header.Feature)
+	}
+	return f
+}
