@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+func init() {
+	register(&command{name: "convert", usage: "IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--crc]",
+		summary: "rewrite a model (v1 prints what the v1 layout cannot keep)", run: runConvert})
+}
+
+func runConvert(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	v1 := fs.Bool("v1", false, "write the version 1 layout (core content only)")
+	comp := fs.String("compress", "", "compress chunks: deflate or zstd")
+	strip := fs.Bool("strip-names", false, "drop display names, keep ids")
+	codec := fs.String("codec", "f32", "float arrays: f32, or f16 (f16 positions/offsets, unorm16 UVs)")
+	crc := fs.Bool("crc", false, "store chunk CRCs")
+	pos, ok := parseArgs(fs, commands["convert"], args, 2, stderr)
+	if !ok {
+		return 2
+	}
+	o := &p2l.WriteOptions{V1: *v1, StripNames: *strip, CRC: *crc}
+	switch *comp {
+	case "":
+	case "deflate":
+		o.Compression = p2l.CompressDeflate
+	case "zstd":
+		o.Compression = p2l.CompressZstd
+	default:
+		fmt.Fprintf(stderr, "p2l convert: unknown compression %q (deflate or zstd)\n", *comp)
+		return 2
+	}
+	switch *codec {
+	case "f32":
+	case "f16":
+		o.Codec = p2l.CodecF16
+	default:
+		fmt.Fprintf(stderr, "p2l convert: unknown codec %q (f32 or f16)\n", *codec)
+		return 2
+	}
+	m, err := p2l.LoadFile(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *v1 {
+		for _, l := range p2l.V1Losses(m) {
+			fmt.Fprintln(stdout, "v1 loss:", l)
+		}
+	}
+	var b bytes.Buffer
+	if err := p2l.Write(&b, m, o); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if err := os.WriteFile(pos[1], b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(stderr, "p2l:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", pos[1], b.Len())
+	return 0
+}

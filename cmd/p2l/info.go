@@ -1,0 +1,86 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+func init() {
+	register(&command{name: "info", usage: "FILE", summary: "print the header, chunk table, META and a model summary", run: runInfo})
+}
+
+func runInfo(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	pos, ok := parseArgs(fs, commands["info"], args, 1, stderr)
+	if !ok {
+		return 2
+	}
+	data, err := os.ReadFile(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "p2l:", err)
+		return 1
+	}
+	fi, err := p2l.Inspect(data)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %d bytes, format %d.%d (minor is informational), flags 0x%x", pos[0], len(data), fi.Major, fi.Minor, fi.Flags)
+	if fi.NamesStripped {
+		fmt.Fprint(stdout, " (names stripped)")
+	}
+	fmt.Fprintln(stdout)
+	if len(fi.Chunks) > 0 {
+		fmt.Fprintf(stdout, "%-6s %3s %-4s %-7s %10s %10s %10s %-8s\n", "tag", "ver", "req", "comp", "offset", "length", "raw", "crc32")
+		for _, c := range fi.Chunks {
+			req := "-"
+			if c.Required {
+				req = "yes"
+			}
+			crc := "-"
+			if c.HasCRC {
+				crc = fmt.Sprintf("%08x", c.CRC)
+			}
+			note := ""
+			if !c.Known {
+				note = "  (unknown: skipped)"
+			}
+			fmt.Fprintf(stdout, "%-6s %3d %-4s %-7s %10d %10d %10d %-8s%s\n", c.Tag, c.Version, req, c.Compression, c.Offset, c.Length, c.RawLength, crc, note)
+		}
+	}
+	for _, e := range fi.Meta {
+		fmt.Fprintf(stdout, "meta %s = %s\n", e.Key, e.Value)
+	}
+	m, err := p2l.Load(data)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "canvas %gx%g, origin (%g, %g), pixels per unit %g\n", m.Canvas.Width, m.Canvas.Height, m.Canvas.OriginX, m.Canvas.OriginY, m.Canvas.PixelsPerUnit)
+	verts, tris := 0, 0
+	for _, me := range m.Meshes {
+		verts += len(me.Positions) / 2
+		tris += len(me.Indices) / 3
+	}
+	fmt.Fprintf(stdout, "%d parameters, %d deformers, %d parts, %d meshes (%d vertices, %d triangles), %d glues\n",
+		len(m.Parameters), len(m.Deformers), len(m.Parts), len(m.Meshes), verts, tris, len(m.Glues))
+	fmt.Fprintf(stdout, "%d texture pages, %d physics groups, %d clips, %d roles, %d expressions, %d hit areas\n",
+		len(m.Textures), len(m.Physics.Groups), len(m.Clips), len(m.Roles), len(m.Expressions), len(m.HitAreas))
+	var ext []string
+	for _, x := range []struct {
+		tag string
+		on  bool
+	}{{"PGUI", m.GUI != nil}, {"POSE", m.Pose != nil}, {"BONE", m.Bones != nil}, {"SKIN", m.Skins != nil}, {"COLL", m.Collision != nil}, {"SIMS", m.Simulations != nil}} {
+		if x.on {
+			ext = append(ext, x.tag)
+		}
+	}
+	if len(ext) > 0 {
+		fmt.Fprintf(stdout, "also: %v\n", ext)
+	}
+	return 0
+}

@@ -1,0 +1,98 @@
+// Command p2l inspects, validates, converts (and, with the commands other
+// files register, renders and traces) .p2lrt models.
+//
+//	p2l info FILE
+//	p2l validate [--crc] FILE
+//	p2l convert IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--crc]
+//
+// Run "p2l help" for the full list.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand. Files of this package register theirs in an
+// init function with register.
+type command struct {
+	name    string
+	usage   string // arguments, e.g. "[--crc] FILE"
+	summary string
+	// run executes the command with the arguments after its name and
+	// returns the process exit code.
+	run func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]*command{}
+
+// register adds a subcommand; names must be unique.
+func register(c *command) {
+	if commands[c.name] != nil {
+		panic("p2l: duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c := commands[args[0]]
+	if c == nil {
+		fmt.Fprintf(stderr, "p2l: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: p2l COMMAND [ARGS]")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := commands[n]
+		fmt.Fprintf(w, "  p2l %s %s\n      %s\n", c.name, c.usage, c.summary)
+	}
+}
+
+// parseArgs parses flags that may appear before, between or after the
+// positional arguments, and checks the positional count. On error it
+// prints the command's usage and returns false.
+func parseArgs(fs *flag.FlagSet, c *command, args []string, nPos int, stderr io.Writer) ([]string, bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: p2l %s %s\n", c.name, c.usage)
+		fs.PrintDefaults()
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if nPos >= 0 && len(pos) != nPos {
+		fs.Usage()
+		return nil, false
+	}
+	return pos, true
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// tinyModel is the smallest valid model: one parameter, one mesh.
+func tinyModel() *p2l.Model {
+	return &p2l.Model{
+		Canvas:     p2l.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
+		Parameters: []p2l.Parameter{{ID: "P", Name: "Param", Min: 0, Max: 1}},
+		Parts:      []p2l.Part{{ID: "part", Name: "Part", Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: 0}}, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}},
+		Meshes: []p2l.Mesh{{ID: "m", Name: "Mesh", Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
+			Positions: []float32{0, 0, 1, 0, 0, 1}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2l.White}},
+		Draw:     p2l.DrawGroup{Part: -1, Children: []p2l.DrawNode{{Mesh: 0}}},
+		HitAreas: []p2l.HitArea{{ID: "HitAreaBody", Meshes: []int{0}}},
+		Meta:     []p2l.MetaEntry{{Key: "generator", Value: "test"}},
+	}
+}
+
+func runCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCommands(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.p2lrt")
+	var b bytes.Buffer
+	if err := p2l.Write(&b, tinyModel(), &p2l.WriteOptions{CRC: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd("info", in)
+	if code != 0 || !strings.Contains(out, "MESH") || !strings.Contains(out, "meta generator = test") || !strings.Contains(out, "1 meshes (3 vertices, 1 triangles)") {
+		t.Fatalf("info: %d %q %q", code, out, errs)
+	}
+	if code, _, errs := runCmd("validate", "--crc", in); code != 0 {
+		t.Fatalf("validate: %d %s", code, errs)
+	}
+	out1 := filepath.Join(dir, "v1.p2lrt")
+	code, out, errs = runCmd("convert", in, out1, "--v1")
+	if code != 0 || !strings.Contains(out, "v1 loss: HITA") || !strings.Contains(out, "v1 loss: META") {
+		t.Fatalf("convert --v1: %d %q %q", code, out, errs)
+	}
+	out2 := filepath.Join(dir, "z.p2lrt")
+	if code, _, errs := runCmd("convert", out1, out2, "--compress", "zstd", "--strip-names", "--codec", "f16"); code != 0 {
+		t.Fatalf("convert: %s", errs)
+	}
+	m, err := p2l.LoadFile(out2)
+	if err != nil || !m.NamesStripped || m.Meshes[0].Name != "" || m.Meshes[0].ID != "m" {
+		t.Fatalf("converted model: %v %+v", err, m)
+	}
+	// A corrupted file: validate fails with exit 1 and names the problem.
+	bad := append([]byte(nil), b.Bytes()...)
+	bad[len(bad)-1] ^= 0xff
+	badPath := filepath.Join(dir, "bad.p2lrt")
+	os.WriteFile(badPath, bad, 0o644)
+	if code, _, errs := runCmd("validate", "--crc", badPath); code != 1 || !strings.Contains(errs, "CRC mismatch") {
+		t.Fatalf("validate bad: %d %q", code, errs)
+	}
+	if code, _, _ := runCmd("nosuch"); code != 2 {
+		t.Fatal("unknown command must exit 2")
+	}
+}

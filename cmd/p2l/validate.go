@@ -1,0 +1,38 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+func init() {
+	register(&command{name: "validate", usage: "[--crc] FILE", summary: "exit 0 when the file is accepted, 1 with the reason otherwise", run: runValidate})
+}
+
+func runValidate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	crc := fs.Bool("crc", false, "verify chunk CRCs")
+	pos, ok := parseArgs(fs, commands["validate"], args, 1, stderr)
+	if !ok {
+		return 2
+	}
+	data, err := os.ReadFile(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "p2l:", err)
+		return 1
+	}
+	var opts []p2l.LoadOption
+	if *crc {
+		opts = append(opts, p2l.WithCRC())
+	}
+	if _, err := p2l.Load(data, opts...); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: ok\n", pos[0])
+	return 0
+}

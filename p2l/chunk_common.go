@@ -1,0 +1,329 @@
+package p2l
+
+import (
+	"math"
+	"slices"
+)
+
+// Minimum encoded sizes (bytes) of records, used to bound counts before
+// allocating. Arrays take at least 8 bytes in v2 and 4 in v1; using 4 keeps
+// one bound valid for both.
+const (
+	minArray    = 4
+	minGrid     = 2
+	minChannels = 1
+	minBindings = 2
+)
+
+// maxDepth bounds the nesting of the draw tree and the PGUI tree.
+const maxDepth = 256
+
+// grid codes grid<F>: u16 axes (0xFFFF: no grid, and then nothing else)
+// × { ref parameter, array<f32> keys }, u32 cells × { u16 coordinate[axes],
+// F }. Coordinates must be below their axis' key count and unique; a grid
+// without axes has at most one cell.
+func grid[T any](c *coder, g **Grid[T], minF int, f string, val func(c *coder, v *T)) {
+	if !c.ok() {
+		return
+	}
+	if c.read {
+		var axes uint16
+		c.u16(&axes, f+".axes")
+		if !c.ok() {
+			return
+		}
+		if axes == 0xFFFF {
+			*g = nil
+			return
+		}
+		c.pos -= 2 // let seq read the count
+	} else if *g == nil {
+		c.out = le.AppendUint16(c.out, 0xFFFF)
+		return
+	}
+	if c.read {
+		*g = new(Grid[T])
+	}
+	gr := *g
+	c.push(f)
+	if !c.read && len(gr.Axes) >= 0xFFFF {
+		c.fail("axes", "too many axes (%d)", len(gr.Axes))
+	}
+	seq(c, &gr.Axes, 2, 4+minArray, "axes", func(c *coder, a *Axis) {
+		c.ref(&a.Parameter, "parameter")
+		c.keys(&a.Keys, true, "keys")
+	})
+	na := len(gr.Axes)
+	if !c.ok() {
+		c.pop()
+		return
+	}
+	pos := c.pos
+	seq(c, &gr.Cells, 4, 2*na+minF, "cells", func(c *coder, cell *Cell[T]) {
+		if c.read {
+			if na > 0 {
+				cell.Coord = make([]uint16, na)
+			}
+		} else if len(cell.Coord) != na {
+			c.fail("coord", "has %d coordinates, grid has %d axes", len(cell.Coord), na)
+			return
+		}
+		for a := range cell.Coord {
+			p := c.pos
+			c.u16(&cell.Coord[a], "coord")
+			if c.ok() && int(cell.Coord[a]) >= len(gr.Axes[a].Keys) {
+				c.failAt(p, "coord", "coordinate %d on axis %d is not below its %d keys", cell.Coord[a], a, len(gr.Axes[a].Keys))
+				return
+			}
+		}
+		val(c, &cell.Value)
+	})
+	if c.ok() {
+		if na == 0 && len(gr.Cells) > 1 {
+			c.failAt(pos, "cells", "a grid without axes has at most one cell, got %d", len(gr.Cells))
+		} else if dup := duplicateCell(gr); dup >= 0 {
+			c.failAt(pos, "cells", "cell %d repeats the coordinates of an earlier cell", dup)
+		}
+	}
+	c.pop()
+}
+
+// duplicateCell returns the index of a cell whose coordinates repeat an
+// earlier cell's, or −1. Coordinates are numbered in mixed radix (the
+// product of key counts fits in uint64 whenever it matters: the cell count
+// is bounded by the file size).
+func duplicateCell[T any](g *Grid[T]) int {
+	if len(g.Cells) < 2 {
+		return -1
+	}
+	radix := make([]uint64, len(g.Axes))
+	prod := uint64(1)
+	overflow := false
+	for a, ax := range g.Axes {
+		radix[a] = prod
+		n := uint64(len(ax.Keys))
+		if prod > math.MaxUint64/n {
+			overflow = true
+			break
+		}
+		prod *= n
+	}
+	if overflow {
+		seen := make(map[string]int, len(g.Cells))
+		for i, cell := range g.Cells {
+			k := string(u16bytes(cell.Coord))
+			if _, ok := seen[k]; ok {
+				return i
+			}
+			seen[k] = i
+		}
+		return -1
+	}
+	type ki struct {
+		key uint64
+		i   int
+	}
+	ks := make([]ki, len(g.Cells))
+	for i, cell := range g.Cells {
+		var k uint64
+		for a, v := range cell.Coord {
+			k += uint64(v) * radix[a]
+		}
+		ks[i] = ki{k, i}
+	}
+	slices.SortFunc(ks, func(a, b ki) int {
+		if a.key != b.key {
+			if a.key < b.key {
+				return -1
+			}
+			return 1
+		}
+		return a.i - b.i
+	})
+	for j := 1; j < len(ks); j++ {
+		if ks[j].key == ks[j-1].key {
+			return ks[j].i
+		}
+	}
+	return -1
+}
+
+func u16bytes(s []uint16) []byte {
+	b := make([]byte, 0, 2*len(s))
+	for _, v := range s {
+		b = le.AppendUint16(b, v)
+	}
+	return b
+}
+
+// channelKinds is the value kind each channel requires.
+var channelKinds = [...]ChannelKind{
+	ChannelDrawOrder:     ChannelScalar,
+	ChannelOpacity:       ChannelScalar,
+	ChannelMultiply:      ChannelColor,
+	ChannelScreen:        ChannelColor,
+	ChannelFlipX:         ChannelFlag,
+	ChannelFlipY:         ChannelFlag,
+	ChannelGlueIntensity: ChannelScalar,
+}
+
+// channels codes u8 n × { u8 channel, u8 kind, grid<value> }. Each channel
+// appears at most once; GlueIntensity only on glues, and glues carry only
+// GlueIntensity.
+func (c *coder) channels(p *[]Channel, glue bool, f string) {
+	seen := 0
+	seq(c, p, 1, 2+minGrid, f, func(c *coder, ch *Channel) {
+		pos := c.pos
+		c.max8((*uint8)(&ch.ID), uint8(ChannelGlueIntensity), "channel")
+		c.max8((*uint8)(&ch.Kind), uint8(ChannelFlag), "kind")
+		if !c.ok() {
+			return
+		}
+		switch {
+		case ch.Kind != channelKinds[ch.ID]:
+			c.failAt(pos, "kind", "channel %d needs kind %d, got %d", ch.ID, channelKinds[ch.ID], ch.Kind)
+		case glue != (ch.ID == ChannelGlueIntensity):
+			c.failAt(pos, "channel", "channel %d not allowed here", ch.ID)
+		case seen&(1<<ch.ID) != 0:
+			c.failAt(pos, "channel", "channel %d appears twice", ch.ID)
+		}
+		seen |= 1 << ch.ID
+		kind := ch.Kind
+		size := [...]int{4, 12, 1}[kind]
+		grid(c, &ch.Grid, size, "grid", func(c *coder, v *ChannelValue) {
+			switch kind {
+			case ChannelScalar:
+				c.f32(&v[0], "value")
+			case ChannelColor:
+				c.rgb((*Color)(v), "value")
+			case ChannelFlag:
+				if !c.read && (v[1] != 0 || v[2] != 0 || v[0] != 0 && v[0] != 1) {
+					c.fail("value", "flag value must be (0 or 1, 0, 0), got %v", *v)
+					return
+				}
+				b := v[0] == 1
+				c.bool8(&b, "value")
+				if c.read && b {
+					v[0] = 1
+				}
+			}
+		})
+	})
+}
+
+// bindings codes bindings<S>: u16 n × { ref parameter, array<f32> keys,
+// u32 neutral, per key { u8 present, S }, u16 n × { ref limit_parameter,
+// u16 n × { f32 value, f32 weight } } }. shape codes one S; present tells
+// whether the key carries a shape (size rules differ).
+func bindings[S any](c *coder, p *[]Binding[S], minS int, f string, shape func(c *coder, s *S, present bool)) {
+	seq(c, p, 2, 4+minArray+4+minBindings, f, func(c *coder, b *Binding[S]) {
+		c.ref(&b.Parameter, "parameter")
+		c.keys(&b.Keys, true, "keys")
+		if !c.ok() {
+			return
+		}
+		n := len(b.Keys)
+		u := uint32(0xFFFFFFFF)
+		if !c.read {
+			if b.Neutral < -1 || b.Neutral >= n {
+				c.fail("neutral", "neutral key %d out of range (%d keys)", b.Neutral, n)
+				return
+			}
+			if len(b.Present) != n || len(b.Shapes) != n {
+				c.fail("shapes", "Present and Shapes need one entry per key (%d), have %d and %d", n, len(b.Present), len(b.Shapes))
+				return
+			}
+			if b.Neutral >= 0 {
+				u = uint32(b.Neutral)
+			}
+		}
+		pos := c.pos
+		c.u32(&u, "neutral")
+		if c.read && c.ok() {
+			if u != 0xFFFFFFFF && u >= uint32(n) {
+				c.failAt(pos, "neutral", "neutral key %d out of range (%d keys)", u, n)
+				return
+			}
+			b.Neutral = int(int32(u))
+			if n*(1+minS) > c.remaining() {
+				c.fail("shapes", "%d shapes do not fit in the %d bytes that remain", n, c.remaining())
+				return
+			}
+			b.Present = make([]bool, n)
+			b.Shapes = make([]S, n)
+		}
+		c.push("shapes")
+		for i := 0; i < n && c.ok(); i++ {
+			c.at(i)
+			c.bool8(&b.Present[i], "present")
+			shape(c, &b.Shapes[i], b.Present[i])
+		}
+		c.pop()
+		seq(c, &b.Limits, 2, 4+2, "limits", func(c *coder, l *Limit) {
+			c.ref(&l.Parameter, "parameter")
+			pos := c.pos
+			seq(c, &l.Points, 2, 8, "points", func(c *coder, lp *LimitPoint) {
+				c.f32(&lp.Value, "value")
+				c.f32(&lp.Weight, "weight")
+			})
+			for i := 1; c.ok() && i < len(l.Points); i++ {
+				if l.Points[i].Value < l.Points[i-1].Value {
+					c.failAt(pos, "points", "point values must not decrease (point %d)", i)
+				}
+			}
+		})
+	})
+}
+
+// composite codes the composite record.
+func (c *coder) composite(p *Composite, f string) {
+	c.push(f)
+	c.max8((*uint8)(&p.Blend), NumBlendModes-1, "blend")
+	c.max8((*uint8)(&p.AlphaBlend), NumAlphaModes-1, "alphaBlend")
+	c.refs(&p.MaskMeshes, "maskMeshes")
+	c.refs(&p.MaskParts, "maskParts")
+	c.bool8(&p.InvertMask, "invertMask")
+	c.f32(&p.Opacity, "opacity")
+	c.rgb(&p.Multiply, "multiply")
+	c.rgb(&p.Screen, "screen")
+	c.pop()
+}
+
+const minComposite = 2 + 4 + 4 + 1 + 4 + 24
+
+// flags8 codes a flag byte whose bits outside mask must be zero.
+func (c *coder) flags8(p *uint8, mask uint8, f string) {
+	pos := c.pos
+	c.u8(p, f)
+	if c.ok() && *p&^mask != 0 {
+		c.failAt(pos, f, "reserved flag bits set (0x%02x)", *p)
+	}
+}
+
+// curve codes f32 startTime, f32 startValue, u32 n × segment; segment =
+// { u8 kind, [kind 1: f32 c1t, c1v, c2t, c2v], f32 t, f32 v }. Segment end
+// times must not decrease.
+func (c *coder) curve(cv *Curve) {
+	c.f32(&cv.Start.T, "startTime")
+	c.f32(&cv.Start.V, "startValue")
+	last := cv.Start.T
+	seq(c, &cv.Segments, 4, 9, "segments", func(c *coder, s *Segment) {
+		c.max8((*uint8)(&s.Kind), uint8(SegmentInverseStepped), "kind")
+		if s.Kind == SegmentBezier {
+			c.f32(&s.C1.T, "c1t")
+			c.f32(&s.C1.V, "c1v")
+			c.f32(&s.C2.T, "c2t")
+			c.f32(&s.C2.V, "c2v")
+		} else if !c.read && (s.C1 != Point{} || s.C2 != Point{}) {
+			c.fail("c1", "control points are only stored for Bezier segments; must be zero")
+			return
+		}
+		pos := c.pos
+		c.f32(&s.End.T, "t")
+		c.f32(&s.End.V, "v")
+		if c.ok() && s.End.T < last {
+			c.failAt(pos, "t", "segment time %v before the previous point's %v", s.End.T, last)
+		}
+		last = s.End.T
+	})
+}

@@ -1,0 +1,167 @@
+package p2l
+
+import "github.com/psd2live/p2l-ebiten/p2l/internal/container"
+
+// chunkDef describes a chunk this library knows.
+type chunkDef struct {
+	tag     string
+	version uint16 // highest version understood
+	// core chunks are flagged required and take part in core evaluation.
+	core bool
+	// mustExist: a file without the chunk is rejected.
+	mustExist bool
+	code      func(c *coder, m *Model)
+	// has reports whether the writer writes the chunk for m.
+	has func(m *Model) bool
+}
+
+func always(*Model) bool { return true }
+
+// chunkDefs lists every known chunk in canonical (writing) order: the
+// spec's core-chunk table, then PGUI META EXPR HITA UDAT POSE CEXT, then the
+// extensions BONE SKIN COLL SIMS (dependencies first).
+var chunkDefs = []chunkDef{
+	{"STRS", 1, true, true, nil, always},
+	{"CANV", 1, true, true, codeCANV, always},
+	{"PARM", 1, true, true, codePARM, always},
+	{"DEFM", 1, true, true, codeDEFM, always},
+	{"PART", 1, true, true, codePART, always},
+	{"MESH", 1, true, true, codeMESH, always},
+	{"GLUE", 1, true, false, codeGLUE, func(m *Model) bool { return len(m.Glues) > 0 }},
+	{"DRAW", 1, true, true, codeDRAW, always},
+	{"TEXR", 1, true, false, codeTEXR, func(m *Model) bool { return len(m.Textures) > 0 }},
+	{"PHYS", 2, true, false, codePHYS, func(m *Model) bool { return len(m.Physics.Groups) > 0 || m.Physics.Fps != 0 }},
+	{"CLIP", 1, true, false, codeCLIP, func(m *Model) bool { return len(m.Clips) > 0 }},
+	{"ROLE", 1, true, false, codeROLE, func(m *Model) bool { return len(m.Roles) > 0 }},
+	{"PGUI", 1, false, false, codePGUI, func(m *Model) bool { return m.GUI != nil }},
+	{"META", 1, false, false, codeMETA, func(m *Model) bool { return len(m.Meta) > 0 }},
+	{"EXPR", 1, false, false, codeEXPR, func(m *Model) bool { return len(m.Expressions) > 0 }},
+	{"HITA", 1, false, false, codeHITA, func(m *Model) bool { return len(m.HitAreas) > 0 }},
+	{"UDAT", 1, false, false, codeUDAT, func(m *Model) bool { return len(m.UserData) > 0 }},
+	{"POSE", 1, false, false, codePOSE, func(m *Model) bool { return m.Pose != nil }},
+	{"CEXT", 1, false, false, codeCEXT, func(m *Model) bool { return len(cextRecords(m)) > 0 }},
+	{"BONE", 1, false, false, codeBONE, func(m *Model) bool { return m.Bones != nil }},
+	{"SKIN", 1, false, false, codeSKIN, func(m *Model) bool { return m.Skins != nil }},
+	{"COLL", 1, false, false, codeCOLL, func(m *Model) bool { return m.Collision != nil }},
+	{"SIMS", 1, false, false, codeSIMS, func(m *Model) bool { return m.Simulations != nil }},
+}
+
+func findDef(tag string) *chunkDef {
+	for i := range chunkDefs {
+		if chunkDefs[i].tag == tag {
+			return &chunkDefs[i]
+		}
+	}
+	return nil
+}
+
+// Version is the version of this library.
+const Version = "0.1.0"
+
+// formatMinor is the highest minor version of the format this library
+// knows; written into headers for diagnostics only.
+const formatMinor = 0
+
+// ChunkSupport is one chunk tag and the highest version a reader of this
+// library understands.
+type ChunkSupport struct {
+	Tag     string
+	Version uint16
+}
+
+// Support lists what this library reads and writes.
+type Support struct {
+	// Majors are the supported major versions (1 and 2).
+	Majors []int
+	// Chunks lists every known chunk tag with its highest version, in
+	// canonical order.
+	Chunks []ChunkSupport
+	// Compression lists the supported chunk compression methods.
+	Compression []string
+}
+
+// FormatSupport reports the major versions, chunk tags and versions and
+// compression methods this library supports (the spec's
+// p2l_format_support).
+func FormatSupport() Support {
+	s := Support{Majors: []int{1, 2}, Compression: []string{"deflate", "zstd"}}
+	for _, d := range chunkDefs {
+		s.Chunks = append(s.Chunks, ChunkSupport{d.tag, d.version})
+	}
+	return s
+}
+
+// ChunkInfo is one row of a file's chunk table.
+type ChunkInfo struct {
+	Tag         string
+	Version     uint16
+	Required    bool
+	HasCRC      bool
+	Compression string // "none", "deflate" or "zstd"
+	Offset      uint64
+	Length      uint64 // stored bytes
+	RawLength   uint64 // decompressed bytes
+	CRC         uint32
+	// Known tells whether this library understands the chunk (tag known,
+	// version not newer).
+	Known bool
+}
+
+// FileInfo is what Inspect learns from a file without decoding it all.
+type FileInfo struct {
+	Major, Minor  int
+	Flags         uint32
+	NamesStripped bool
+	// Chunks is the chunk table in file order (empty for v1 files).
+	Chunks []ChunkInfo
+	// Meta is the META chunk (nil when absent, always nil for v1).
+	Meta []MetaEntry
+}
+
+// Inspect reads the header, the chunk table and META of a file, checking
+// the container but decoding no other chunk (STRS is decoded when META is
+// present, since META's strings live there). CRCs are not checked.
+func Inspect(data []byte) (*FileInfo, error) {
+	v, err := container.SniffVersion(data)
+	if err != nil {
+		return nil, asFormatError(err)
+	}
+	if v == 1 {
+		fi := &FileInfo{Major: 1}
+		if len(data) >= 16 {
+			fi.Flags = le.Uint32(data[12:])
+			fi.NamesStripped = fi.Flags&1 != 0
+		}
+		return fi, nil
+	}
+	h, entries, err := container.Parse(data)
+	if err != nil {
+		return nil, asFormatError(err)
+	}
+	fi := &FileInfo{Major: int(h.Major), Minor: int(h.Minor), Flags: h.Flags, NamesStripped: h.Flags&container.FlagNamesStripped != 0}
+	var strs, meta *container.Entry
+	for i := range entries {
+		e := &entries[i]
+		d := findDef(e.Tag)
+		known := d != nil && e.Version <= d.version
+		fi.Chunks = append(fi.Chunks, ChunkInfo{e.Tag, e.Version, e.Required(), e.HasCRC(), e.Compression().String(),
+			e.Offset, e.Length, e.RawLength, e.CRC, known})
+		if known && e.Tag == "STRS" {
+			strs = e
+		}
+		if known && e.Tag == "META" {
+			meta = e
+		}
+	}
+	if meta != nil && strs != nil {
+		l := &loader{data: data, cfg: defaultConfig(), m: new(Model)}
+		if err := l.strings(strs); err != nil {
+			return nil, err
+		}
+		if err := l.chunk(meta, findDef("META")); err != nil {
+			return nil, err
+		}
+		fi.Meta = l.m.Meta
+	}
+	return fi, nil
+}

@@ -1,0 +1,55 @@
+package p2l
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
+)
+
+// FormatError reports a file (or model) that breaks P2LRT_V2.md or a rule of
+// docs/FORMAT.md. Use errors.As to get it from the errors of Load, Inspect,
+// Write and Model.Validate.
+type FormatError struct {
+	// Tag is the chunk (or v1 section) concerned, such as "MESH"; empty for
+	// the file header.
+	Tag string
+	// Offset is the byte offset of the offending field: a file offset, or,
+	// when Decompressed is true, an offset inside the chunk's decompressed
+	// content. It is −1 for errors found in a model (Write, Validate) or by
+	// cross-reference checks after decoding.
+	Offset int64
+	// Decompressed tells that Offset is relative to the decompressed chunk.
+	Decompressed bool
+	// Field is the path of the field, such as "meshes[3].indices".
+	Field string
+	// Msg says what is wrong.
+	Msg string
+}
+
+func (e *FormatError) Error() string {
+	s := "p2l: "
+	if e.Tag != "" {
+		s += "chunk " + e.Tag + ": "
+	}
+	if e.Offset >= 0 {
+		if e.Decompressed {
+			s += "offset " + strconv.FormatInt(e.Offset, 10) + " (decompressed): "
+		} else {
+			s += "offset " + strconv.FormatInt(e.Offset, 10) + ": "
+		}
+	}
+	if e.Field != "" {
+		s += e.Field + ": "
+	}
+	return s + e.Msg
+}
+
+// asFormatError converts container errors into FormatErrors.
+func asFormatError(err error) error {
+	var ce *container.Error
+	if errors.As(err, &ce) {
+		return &FormatError{Tag: ce.Tag, Offset: ce.Offset, Field: ce.Field, Msg: ce.Msg}
+	}
+	return err
+}

@@ -1,0 +1,319 @@
+package p2l
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"unicode/utf8"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
+)
+
+// DefaultMaxDecompressed is the default bound on one chunk's decompressed
+// size (WithMaxDecompressed).
+const DefaultMaxDecompressed = 256 << 20
+
+// LoadOption configures Load, LoadFile and LoadFS.
+type LoadOption func(*loadConfig)
+
+type loadConfig struct {
+	verifyCRC       bool
+	maxDecompressed int64
+	logger          *slog.Logger
+	resolve         func(uri string) ([]byte, error)
+}
+
+func defaultConfig() *loadConfig {
+	return &loadConfig{maxDecompressed: DefaultMaxDecompressed}
+}
+
+// WithCRC makes the reader verify the CRC32 of every chunk that carries
+// one (the spec's p2l_rig_load_ex flag bit0). Without it CRCs are ignored.
+func WithCRC() LoadOption { return func(c *loadConfig) { c.verifyCRC = true } }
+
+// WithMaxDecompressed bounds the decompressed size of any one chunk; a
+// chunk whose raw_length exceeds it is rejected before decompression.
+// n ≤ 0 restores the default.
+func WithMaxDecompressed(n int64) LoadOption {
+	return func(c *loadConfig) {
+		if n <= 0 {
+			n = DefaultMaxDecompressed
+		}
+		c.maxDecompressed = n
+	}
+}
+
+// WithLogger sends load diagnostics to l: the reason a load failed, chunks
+// skipped as unknown, external texture pages that could not be resolved.
+func WithLogger(l *slog.Logger) LoadOption { return func(c *loadConfig) { c.logger = l } }
+
+// WithTextureResolver supplies the bytes of external texture pages
+// (TextureExternal): f receives the page's URI (relative to the model file)
+// and returns the image file's bytes, which are stored in the page's Data.
+// LoadFile and LoadFS install a resolver reading next to the model file;
+// this option replaces it. A resolver error leaves Data nil, is logged, and
+// does not fail the load: renderers report such a page as unavailable.
+func WithTextureResolver(f func(uri string) ([]byte, error)) LoadOption {
+	return func(c *loadConfig) { c.resolve = f }
+}
+
+// Load decodes and validates a v1 or v2 .p2lrt file, then runs one trial
+// evaluation so that a model which parses but cannot evaluate fails here.
+// Errors about the file's content are *FormatError values.
+func Load(data []byte, opts ...LoadOption) (*Model, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	m, err := decode(data, cfg)
+	if err == nil {
+		resolveTextures(m, cfg)
+		err = trialEvaluate(m)
+	}
+	if err != nil {
+		if cfg.logger != nil {
+			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "p2l: load failed", slog.String("error", err.Error()))
+		}
+		return nil, err
+	}
+	return m, nil
+}
+
+// LoadFile loads the file at name. External texture pages are read
+// relative to the file's directory.
+func LoadFile(name string, opts ...LoadOption) (*Model, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(name)
+	resolver := WithTextureResolver(func(uri string) ([]byte, error) {
+		if !fs.ValidPath(uri) {
+			return nil, fmt.Errorf("texture URI %q is not a relative slash-separated path inside the model's directory", uri)
+		}
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(uri)))
+	})
+	return Load(data, append([]LoadOption{resolver}, opts...)...)
+}
+
+// LoadFS loads the file name from fsys. External texture pages are read
+// from fsys relative to the file's directory.
+func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	dir := path.Dir(name)
+	resolver := WithTextureResolver(func(uri string) ([]byte, error) {
+		p := path.Join(dir, uri)
+		if !fs.ValidPath(uri) || !fs.ValidPath(p) {
+			return nil, fmt.Errorf("texture URI %q is not a relative slash-separated path inside the model's directory", uri)
+		}
+		return fs.ReadFile(fsys, p)
+	})
+	return Load(data, append([]LoadOption{resolver}, opts...)...)
+}
+
+func resolveTextures(m *Model, cfg *loadConfig) {
+	for i := range m.Textures {
+		t := &m.Textures[i]
+		if t.Kind != TextureExternal || cfg.resolve == nil {
+			continue
+		}
+		data, err := cfg.resolve(t.URI)
+		if err != nil {
+			if cfg.logger != nil {
+				cfg.logger.Warn("p2l: external texture page unavailable", "page", i, "uri", t.URI, "error", err)
+			}
+			continue
+		}
+		t.Data = data
+	}
+}
+
+// trialEvaluate evaluates the model once at its default pose. A panic in
+// the evaluator is turned into an error: bad input must never crash a host.
+func trialEvaluate(m *Model) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("p2l: trial evaluation panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	r := m.NewRig()
+	r.Evaluate()
+	if e := r.Err(); e != nil {
+		return fmt.Errorf("p2l: trial evaluation failed: %w", e)
+	}
+	return nil
+}
+
+// decode parses data into a validated Model.
+func decode(data []byte, cfg *loadConfig) (*Model, error) {
+	v, err := container.SniffVersion(data)
+	if err != nil {
+		return nil, asFormatError(err)
+	}
+	if v == 1 {
+		return decodeV1(data)
+	}
+	h, entries, err := container.Parse(data)
+	if err != nil {
+		return nil, asFormatError(err)
+	}
+	l := &loader{data: data, cfg: cfg, m: &Model{NamesStripped: h.Flags&container.FlagNamesStripped != 0}}
+	return l.run(entries)
+}
+
+type loader struct {
+	data []byte
+	cfg  *loadConfig
+	m    *Model
+	strs []string
+	cext []cextRecord
+}
+
+func (l *loader) run(entries []container.Entry) (*Model, error) {
+	byTag := make(map[string]*container.Entry)
+	for i := range entries {
+		e := &entries[i]
+		if l.cfg.verifyCRC {
+			if err := container.CheckCRC(l.data, e); err != nil {
+				return nil, asFormatError(err)
+			}
+		}
+		d := findDef(e.Tag)
+		if d == nil || e.Version > d.version {
+			if e.Required() {
+				msg := "requires feature " + e.Tag
+				if d != nil {
+					msg += fmt.Sprintf(" version %d (this reader understands up to %d)", e.Version, d.version)
+				}
+				return nil, &FormatError{Tag: e.Tag, Offset: e.TOCOffset, Field: "tag", Msg: msg}
+			}
+			if l.cfg.logger != nil {
+				l.cfg.logger.Debug("p2l: skipping unknown optional chunk", "tag", e.Tag, "version", e.Version)
+			}
+			continue
+		}
+		if d.core && !e.Required() {
+			return nil, &FormatError{Tag: e.Tag, Offset: e.TOCOffset + 6, Field: "flags", Msg: "core chunk is not flagged required"}
+		}
+		byTag[e.Tag] = e
+	}
+	for _, d := range chunkDefs {
+		if d.mustExist && byTag[d.tag] == nil {
+			return nil, &FormatError{Tag: d.tag, Offset: -1, Msg: "required core chunk " + d.tag + " is missing"}
+		}
+	}
+	if err := l.strings(byTag["STRS"]); err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(chunkDefs); i++ {
+		d := &chunkDefs[i]
+		if e := byTag[d.tag]; e != nil {
+			if err := l.chunk(e, d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := mergeCEXT(l.m, l.cext); err != nil {
+		return nil, err
+	}
+	if err := checkRefs(l.m); err != nil {
+		return nil, err
+	}
+	return l.m, nil
+}
+
+// content returns a chunk's (decompressed) content.
+func (l *loader) content(e *container.Entry) ([]byte, error) {
+	b, err := container.Content(l.data, e, l.cfg.maxDecompressed)
+	return b, asFormatError(err)
+}
+
+// strings decodes STRS: u32 count, u32 offsets[count+1], blob. offsets[0]
+// is 0, offsets never decrease, the last one is the blob's length (the end
+// of the chunk), and every string is valid UTF-8.
+func (l *loader) strings(e *container.Entry) error {
+	b, err := l.content(e)
+	if err != nil {
+		return err
+	}
+	base, dec := int64(e.Offset), e.Compression() != container.None
+	if dec {
+		base = 0
+	}
+	fail := func(pos int, field, format string, args ...any) error {
+		return &FormatError{Tag: "STRS", Offset: base + int64(pos), Decompressed: dec, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(b) < 4 {
+		return fail(0, "count", "truncated")
+	}
+	n := uint64(le.Uint32(b))
+	if (n+1)*4 > uint64(len(b)-4) {
+		return fail(0, "count", "%d strings do not fit in %d bytes", n, len(b))
+	}
+	blobStart := 4 + int(n+1)*4
+	blob := b[blobStart:]
+	all := string(blob) // one allocation; the strings share it
+	strs := make([]string, n)
+	prev := uint32(0)
+	if le.Uint32(b[4:]) != 0 {
+		return fail(4, "offsets", "offsets[0] must be 0")
+	}
+	for i := range strs {
+		end := le.Uint32(b[8+4*i:])
+		if end < prev || uint64(end) > uint64(len(blob)) {
+			return fail(8+4*i, "offsets", "offset %d of string %d decreases or leaves the blob (%d bytes)", end, i, len(blob))
+		}
+		s := all[prev:end]
+		if !utf8.ValidString(s) {
+			return fail(blobStart+int(prev), "blob", "string %d is not valid UTF-8", i)
+		}
+		strs[i] = s
+		prev = end
+	}
+	if int(prev) != len(blob) {
+		return fail(blobStart+int(prev), "blob", "%d bytes after the last string", len(blob)-int(prev))
+	}
+	l.strs = strs
+	return nil
+}
+
+// chunk decodes one known chunk, which must be consumed exactly.
+func (l *loader) chunk(e *container.Entry, d *chunkDef) error {
+	b, err := l.content(e)
+	if err != nil {
+		return err
+	}
+	c := &coder{read: true, tag: e.Tag, version: e.Version, b: b, base: int64(e.Offset),
+		strs: l.strs, stripped: l.m.NamesStripped, cext: &l.cext}
+	if e.Compression() != container.None {
+		c.base, c.decompressed = 0, true
+	}
+	d.code(c, l.m)
+	if c.err == nil && c.pos != len(b) {
+		c.fail("", "%d bytes left over after the chunk's records", len(b)-c.pos)
+	}
+	return c.err
+}
+
+// mergeCEXT moves CEXT records into their clips: at most one per clip.
+func mergeCEXT(m *Model, recs []cextRecord) error {
+	seen := make(map[int]bool, len(recs))
+	for i, r := range recs {
+		if r.Clip >= len(m.Clips) || seen[r.Clip] {
+			return &FormatError{Tag: "CEXT", Offset: -1, Field: fmt.Sprintf("records[%d].clip", i),
+				Msg: fmt.Sprintf("clip %d out of range (%d clips) or given twice", r.Clip, len(m.Clips))}
+		}
+		seen[r.Clip] = true
+		cl := &m.Clips[r.Clip]
+		cl.Events, cl.TargetCurves, cl.CurveFades = r.Events, r.TargetCurves, r.CurveFades
+	}
+	return nil
+}

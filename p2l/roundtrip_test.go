@@ -1,0 +1,84 @@
+package p2l
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+func mustWrite(t testing.TB, m *Model, o *WriteOptions) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, m, o); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return b.Bytes()
+}
+
+func TestRoundTripFull(t *testing.T) {
+	m := fullModel()
+	for _, o := range []*WriteOptions{nil, {CRC: true}, {Compression: CompressDeflate}, {Compression: CompressZstd, CRC: true}} {
+		data := mustWrite(t, m, o)
+		got, err := Load(data, WithCRC())
+		if err != nil {
+			t.Fatalf("%+v: Load: %v", o, err)
+		}
+		if !reflect.DeepEqual(got, m) {
+			t.Fatalf("%+v: model changed in the round trip\n%s", o, diffModels(m, got))
+		}
+		again := mustWrite(t, got, o)
+		if !bytes.Equal(again, data) {
+			t.Fatalf("%+v: bytes -> model -> bytes differ", o)
+		}
+	}
+}
+
+func TestV1AndV2LoadEqual(t *testing.T) {
+	m := coreModel()
+	var models []*Model
+	for _, o := range []*WriteOptions{{V1: true}, nil, {Compression: CompressDeflate}, {Compression: CompressZstd}} {
+		data := mustWrite(t, m, o)
+		got, err := Load(data)
+		if err != nil {
+			t.Fatalf("%+v: Load: %v", o, err)
+		}
+		if o != nil && o.V1 && string(data[:12]) != "P2LRT\x00\x00\x00\x01\x00\x00\x00" {
+			t.Fatalf("v1 header %q", data[:12])
+		}
+		models = append(models, got)
+	}
+	for i, got := range models {
+		if !reflect.DeepEqual(got, m) {
+			t.Fatalf("variant %d differs: %s", i, diffModels(m, got))
+		}
+	}
+	// v1 bytes -> model -> v1 bytes identical.
+	d1 := mustWrite(t, m, &WriteOptions{V1: true})
+	if !bytes.Equal(mustWrite(t, models[0], &WriteOptions{V1: true}), d1) {
+		t.Fatal("v1 bytes not stable")
+	}
+}
+
+func TestV1LossReport(t *testing.T) {
+	m := fullModel()
+	if _, err := encode(m, &WriteOptions{V1: true}); err == nil {
+		t.Fatal("v1 with KTX2/external pages must fail")
+	}
+	losses := V1Losses(m)
+	want := []string{"BONE", "SKIN", "COLL", "SIMS", "PHYS", "PGUI", "META", "EXPR", "HITA", "UDAT", "POSE", "CEXT", "TEXR"}
+	if len(losses) != len(want)+1 { // two TEXR pages
+		t.Fatalf("losses: %q", losses)
+	}
+	for i, w := range want {
+		if !bytes.HasPrefix([]byte(losses[i]), []byte(w+":")) {
+			t.Errorf("loss %d = %q, want %s", i, losses[i], w)
+		}
+	}
+	if V1Losses(coreModel()) != nil {
+		t.Errorf("core model losses: %q", V1Losses(coreModel()))
+	}
+	// The PHYS line counts the Y entries: one input and one output.
+	if losses[4] != "PHYS: 2 vertical (Y) physics inputs/outputs dropped (PHYS version 2 only)" {
+		t.Errorf("PHYS loss: %q", losses[4])
+	}
+}
