@@ -1,0 +1,199 @@
+package character
+
+import "github.com/psd2live/p2l-ebiten/p2l"
+
+// animation fills physics, clips, expressions, pose, roles, hit areas, the
+// parameter panel and META.
+func (b *builder) animation() {
+	m := b.m
+	m.Physics = p2l.Physics{Fps: 30}
+	for _, h := range []struct {
+		id, name, out                  string
+		radius, mobility, delay, scale float32
+	}{
+		{"HairFront", "Front hair", "ParamHairFront", 3, 0.95, 0.9, 1.5},
+		{"HairSide", "Side hair", "ParamHairSide", 4, 0.92, 0.8, 1.4},
+		{"HairBack", "Back hair", "ParamHairBack", 5, 0.9, 0.7, 1.3},
+	} {
+		m.Physics.Groups = append(m.Physics.Groups, p2l.PhysicsGroup{
+			ID: h.id, Name: h.name,
+			// The usual Cubism hair inputs: head sway, head tilt and body
+			// lean.
+			Inputs: []p2l.PhysicsInput{
+				{Parameter: b.param("ParamAngleX"), Source: p2l.PhysicsX, Weight: 60},
+				{Parameter: b.param("ParamAngleZ"), Source: p2l.PhysicsAngle, Weight: 60},
+				{Parameter: b.param("ParamBodyAngleX"), Source: p2l.PhysicsX, Weight: 40},
+			},
+			Outputs: []p2l.PhysicsOutput{
+				{Parameter: b.param(h.out), Particle: 1, Source: p2l.PhysicsAngle, Scale: h.scale, Weight: 100},
+			},
+			Particles: []p2l.PhysicsParticle{
+				{Mobility: 1, Delay: 1, Acceleration: 1},
+				{Y: h.radius, Mobility: h.mobility, Delay: h.delay, Acceleration: 1.5, Radius: h.radius},
+			},
+			Normalization: p2l.PhysicsNormalization{
+				PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10,
+			},
+		})
+	}
+
+	down, wave := b.parts["PartArmRDown"], b.parts["PartArmRWave"]
+	m.Clips = []p2l.Clip{
+		{
+			ID: "Idle", Name: "Idle", Group: "Idle", Duration: 6, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
+			Curves: []p2l.ParameterCurve{
+				b.curve("ParamAngleX", k(0, 0), k(1.5, 5), k(3, 0), k(4.5, -5), k(6, 0)),
+				b.curve("ParamAngleZ", k(0, 0), k(2, -4), k(4, 3), k(6, 0)),
+				b.curve("ParamBodyAngleX", k(0, 0), k(1.5, 2), k(3, 0), k(4.5, -2), k(6, 0)),
+				b.curve("ParamEyeBallX", k(0, 0), k(2.2, 0), k(2.4, 0.3), k(3.8, 0.3), k(4, 0), k(6, 0)),
+			},
+		},
+		{
+			ID: "Greeting", Name: "Greeting", Group: "Greeting", Duration: 3.4, Fps: 30, FadeIn: 0.4, FadeOut: 0.6,
+			Curves: []p2l.ParameterCurve{
+				b.curve("ParamHandWave", k(0, 0), k(0.5, -1), k(0.9, 1), k(1.3, -1), k(1.7, 1), k(2.1, -1), k(2.5, 0.6), k(2.9, 0)),
+				b.curve("ParamArmRA", k(0, 0), k(0.4, 4), k(2.8, 4), k(3.4, 0)),
+				b.curve("ParamMouthForm", k(0, 0), k(0.3, 1), k(3, 1), k(3.4, 0)),
+				b.curve("ParamMouthOpenY", k(0, 0), k(0.4, 0.7), k(0.7, 0.2), k(0.9, 0.6), k(1.2, 0), k(3.4, 0)),
+				b.curve("ParamAngleZ", k(0, 0), k(0.5, 8), k(2.8, 8), k(3.4, 0)),
+				b.curve("ParamBrowLY", k(0, 0), k(0.4, 0.5), k(3, 0.5), k(3.4, 0)),
+				b.curve("ParamBrowRY", k(0, 0), k(0.4, 0.5), k(3, 0.5), k(3.4, 0)),
+				b.curve("ParamCheek", k(0, 0), k(0.5, 1), k(3, 1), k(3.4, 0)),
+			},
+			Events: []p2l.Event{{Time: 0.5, Value: "hello"}, {Time: 2.9, Value: "wave_end"}},
+			// The pose group shows the first part whose opacity is set:
+			// raise the waving arm, then put the hanging one back.
+			TargetCurves: []p2l.TargetCurve{
+				partCurve(down, 0, 3.1, 1),
+				partCurve(wave, 1, 3.1, 0),
+			},
+		},
+		{
+			ID: "Nod", Name: "Nod", Group: "TapHead", Duration: 1.6, Fps: 30, FadeIn: 0.3, FadeOut: 0.4,
+			Curves: []p2l.ParameterCurve{
+				b.curve("ParamAngleY", k(0, 0), k(0.3, -18), k(0.6, 4), k(0.9, -14), k(1.3, 0), k(1.6, 0)),
+				b.curve("ParamMouthForm", k(0, 0), k(0.3, 1), k(1.3, 1), k(1.6, 0)),
+				b.curve("ParamEyeLOpen", k(0, 1), k(0.3, 0.6), k(1.2, 0.6), k(1.6, 1)),
+				b.curve("ParamEyeROpen", k(0, 1), k(0.3, 0.6), k(1.2, 0.6), k(1.6, 1)),
+			},
+			Events: []p2l.Event{{Time: 0.3, Value: "nod"}},
+		},
+		{
+			ID: "Surprise", Name: "Surprise", Group: "TapBody", Duration: 1.8, Fps: 30, FadeIn: 0.2, FadeOut: 0.5,
+			Curves: []p2l.ParameterCurve{
+				b.curve("ParamAngleY", k(0, 0), k(0.2, 12), k(1.2, 8), k(1.8, 0)),
+				b.curve("ParamBodyAngleX", k(0, 0), k(0.2, -6), k(0.5, 5), k(0.8, -3), k(1.2, 0), k(1.8, 0)),
+				b.curve("ParamBrowLY", k(0, 0), k(0.15, 1), k(1.4, 1), k(1.8, 0)),
+				b.curve("ParamBrowRY", k(0, 0), k(0.15, 1), k(1.4, 1), k(1.8, 0)),
+				b.curve("ParamMouthOpenY", k(0, 0), k(0.15, 0.8), k(1.2, 0.5), k(1.8, 0)),
+				b.curve("ParamMouthForm", k(0, 0), k(0.15, -0.3), k(1.8, 0)),
+			},
+			Events: []p2l.Event{{Time: 0.15, Value: "boing"}},
+		},
+	}
+
+	e := func(id string, blend p2l.ExpressionBlend, v float32) p2l.ExpressionEntry {
+		return p2l.ExpressionEntry{Parameter: b.param(id), Blend: blend, Value: v}
+	}
+	add, mul := p2l.ExpressionAdd, p2l.ExpressionMultiply
+	m.Expressions = []p2l.Expression{
+		{ID: "Smile", Name: "Smile", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+			e("ParamMouthForm", add, 1), e("ParamCheek", add, 1), e("ParamBrowLY", add, 0.3), e("ParamBrowRY", add, 0.3),
+			e("ParamEyeLOpen", mul, 0.85), e("ParamEyeROpen", mul, 0.85),
+		}},
+		{ID: "Sad", Name: "Sad", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+			e("ParamMouthForm", add, -1), e("ParamBrowLAngle", add, 1), e("ParamBrowRAngle", add, 1),
+			e("ParamBrowLY", add, -0.2), e("ParamBrowRY", add, -0.2),
+			e("ParamEyeLOpen", mul, 0.75), e("ParamEyeROpen", mul, 0.75), e("ParamEyeBallY", add, -0.4),
+		}},
+		{ID: "Angry", Name: "Angry", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+			e("ParamBrowLAngle", add, -1), e("ParamBrowRAngle", add, -1), e("ParamBrowLY", add, -0.5), e("ParamBrowRY", add, -0.5),
+			e("ParamMouthForm", add, -0.7), e("ParamEyeLOpen", mul, 0.85), e("ParamEyeROpen", mul, 0.85),
+		}},
+		{ID: "Surprised", Name: "Surprised", FadeIn: 0.2, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+			e("ParamBrowLY", add, 1), e("ParamBrowRY", add, 1), e("ParamMouthOpenY", add, 0.6), e("ParamMouthForm", add, -0.3),
+		}},
+	}
+
+	m.Pose = &p2l.Pose{FadeIn: 0.3, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: down}, {Part: wave}}}}}
+	m.Roles = []p2l.Role{
+		{Name: "EyeBlink", Parameters: []int{b.param("ParamEyeLOpen"), b.param("ParamEyeROpen")}},
+		{Name: "LipSync", Parameters: []int{b.param("ParamMouthOpenY")}},
+	}
+	m.HitAreas = []p2l.HitArea{
+		{ID: "HitAreaHead", Name: "Head", Meshes: []int{b.meshIdx["Face"], b.meshIdx["HairCap"]}},
+		{ID: "HitAreaBody", Name: "Body", Meshes: []int{b.meshIdx["Body"]}},
+	}
+
+	pn := func(id string) p2l.GUINode {
+		return p2l.GUINode{Kind: p2l.GUIParameter, Parameter: b.param(id)}
+	}
+	group := func(id, name string, argb uint32, open bool, ids ...string) p2l.GUINode {
+		g := p2l.GUINode{Kind: p2l.GUIGroup, Open: open, Label: p2l.GUILabelCustom, Parameter: -1, ID: id, Name: name, ARGB: argb}
+		for _, p := range ids {
+			g.Children = append(g.Children, pn(p))
+		}
+		return g
+	}
+	// ParamCheek is left out of the tree on purpose: panels list such
+	// parameters last, in PARM order.
+	m.GUI = &p2l.GUI{
+		Snaps: []p2l.Snap{
+			{Parameter: b.param("ParamMouthForm"), Keys: []float32{-1, 0, 1}},
+			{Parameter: b.param("ParamBrowLAngle"), Keys: []float32{-1, 0, 1}},
+			{Parameter: b.param("ParamBrowRAngle"), Keys: []float32{-1, 0, 1}},
+		},
+		Joysticks: []p2l.Joystick{
+			{Horizontal: b.param("ParamAngleX"), Vertical: b.param("ParamAngleY")},
+			{Horizontal: b.param("ParamEyeBallX"), Vertical: b.param("ParamEyeBallY")},
+		},
+		Tree: []p2l.GUINode{
+			group("GroupHead", "Head", 0xFFE8A0A0, true, "ParamAngleX", "ParamAngleY", "ParamAngleZ"),
+			group("GroupEyes", "Eyes", 0xFF8CC8F0, true, "ParamEyeLOpen", "ParamEyeROpen", "ParamEyeBallX", "ParamEyeBallY"),
+			group("GroupBrows", "Brows", 0xFFC8A070, false, "ParamBrowLY", "ParamBrowRY", "ParamBrowLAngle", "ParamBrowRAngle"),
+			group("GroupMouth", "Mouth", 0xFFF08CA0, true, "ParamMouthForm", "ParamMouthOpenY"),
+			group("GroupBody", "Body", 0xFFA0D8A0, false, "ParamBodyAngleX", "ParamBreath", "ParamArmLA", "ParamArmRA", "ParamHandWave"),
+			group("GroupHair", "Hair", 0xFFB89070, false, "ParamHairFront", "ParamHairSide", "ParamHairBack"),
+		},
+	}
+	m.Meta = []p2l.MetaEntry{
+		{Key: "generator", Value: "p2l-ebiten assets/internal/gen"},
+		{Key: "generator_version", Value: "1"},
+	}
+}
+
+// key is one curve keyframe.
+type key struct{ t, v float32 }
+
+func k(t, v float32) key { return key{t, v} }
+
+// curve builds an eased parameter curve through keys: Bezier segments with
+// flat handles a third of the way in, so motion starts and stops softly.
+func (b *builder) curve(id string, keys ...key) p2l.ParameterCurve {
+	c := p2l.Curve{Start: p2l.Point{T: keys[0].t, V: keys[0].v}}
+	for i := 1; i < len(keys); i++ {
+		a, z := keys[i-1], keys[i]
+		d := (z.t - a.t) / 3
+		c.Segments = append(c.Segments, p2l.Segment{
+			Kind: p2l.SegmentBezier,
+			C1:   p2l.Point{T: a.t + d, V: a.v},
+			C2:   p2l.Point{T: z.t - d, V: z.v},
+			End:  p2l.Point{T: z.t, V: z.v},
+		})
+	}
+	return p2l.ParameterCurve{Parameter: b.param(id), Curve: c}
+}
+
+// partCurve is a part-opacity curve holding during until switchT, then after
+// (stepped: part opacities are set, not faded; the pose fades).
+func partCurve(part int, during, switchT, after float32) p2l.TargetCurve {
+	return p2l.TargetCurve{
+		Target: p2l.TargetPartOpacity, Part: part, FadeIn: -1, FadeOut: -1,
+		Curve: p2l.Curve{
+			Start: p2l.Point{T: 0, V: during},
+			Segments: []p2l.Segment{
+				{Kind: p2l.SegmentStepped, End: p2l.Point{T: switchT, V: after}},
+			},
+		},
+	}
+}
