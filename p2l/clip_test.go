@@ -27,8 +27,8 @@ func newTestPlayer(m *Model) *clipPlayer {
 	return newClipPlayer(m, roleParameters(m, "EyeBlink"), roleParameters(m, "LipSync"))
 }
 
-// frame runs one update of p from base and returns the values.
-func frame(p *clipPlayer, base []float32, dt float32) ([]float32, clipOutputs) {
+// clipFrame runs one update of p from base and returns the values.
+func clipFrame(p *clipPlayer, base []float32, dt float32) ([]float32, clipOutputs) {
 	v := append([]float32(nil), base...)
 	out := clipOutputs{partOpacity: []float32{1, 1}, modelOpacity: 1}
 	p.advance(dt)
@@ -45,7 +45,7 @@ func TestClipFadeIn(t *testing.T) {
 	// The clip starts on the first update (fade-in weight 0), then its
 	// weight is ease(elapsed/1 s).
 	for k, want := range []float64{0, 10 * easeSine(0.25), 10 * easeSine(0.5), 10 * easeSine(0.75), 10, 10} {
-		v, _ := frame(p, base, 0.25)
+		v, _ := clipFrame(p, base, 0.25)
 		if !near(float64(v[0]), want, 1e-5) {
 			t.Errorf("frame %d: a = %v, want %v", k, v[0], want)
 		}
@@ -66,20 +66,20 @@ func TestClipCrossfade(t *testing.T) {
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
-	v, _ := frame(p, base, 0.1)
+	v, _ := clipFrame(p, base, 0.1)
 	if v[0] != 10 {
 		t.Fatalf("A alone = %v, want 10", v[0])
 	}
 	p.play(0, 1, 1)
 	// Frame 1 after the switch: A still full (its fade-out starts after this
 	// update, ending 0.5 s later), B at weight 0.
-	v, _ = frame(p, base, 0.1)
+	v, _ = clipFrame(p, base, 0.1)
 	if v[0] != 10 {
 		t.Errorf("switch frame: %v, want 10", v[0])
 	}
 	// Frame 2: A = ease(0.4/0.5), B = ease(0.1/1): v = lerp(lerp(0,10,wa),20,wb).
 	for k := 2; k <= 7; k++ {
-		v, _ = frame(p, base, 0.1)
+		v, _ = clipFrame(p, base, 0.1)
 		el := 0.1 * float64(k-1)
 		wa := easeSine((0.5 - el) / 0.5)
 		if el > 0.5 {
@@ -107,10 +107,10 @@ func TestClipRapidSwitch(t *testing.T) {
 	p := newTestPlayer(m)
 	base := []float32{0, 0, 1, 0}
 	p.play(0, 0, 1)
-	frame(p, base, 0.1)
+	clipFrame(p, base, 0.1)
 	for k := range 5 { // switch every frame
 		p.play(0, k%2, 1)
-		frame(p, base, 0.1)
+		clipFrame(p, base, 0.1)
 	}
 	// The first A started fading at t = 0.2 and ends at 1.2: it must still
 	// be queued, with end time 1.2.
@@ -137,13 +137,13 @@ func TestClipPriorities(t *testing.T) {
 		t.Error("equal priority refused")
 	}
 	for range 8 {
-		frame(p, base, 0.1)
+		clipFrame(p, base, 0.1)
 	}
 	// The one-shot clip ended: priority 0, but it holds its last pose.
 	if p.layers[0].priority != 0 {
 		t.Errorf("priority after the end = %d, want 0", p.layers[0].priority)
 	}
-	v, _ := frame(p, base, 0.1)
+	v, _ := clipFrame(p, base, 0.1)
 	if v[0] != 1 {
 		t.Errorf("ended one-shot clip gives %v, want its end value 1", v[0])
 	}
@@ -164,7 +164,7 @@ func TestClipLayers(t *testing.T) {
 	p.play(0, 0, 1)
 	p.play(3, 1, 1)
 	p.layers[3].weight = 0.25
-	v, _ := frame(p, []float32{0, 0, 1, 0}, 0.1)
+	v, _ := clipFrame(p, []float32{0, 0, 1, 0}, 0.1)
 	// Layer 3 over layer 0 with weight ¼: 10 + (30 − 10)·¼ = 15; b untouched
 	// by layer 3.
 	if v[0] != 15 || v[1] != 4 {
@@ -187,10 +187,10 @@ func TestClipEvents(t *testing.T) {
 			got = append(got, e.Value)
 		}
 	}
-	frame(p, base, 0.3) // local time 0: "start"
+	clipFrame(p, base, 0.3) // local time 0: "start"
 	collect()
 	for range 10 { // 3 s more in 0.3 s steps: local 0.3 … 3.0
-		frame(p, base, 0.3)
+		clipFrame(p, base, 0.3)
 		collect()
 	}
 	// Laps: start(0) mid end/start(1) mid end/start(2) mid end/start(3).
@@ -207,7 +207,7 @@ func TestClipEvents(t *testing.T) {
 	// Seeking fires nothing, the next update continues from the new time.
 	got = got[:0]
 	p.seek(2, 0.4)
-	frame(p, base, 0.2) // 0.4 → 0.6: "mid"
+	clipFrame(p, base, 0.2) // 0.4 → 0.6: "mid"
 	collect()
 	if len(got) != 1 || got[0] != "mid" {
 		t.Errorf("after seek: %v, want [mid]", got)
@@ -217,7 +217,7 @@ func TestClipEvents(t *testing.T) {
 	}
 	// More than a lap in one update fires each event once.
 	got = got[:0]
-	frame(p, base, 2.5)
+	clipFrame(p, base, 2.5)
 	collect()
 	if len(got) != 3 {
 		t.Errorf("long update: %v, want each event once", got)
@@ -230,10 +230,10 @@ func TestClipSeekKeepsFadeIn(t *testing.T) {
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
-	frame(p, base, 0.25)
-	frame(p, base, 0.25) // local 0.25, fade-in ease(0.25)
+	clipFrame(p, base, 0.25)
+	clipFrame(p, base, 0.25) // local 0.25, fade-in ease(0.25)
 	p.seek(0, 5)
-	v, _ := frame(p, base, 0.25) // local 5.25, fade-in continues: ease(0.5)
+	v, _ := clipFrame(p, base, 0.25) // local 5.25, fade-in continues: ease(0.5)
 	if want := 52.5 * easeSine(0.5); !near(float64(v[0]), want, 1e-4) {
 		t.Errorf("after seek: %v, want %v", v[0], want)
 	}
@@ -256,8 +256,8 @@ func TestClipEffectsAndOpacity(t *testing.T) {
 	base := []float32{0, 0, 1, 0.1}
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
-	frame(p, base, 0.25)
-	v, out := frame(p, base, 0.25) // weight w = ease(0.25)
+	clipFrame(p, base, 0.25)
+	v, out := clipFrame(p, base, 0.25) // weight w = ease(0.25)
 	w := easeSine(0.25)
 	if want := 1 + (0.8*0.5-1)*w; !near(float64(v[2]), want, 1e-6) {
 		t.Errorf("eye with own curve = %v, want %v", v[2], want)
@@ -272,8 +272,8 @@ func TestClipEffectsAndOpacity(t *testing.T) {
 
 	p = newTestPlayer(m)
 	p.play(0, 1, 1)
-	frame(p, base, 0.25)
-	v, _ = frame(p, base, 0.25)
+	clipFrame(p, base, 0.25)
+	v, _ = clipFrame(p, base, 0.25)
 	if want := 1 * (1 + (0.5-1)*w); !near(float64(v[2]), want, 1e-6) {
 		t.Errorf("eye without curve = %v, want %v", v[2], want)
 	}
@@ -289,8 +289,8 @@ func TestClipCurveFades(t *testing.T) {
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
-	frame(p, base, 0.25)
-	v, _ := frame(p, base, 0.25)
+	clipFrame(p, base, 0.25)
+	v, _ := clipFrame(p, base, 0.25)
 	if !near(float64(v[0]), 10*easeSine(0.25), 1e-5) || !near(float64(v[1]), 10*easeSine(0.5), 1e-5) {
 		t.Errorf("curve fades: a = %v, b = %v, want %v, %v", v[0], v[1], 10*easeSine(0.25), 10*easeSine(0.5))
 	}
