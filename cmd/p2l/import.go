@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+)
+
+func init() {
+	register(&command{name: "import",
+		usage:   "[--motion F.motion3.json]... [--expression F.exp3.json]... [--physics F.physics3.json] [--pose F.pose3.json] [--group NAME] IN OUT",
+		summary: "add Cubism motions, expressions, physics and pose to a model (ids mapped to the model's)", run: runImport})
+}
+
+// multiFlag collects a repeatable flag's values.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func runImport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	var motions, exprs multiFlag
+	fs.Var(&motions, "motion", "a motion3.json file (repeatable)")
+	fs.Var(&exprs, "expression", "an exp3.json file (repeatable)")
+	physics := fs.String("physics", "", "a physics3.json file (replaces the model's physics)")
+	pose := fs.String("pose", "", "a pose3.json file (replaces the model's pose groups)")
+	group := fs.String("group", "", "clip group of the imported motions")
+	pos, ok := parseArgs(fs, commands["import"], args, 2, stderr)
+	if !ok {
+		return 2
+	}
+	m, err := p2l.LoadFile(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	var names []string
+	names = append(names, motions...)
+	names = append(names, exprs...)
+	if *physics != "" {
+		names = append(names, *physics)
+	}
+	if *pose != "" {
+		names = append(names, *pose)
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(stderr, "p2l import: nothing to import (give --motion, --expression, --physics or --pose)")
+		return 2
+	}
+	files := make([]cubism.File, 0, len(names))
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			fmt.Fprintln(stderr, "p2l import:", err)
+			return 1
+		}
+		files = append(files, cubism.File{Name: n, Data: data})
+	}
+	if err := cubism.Import(m, *group, files...); err != nil {
+		fmt.Fprintln(stderr, "p2l import:", err)
+		return 1
+	}
+	var b bytes.Buffer
+	if err := p2l.Write(&b, m, &p2l.WriteOptions{}); err != nil {
+		fmt.Fprintln(stderr, "p2l import:", err)
+		return 1
+	}
+	if err := os.WriteFile(pos[1], b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(stderr, "p2l import:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d clips, %d expressions, %d physics groups, pose: %v)\n",
+		pos[1], len(m.Clips), len(m.Expressions), len(m.Physics.Groups), m.Pose != nil)
+	return 0
+}
