@@ -1,0 +1,120 @@
+package p2l
+
+// This file is the switchboard of the advanced mode (P2LRT_V2.md,
+// "特性位与模式开关"; RUNTIME.md, "高级模式"): which feature bits a model
+// carries, which a request may turn on given the dependencies, and the
+// per-rig state the hooks H1–H6 read. Every hook is a no-op while its bit is
+// off, so with every bit 0 a rig evaluates exactly as if the extension
+// chunks were absent.
+
+// Feature bits of SetAdvanced, as the spec numbers them (model.go holds the
+// constants FeatureSkin, FeatureExactLinks, FeatureSim, FeatureCollision).
+const allFeatures = FeatureSkin | FeatureExactLinks | FeatureSim | FeatureCollision
+
+// AdvancedAvailable returns the feature bits this model's extension chunks
+// carry and this runtime supports: FeatureSkin with a SKIN chunk that has
+// skinned meshes, FeatureExactLinks with BONE arcs, FeatureSim with SIMS
+// simulations, FeatureCollision with COLL colliders and a simulation that
+// uses one. A bit whose chunk declares a dependency the file lacks (the
+// header's depends_on) is not available either.
+func (m *Model) AdvancedAvailable() uint16 {
+	var bits uint16
+	if m.Skins != nil && len(m.Skins.Meshes) > 0 && m.depsPresent(&m.Skins.Header) {
+		bits |= FeatureSkin
+	}
+	if m.Bones != nil && len(m.Bones.Arcs) > 0 && m.depsPresent(&m.Bones.Header) {
+		bits |= FeatureExactLinks
+	}
+	if m.Simulations != nil && len(m.Simulations.Sims) > 0 && m.depsPresent(&m.Simulations.Header) {
+		bits |= FeatureSim
+	}
+	if bits&FeatureSim != 0 && m.Collision != nil && len(m.Collision.Colliders) > 0 && m.depsPresent(&m.Collision.Header) {
+		for i := range m.Simulations.Sims {
+			if len(m.Simulations.Sims[i].Colliders) > 0 {
+				bits |= FeatureCollision
+				break
+			}
+		}
+	}
+	return bits
+}
+
+// depsPresent reports whether every chunk h depends on is in the model.
+func (m *Model) depsPresent(h *ExtensionHeader) bool {
+	for _, tag := range h.DependsOn {
+		switch tag {
+		case "BONE":
+			if m.Bones == nil {
+				return false
+			}
+		case "SKIN":
+			if m.Skins == nil {
+				return false
+			}
+		case "SIMS":
+			if m.Simulations == nil {
+				return false
+			}
+		case "COLL":
+			if m.Collision == nil {
+				return false
+			}
+		default:
+			// A dependency on a chunk this runtime does not know: the
+			// extension cannot work.
+			return false
+		}
+	}
+	return true
+}
+
+// resolveFeatures returns the bits of want that can be on together: those
+// available, minus any whose dependency is off. The spec's rule is "依赖块
+// 缺失或未开启时，该扩展自动停用": COLL needs SIMS on; a dependency on SKIN,
+// SIMS or COLL needs that feature on; a dependency on BONE needs the chunk
+// only, because virtual and attachable bones are data every mode reads
+// (only BONE's arcs are switched, by FeatureExactLinks).
+func (m *Model) resolveFeatures(want uint16) uint16 {
+	bits := want & m.AdvancedAvailable()
+	for changed := true; changed; {
+		changed = false
+		drop := func(bit uint16) {
+			if bits&bit != 0 {
+				bits &^= bit
+				changed = true
+			}
+		}
+		if bits&FeatureSim == 0 {
+			drop(FeatureCollision)
+		}
+		check := func(bit uint16, h *ExtensionHeader) {
+			for _, tag := range h.DependsOn {
+				on := true
+				switch tag {
+				case "SKIN":
+					on = bits&FeatureSkin != 0
+				case "SIMS":
+					on = bits&FeatureSim != 0
+				case "COLL":
+					on = bits&FeatureCollision != 0
+				}
+				if !on {
+					drop(bit)
+				}
+			}
+		}
+		if m.Skins != nil {
+			check(FeatureSkin, &m.Skins.Header)
+		}
+		if m.Bones != nil {
+			check(FeatureExactLinks, &m.Bones.Header)
+		}
+		if m.Simulations != nil {
+			check(FeatureSim, &m.Simulations.Header)
+		}
+		if m.Collision != nil {
+			check(FeatureCollision, &m.Collision.Header)
+		}
+	}
+	return bits
+}
