@@ -277,7 +277,7 @@ func (r *simRun) reset() {
 // to verts (x,y pairs in the mesh's parent space): the H4 removal of what
 // the baking added, linear between keys and clamped at the end keys, as the
 // baking wrote it into keyforms.
-func correctionOffsets(sim *Simulation, mesh int, value func(param int) float32, verts []float32) {
+func correctionOffsets(sim *Simulation, mesh int, value func(param int) float32, verts []float64) {
 	for ci := range sim.Corrections {
 		c := &sim.Corrections[ci]
 		if len(c.Keys) == 0 {
@@ -302,7 +302,7 @@ func correctionOffsets(sim *Simulation, mesh int, value func(param int) float32,
 				if o1 != nil && i < len(o1) {
 					d += (float64(o1[i]) - d) * t
 				}
-				verts[i] -= float32(d)
+				verts[i] -= d
 			}
 		}
 	}
