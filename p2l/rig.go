@@ -1,26 +1,219 @@
 package p2l
 
+import (
+	"fmt"
+	"math"
+)
+
 // Rig is one playing instance of a Model: its parameter values, animation
 // state and the result of the last evaluation. A Rig must be used by one
 // goroutine at a time; any number of rigs may share one Model.
 //
-// Slices returned by a Rig's accessors are owned by the rig and stay valid
-// until the next call that evaluates (Evaluate, Update, UpdateStages,
-// SetAdvanced, PhysicsStabilize). Copy them to keep them longer.
+// Slices returned by a Rig's accessors are owned by the rig (or by the
+// shared Model) and must not be modified. Those holding evaluation results
+// stay valid until the next call that evaluates (Evaluate, Update,
+// UpdateStages, SetAdvanced, PhysicsStabilize); copy them to keep them
+// longer.
 //
-// Accessors taking an index return the zero value (NaN for float results that
-// are not colors, nil for slices, false, or −1 for indices) when the index is
-// out of range; they never panic.
+// Out-of-range indices: accessors taking an index return the zero value
+// (NaN for float results that are not colors, nil for slices, false, zero
+// colors, or −1 for indices) and setters ignore the call; they never panic.
+// Before the first evaluation, results are those of an empty evaluation
+// (nil slices, zero opacity, empty render order).
 //
-// THIS FILE IS THE API CONTRACT STUB written before the evaluator: the bodies
-// are placeholders to be replaced by the real implementation.
+// A rig whose model cannot be evaluated, or whose evaluation hits an
+// internal failure, records the reason (Err) and becomes inert: from then on
+// every accessor answers as for an out-of-range index and evaluation does
+// nothing. It never panics into the caller.
 type Rig struct {
 	model *Model
+	p     *prepared
 	err   error
+	stage string // evaluation stage, for failure messages
+
+	evaluated bool
+
+	values  []float32 // host pose, as set
+	current []float32 // values of the last evaluation, clamped/wrapped
+
+	// Integration points for Update (the animation layer builds on these;
+	// Evaluate alone leaves them at their neutral values):
+	//
+	//   - current: Update fills it (host pose, clips, expressions,
+	//     behaviors, physics) and then calls r.evaluate(), which clamps and
+	//     wraps it once (end of stage 1) and runs stages 2–7.
+	//   - partOpacityMul: per-part opacity multiplier (pose, part-opacity
+	//     curves, host part opacity), default 1. After the core evaluation a
+	//     mesh's opacity is multiplied by the product over its ancestor parts.
+	//   - modelOpacity: multiplies every mesh opacity, default 1.
+	//   - meshColorOverride / partColorOverride: host colors replacing the
+	//     evaluated mesh colors; a mesh's own override wins over the nearest
+	//     override on its part chain.
+	partOpacityMul    []float32
+	modelOpacity      float32
+	meshColorOverride []colorOverride
+	partColorOverride []colorOverride
+
+	// Deformer results of the last evaluation.
+	warpPts    []float64 // canvas-space warp grids, x,y pairs
+	frames     []frame
+	defOpacity []float64
+	defMul     [][3]float64
+	defScr     [][3]float64
+
+	// Mesh results; vertices are double-buffered so change detection can
+	// compare with the previous evaluation.
+	verts       [2][]float32
+	vcur        int
+	meshOpacity []float32
+	meshMul     []Color
+	meshScr     []Color
+	meshDraw    []float32
+	meshDraw64  []float64
+	meshVisible []bool
+	orderPos    []int32
+	changes     []MeshChange
+	prevOpacity []float32
+	prevMul     []Color
+	prevScr     []Color
+	prevDraw    []float32
+	prevVisible []bool
+	prevPos     []int32
+
+	partProps []props
+	comps     []Composite
+
+	renderOrder []int
+	commands    []RenderCommand
+
+	// Scratch.
+	sc      []corner
+	local   []float64
+	bw      []bindWeight
+	sortBuf []sortItem
 }
 
+// colorOverride is a host color replacing evaluated colors.
+type colorOverride struct {
+	set      bool
+	mul, scr Color
+}
+
+// frame is a deformer's canvas-space state: for a rotation deformer the
+// affine map of child coordinates to the canvas (m: a, b, c, d, tx, ty with
+// x' = a·x + b·y + tx, y' = c·x + d·y + ty) and the frame's angle, scale and
+// vertical flip that children inherit; for a warp deformer the four-corner
+// average affine frame used outside the grid (aff: cx, cy, dx.x, dx.y,
+// dy.x, dy.y).
+type frame struct {
+	m            [6]float64
+	angle, scale float64
+	flipY        bool
+	aff          [6]float64
+}
+
+// bindWeight is the weight of one binding's (at most two) contributing keys.
+type bindWeight struct {
+	k0, k1 int
+	w0, w1 float64
+}
+
+// sortItem is a draw-group child being sorted: the floored key, the child's
+// position in the tree (ties keep tree order) and the child.
+type sortItem struct {
+	key  float64
+	pos  int32
+	node cnode
+}
+
+// MeshChange is the set of change flags of a mesh after an evaluation (ABI
+// 1.4, Cubism's dynamic flags). After the first evaluation every change bit
+// is set.
+type MeshChange uint8
+
+const (
+	// MeshDrawn is a state, not a change: the mesh is in the render order
+	// and its opacity is above zero.
+	MeshDrawn MeshChange = 1 << iota
+	// MeshVisibilityChanged: MeshVisible changed.
+	MeshVisibilityChanged
+	// MeshOpacityChanged: MeshOpacity changed.
+	MeshOpacityChanged
+	// MeshDrawOrderChanged: MeshDrawOrder (the value) changed.
+	MeshDrawOrderChanged
+	// MeshRenderOrderChanged: the mesh's position in RenderOrder changed.
+	MeshRenderOrderChanged
+	// MeshVerticesChanged: MeshVertices changed.
+	MeshVerticesChanged
+	// MeshColorsChanged: MeshColors changed.
+	MeshColorsChanged
+
+	meshAllChanges = MeshVisibilityChanged | MeshOpacityChanged | MeshDrawOrderChanged |
+		MeshRenderOrderChanged | MeshVerticesChanged | MeshColorsChanged
+)
+
 // NewRig returns a new instance of m with every parameter at its default.
-func (m *Model) NewRig() *Rig { return &Rig{model: m} }
+// The model is prepared for evaluation on first use (once per model, shared
+// by all its rigs); it must not be modified afterwards. A model that cannot
+// be evaluated gives an inert rig whose Err says why.
+func (m *Model) NewRig() *Rig {
+	r := &Rig{model: m, modelOpacity: 1}
+	p := m.prep()
+	r.p = p
+	if p.err != nil {
+		r.err = p.err
+		return r
+	}
+	np, nd, nm, npt := len(m.Parameters), len(m.Deformers), len(m.Meshes), len(m.Parts)
+	r.values = append([]float32(nil), p.defaults...)
+	r.current = append([]float32(nil), p.defaults...)
+	r.partOpacityMul = make([]float32, npt)
+	for i := range r.partOpacityMul {
+		r.partOpacityMul[i] = 1
+	}
+	r.meshColorOverride = make([]colorOverride, nm)
+	r.partColorOverride = make([]colorOverride, npt)
+	r.warpPts = make([]float64, p.warpFloats)
+	r.frames = make([]frame, nd)
+	r.defOpacity = make([]float64, nd)
+	r.defMul = make([][3]float64, nd)
+	r.defScr = make([][3]float64, nd)
+	r.verts[0] = make([]float32, p.vertFloats)
+	r.verts[1] = make([]float32, p.vertFloats)
+	r.meshOpacity = make([]float32, nm)
+	r.meshMul = make([]Color, nm)
+	r.meshScr = make([]Color, nm)
+	r.meshDraw = make([]float32, nm)
+	r.meshDraw64 = make([]float64, nm)
+	r.meshVisible = make([]bool, nm)
+	r.orderPos = make([]int32, nm)
+	r.changes = make([]MeshChange, nm)
+	r.prevOpacity = make([]float32, nm)
+	r.prevMul = make([]Color, nm)
+	r.prevScr = make([]Color, nm)
+	r.prevDraw = make([]float32, nm)
+	r.prevVisible = make([]bool, nm)
+	r.prevPos = make([]int32, nm)
+	r.partProps = make([]props, npt)
+	r.comps = make([]Composite, npt)
+	r.renderOrder = make([]int, 0, nm)
+	r.commands = make([]RenderCommand, 0, nm+2*len(p.groups))
+	r.sc = make([]corner, 0, 1<<p.maxAxes)
+	r.local = make([]float64, p.maxLocal)
+	r.bw = make([]bindWeight, p.maxBinds)
+	r.sortBuf = make([]sortItem, p.sortLen)
+	_ = np
+	return r
+}
+
+// trialEvaluate evaluates a fresh rig of m once at the default pose and
+// reports why m cannot be evaluated, or nil. Load uses it so that a model
+// that parses but cannot evaluate fails at load with the reason.
+func (m *Model) trialEvaluate() error {
+	r := m.NewRig()
+	r.Evaluate()
+	return r.Err()
+}
 
 // Model returns the model r plays.
 func (r *Rig) Model() *Model { return r.model }
@@ -28,44 +221,314 @@ func (r *Rig) Model() *Model { return r.model }
 // Err reports the internal failure that made the rig inert, or nil.
 func (r *Rig) Err() error { return r.err }
 
-// SetParameter sets host-pose parameter i.
-func (r *Rig) SetParameter(i int, v float32) {}
+// fail records an internal failure and makes the rig inert.
+func (r *Rig) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// SetParameter sets host-pose parameter i. The value is kept as given;
+// evaluation clamps it to the parameter's range (or wraps it for a repeat
+// parameter) without changing the stored host value.
+func (r *Rig) SetParameter(i int, v float32) {
+	if r.err != nil || i < 0 || i >= len(r.values) {
+		return
+	}
+	r.values[i] = v
+}
 
 // SetParameterByID sets the host-pose parameter with the given id and
 // reports whether it exists.
-func (r *Rig) SetParameterByID(id string, v float32) bool { return false }
+func (r *Rig) SetParameterByID(id string, v float32) bool {
+	if r.err != nil {
+		return false
+	}
+	i, ok := r.p.paramByID[id]
+	if ok {
+		r.values[i] = v
+	}
+	return ok
+}
 
-// Evaluate poses the rig from the host pose alone.
-func (r *Rig) Evaluate() {}
+// Parameter returns host-pose parameter i as set (NaN when out of range).
+func (r *Rig) Parameter(i int) float32 {
+	if r.err != nil || i < 0 || i >= len(r.values) {
+		return float32(math.NaN())
+	}
+	return r.values[i]
+}
+
+// ParameterCurrent returns the value parameter i had in the last
+// evaluation, after clamping and wrapping and, under Update, after clips,
+// expressions, behaviors and physics. NaN when out of range.
+func (r *Rig) ParameterCurrent(i int) float32 {
+	if r.err != nil || i < 0 || i >= len(r.current) {
+		return float32(math.NaN())
+	}
+	return r.current[i]
+}
+
+// ParameterValues appends the host pose (one value per parameter, in PARM
+// order) to dst and returns the extended slice.
+func (r *Rig) ParameterValues(dst []float32) []float32 {
+	if r.err != nil {
+		return dst
+	}
+	return append(dst, r.values...)
+}
+
+// SetParameterValues sets the whole host pose from v, one value per
+// parameter in PARM order. It reports false and changes nothing when
+// len(v) differs from the parameter count.
+func (r *Rig) SetParameterValues(v []float32) bool {
+	if r.err != nil || len(v) != len(r.values) {
+		return false
+	}
+	copy(r.values, v)
+	return true
+}
+
+// ResetParameters sets every host-pose parameter to its default.
+func (r *Rig) ResetParameters() {
+	if r.err != nil {
+		return
+	}
+	copy(r.values, r.p.defaults)
+}
+
+// Evaluate poses the rig from the host pose alone (no clips, expressions,
+// behaviors, physics, pose or host multipliers beyond their current
+// settings).
+func (r *Rig) Evaluate() {
+	if r.err != nil {
+		return
+	}
+	copy(r.current, r.values)
+	r.evaluate()
+}
+
+// evaluate runs the evaluation stages on r.current: clamp/wrap (end of stage
+// 1), deformers, meshes, glue, parts and draw order, then the post
+// multipliers and the change flags. A panic inside makes the rig inert.
+func (r *Rig) evaluate() {
+	defer func() {
+		if e := recover(); e != nil {
+			r.fail(fmt.Errorf("p2l: evaluation failed in stage %q: %v", r.stage, e))
+		}
+	}()
+	r.stage = "parameters"
+	r.clampCurrent()
+	r.stage = "deformers"
+	r.evalDeformers()
+	r.stage = "meshes"
+	r.evalMeshes()
+	r.stage = "glue"
+	r.evalGlues()
+	r.stage = "parts"
+	r.evalParts()
+	r.stage = "draw order"
+	r.evalDraw()
+	r.stage = "multipliers"
+	r.applyMultipliers()
+	r.stage = "change flags"
+	r.updateChanges()
+	r.evaluated = true
+	r.stage = ""
+}
+
+func (r *Rig) meshOK(i int) bool {
+	return r.err == nil && r.evaluated && i >= 0 && i < len(r.p.meshes)
+}
 
 // MeshVertices returns mesh i's evaluated vertices, x,y pairs in canvas
 // pixels (y down).
-func (r *Rig) MeshVertices(i int) []float32 { return nil }
+func (r *Rig) MeshVertices(i int) []float32 {
+	if !r.meshOK(i) {
+		return nil
+	}
+	c := &r.p.meshes[i]
+	if c.nv == 0 {
+		return nil
+	}
+	return r.verts[r.vcur][c.vOff : c.vOff+2*c.nv : c.vOff+2*c.nv]
+}
 
-// MeshUVs returns mesh i's texture coordinates, u,v pairs (v down).
-func (r *Rig) MeshUVs(i int) []float32 { return nil }
+// MeshUVs returns mesh i's texture coordinates, u,v pairs (v down). The
+// slice belongs to the Model.
+func (r *Rig) MeshUVs(i int) []float32 {
+	if r.err != nil || i < 0 || i >= len(r.model.Meshes) {
+		return nil
+	}
+	u := r.model.Meshes[i].UVs
+	return u[:len(u):len(u)]
+}
 
-// MeshIndices returns mesh i's triangle indices.
-func (r *Rig) MeshIndices(i int) []uint32 { return nil }
+// MeshIndices returns mesh i's triangle indices. The slice belongs to the
+// Model.
+func (r *Rig) MeshIndices(i int) []uint32 {
+	if r.err != nil || i < 0 || i >= len(r.model.Meshes) {
+		return nil
+	}
+	x := r.model.Meshes[i].Indices
+	return x[:len(x):len(x)]
+}
 
-// MeshOpacity returns mesh i's evaluated opacity in [0, 1], including part
-// pose, clip and host opacities.
-func (r *Rig) MeshOpacity(i int) float32 { return 0 }
+// MeshOpacity returns mesh i's evaluated opacity in [0, 1]: the mesh and
+// deformer chain (each level clamped, then multiplied), times the part
+// opacity multipliers of its ancestor parts and the model opacity (pose,
+// clip and host opacities; 1 under Evaluate alone).
+func (r *Rig) MeshOpacity(i int) float32 {
+	if !r.meshOK(i) {
+		return float32(math.NaN())
+	}
+	return r.meshOpacity[i]
+}
 
-// MeshColors returns mesh i's evaluated multiply and screen colors.
-func (r *Rig) MeshColors(i int) (multiply, screen Color) { return White, Black }
+// MeshColors returns mesh i's evaluated multiply and screen colors (the
+// deformer chain composed in, host overrides applied).
+func (r *Rig) MeshColors(i int) (multiply, screen Color) {
+	if !r.meshOK(i) {
+		return Color{}, Color{}
+	}
+	return r.meshMul[i], r.meshScr[i]
+}
+
+// MeshDrawOrder returns mesh i's evaluated draw-order value (before the
+// +0.001 and floor of the sort key).
+func (r *Rig) MeshDrawOrder(i int) float32 {
+	if !r.meshOK(i) {
+		return float32(math.NaN())
+	}
+	return r.meshDraw[i]
+}
+
+// MeshVisible reports whether mesh i is visible: it has geometry, its
+// visible flag is set and no part above it is hidden or a sketch. Visible
+// meshes of the draw tree are drawn (see RenderOrder) even at opacity 0.
+func (r *Rig) MeshVisible(i int) bool {
+	return r.meshOK(i) && r.meshVisible[i]
+}
+
+// MeshChanges returns mesh i's change flags from the last evaluation.
+func (r *Rig) MeshChanges(i int) MeshChange {
+	if !r.meshOK(i) {
+		return 0
+	}
+	return r.changes[i]
+}
+
+// MeshRenderPosition returns mesh i's position in RenderOrder, −1 when it
+// is not drawn.
+func (r *Rig) MeshRenderPosition(i int) int {
+	if !r.meshOK(i) {
+		return -1
+	}
+	return int(r.orderPos[i])
+}
 
 // RenderOrder returns the meshes to draw, back to front.
-func (r *Rig) RenderOrder() []int { return nil }
+func (r *Rig) RenderOrder() []int {
+	if r.err != nil || !r.evaluated {
+		return nil
+	}
+	return r.renderOrder[:len(r.renderOrder):len(r.renderOrder)]
+}
 
 // RenderCommands returns the drawing order keeping isolated-group
-// boundaries.
-func (r *Rig) RenderCommands() []RenderCommand { return nil }
+// boundaries: the meshes of RenderOrder, with every isolated group (a draw
+// group whose part has GroupIsolated and that draws at least one mesh)
+// enclosed in OpenGroup(part) … CloseGroup.
+func (r *Rig) RenderCommands() []RenderCommand {
+	if r.err != nil || !r.evaluated {
+		return nil
+	}
+	return r.commands[:len(r.commands):len(r.commands)]
+}
 
 // GroupComposite returns how the isolated group of part is composited this
-// frame: blend and alpha modes, masks (part masks expanded to meshes), and
-// the evaluated opacity and colors.
-func (r *Rig) GroupComposite(part int) Composite { return Composite{} }
+// frame: blend and alpha modes, masks (MaskMeshes lists the mask meshes with
+// the mask parts expanded to their meshes; MaskParts is the file's list),
+// invert flag, and the evaluated opacity and colors: the draw-tree group's
+// channels override the composite's static values. The composite is the
+// draw-tree group's when it has one, else the part's. The slices belong to
+// the Model.
+func (r *Rig) GroupComposite(part int) Composite {
+	if r.err != nil || !r.evaluated || part < 0 || part >= len(r.comps) {
+		return Composite{}
+	}
+	return r.comps[part]
+}
+
+// PartOpacity returns part i's evaluated opacity (channels and blend shapes,
+// clamped to [0, 1]). The core evaluation does not multiply it into mesh
+// opacity.
+func (r *Rig) PartOpacity(i int) float32 {
+	if r.err != nil || !r.evaluated || i < 0 || i >= len(r.partProps) {
+		return float32(math.NaN())
+	}
+	return float32(r.partProps[i].opacity)
+}
+
+// PartColors returns part i's evaluated multiply and screen colors.
+func (r *Rig) PartColors(i int) (multiply, screen Color) {
+	if r.err != nil || !r.evaluated || i < 0 || i >= len(r.partProps) {
+		return Color{}, Color{}
+	}
+	p := &r.partProps[i]
+	return toColor(p.mul), toColor(p.scr)
+}
+
+// PartDrawOrder returns part i's evaluated draw order, the key of its draw
+// groups.
+func (r *Rig) PartDrawOrder(i int) float32 {
+	if r.err != nil || !r.evaluated || i < 0 || i >= len(r.partProps) {
+		return float32(math.NaN())
+	}
+	return float32(r.partProps[i].drawOrder)
+}
+
+// HitTest returns the first hit area, in file order, one of whose meshes is
+// visible, has opacity above zero and contains the canvas point (x, y)
+// (edges included); −1 when none does.
+func (r *Rig) HitTest(x, y float32) int {
+	if r.err != nil || !r.evaluated {
+		return -1
+	}
+	for a := range r.model.HitAreas {
+		for _, mi := range r.model.HitAreas[a].Meshes {
+			if r.meshVisible[mi] && r.meshOpacity[mi] > 0 && r.meshContains(mi, float64(x), float64(y)) {
+				return a
+			}
+		}
+	}
+	return -1
+}
+
+// meshContains reports whether a triangle of mesh i contains the point,
+// edges included. Degenerate triangles contain nothing.
+func (r *Rig) meshContains(i int, x, y float64) bool {
+	v := r.MeshVertices(i)
+	idx := r.model.Meshes[i].Indices
+	for t := 0; t+2 < len(idx); t += 3 {
+		a, b, c := 2*int(idx[t]), 2*int(idx[t+1]), 2*int(idx[t+2])
+		ax, ay := float64(v[a]), float64(v[a+1])
+		bx, by := float64(v[b]), float64(v[b+1])
+		cx, cy := float64(v[c]), float64(v[c+1])
+		if (bx-ax)*(cy-ay)-(by-ay)*(cx-ax) == 0 {
+			continue
+		}
+		d1 := (bx-ax)*(y-ay) - (by-ay)*(x-ax)
+		d2 := (cx-bx)*(y-by) - (cy-by)*(x-bx)
+		d3 := (ax-cx)*(y-cy) - (ay-cy)*(x-cx)
+		neg := d1 < 0 || d2 < 0 || d3 < 0
+		pos := d1 > 0 || d2 > 0 || d3 > 0
+		if !(neg && pos) {
+			return true
+		}
+	}
+	return false
+}
 
 // RenderCommand is one step of Rig.RenderCommands, in the spec's encoding:
 // a mesh index (≥ 0), OpenGroup (−2 − part) or CloseGroup (−1).

@@ -1,0 +1,109 @@
+package p2l
+
+import "fmt"
+
+// numChannelIDs is the number of channel identifiers the format defines.
+const numChannelIDs = int(ChannelGlueIntensity) + 1
+
+// cchan is one channel prepared for evaluation.
+type cchan struct {
+	kind ChannelKind
+	g    cgrid
+	vals []ChannelValue
+}
+
+// chanSet holds an object's channels by identifier; at[id] is −1 when the
+// object has no channel id (its static value applies).
+type chanSet struct {
+	at   [numChannelIDs]int8
+	list []cchan
+}
+
+func compileChannels(chs []Channel, nparams int) (chanSet, error) {
+	var s chanSet
+	for i := range s.at {
+		s.at[i] = -1
+	}
+	for i, ch := range chs {
+		if int(ch.ID) >= numChannelIDs {
+			return s, fmt.Errorf("channel %d: unknown channel id %d", i, ch.ID)
+		}
+		if ch.Kind > ChannelFlag {
+			return s, fmt.Errorf("channel %d: unknown kind %d", i, ch.Kind)
+		}
+		if ch.Grid == nil {
+			continue // "no grid": the static value applies
+		}
+		g, err := compileGrid(ch.Grid.Axes, len(ch.Grid.Cells), func(c int) []uint16 { return ch.Grid.Cells[c].Coord }, nparams)
+		if err != nil {
+			return s, fmt.Errorf("channel %d: %w", i, err)
+		}
+		vals := make([]ChannelValue, len(ch.Grid.Cells))
+		for c := range ch.Grid.Cells {
+			vals[c] = ch.Grid.Cells[c].Value
+		}
+		if s.at[ch.ID] >= 0 {
+			continue // the first channel with an id wins
+		}
+		s.at[ch.ID] = int8(len(s.list))
+		s.list = append(s.list, cchan{kind: ch.Kind, g: g, vals: vals})
+	}
+	return s, nil
+}
+
+// has reports whether the set drives id.
+func (s *chanSet) has(id ChannelID) bool { return s.at[id] >= 0 }
+
+// value evaluates channel id at the parameter values cur. Scalar and color
+// channels blend multilinearly (a missing cell contributes zero); flag
+// channels take the cell at the key not above the value on every axis.
+// ok is false when the set has no such channel.
+func (s *chanSet) value(id ChannelID, cur []float32, scratch []corner) (v [3]float64, ok bool) {
+	i := s.at[id]
+	if i < 0 {
+		return v, false
+	}
+	ch := &s.list[i]
+	if ch.kind == ChannelFlag {
+		if c := ch.g.flagCell(cur); c >= 0 {
+			cv := ch.vals[c]
+			v = [3]float64{float64(cv[0]), float64(cv[1]), float64(cv[2])}
+		}
+		return v, true
+	}
+	for _, c := range ch.g.weights(cur, scratch) {
+		if c.cell < 0 {
+			continue
+		}
+		cv := ch.vals[c.cell]
+		v[0] += c.w * float64(cv[0])
+		v[1] += c.w * float64(cv[1])
+		v[2] += c.w * float64(cv[2])
+	}
+	return v, true
+}
+
+// scalar evaluates a scalar channel, or returns def when absent.
+func (s *chanSet) scalar(id ChannelID, def float32, cur []float32, scratch []corner) float64 {
+	if v, ok := s.value(id, cur, scratch); ok {
+		return v[0]
+	}
+	return float64(def)
+}
+
+// color evaluates a color channel, or returns def when absent.
+func (s *chanSet) color(id ChannelID, def Color, cur []float32, scratch []corner) [3]float64 {
+	if v, ok := s.value(id, cur, scratch); ok {
+		return v
+	}
+	return [3]float64{float64(def[0]), float64(def[1]), float64(def[2])}
+}
+
+// maxAxes returns the largest axis count among the channels.
+func (s *chanSet) maxAxes() int {
+	m := 0
+	for i := range s.list {
+		m = max(m, len(s.list[i].g.params))
+	}
+	return m
+}

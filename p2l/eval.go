@@ -1,0 +1,582 @@
+package p2l
+
+import (
+	"math"
+	"slices"
+)
+
+// This file is the core evaluation (stages 1 to 7 of P2LRT_V2.md without
+// extensions). All geometry is computed in float64 and stored as float32.
+
+// clampParam clamps v to p's range; a repeat parameter wraps values outside
+// the range (Cubism's rule: above max → min + (v − max) mod size, below min
+// → max − (min − v) mod size) and keeps the end points. NaN becomes the
+// default.
+func clampParam(p *Parameter, v float32) float32 {
+	if v != v {
+		v = p.Default
+		if v != v {
+			return p.Min
+		}
+	}
+	if v >= p.Min && v <= p.Max {
+		return v
+	}
+	size := float64(p.Max) - float64(p.Min)
+	if p.Repeat && size > 0 && !math.IsInf(float64(v), 0) {
+		if v > p.Max {
+			return float32(float64(p.Min) + math.Mod(float64(v)-float64(p.Max), size))
+		}
+		return float32(float64(p.Max) - math.Mod(float64(p.Min)-float64(v), size))
+	}
+	if v < p.Min {
+		return p.Min
+	}
+	return p.Max
+}
+
+// clampCurrent is the end of stage 1: every current value is clamped to its
+// range or wrapped, once.
+func (r *Rig) clampCurrent() {
+	for i := range r.current {
+		r.current[i] = clampParam(&r.model.Parameters[i], r.current[i])
+	}
+}
+
+// evalObj computes a record's properties and leaves its binding weights in
+// r.bw for the geometric part of its blend shapes.
+func (r *Rig) evalObj(o *cobj) props {
+	p := o.evalChannels(r.current, r.sc)
+	for b := range o.binds {
+		k0, w0, k1, w1 := o.binds[b].keyWeights(r.current)
+		r.bw[b] = bindWeight{k0: k0, w0: w0, k1: k1, w1: w1}
+		if k0 >= 0 {
+			p.addScaled(&o.diffs[b][k0], w0)
+		}
+		if k1 >= 0 {
+			p.addScaled(&o.diffs[b][k1], w1)
+		}
+	}
+	return p
+}
+
+func clamp01(v float64) float64 {
+	if v < 0 {
+		return 0
+	}
+	if v > 1 {
+		return 1
+	}
+	return v
+}
+
+func clampColor(c [3]float64) [3]float64 {
+	return [3]float64{clamp01(c[0]), clamp01(c[1]), clamp01(c[2])}
+}
+
+// screenOf composes two screen colors: screening by a then by b equals
+// screening by a + b − a·b, which keeps black neutral and is associative.
+func screenOf(a, b [3]float64) [3]float64 {
+	return [3]float64{a[0] + b[0] - a[0]*b[0], a[1] + b[1] - a[1]*b[1], a[2] + b[2] - a[2]*b[2]}
+}
+
+func toColor(c [3]float64) Color { return Color{float32(c[0]), float32(c[1]), float32(c[2])} }
+
+// sincosDeg returns sin and cos of an angle in degrees, exact at multiples
+// of 90° so that flips and half turns stay exact.
+func sincosDeg(a float64) (s, c float64) {
+	a = math.Mod(a, 360)
+	if a < 0 {
+		a += 360
+	}
+	switch a {
+	case 0:
+		return 0, 1
+	case 90:
+		return 1, 0
+	case 180:
+		return 0, -1
+	case 270:
+		return -1, 0
+	}
+	return math.Sincos(a * (math.Pi / 180))
+}
+
+// evalDeformers is stage 2: deformers in file order (parents first). Every
+// deformer ends in canvas space: a warp as its grid mapped through its
+// parents, a rotation as a rigid frame.
+func (r *Rig) evalDeformers() {
+	p := r.p
+	for i := range p.defs {
+		c := &p.defs[i]
+		pr := r.evalObj(&c.obj)
+		op := clamp01(pr.opacity)
+		mul, scr := clampColor(pr.mul), clampColor(pr.scr)
+		if c.parent >= 0 {
+			op *= r.defOpacity[c.parent]
+			pm := r.defMul[c.parent]
+			mul = [3]float64{mul[0] * pm[0], mul[1] * pm[1], mul[2] * pm[2]}
+			scr = screenOf(scr, r.defScr[c.parent])
+		}
+		r.defOpacity[i], r.defMul[i], r.defScr[i] = op, mul, scr
+		f := &r.frames[i]
+		if c.kind == WarpDeformer {
+			n := 2 * c.npts
+			local := r.local[:n]
+			clear(local)
+			for _, k := range c.g.weights(r.current, r.sc) {
+				if k.cell < 0 {
+					continue // missing cell: the zero shape, points at the origin
+				}
+				w := k.w
+				for j, v := range c.wcells[k.cell][:n] {
+					local[j] += w * float64(v)
+				}
+			}
+			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
+			r.toCanvas(c.parent, local)
+			g := r.warpPts[c.ptOff : c.ptOff+n]
+			copy(g, local)
+			// Four-corner average affine frame: centre and the mean edge
+			// vectors along u and v; A(u,v) = centre + (u−½)·du + (v−½)·dv.
+			w := 2 * (c.cols + 1)
+			p00, p10 := 0, 2*c.cols
+			p01, p11 := c.rows*w, c.rows*w+2*c.cols
+			f.aff[0] = (g[p00] + g[p10] + g[p01] + g[p11]) / 4
+			f.aff[1] = (g[p00+1] + g[p10+1] + g[p01+1] + g[p11+1]) / 4
+			f.aff[2] = ((g[p10] - g[p00]) + (g[p11] - g[p01])) / 2
+			f.aff[3] = ((g[p10+1] - g[p00+1]) + (g[p11+1] - g[p01+1])) / 2
+			f.aff[4] = ((g[p01] - g[p00]) + (g[p11] - g[p10])) / 2
+			f.aff[5] = ((g[p01+1] - g[p00+1]) + (g[p11+1] - g[p10+1])) / 2
+			continue
+		}
+		v := blendRotation(&c.g, c.rcells, r.current, r.sc)
+		for b := range c.obj.binds {
+			bw := r.bw[b]
+			if bw.k0 >= 0 {
+				d := &c.rdiff[b][bw.k0]
+				v[0], v[1], v[2], v[3] = v[0]+bw.w0*d[0], v[1]+bw.w0*d[1], v[2]+bw.w0*d[2], v[3]+bw.w0*d[3]
+			}
+			if bw.k1 >= 0 {
+				d := &c.rdiff[b][bw.k1]
+				v[0], v[1], v[2], v[3] = v[0]+bw.w1*d[0], v[1]+bw.w1*d[1], v[2]+bw.w1*d[2], v[3]+bw.w1*d[3]
+			}
+		}
+		angle := v[2] + c.base
+		scale := v[3]
+		ox, oy := v[0], v[1]
+		switch {
+		case c.parent < 0:
+		case p.defs[c.parent].kind == RotationDeformer:
+			// Origin through the parent (its flips included); angle and
+			// scale compose; a parent's vertical flip or negative scale
+			// turns the child frame by a half turn, a horizontal flip does
+			// not (the parent's vertical direction is what the child
+			// follows).
+			pf := &r.frames[c.parent]
+			ox, oy = pf.m[0]*v[0]+pf.m[1]*v[1]+pf.m[4], pf.m[2]*v[0]+pf.m[3]*v[1]+pf.m[5]
+			angle += pf.angle
+			if pf.flipY != (pf.scale < 0) {
+				angle += 180
+			}
+			scale *= pf.scale
+		default:
+			// Warp parent: rigid frame. The origin maps through the grid;
+			// the frame turns with the grid's v direction at 0.1 above the
+			// origin; the scale is that of the nearest rotation above.
+			pc := &p.defs[c.parent]
+			ox, oy = r.warpPoint(pc, int(c.parent), v[0], v[1])
+			ax, ay := r.warpPoint(pc, int(c.parent), v[0], v[1]-0.1)
+			dx, dy := ox-ax, oy-ay
+			if dx != 0 || dy != 0 {
+				angle += math.Atan2(-dx, dy) * (180 / math.Pi)
+			}
+			if c.nearRot >= 0 {
+				scale *= r.frames[c.nearRot].scale
+			}
+		}
+		sn, cs := sincosDeg(angle)
+		a, b := scale*cs, -scale*sn
+		cc, d := scale*sn, scale*cs
+		flipX, flipY := pr.flipX >= 0.5, pr.flipY >= 0.5
+		if flipX { // own flips act on child coordinates only
+			a, cc = -a, -cc
+		}
+		if flipY {
+			b, d = -b, -d
+		}
+		f.m = [6]float64{a, b, cc, d, ox, oy}
+		f.angle, f.scale, f.flipY = angle, scale, flipY
+	}
+}
+
+// addShapeDiffs adds the geometric blend-shape differences of a record whose
+// binding weights are in r.bw.
+func (r *Rig) addShapeDiffs(local []float64, gdiff [][][]float64, nb int) {
+	for b := 0; b < nb; b++ {
+		bw := r.bw[b]
+		if bw.k0 >= 0 {
+			if d := gdiff[b][bw.k0]; d != nil {
+				w := bw.w0
+				for j := range local {
+					local[j] += w * d[j]
+				}
+			}
+		}
+		if bw.k1 >= 0 {
+			if d := gdiff[b][bw.k1]; d != nil {
+				w := bw.w1
+				for j := range local {
+					local[j] += w * d[j]
+				}
+			}
+		}
+	}
+}
+
+// toCanvas maps points (x,y pairs, in place) from deformer d's child space to
+// canvas pixels. d = −1 is the canvas itself.
+func (r *Rig) toCanvas(d int32, pts []float64) {
+	if d < 0 {
+		return
+	}
+	c := &r.p.defs[d]
+	if c.kind == RotationDeformer {
+		m := &r.frames[d].m
+		for j := 0; j+1 < len(pts); j += 2 {
+			x, y := pts[j], pts[j+1]
+			pts[j] = m[0]*x + m[1]*y + m[4]
+			pts[j+1] = m[2]*x + m[3]*y + m[5]
+		}
+		return
+	}
+	for j := 0; j+1 < len(pts); j += 2 {
+		pts[j], pts[j+1] = r.warpPoint(c, int(d), pts[j], pts[j+1])
+	}
+}
+
+// warpPoint maps unit-square coordinates (u, v) through warp deformer c
+// (index d), whose canvas grid is already computed.
+func (r *Rig) warpPoint(c *cdef, d int, u, v float64) (float64, float64) {
+	g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
+	if u >= 0 && u <= 1 && v >= 0 && v <= 1 {
+		fu := u * float64(c.cols)
+		i := int(fu)
+		if i >= c.cols {
+			i = c.cols - 1
+		}
+		fx := fu - float64(i)
+		fv := v * float64(c.rows)
+		j := int(fv)
+		if j >= c.rows {
+			j = c.rows - 1
+		}
+		fy := fv - float64(j)
+		w := 2 * (c.cols + 1)
+		o00 := j*w + 2*i
+		o10, o01 := o00+2, o00+w
+		o11 := o01 + 2
+		if c.bilinear {
+			x := (1-fy)*((1-fx)*g[o00]+fx*g[o10]) + fy*((1-fx)*g[o01]+fx*g[o11])
+			y := (1-fy)*((1-fx)*g[o00+1]+fx*g[o10+1]) + fy*((1-fx)*g[o01+1]+fx*g[o11+1])
+			return x, y
+		}
+		if fx+fy <= 1 {
+			return g[o00] + fx*(g[o10]-g[o00]) + fy*(g[o01]-g[o00]),
+				g[o00+1] + fx*(g[o10+1]-g[o00+1]) + fy*(g[o01+1]-g[o00+1])
+		}
+		return g[o11] + (1-fx)*(g[o01]-g[o11]) + (1-fy)*(g[o10]-g[o11]),
+			g[o11+1] + (1-fx)*(g[o01+1]-g[o11+1]) + (1-fy)*(g[o10+1]-g[o11+1])
+	}
+	a := &r.frames[d].aff
+	if u < -2 || u > 3 || v < -2 || v > 3 || u != u || v != v {
+		return a[0] + (u-0.5)*a[2] + (v-0.5)*a[4], a[1] + (u-0.5)*a[3] + (v-0.5)*a[5]
+	}
+	// The ring [−2, 3]² around the grid: one coarser layer of virtual cells
+	// (2 units deep) whose outer points come from the affine frame; the
+	// grid's own border points are the inner ones. Triangle interpolation,
+	// split along the cell's (1,0)–(0,1) diagonal.
+	i0, fx := ringAxis(u, c.cols)
+	j0, fy := ringAxis(v, c.rows)
+	px := func(i, j int) (float64, float64) {
+		if i >= 0 && i <= c.cols && j >= 0 && j <= c.rows {
+			o := j*2*(c.cols+1) + 2*i
+			return g[o], g[o+1]
+		}
+		cu, cv := ringCoord(i, c.cols), ringCoord(j, c.rows)
+		return a[0] + (cu-0.5)*a[2] + (cv-0.5)*a[4], a[1] + (cu-0.5)*a[3] + (cv-0.5)*a[5]
+	}
+	if fx+fy <= 1 {
+		x00, y00 := px(i0, j0)
+		x10, y10 := px(i0+1, j0)
+		x01, y01 := px(i0, j0+1)
+		return x00 + fx*(x10-x00) + fy*(x01-x00), y00 + fx*(y10-y00) + fy*(y01-y00)
+	}
+	x11, y11 := px(i0+1, j0+1)
+	x10, y10 := px(i0+1, j0)
+	x01, y01 := px(i0, j0+1)
+	return x11 + (1-fx)*(x01-x11) + (1-fy)*(x10-x11), y11 + (1-fx)*(y01-y11) + (1-fy)*(y10-y11)
+}
+
+// ringAxis locates u on one axis of the extended grid: columns −1 (the
+// virtual line at −2), 0..n (the grid lines i/n) and n+1 (the virtual line
+// at 3). It returns the lower column and the fraction towards the next.
+func ringAxis(u float64, n int) (int, float64) {
+	switch {
+	case u < 0:
+		return -1, (u + 2) / 2
+	case u > 1:
+		return n, (u - 1) / 2
+	}
+	fu := u * float64(n)
+	i := int(fu)
+	if i >= n {
+		i = n - 1
+	}
+	return i, fu - float64(i)
+}
+
+// ringCoord is the unit-square coordinate of extended-grid column i.
+func ringCoord(i, n int) float64 {
+	switch {
+	case i < 0:
+		return -2
+	case i > n:
+		return 3
+	}
+	return float64(i) / float64(n)
+}
+
+// evalMeshes is stage 4: rest positions + keyform offsets + blend shapes,
+// mapped through the parent deformer; opacity and colors along the chain.
+func (r *Rig) evalMeshes() {
+	p := r.p
+	r.vcur ^= 1
+	out := r.verts[r.vcur]
+	for i := range p.meshes {
+		c := &p.meshes[i]
+		pr := r.evalObj(&c.obj)
+		op := clamp01(pr.opacity)
+		mul, scr := clampColor(pr.mul), clampColor(pr.scr)
+		if c.parent >= 0 {
+			op *= r.defOpacity[c.parent]
+			pm := r.defMul[c.parent]
+			mul = [3]float64{mul[0] * pm[0], mul[1] * pm[1], mul[2] * pm[2]}
+			scr = screenOf(scr, r.defScr[c.parent])
+		}
+		r.meshOpacity[i] = float32(op)
+		r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
+		r.meshDraw64[i] = pr.drawOrder
+		r.meshDraw[i] = float32(pr.drawOrder)
+		r.meshVisible[i] = c.geom && !c.hidden
+		if c.nv == 0 {
+			continue
+		}
+		n := 2 * c.nv
+		local := r.local[:n]
+		pos := r.model.Meshes[i].Positions[:n]
+		for j, v := range pos {
+			local[j] = float64(v)
+		}
+		if c.cells != nil {
+			for _, k := range c.g.weights(r.current, r.sc) {
+				if k.cell < 0 {
+					continue // missing cell: zero offset
+				}
+				w := k.w
+				for j, v := range c.cells[k.cell][:n] {
+					local[j] += w * float64(v)
+				}
+			}
+		}
+		r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
+		r.toCanvas(c.parent, local)
+		dst := out[c.vOff : c.vOff+n]
+		for j, v := range local {
+			dst[j] = float32(v)
+		}
+	}
+}
+
+// evalGlues is stage 5: after all deformation, each vertex of a pair moves
+// toward the other by its weight times the intensity. Glues apply in file
+// order and pairs in order, each pair reading both vertices before moving
+// them.
+func (r *Rig) evalGlues() {
+	p := r.p
+	out := r.verts[r.vcur]
+	for gi := range p.glues {
+		g := &p.glues[gi]
+		in := g.ch.scalar(ChannelGlueIntensity, g.intensity, r.current, r.sc)
+		va := out[p.meshes[g.a].vOff:]
+		vb := out[p.meshes[g.b].vOff:]
+		for _, pr := range g.pairs {
+			a, b := 2*int(pr.A), 2*int(pr.B)
+			ax, ay := float64(va[a]), float64(va[a+1])
+			bx, by := float64(vb[b]), float64(vb[b+1])
+			wa, wb := float64(pr.WeightA)*in, float64(pr.WeightB)*in
+			va[a], va[a+1] = float32(ax+wa*(bx-ax)), float32(ay+wa*(by-ay))
+			vb[b], vb[b+1] = float32(bx+wb*(ax-bx)), float32(by+wb*(ay-by))
+		}
+	}
+}
+
+// evalParts evaluates part properties and group composites.
+func (r *Rig) evalParts() {
+	p := r.p
+	for i := range p.parts {
+		pr := r.evalObj(&p.parts[i].obj)
+		pr.opacity = clamp01(pr.opacity)
+		pr.mul, pr.scr = clampColor(pr.mul), clampColor(pr.scr)
+		r.partProps[i] = pr
+		src := &p.gsrc[i]
+		c := *src.comp
+		c.MaskMeshes = src.masks
+		c.Opacity = float32(clamp01(src.ch.scalar(ChannelOpacity, c.Opacity, r.current, r.sc)))
+		c.Multiply = toColor(clampColor(src.ch.color(ChannelMultiply, c.Multiply, r.current, r.sc)))
+		c.Screen = toColor(clampColor(src.ch.color(ChannelScreen, c.Screen, r.current, r.sc)))
+		r.comps[i] = c
+	}
+}
+
+// evalDraw is stage 7: sort every draw group and flatten the tree.
+func (r *Rig) evalDraw() {
+	r.renderOrder = r.renderOrder[:0]
+	r.commands = r.commands[:0]
+	for i := range r.orderPos {
+		r.orderPos[i] = -1
+	}
+	if len(r.p.groups) > 0 {
+		r.emitGroup(0)
+	}
+}
+
+func cmpSortItem(a, b sortItem) int {
+	switch {
+	case a.key < b.key:
+		return -1
+	case a.key > b.key:
+		return 1
+	}
+	return int(a.pos - b.pos)
+}
+
+// emitGroup emits group gi, wrapped in an isolated-group command pair when
+// its part is isolated and it draws anything.
+func (r *Rig) emitGroup(gi int32) {
+	g := &r.p.groups[gi]
+	if !g.isolated {
+		r.emitChildren(g)
+		return
+	}
+	mark, n := len(r.commands), len(r.renderOrder)
+	r.commands = append(r.commands, OpenGroup(int(g.part)))
+	r.emitChildren(g)
+	if len(r.renderOrder) == n {
+		r.commands = r.commands[:mark]
+		return
+	}
+	r.commands = append(r.commands, CloseGroup)
+}
+
+// emitChildren sorts a group's children by floor(key + 0.001), ties in tree
+// order, and emits them: meshes by their draw order, child groups by their
+// part's evaluated draw order (the group's static value without a part).
+func (r *Rig) emitChildren(g *cgroup) {
+	items := r.sortBuf[g.sortOff : g.sortOff+len(g.children)]
+	for k, n := range g.children {
+		var key float64
+		if n.group >= 0 {
+			cg := &r.p.groups[n.group]
+			if cg.part >= 0 {
+				key = r.partProps[cg.part].drawOrder
+			} else {
+				key = cg.static
+			}
+		} else {
+			key = r.meshDraw64[n.mesh]
+		}
+		items[k] = sortItem{key: math.Floor(key + 0.001), pos: int32(k), node: n}
+	}
+	slices.SortFunc(items, cmpSortItem)
+	for _, it := range items {
+		if it.node.group >= 0 {
+			r.emitGroup(it.node.group)
+			continue
+		}
+		m := it.node.mesh
+		if !r.meshVisible[m] || r.orderPos[m] >= 0 {
+			continue // hidden meshes are not drawn; a mesh is drawn once
+		}
+		r.orderPos[m] = int32(len(r.renderOrder))
+		r.renderOrder = append(r.renderOrder, int(m))
+		r.commands = append(r.commands, RenderCommand(m))
+	}
+}
+
+// applyMultipliers applies the post-evaluation multipliers and overrides
+// (see the integration points on Rig).
+func (r *Rig) applyMultipliers() {
+	p := r.p
+	for i := range p.meshes {
+		f := r.modelOpacity
+		for _, a := range p.meshes[i].chain {
+			f *= r.partOpacityMul[a]
+		}
+		if f != 1 {
+			r.meshOpacity[i] = float32(clamp01(float64(r.meshOpacity[i]) * float64(f)))
+		}
+		if o := r.meshColorOverride[i]; o.set {
+			r.meshMul[i], r.meshScr[i] = o.mul, o.scr
+			continue
+		}
+		for _, a := range p.meshes[i].chain {
+			if o := r.partColorOverride[a]; o.set {
+				r.meshMul[i], r.meshScr[i] = o.mul, o.scr
+				break
+			}
+		}
+	}
+}
+
+// updateChanges computes the change flags against the previous evaluation.
+func (r *Rig) updateChanges() {
+	p := r.p
+	cur, prev := r.verts[r.vcur], r.verts[r.vcur^1]
+	for i := range p.meshes {
+		var ch MeshChange
+		if r.orderPos[i] >= 0 && r.meshOpacity[i] > 0 {
+			ch |= MeshDrawn
+		}
+		if !r.evaluated {
+			ch |= meshAllChanges
+		} else {
+			if r.meshVisible[i] != r.prevVisible[i] {
+				ch |= MeshVisibilityChanged
+			}
+			if r.meshOpacity[i] != r.prevOpacity[i] {
+				ch |= MeshOpacityChanged
+			}
+			if r.meshDraw[i] != r.prevDraw[i] {
+				ch |= MeshDrawOrderChanged
+			}
+			if r.orderPos[i] != r.prevPos[i] {
+				ch |= MeshRenderOrderChanged
+			}
+			if r.meshMul[i] != r.prevMul[i] || r.meshScr[i] != r.prevScr[i] {
+				ch |= MeshColorsChanged
+			}
+			c := &p.meshes[i]
+			if !slices.Equal(cur[c.vOff:c.vOff+2*c.nv], prev[c.vOff:c.vOff+2*c.nv]) {
+				ch |= MeshVerticesChanged
+			}
+		}
+		r.changes[i] = ch
+	}
+	copy(r.prevVisible, r.meshVisible)
+	copy(r.prevOpacity, r.meshOpacity)
+	copy(r.prevDraw, r.meshDraw)
+	copy(r.prevPos, r.orderPos)
+	copy(r.prevMul, r.meshMul)
+	copy(r.prevScr, r.meshScr)
+}

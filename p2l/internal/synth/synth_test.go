@@ -1,0 +1,44 @@
+package synth
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+func TestCharacterScale(t *testing.T) {
+	m := Character(1)
+	verts := 0
+	for _, me := range m.Meshes {
+		verts += len(me.Positions) / 2
+	}
+	var warps, rots int
+	for _, d := range m.Deformers {
+		if d.Kind == p2l.WarpDeformer {
+			warps++
+		} else {
+			rots++
+		}
+	}
+	t.Logf("meshes %d vertices %d deformers %d (%d warps, %d rotations) parameters %d glues %d parts %d",
+		len(m.Meshes), verts, len(m.Deformers), warps, rots, len(m.Parameters), len(m.Glues), len(m.Parts))
+	if len(m.Meshes) < 100 || verts < 8000 || len(m.Deformers) < 50 || len(m.Parameters) < 40 || warps < 10 || rots < 10 || len(m.Glues) == 0 {
+		t.Fatal("character below the required scale")
+	}
+	r := m.NewRig()
+	r.Evaluate()
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := Generate(Options{Seed: 7, Meshes: 30}), Generate(Options{Seed: 7, Meshes: 30})
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("same options gave different models")
+	}
+	if reflect.DeepEqual(a, Generate(Options{Seed: 8, Meshes: 30})) {
+		t.Fatal("different seeds gave the same model")
+	}
+}

@@ -1,0 +1,816 @@
+package p2l
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"weak"
+)
+
+// A Model is prepared for evaluation once: references are checked, grids get
+// their coordinate lookup tables, blend-shape targets are turned into
+// differences from the default pose, and the part tree is flattened. The
+// result is shared by every Rig of the model.
+//
+// The prepared form lives in a package-level table keyed by a weak pointer
+// to the Model rather than in a Model field, so that Model stays a plain,
+// comparable, copyable struct: Model literals need no constructor,
+// reflect.DeepEqual of two loads of one file stays true whether or not they
+// were evaluated, and copying a Model value copies no lock. The entry is
+// dropped when the Model is garbage collected.
+
+var prepCache struct {
+	sync.Mutex
+	m map[weak.Pointer[Model]]*prepEntry
+}
+
+type prepEntry struct {
+	once sync.Once
+	p    *prepared
+}
+
+// prep returns the prepared form of m, building it on first use. Safe for
+// concurrent use.
+func (m *Model) prep() *prepared {
+	k := weak.Make(m)
+	prepCache.Lock()
+	if prepCache.m == nil {
+		prepCache.m = make(map[weak.Pointer[Model]]*prepEntry)
+	}
+	e := prepCache.m[k]
+	if e == nil {
+		e = &prepEntry{}
+		prepCache.m[k] = e
+		runtime.AddCleanup(m, func(k weak.Pointer[Model]) {
+			prepCache.Lock()
+			delete(prepCache.m, k)
+			prepCache.Unlock()
+		}, k)
+	}
+	prepCache.Unlock()
+	e.once.Do(func() { e.p = prepare(m) })
+	return e.p
+}
+
+// props are the channel-driven properties shared by deformers, meshes and
+// parts. Each record uses the ones the spec gives it; the others stay zero.
+type props struct {
+	drawOrder, opacity float64
+	mul, scr           [3]float64
+	flipX, flipY       float64
+}
+
+func (p *props) addScaled(d *props, w float64) {
+	p.drawOrder += w * d.drawOrder
+	p.opacity += w * d.opacity
+	for c := 0; c < 3; c++ {
+		p.mul[c] += w * d.mul[c]
+		p.scr[c] += w * d.scr[c]
+	}
+	p.flipX += w * d.flipX
+	p.flipY += w * d.flipY
+}
+
+func (p props) sub(q props) props {
+	p.addScaled(&q, -1)
+	return p
+}
+
+// cobj is the channel and blend-shape part common to every evaluated record.
+type cobj struct {
+	static props
+	ch     chanSet
+	binds  []cbind
+	diffs  [][]props // per binding, per key: target − value at the default pose
+}
+
+// evalChannels computes the properties without blend shapes.
+func (o *cobj) evalChannels(cur []float32, sc []corner) props {
+	p := o.static
+	if len(o.ch.list) == 0 {
+		return p
+	}
+	p.drawOrder = o.ch.scalar(ChannelDrawOrder, float32(p.drawOrder), cur, sc)
+	p.opacity = o.ch.scalar(ChannelOpacity, float32(p.opacity), cur, sc)
+	if v, ok := o.ch.value(ChannelMultiply, cur, sc); ok {
+		p.mul = v
+	}
+	if v, ok := o.ch.value(ChannelScreen, cur, sc); ok {
+		p.scr = v
+	}
+	if v, ok := o.ch.value(ChannelFlipX, cur, sc); ok {
+		p.flipX = v[0]
+	}
+	if v, ok := o.ch.value(ChannelFlipY, cur, sc); ok {
+		p.flipY = v[0]
+	}
+	return p
+}
+
+func colorProps(c Color) [3]float64 {
+	return [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}
+}
+
+func flagValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cdef is a deformer prepared for evaluation.
+type cdef struct {
+	kind    DeformerKind
+	parent  int32
+	nearRot int32 // nearest rotation deformer above, −1 for none
+	obj     cobj
+
+	// Warp.
+	cols, rows int
+	bilinear   bool
+	g          cgrid
+	wcells     [][]float32
+	gdiff      [][][]float64 // per binding, per key: point differences (nil: no contribution)
+	ptOff      int           // offset of the canvas grid in Rig.warpPts
+	npts       int           // grid points
+
+	// Rotation.
+	base   float64
+	rcells []RotationKey
+	rdiff  [][][4]float64 // per binding, per key: x, y, angle, scale differences
+}
+
+// cmesh is a mesh prepared for evaluation.
+type cmesh struct {
+	parent int32
+	nv     int
+	geom   bool
+	g      cgrid
+	cells  [][]float32
+	obj    cobj
+	gdiff  [][][]float64 // per binding, per key: offset differences
+	vOff   int           // offset in the vertex buffers (floats)
+	hidden bool          // statically hidden: its flag, or a hidden or sketch part above it
+	chain  []int32       // ancestor parts, nearest first
+}
+
+type cpart struct {
+	obj    cobj
+	parent int32
+	hidden bool
+}
+
+type cglue struct {
+	a, b      int32
+	intensity float32
+	pairs     []GluePair
+	ch        chanSet
+}
+
+// cgroup is a draw-tree group; the tree is flattened with children stored as
+// (group, mesh) pairs, group −1 for a mesh child.
+type cgroup struct {
+	part     int32
+	static   float64
+	isolated bool
+	children []cnode
+	sortOff  int // offset of this group's children in Rig.sortBuf
+}
+
+type cnode struct {
+	group int32
+	mesh  int32
+}
+
+// groupSource is what a part's group composite is made of: the static
+// composite and the draw-tree group's channels that override it.
+type groupSource struct {
+	comp  *Composite
+	ch    chanSet
+	masks []int // mask meshes with part masks expanded, in order, no duplicates
+}
+
+// prepared is the evaluation-ready form of a Model.
+type prepared struct {
+	err error // why the model cannot be evaluated; lookups still work
+
+	paramByID, deformerByID, partByID, meshByID, glueByID map[string]int
+	clipByID, exprByID, hitByID                          map[string]int
+
+	partParent   []int32
+	meshPart     []int32
+	meshUserData []int32 // index into Model.UserData, −1 for none
+
+	defaults []float32
+	defs     []cdef
+	meshes   []cmesh
+	parts    []cpart
+	glues    []cglue
+	groups   []cgroup // groups[0] is the root
+	gsrc     []groupSource
+
+	vertFloats int // total mesh vertex floats
+	warpFloats int // total warp grid floats
+	maxLocal   int // largest per-record float scratch
+	maxAxes    int
+	maxBinds   int // most bindings on one record
+	sortLen    int // total draw-group children (sort scratch)
+}
+
+func indexIDs[T any](s []T, id func(*T) string) map[string]int {
+	m := make(map[string]int, len(s))
+	for i := range s {
+		k := id(&s[i])
+		if _, dup := m[k]; !dup && k != "" {
+			m[k] = i
+		}
+	}
+	return m
+}
+
+// prepare builds the prepared form; a model that cannot be evaluated yields
+// a prepared value with err set and the lookups filled.
+func prepare(m *Model) (p *prepared) {
+	p = &prepared{}
+	p.paramByID = indexIDs(m.Parameters, func(x *Parameter) string { return x.ID })
+	p.deformerByID = indexIDs(m.Deformers, func(x *Deformer) string { return x.ID })
+	p.partByID = indexIDs(m.Parts, func(x *Part) string { return x.ID })
+	p.meshByID = indexIDs(m.Meshes, func(x *Mesh) string { return x.ID })
+	p.glueByID = indexIDs(m.Glues, func(x *Glue) string { return x.ID })
+	p.clipByID = indexIDs(m.Clips, func(x *Clip) string { return x.ID })
+	p.exprByID = indexIDs(m.Expressions, func(x *Expression) string { return x.ID })
+	p.hitByID = indexIDs(m.HitAreas, func(x *HitArea) string { return x.ID })
+	p.partParent = make([]int32, len(m.Parts))
+	p.meshPart = make([]int32, len(m.Meshes))
+	p.meshUserData = make([]int32, len(m.Meshes))
+	for i := range p.partParent {
+		p.partParent[i] = -1
+	}
+	for i := range p.meshPart {
+		p.meshPart[i] = -1
+		p.meshUserData[i] = -1
+	}
+	for pi := range m.Parts {
+		for _, c := range m.Parts[pi].Children {
+			switch {
+			case c.Kind == ChildPart && c.Index >= 0 && c.Index < len(m.Parts) && c.Index != pi:
+				if p.partParent[c.Index] < 0 {
+					p.partParent[c.Index] = int32(pi)
+				}
+			case c.Kind == ChildMesh && c.Index >= 0 && c.Index < len(m.Meshes):
+				if p.meshPart[c.Index] < 0 {
+					p.meshPart[c.Index] = int32(pi)
+				}
+			}
+		}
+	}
+	for i := len(m.UserData) - 1; i >= 0; i-- {
+		u := m.UserData[i]
+		if u.Kind == 0 && u.Target >= 0 && u.Target < len(m.Meshes) {
+			p.meshUserData[u.Target] = int32(i)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p.err = fmt.Errorf("p2l: preparing the model failed: %v", r)
+		}
+	}()
+	p.err = p.build(m)
+	return p
+}
+
+func (p *prepared) build(m *Model) error {
+	np := len(m.Parameters)
+	p.defaults = make([]float32, np)
+	for i, pr := range m.Parameters {
+		if !(pr.Min <= pr.Max) {
+			return fmt.Errorf("p2l: parameter %d (%q): min %v above max %v", i, pr.ID, pr.Min, pr.Max)
+		}
+		p.defaults[i] = clampParam(&pr, pr.Default)
+	}
+	// Part tree: cycles would make ancestor walks loop.
+	for i := range m.Parts {
+		n := 0
+		for a := p.partParent[i]; a >= 0; a = p.partParent[a] {
+			if n++; n > len(m.Parts) {
+				return fmt.Errorf("p2l: part %d (%q): the part tree has a cycle", i, m.Parts[i].ID)
+			}
+		}
+	}
+	sc := make([]corner, 0, 1<<maxGridAxes)
+
+	p.defs = make([]cdef, len(m.Deformers))
+	for i := range m.Deformers {
+		if err := p.buildDeformer(m, i, sc); err != nil {
+			return fmt.Errorf("p2l: deformer %d (%q): %w", i, m.Deformers[i].ID, err)
+		}
+	}
+	p.parts = make([]cpart, len(m.Parts))
+	for i := range m.Parts {
+		if err := p.buildPart(m, i, sc); err != nil {
+			return fmt.Errorf("p2l: part %d (%q): %w", i, m.Parts[i].ID, err)
+		}
+	}
+	p.meshes = make([]cmesh, len(m.Meshes))
+	for i := range m.Meshes {
+		if err := p.buildMesh(m, i, sc); err != nil {
+			return fmt.Errorf("p2l: mesh %d (%q): %w", i, m.Meshes[i].ID, err)
+		}
+	}
+	p.glues = make([]cglue, len(m.Glues))
+	for i := range m.Glues {
+		if err := p.buildGlue(m, i); err != nil {
+			return fmt.Errorf("p2l: glue %d (%q): %w", i, m.Glues[i].ID, err)
+		}
+	}
+	if err := p.buildDraw(m); err != nil {
+		return fmt.Errorf("p2l: draw tree: %w", err)
+	}
+	for i := range m.HitAreas {
+		for _, mi := range m.HitAreas[i].Meshes {
+			if mi < 0 || mi >= len(m.Meshes) {
+				return fmt.Errorf("p2l: hit area %d (%q): mesh %d out of range", i, m.HitAreas[i].ID, mi)
+			}
+		}
+	}
+	return nil
+}
+
+// buildObj prepares channels and the scalar part of bindings; targets gives
+// each binding's per-key property targets.
+func (p *prepared) buildObj(o *cobj, static props, chs []Channel, np int, sc []corner) error {
+	o.static = static
+	var err error
+	if o.ch, err = compileChannels(chs, np); err != nil {
+		return err
+	}
+	p.maxAxes = max(p.maxAxes, o.ch.maxAxes())
+	return nil
+}
+
+// addBinding appends a binding whose per-key property targets are given.
+func (p *prepared) addBinding(o *cobj, b cbind, targets []props, sc []corner) {
+	def := o.evalChannels(p.defaults, sc)
+	d := make([]props, len(targets))
+	for k := range targets {
+		if b.present[k] && k != b.neutral {
+			d[k] = targets[k].sub(def)
+		}
+	}
+	o.binds = append(o.binds, b)
+	o.diffs = append(o.diffs, d)
+	p.maxBinds = max(p.maxBinds, len(o.binds))
+}
+
+// blendPoints returns the grid blend of per-cell float arrays at cur into a
+// new float64 slice of length n (missing cells contribute zero).
+func blendPoints(g *cgrid, cells [][]float32, cur []float32, n int, sc []corner) []float64 {
+	out := make([]float64, n)
+	for _, c := range g.weights(cur, sc) {
+		if c.cell < 0 {
+			continue
+		}
+		for j, v := range cells[c.cell] {
+			out[j] += c.w * float64(v)
+		}
+	}
+	return out
+}
+
+func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
+	d := &m.Deformers[i]
+	c := &p.defs[i]
+	np := len(m.Parameters)
+	if d.Parent < -1 || d.Parent >= i {
+		return fmt.Errorf("parent %d is not an earlier deformer", d.Parent)
+	}
+	c.kind = d.Kind
+	c.parent = int32(d.Parent)
+	c.nearRot = -1
+	for a := d.Parent; a >= 0; a = m.Deformers[a].Parent {
+		if m.Deformers[a].Kind == RotationDeformer {
+			c.nearRot = int32(a)
+			break
+		}
+	}
+	st := props{
+		opacity: float64(d.Opacity), mul: colorProps(d.Multiply), scr: colorProps(d.Screen),
+		flipX: flagValue(d.Flags&DeformerFlipX != 0), flipY: flagValue(d.Flags&DeformerFlipY != 0),
+	}
+	if err := p.buildObj(&c.obj, st, d.Channels, np, sc); err != nil {
+		return err
+	}
+	switch d.Kind {
+	case WarpDeformer:
+		w := d.Warp
+		if w == nil || d.Rotation != nil {
+			return fmt.Errorf("warp deformer without exactly its warp data")
+		}
+		if w.Columns < 1 || w.Rows < 1 || w.Columns > 1<<12 || w.Rows > 1<<12 {
+			return fmt.Errorf("warp grid %d×%d cells out of range", w.Columns, w.Rows)
+		}
+		c.cols, c.rows = w.Columns, w.Rows
+		c.bilinear = d.Flags&DeformerBilinear != 0
+		c.npts = (w.Columns + 1) * (w.Rows + 1)
+		n := 2 * c.npts
+		c.ptOff = p.warpFloats
+		p.warpFloats += n
+		p.maxLocal = max(p.maxLocal, n)
+		if w.Keyforms == nil {
+			return fmt.Errorf("warp deformer without keyforms")
+		}
+		var err error
+		c.g, err = compileGrid(w.Keyforms.Axes, len(w.Keyforms.Cells), func(k int) []uint16 { return w.Keyforms.Cells[k].Coord }, np)
+		if err != nil {
+			return err
+		}
+		p.maxAxes = max(p.maxAxes, len(c.g.params))
+		c.wcells = make([][]float32, len(w.Keyforms.Cells))
+		for k, cell := range w.Keyforms.Cells {
+			if len(cell.Value) != n {
+				return fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
+			}
+			c.wcells[k] = cell.Value
+		}
+		def := blendPoints(&c.g, c.wcells, p.defaults, n, sc)
+		for bi := range w.Shapes {
+			sb := &w.Shapes[bi]
+			b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
+			if err != nil {
+				return fmt.Errorf("binding %d: %w", bi, err)
+			}
+			targets := make([]props, len(sb.Shapes))
+			gd := make([][]float64, len(sb.Shapes))
+			for k, s := range sb.Shapes {
+				targets[k] = props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
+				if !b.present[k] || k == b.neutral {
+					continue
+				}
+				if len(s.Points) != n {
+					return fmt.Errorf("binding %d key %d has %d floats, want %d", bi, k, len(s.Points), n)
+				}
+				gd[k] = make([]float64, n)
+				for j, v := range s.Points {
+					gd[k][j] = float64(v) - def[j]
+				}
+			}
+			// Flips of a warp are not shape-driven: keep them at the default.
+			def := c.obj.evalChannels(p.defaults, sc)
+			for k := range targets {
+				targets[k].flipX, targets[k].flipY = def.flipX, def.flipY
+			}
+			p.addBinding(&c.obj, b, targets, sc)
+			c.gdiff = append(c.gdiff, gd)
+		}
+	case RotationDeformer:
+		r := d.Rotation
+		if r == nil || d.Warp != nil {
+			return fmt.Errorf("rotation deformer without exactly its rotation data")
+		}
+		if r.Keyforms == nil {
+			return fmt.Errorf("rotation deformer without keyforms")
+		}
+		c.base = float64(r.BaseAngle)
+		var err error
+		c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np)
+		if err != nil {
+			return err
+		}
+		p.maxAxes = max(p.maxAxes, len(c.g.params))
+		c.rcells = make([]RotationKey, len(r.Keyforms.Cells))
+		for k, cell := range r.Keyforms.Cells {
+			c.rcells[k] = cell.Value
+		}
+		def := blendRotation(&c.g, c.rcells, p.defaults, sc)
+		for bi := range r.Shapes {
+			sb := &r.Shapes[bi]
+			b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
+			if err != nil {
+				return fmt.Errorf("binding %d: %w", bi, err)
+			}
+			targets := make([]props, len(sb.Shapes))
+			rd := make([][4]float64, len(sb.Shapes))
+			for k, s := range sb.Shapes {
+				targets[k] = props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen),
+					flipX: flagValue(s.FlipX != 0), flipY: flagValue(s.FlipY != 0)}
+				rd[k] = [4]float64{float64(s.X) - def[0], float64(s.Y) - def[1], float64(s.Angle) - def[2], float64(s.Scale) - def[3]}
+			}
+			p.addBinding(&c.obj, b, targets, sc)
+			c.rdiff = append(c.rdiff, rd)
+		}
+	default:
+		return fmt.Errorf("unknown kind %d", d.Kind)
+	}
+	return nil
+}
+
+// blendRotation blends the rotation keyforms at cur (missing cells are the
+// all-zero keyform).
+func blendRotation(g *cgrid, cells []RotationKey, cur []float32, sc []corner) [4]float64 {
+	var v [4]float64
+	for _, c := range g.weights(cur, sc) {
+		if c.cell < 0 {
+			continue
+		}
+		k := cells[c.cell]
+		v[0] += c.w * float64(k.X)
+		v[1] += c.w * float64(k.Y)
+		v[2] += c.w * float64(k.Angle)
+		v[3] += c.w * float64(k.Scale)
+	}
+	return v
+}
+
+func (p *prepared) buildPart(m *Model, i int, sc []corner) error {
+	pt := &m.Parts[i]
+	c := &p.parts[i]
+	c.parent = p.partParent[i]
+	np := len(m.Parameters)
+	for _, ch := range pt.Children {
+		if ch.Kind > ChildMesh {
+			return fmt.Errorf("child of unknown kind %d", ch.Kind)
+		}
+		if ch.Kind == ChildPart && (ch.Index < 0 || ch.Index >= len(m.Parts) || ch.Index == i) {
+			return fmt.Errorf("child part %d out of range", ch.Index)
+		}
+		if ch.Kind == ChildMesh && (ch.Index < 0 || ch.Index >= len(m.Meshes)) {
+			return fmt.Errorf("child mesh %d out of range", ch.Index)
+		}
+	}
+	for a := int32(i); a >= 0; a = p.partParent[a] {
+		if f := m.Parts[a].Flags; f&PartVisible == 0 || f&PartSketch != 0 {
+			c.hidden = true
+		}
+	}
+	st := props{drawOrder: float64(pt.DrawOrder), opacity: float64(pt.Composite.Opacity),
+		mul: colorProps(pt.Composite.Multiply), scr: colorProps(pt.Composite.Screen)}
+	if err := p.buildObj(&c.obj, st, pt.Channels, np, sc); err != nil {
+		return err
+	}
+	if err := checkComposite(m, &pt.Composite); err != nil {
+		return err
+	}
+	for bi := range pt.Shapes {
+		sb := &pt.Shapes[bi]
+		b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
+		if err != nil {
+			return fmt.Errorf("binding %d: %w", bi, err)
+		}
+		targets := make([]props, len(sb.Shapes))
+		for k, s := range sb.Shapes {
+			targets[k] = props{drawOrder: float64(s.DrawOrder), opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
+		}
+		p.addBinding(&c.obj, b, targets, sc)
+	}
+	return nil
+}
+
+func checkComposite(m *Model, c *Composite) error {
+	if c.Blend >= NumBlendModes {
+		return fmt.Errorf("composite blend mode %d unknown", c.Blend)
+	}
+	if c.AlphaBlend >= NumAlphaModes {
+		return fmt.Errorf("composite alpha mode %d unknown", c.AlphaBlend)
+	}
+	for _, mi := range c.MaskMeshes {
+		if mi < 0 || mi >= len(m.Meshes) {
+			return fmt.Errorf("mask mesh %d out of range", mi)
+		}
+	}
+	for _, pi := range c.MaskParts {
+		if pi < 0 || pi >= len(m.Parts) {
+			return fmt.Errorf("mask part %d out of range", pi)
+		}
+	}
+	return nil
+}
+
+func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
+	me := &m.Meshes[i]
+	c := &p.meshes[i]
+	np := len(m.Parameters)
+	if me.Parent < -1 || me.Parent >= len(m.Deformers) {
+		return fmt.Errorf("parent deformer %d out of range", me.Parent)
+	}
+	if me.Blend >= NumBlendModes || me.AlphaBlend >= NumAlphaModes {
+		return fmt.Errorf("blend mode %d / alpha mode %d unknown", me.Blend, me.AlphaBlend)
+	}
+	if me.TexturePage < -1 || me.TexturePage >= len(m.Textures) {
+		return fmt.Errorf("texture page %d out of range", me.TexturePage)
+	}
+	for _, mk := range me.Masks {
+		if mk < 0 || mk >= len(m.Meshes) {
+			return fmt.Errorf("mask mesh %d out of range", mk)
+		}
+	}
+	c.parent = int32(me.Parent)
+	c.geom = me.Flags&MeshGeometry != 0
+	if len(me.Positions)%2 != 0 {
+		return fmt.Errorf("odd number of position floats")
+	}
+	c.nv = len(me.Positions) / 2
+	if !c.geom && c.nv != 0 {
+		return fmt.Errorf("positions without the geometry flag")
+	}
+	if len(me.UVs) != len(me.Positions) {
+		return fmt.Errorf("%d uv floats for %d position floats", len(me.UVs), len(me.Positions))
+	}
+	if len(me.Indices)%3 != 0 {
+		return fmt.Errorf("%d indices, not a multiple of 3", len(me.Indices))
+	}
+	for _, ix := range me.Indices {
+		if int(ix) >= c.nv {
+			return fmt.Errorf("index %d out of range (%d vertices)", ix, c.nv)
+		}
+	}
+	n := 2 * c.nv
+	c.vOff = p.vertFloats
+	p.vertFloats += n
+	p.maxLocal = max(p.maxLocal, n)
+	c.hidden = me.Flags&MeshVisible == 0
+	for a := p.meshPart[i]; a >= 0; a = p.partParent[a] {
+		c.chain = append(c.chain, a)
+		if p.parts[a].hidden {
+			c.hidden = true
+		}
+	}
+	st := props{drawOrder: float64(me.DrawOrder), opacity: float64(me.Opacity), mul: colorProps(me.Multiply), scr: colorProps(me.Screen)}
+	if err := p.buildObj(&c.obj, st, me.Channels, np, sc); err != nil {
+		return err
+	}
+	var def []float64
+	if me.Keyforms != nil {
+		var err error
+		c.g, err = compileGrid(me.Keyforms.Axes, len(me.Keyforms.Cells), func(k int) []uint16 { return me.Keyforms.Cells[k].Coord }, np)
+		if err != nil {
+			return err
+		}
+		p.maxAxes = max(p.maxAxes, len(c.g.params))
+		c.cells = make([][]float32, len(me.Keyforms.Cells))
+		for k, cell := range me.Keyforms.Cells {
+			if len(cell.Value) != n {
+				return fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
+			}
+			c.cells[k] = cell.Value
+		}
+		def = blendPoints(&c.g, c.cells, p.defaults, n, sc)
+	} else {
+		def = make([]float64, n)
+	}
+	for bi := range me.Shapes {
+		sb := &me.Shapes[bi]
+		b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
+		if err != nil {
+			return fmt.Errorf("binding %d: %w", bi, err)
+		}
+		targets := make([]props, len(sb.Shapes))
+		gd := make([][]float64, len(sb.Shapes))
+		for k, s := range sb.Shapes {
+			targets[k] = props{drawOrder: float64(s.DrawOrder), opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
+			if !b.present[k] || k == b.neutral {
+				continue
+			}
+			if len(s.Deltas) != n {
+				return fmt.Errorf("binding %d key %d has %d floats, want %d", bi, k, len(s.Deltas), n)
+			}
+			gd[k] = make([]float64, n)
+			for j, v := range s.Deltas {
+				gd[k][j] = float64(v) - def[j]
+			}
+		}
+		p.addBinding(&c.obj, b, targets, sc)
+		c.gdiff = append(c.gdiff, gd)
+	}
+	return nil
+}
+
+func (p *prepared) buildGlue(m *Model, i int) error {
+	g := &m.Glues[i]
+	if g.MeshA < 0 || g.MeshA >= len(m.Meshes) || g.MeshB < 0 || g.MeshB >= len(m.Meshes) {
+		return fmt.Errorf("meshes %d, %d out of range", g.MeshA, g.MeshB)
+	}
+	na, nb := p.meshes[g.MeshA].nv, p.meshes[g.MeshB].nv
+	for k, pr := range g.Pairs {
+		if int(pr.A) >= na || int(pr.B) >= nb {
+			return fmt.Errorf("pair %d: vertices %d, %d out of range", k, pr.A, pr.B)
+		}
+	}
+	ch, err := compileChannels(g.Channels, len(m.Parameters))
+	if err != nil {
+		return err
+	}
+	p.maxAxes = max(p.maxAxes, ch.maxAxes())
+	p.glues[i] = cglue{a: int32(g.MeshA), b: int32(g.MeshB), intensity: g.Intensity, pairs: g.Pairs, ch: ch}
+	return nil
+}
+
+func (p *prepared) buildDraw(m *Model) error {
+	np := len(m.Parameters)
+	p.gsrc = make([]groupSource, len(m.Parts))
+	for i := range m.Parts {
+		p.gsrc[i].comp = &m.Parts[i].Composite
+	}
+	seenPart := make([]bool, len(m.Parts))
+	const maxDepth = 1 << 12
+	var walk func(g *DrawGroup, depth int) (int32, error)
+	walk = func(g *DrawGroup, depth int) (int32, error) {
+		if depth > maxDepth {
+			return 0, fmt.Errorf("groups nested deeper than %d", maxDepth)
+		}
+		if g.Part < -1 || g.Part >= len(m.Parts) {
+			return 0, fmt.Errorf("group part %d out of range", g.Part)
+		}
+		idx := int32(len(p.groups))
+		p.groups = append(p.groups, cgroup{part: int32(g.Part), static: float64(g.DrawOrder)})
+		if g.Part >= 0 {
+			p.groups[idx].isolated = m.Parts[g.Part].GroupMode == GroupIsolated
+			if !seenPart[g.Part] {
+				seenPart[g.Part] = true
+				if g.Composite != nil {
+					if err := checkComposite(m, g.Composite); err != nil {
+						return 0, err
+					}
+					p.gsrc[g.Part].comp = g.Composite
+				}
+				ch, err := compileChannels(g.Channels, np)
+				if err != nil {
+					return 0, err
+				}
+				p.maxAxes = max(p.maxAxes, ch.maxAxes())
+				p.gsrc[g.Part].ch = ch
+			}
+		}
+		kids := make([]cnode, 0, len(g.Children))
+		for _, ch := range g.Children {
+			if ch.Group != nil {
+				gi, err := walk(ch.Group, depth+1)
+				if err != nil {
+					return 0, err
+				}
+				kids = append(kids, cnode{group: gi, mesh: -1})
+				continue
+			}
+			if ch.Mesh < 0 || ch.Mesh >= len(m.Meshes) {
+				return 0, fmt.Errorf("mesh %d out of range", ch.Mesh)
+			}
+			kids = append(kids, cnode{group: -1, mesh: int32(ch.Mesh)})
+		}
+		p.groups[idx].children = kids
+		p.groups[idx].sortOff = p.sortLen
+		p.sortLen += len(kids)
+		return idx, nil
+	}
+	if _, err := walk(&m.Draw, 0); err != nil {
+		return err
+	}
+	for i := range p.gsrc {
+		if p.gsrc[i].ch.list == nil {
+			p.gsrc[i].ch = emptyChanSet()
+		}
+		p.gsrc[i].masks = expandMasks(m, p, p.gsrc[i].comp)
+	}
+	return nil
+}
+
+func emptyChanSet() chanSet {
+	var s chanSet
+	for i := range s.at {
+		s.at[i] = -1
+	}
+	return s
+}
+
+// expandMasks lists a composite's mask meshes followed by every mesh below
+// its mask parts (depth first, in children order), without duplicates.
+func expandMasks(m *Model, p *prepared, c *Composite) []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(mi int) {
+		if !seen[mi] {
+			seen[mi] = true
+			out = append(out, mi)
+		}
+	}
+	for _, mi := range c.MaskMeshes {
+		add(mi)
+	}
+	visited := map[int]bool{}
+	var walk func(pi int)
+	walk = func(pi int) {
+		if visited[pi] {
+			return
+		}
+		visited[pi] = true
+		for _, ch := range m.Parts[pi].Children {
+			if ch.Kind == ChildMesh {
+				add(ch.Index)
+			} else {
+				walk(ch.Index)
+			}
+		}
+	}
+	for _, pi := range c.MaskParts {
+		walk(pi)
+	}
+	return out
+}
