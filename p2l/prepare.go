@@ -195,7 +195,7 @@ type prepared struct {
 	err error // why the model cannot be evaluated; lookups still work
 
 	paramByID, deformerByID, partByID, meshByID, glueByID map[string]int
-	clipByID, exprByID, hitByID                          map[string]int
+	clipByID, exprByID, hitByID                           map[string]int
 
 	partParent   []int32
 	meshPart     []int32
