@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"sort"
 
@@ -416,9 +417,22 @@ func (b *builder) drawTree(ms []*meshSpec) {
 			c := part.Composite
 			g = &p2l.DrawGroup{Part: pi, DrawOrder: part.DrawOrder, Composite: &c}
 			groups[s.part] = g
-			root.Children = append(root.Children, p2l.DrawNode{Group: g, Mesh: -1})
+			root.Children = append(root.Children, p2l.DrawNode{Group: g})
 		}
 		g.Children = append(g.Children, p2l.DrawNode{Mesh: mi})
 	}
 	b.m.Draw = root
+}
+
+// WriteOptions are the options the default model is written with: deflate
+// (the keyform arrays shrink to a fraction) and chunk CRCs.
+var WriteOptions = p2l.WriteOptions{Compression: p2l.CompressDeflate, CRC: true}
+
+// Write builds the character and writes it as a .p2lrt file.
+func Write(w io.Writer) error {
+	m, err := Build()
+	if err != nil {
+		return err
+	}
+	return p2l.Write(w, m, &WriteOptions)
 }
