@@ -1,0 +1,357 @@
+package render
+
+import (
+	"image"
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// draw walks the render commands: meshes draw into the innermost open
+// layer; an open-group command starts a cleared layer one level up; a
+// close-group command composites that layer into the one below. Malformed
+// sequences are tolerated: a stray close is ignored and groups left open
+// are closed at the end.
+func (r *Renderer) draw(f frame, m *p2l.Model, t p2l.Affine) {
+	if r.drawSpan == nil {
+		r.drawSpan = r.shadeSpan
+		r.maskSpan = r.coverSpan
+	}
+	depth := 0
+	var partsBuf [16]int
+	parts := partsBuf[:0] // open groups' parts; 16 levels without allocating
+	for _, c := range f.RenderCommands() {
+		if mi, ok := c.Mesh(); ok {
+			r.drawMesh(f, m, t, mi, depth)
+			continue
+		}
+		if part, ok := c.Group(); ok {
+			depth++
+			if depth == len(r.layers) {
+				r.layers = append(r.layers, layer{pix: make([]float32, 4*r.w*r.h), dirty: r.full()})
+			}
+			r.clear(&r.layers[depth], Premul{})
+			parts = append(parts, part)
+			continue
+		}
+		if depth > 0 {
+			r.closeGroup(f, m, t, parts[len(parts)-1], depth)
+			depth--
+			parts = parts[:len(parts)-1]
+		}
+	}
+	for depth > 0 {
+		r.closeGroup(f, m, t, parts[len(parts)-1], depth)
+		depth--
+		parts = parts[:len(parts)-1]
+	}
+}
+
+// pageOf returns the page a mesh samples: white (no page, −1) samples
+// opaque white; ok is false for an unavailable page (the mesh draws
+// nothing and masks nothing).
+func (r *Renderer) pageOf(mesh *p2l.Mesh) (page *image.RGBA, white, ok bool) {
+	if mesh.TexturePage < 0 {
+		return nil, true, true
+	}
+	if mesh.TexturePage >= len(r.pages) || r.pages[mesh.TexturePage] == nil {
+		return nil, false, false
+	}
+	return r.pages[mesh.TexturePage], false, true
+}
+
+// meshTriangles maps mesh mi's triangles to image space into buf, oriented
+// for raster, dropping back faces when cull is set, and returns them with
+// the pixel bounds they cover. Triangles with an index out of range or a
+// non-finite vertex are skipped.
+func (r *Renderer) meshTriangles(f frame, mi int, t p2l.Affine, cull bool, buf []triangle) ([]triangle, rect) {
+	buf = buf[:0]
+	var bounds rect
+	verts := f.MeshVertices(mi)
+	uvs := f.MeshUVs(mi)
+	idx := f.MeshIndices(mi)
+	n := uint32(min(len(verts), len(uvs)) / 2)
+	full := r.full()
+	for k := 0; k+2 < len(idx); k += 3 {
+		i := [3]uint32{idx[k], idx[k+1], idx[k+2]}
+		if i[0] >= n || i[1] >= n || i[2] >= n {
+			continue
+		}
+		var cx, cy [3]float64
+		var tri triangle
+		ok := true
+		for j, v := range i {
+			cx[j], cy[j] = float64(verts[2*v]), float64(verts[2*v+1])
+			ix, iy := t.Apply(cx[j], cy[j])
+			var okx, oky bool
+			tri.x[j], okx = fixedPoint(ix)
+			tri.y[j], oky = fixedPoint(iy)
+			ok = ok && okx && oky
+			tri.u[j], tri.v[j] = float64(uvs[2*v]), float64(uvs[2*v+1])
+		}
+		if !ok {
+			continue
+		}
+		if cull {
+			// Front faces: (b − a) × (c − a) < 0 in canvas coordinates.
+			if (cx[1]-cx[0])*(cy[2]-cy[0])-(cy[1]-cy[0])*(cx[2]-cx[0]) >= 0 {
+				continue
+			}
+		}
+		a := cross2(&tri)
+		if a == 0 {
+			continue
+		}
+		if a < 0 {
+			tri.x[1], tri.x[2] = tri.x[2], tri.x[1]
+			tri.y[1], tri.y[2] = tri.y[2], tri.y[1]
+			tri.u[1], tri.u[2] = tri.u[2], tri.u[1]
+			tri.v[1], tri.v[2] = tri.v[2], tri.v[1]
+		}
+		b := tri.bounds(full)
+		if b.empty() {
+			continue
+		}
+		buf = append(buf, tri)
+		bounds = bounds.union(b)
+	}
+	return buf, bounds
+}
+
+func (r *Renderer) drawMesh(f frame, m *p2l.Model, t p2l.Affine, mi, depth int) {
+	if mi >= len(m.Meshes) {
+		return
+	}
+	mesh := &m.Meshes[mi]
+	op := f.MeshOpacity(mi)
+	if !(op > 0) {
+		return
+	}
+	page, white, ok := r.pageOf(mesh)
+	if !ok {
+		return
+	}
+	var area rect
+	r.tris, area = r.meshTriangles(f, mi, t, mesh.Flags&p2l.MeshCulling != 0, r.tris)
+	if area.empty() {
+		return
+	}
+	c := &r.cur
+	c.layer = &r.layers[depth]
+	c.page, c.white = page, white
+	c.mul, c.scr = f.MeshColors(mi)
+	c.opacity = min(op, 1)
+	c.blend, c.alpha = mesh.Blend, mesh.AlphaBlend
+	c.fixed = FixedFunction(c.blend, c.alpha) || c.blend >= p2l.NumBlendModes || c.alpha >= p2l.NumAlphaModes
+	c.area = area
+	c.masked = len(mesh.Masks) > 0
+	c.invert = mesh.Flags&p2l.MeshInvertMask != 0
+	if c.masked {
+		r.coverage(f, m, t, mesh.Masks, area)
+	}
+	if !c.fixed {
+		r.snapshot(c.layer, area)
+	}
+	for i := range r.tris {
+		raster(&r.tris[i], area, r.drawSpan)
+	}
+	c.layer.dirty = c.layer.dirty.union(area)
+}
+
+// snapshot copies the layer under area, for the modes that read the
+// destination as it was before the mesh.
+func (r *Renderer) snapshot(l *layer, area rect) {
+	w := area.x1 - area.x0
+	n := 4 * w * (area.y1 - area.y0)
+	if cap(r.snap) < n {
+		r.snap = make([]float32, n)
+	}
+	r.snap = r.snap[:n]
+	for y := area.y0; y < area.y1; y++ {
+		copy(r.snap[4*(y-area.y0)*w:4*(y-area.y0+1)*w], l.pix[4*(y*r.w+area.x0):4*(y*r.w+area.x1)])
+	}
+}
+
+// shadeSpan draws one span of the current mesh.
+func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
+	c := &r.cur
+	row := c.layer.pix[4*y*r.w : 4*(y+1)*r.w]
+	cov := r.cov[y*r.w : (y+1)*r.w]
+	sw := c.area.x1 - c.area.x0
+	for x := x0; x <= x1; x++ {
+		k := float64(x - x0)
+		var tex Premul
+		if c.white {
+			tex = Premul{1, 1, 1, 1}
+		} else {
+			tex = sample(c.page, u+k*du, v+k*dv)
+		}
+		scale := c.opacity
+		if c.masked {
+			cv := cov[x]
+			if c.invert {
+				cv = 1 - cv
+			}
+			scale *= cv
+		}
+		s := Shade(tex, c.mul, c.scr, scale)
+		p := row[4*x : 4*x+4 : 4*x+4]
+		var d Premul
+		if c.fixed {
+			if s == (Premul{}) {
+				continue
+			}
+			d = Premul{p[0], p[1], p[2], p[3]}
+		} else {
+			i := 4 * ((y-c.area.y0)*sw + x - c.area.x0)
+			q := r.snap[i : i+4 : i+4]
+			d = Premul{q[0], q[1], q[2], q[3]}
+		}
+		o := Composite(s, d, c.blend, c.alpha)
+		p[0], p[1], p[2], p[3] = o.R, o.G, o.B, o.A
+	}
+}
+
+// maskPage is the page of the mask mesh being rasterized into coverage.
+type maskPage struct {
+	page  *image.RGBA
+	white bool
+}
+
+// coverage computes the mask coverage of masks over area into r.cov: the
+// maximum texture alpha of the mask meshes at each pixel centre. Mask
+// meshes are not culled; their opacity and colours do not matter.
+func (r *Renderer) coverage(f frame, m *p2l.Model, t p2l.Affine, masks []int, area rect) {
+	for y := area.y0; y < area.y1; y++ {
+		clear(r.cov[y*r.w+area.x0 : y*r.w+area.x1])
+	}
+	for _, mi := range masks {
+		if mi < 0 || mi >= len(m.Meshes) {
+			continue
+		}
+		page, white, ok := r.pageOf(&m.Meshes[mi])
+		if !ok {
+			continue
+		}
+		r.mask = maskPage{page, white}
+		var b rect
+		r.maskTris, b = r.meshTriangles(f, mi, t, false, r.maskTris)
+		if b.intersect(area).empty() {
+			continue
+		}
+		for i := range r.maskTris {
+			raster(&r.maskTris[i], area, r.maskSpan)
+		}
+	}
+}
+
+func (r *Renderer) coverSpan(y, x0, x1 int, u, v, du, dv float64) {
+	cov := r.cov[y*r.w : (y+1)*r.w]
+	for x := x0; x <= x1; x++ {
+		a := float32(1)
+		if !r.mask.white {
+			k := float64(x - x0)
+			a = sampleAlpha(r.mask.page, u+k*du, v+k*dv)
+		}
+		if a > cov[x] {
+			cov[x] = a
+		}
+	}
+}
+
+// closeGroup composites layer depth into layer depth−1 with the group's
+// colours, opacity, mask coverage and modes.
+func (r *Renderer) closeGroup(f frame, m *p2l.Model, t p2l.Affine, part, depth int) {
+	src, dst := &r.layers[depth], &r.layers[depth-1]
+	area := src.dirty
+	if area.empty() {
+		return // a transparent layer leaves the destination as it is in every mode
+	}
+	comp := f.GroupComposite(part)
+	masked := len(comp.MaskMeshes) > 0
+	if masked {
+		r.coverage(f, m, t, comp.MaskMeshes, area)
+	}
+	op := comp.Opacity
+	if !(op > 0) {
+		return
+	}
+	op = min(op, 1)
+	for y := area.y0; y < area.y1; y++ {
+		for x := area.x0; x < area.x1; x++ {
+			i := y*r.w + x
+			sp := src.pix[4*i : 4*i+4 : 4*i+4]
+			scale := op
+			if masked {
+				cv := r.cov[i]
+				if comp.InvertMask {
+					cv = 1 - cv
+				}
+				scale *= cv
+			}
+			s := Shade(Premul{sp[0], sp[1], sp[2], sp[3]}, comp.Multiply, comp.Screen, scale)
+			dp := dst.pix[4*i : 4*i+4 : 4*i+4]
+			o := Composite(s, Premul{dp[0], dp[1], dp[2], dp[3]}, comp.Blend, comp.AlphaBlend)
+			dp[0], dp[1], dp[2], dp[3] = o.R, o.G, o.B, o.A
+		}
+	}
+	dst.dirty = dst.dirty.union(area)
+}
+
+// sample is bilinear filtering of premultiplied texels at texture
+// coordinates (u, v) (0..1, v down), with texel centres at (i + 0.5)/size
+// and clamp-to-edge addressing.
+func sample(img *image.RGBA, u, v float64) Premul {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	x0, x1, fx := texelPair(u, w)
+	y0, y1, fy := texelPair(v, h)
+	p := img.Pix
+	s := img.Stride
+	a := p[y0*s+4*x0 : y0*s+4*x0+4 : y0*s+4*x0+4]
+	b := p[y0*s+4*x1 : y0*s+4*x1+4 : y0*s+4*x1+4]
+	c := p[y1*s+4*x0 : y1*s+4*x0+4 : y1*s+4*x0+4]
+	d := p[y1*s+4*x1 : y1*s+4*x1+4 : y1*s+4*x1+4]
+	wa := (1 - fx) * (1 - fy)
+	wb := fx * (1 - fy)
+	wc := (1 - fx) * fy
+	wd := fx * fy
+	const k = 1.0 / 255
+	return Premul{
+		(float32(a[0])*wa + float32(b[0])*wb + float32(c[0])*wc + float32(d[0])*wd) * k,
+		(float32(a[1])*wa + float32(b[1])*wb + float32(c[1])*wc + float32(d[1])*wd) * k,
+		(float32(a[2])*wa + float32(b[2])*wb + float32(c[2])*wc + float32(d[2])*wd) * k,
+		(float32(a[3])*wa + float32(b[3])*wb + float32(c[3])*wc + float32(d[3])*wd) * k,
+	}
+}
+
+// sampleAlpha is sample's alpha channel alone.
+func sampleAlpha(img *image.RGBA, u, v float64) float32 {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	x0, x1, fx := texelPair(u, w)
+	y0, y1, fy := texelPair(v, h)
+	p := img.Pix
+	s := img.Stride
+	a := float32(p[y0*s+4*x0+3])
+	b := float32(p[y0*s+4*x1+3])
+	c := float32(p[y1*s+4*x0+3])
+	d := float32(p[y1*s+4*x1+3])
+	return ((a*(1-fx)+b*fx)*(1-fy) + (c*(1-fx)+d*fx)*fy) / 255
+}
+
+// texelPair returns the two texels around coordinate t of an axis of n
+// texels and the weight of the second.
+func texelPair(t float64, n int) (int, int, float32) {
+	x := t*float64(n) - 0.5
+	if !(x >= -1) { // also NaN
+		x = -1
+	} else if x > float64(n) {
+		x = float64(n)
+	}
+	fl := math.Floor(x)
+	f := float32(x - fl)
+	i := int(fl)
+	j := i + 1
+	i = max(0, min(i, n-1))
+	j = max(0, min(j, n-1))
+	return i, j, f
+}

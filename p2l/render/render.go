@@ -1,0 +1,320 @@
+// Package render is the CPU reference renderer of p2l models: it draws a
+// rig's last evaluation into an image exactly by the drawing rules
+// (RUNTIME.md, "软件渲染" and the drawing-rules paragraph), and every other
+// renderer of the project is measured against it.
+//
+// The rules, in short (docs/RENDERING.md has them in full, with sources):
+//
+//   - Texture pages are straight alpha, decoded once and premultiplied
+//     (package texture); sampling is bilinear on premultiplied texels,
+//     clamped to the page's edge texels. A mesh without a page (texture page
+//     −1) samples opaque white, so its multiply colour is its colour; a mesh
+//     whose page is unavailable draws nothing.
+//   - Pixel centres and the top-left fill rule (see raster.go).
+//   - Fragment colour: texel × multiply, then screen c + s·a − c·s, then ×
+//     opacity × mask coverage (Shade). Mask coverage is the maximum texture
+//     alpha of the mask meshes at the pixel centre; inverted masks use
+//     1 − coverage. Mask meshes are not culled and their own opacity,
+//     colours and visibility do not matter.
+//   - Culling, when a mesh enables it: only triangles with
+//     (b − a) × (c − a) < 0 in canvas coordinates (y down) are drawn — the
+//     spec's "clockwise", Cubism's front faces.
+//   - Compositing by Composite with the mesh's blend and alpha modes.
+//     Fixed-function modes composite fragment by fragment; the other modes,
+//     like Cubism's blend shaders, read the destination as it was before the
+//     mesh (a copy), so where a mesh overlaps itself its last triangle wins.
+//   - Isolated groups draw into a cleared layer, which is then shaded with
+//     the group's colours, opacity and mask coverage and composited with the
+//     group's modes; groups nest.
+package render
+
+import (
+	"errors"
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/texture"
+)
+
+// Options control one Render call. The zero value (or nil) fits the canvas
+// into the image and clears it to transparent first.
+type Options struct {
+	// Transform maps canvas pixels (y down) to image pixels. Nil: the
+	// canvas is scaled uniformly to fit the image, at its top-left corner.
+	Transform *p2l.Affine
+	// Keep draws over the image's existing content instead of clearing it.
+	Keep bool
+	// Background is the colour the image is cleared to when Keep is false
+	// (premultiplied, as color.RGBA is; zero: transparent).
+	Background color.RGBA
+}
+
+// Renderer draws rigs. The zero value is ready to use. A Renderer keeps its
+// buffers (layers, mask coverage, copies) between calls, so rendering the
+// same model at the same image size allocates nothing after the first
+// frame. A Renderer must be used by one goroutine at a time.
+type Renderer struct {
+	// Pages, when non-nil, are the decoded texture pages (premultiplied,
+	// as package texture gives them), indexed like Model.Textures; a nil
+	// entry is an unavailable page. When Pages is nil the renderer decodes
+	// the model's pages itself with TextureOptions the first time it sees
+	// the model, and keeps them while it draws that model.
+	Pages []*image.RGBA
+	// TextureOptions are used when the renderer decodes pages itself
+	// (external pages need its FS or Resolve).
+	TextureOptions texture.Options
+
+	model *p2l.Model
+	pages []*image.RGBA
+	info  []texture.Info
+
+	w, h     int
+	layers   []layer
+	cov      []float32 // mask coverage, one per pixel
+	snap     []float32 // copy of the destination under a mesh, rgba per pixel
+	tris     []triangle
+	maskTris []triangle
+	mask     maskPage
+	drawn    []bool // per mesh: in the render order (hit testing)
+
+	// Per-mesh drawing state read by the span functions.
+	cur struct {
+		layer    *layer
+		page     *image.RGBA
+		white    bool
+		mul, scr p2l.Color
+		opacity  float32
+		blend    p2l.BlendMode
+		alpha    p2l.AlphaMode
+		fixed    bool
+		masked   bool
+		invert   bool
+		area     rect // snapshot / coverage area
+	}
+	drawSpan, maskSpan spanFunc
+}
+
+// layer is an image-sized premultiplied float32 RGBA buffer and the region
+// that may hold non-transparent pixels.
+type layer struct {
+	pix   []float32
+	dirty rect
+}
+
+// frame is what the renderer reads from a rig; tests feed hand-made frames.
+type frame interface {
+	Model() *p2l.Model
+	Err() error
+	RenderCommands() []p2l.RenderCommand
+	MeshVertices(i int) []float32
+	MeshUVs(i int) []float32
+	MeshIndices(i int) []uint32
+	MeshOpacity(i int) float32
+	MeshColors(i int) (multiply, screen p2l.Color)
+	GroupComposite(part int) p2l.Composite
+}
+
+// Render draws rig's last evaluation into dst with a zero Renderer.
+func Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
+	var r Renderer
+	return r.Render(rig, dst, opts)
+}
+
+// Render draws rig's last evaluation into dst. An *image.RGBA receives
+// premultiplied output and an *image.NRGBA straight output (both fast);
+// any other draw.Image is written pixel by pixel. It returns the rig's
+// failure if the rig is inert; undecodable texture pages are not an error
+// (see TextureInfo).
+func (r *Renderer) Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
+	if rig == nil {
+		return errors.New("render: nil rig")
+	}
+	return r.render(rig, dst, opts)
+}
+
+// TextureInfo reports the texture pages of the model last drawn or hit
+// tested, when the renderer decoded them itself (nil otherwise).
+func (r *Renderer) TextureInfo() []texture.Info { return r.info }
+
+func (r *Renderer) render(f frame, dst draw.Image, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	m := f.Model()
+	if m == nil {
+		return errors.New("render: rig has no model")
+	}
+	b := dst.Bounds()
+	if b.Empty() {
+		return nil
+	}
+	r.usePages(m)
+	r.resize(b.Dx(), b.Dy())
+	base := &r.layers[0]
+	if opts.Keep {
+		r.load(dst)
+	} else {
+		r.clear(base, premulOf(opts.Background))
+	}
+	t := fitTransform(m.Canvas, b.Dx(), b.Dy())
+	if opts.Transform != nil {
+		t = *opts.Transform
+	}
+	r.draw(f, m, t)
+	r.store(dst)
+	return nil
+}
+
+func premulOf(c color.RGBA) Premul {
+	return Premul{float32(c.R) / 255, float32(c.G) / 255, float32(c.B) / 255, float32(c.A) / 255}
+}
+
+// fitTransform scales the canvas uniformly into a w×h image, at its
+// top-left corner (the spec's default for a null transform).
+func fitTransform(c p2l.Canvas, w, h int) p2l.Affine {
+	if !(c.Width > 0) || !(c.Height > 0) {
+		return p2l.Identity
+	}
+	s := math.Min(float64(w)/float64(c.Width), float64(h)/float64(c.Height))
+	return p2l.Affine{A: s, D: s}
+}
+
+func (r *Renderer) usePages(m *p2l.Model) {
+	if r.Pages != nil {
+		r.pages = r.Pages
+		r.model = nil
+		r.info = nil
+		return
+	}
+	if r.model == m && r.pages != nil {
+		return
+	}
+	decoded := texture.Decode(m, &r.TextureOptions)
+	r.pages = make([]*image.RGBA, len(decoded))
+	r.info = make([]texture.Info, len(decoded))
+	for i, p := range decoded {
+		r.pages[i] = p.Image
+		r.info[i] = p.Info
+	}
+	r.model = m
+}
+
+func (r *Renderer) resize(w, h int) {
+	if r.w == w && r.h == h && len(r.layers) > 0 {
+		return
+	}
+	r.w, r.h = w, h
+	r.layers = r.layers[:0]
+	r.layers = append(r.layers, layer{pix: make([]float32, 4*w*h), dirty: r.full()})
+	r.cov = make([]float32, w*h)
+	r.snap = nil
+}
+
+func (r *Renderer) full() rect { return rect{0, 0, r.w, r.h} }
+
+// clear fills a layer with c (transparent clears only its dirty region).
+func (r *Renderer) clear(l *layer, c Premul) {
+	if c == (Premul{}) {
+		for y := l.dirty.y0; y < l.dirty.y1; y++ {
+			clear(l.pix[4*(y*r.w+l.dirty.x0) : 4*(y*r.w+l.dirty.x1)])
+		}
+		l.dirty = rect{}
+		return
+	}
+	for i := 0; i < len(l.pix); i += 4 {
+		l.pix[i], l.pix[i+1], l.pix[i+2], l.pix[i+3] = c.R, c.G, c.B, c.A
+	}
+	l.dirty = r.full()
+}
+
+// load copies dst's pixels into the base layer (Options.Keep).
+func (r *Renderer) load(dst draw.Image) {
+	base := &r.layers[0]
+	b := dst.Bounds()
+	for y := 0; y < r.h; y++ {
+		row := base.pix[4*y*r.w : 4*(y+1)*r.w]
+		switch d := dst.(type) {
+		case *image.RGBA:
+			src := d.Pix[d.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < r.w; x++ {
+				for k := 0; k < 4; k++ {
+					row[4*x+k] = float32(src[4*x+k]) / 255
+				}
+			}
+		case *image.NRGBA:
+			src := d.Pix[d.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < r.w; x++ {
+				a := float32(src[4*x+3]) / 255
+				for k := 0; k < 3; k++ {
+					row[4*x+k] = float32(src[4*x+k]) / 255 * a
+				}
+				row[4*x+3] = a
+			}
+		default:
+			for x := 0; x < r.w; x++ {
+				cr, cg, cb, ca := dst.At(b.Min.X+x, b.Min.Y+y).RGBA()
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = float32(cr)/65535, float32(cg)/65535, float32(cb)/65535, float32(ca)/65535
+			}
+		}
+	}
+	base.dirty = r.full()
+}
+
+func to8(v float32) uint8 {
+	if !(v > 0) {
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	return uint8(v*255 + 0.5)
+}
+
+// store writes the base layer to dst. Premultiplied output clamps colour to
+// alpha (image.RGBA's invariant; an AddCompatible mesh over transparency
+// can leave colour above alpha); straight output divides by alpha.
+func (r *Renderer) store(dst draw.Image) {
+	base := &r.layers[0]
+	b := dst.Bounds()
+	for y := 0; y < r.h; y++ {
+		row := base.pix[4*y*r.w : 4*(y+1)*r.w]
+		switch d := dst.(type) {
+		case *image.RGBA:
+			out := d.Pix[d.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < r.w; x++ {
+				p := row[4*x : 4*x+4 : 4*x+4]
+				a := to8(p[3])
+				out[4*x] = min(to8(p[0]), a)
+				out[4*x+1] = min(to8(p[1]), a)
+				out[4*x+2] = min(to8(p[2]), a)
+				out[4*x+3] = a
+			}
+		case *image.NRGBA:
+			out := d.Pix[d.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < r.w; x++ {
+				p := row[4*x : 4*x+4 : 4*x+4]
+				a := to8(p[3])
+				if a == 0 {
+					out[4*x], out[4*x+1], out[4*x+2], out[4*x+3] = 0, 0, 0, 0
+					continue
+				}
+				out[4*x] = to8(p[0] / p[3])
+				out[4*x+1] = to8(p[1] / p[3])
+				out[4*x+2] = to8(p[2] / p[3])
+				out[4*x+3] = a
+			}
+		default:
+			for x := 0; x < r.w; x++ {
+				p := row[4*x : 4*x+4 : 4*x+4]
+				a := to8(p[3])
+				dst.Set(b.Min.X+x, b.Min.Y+y, color.RGBA{min(to8(p[0]), a), min(to8(p[1]), a), min(to8(p[2]), a), a})
+			}
+		}
+	}
+}
