@@ -89,15 +89,13 @@ var standardIDs = map[string][]string{
 // (valid indices only), else the Cubism standard ids present in the model.
 func roleParameters(m *Model, name string) []int {
 	var out []int
-	for _, r := range m.Roles {
-		if r.Name == name {
-			for _, p := range r.Parameters {
-				if p >= 0 && p < len(m.Parameters) {
-					out = append(out, p)
-				}
+	if ps := m.RoleParameters(name); ps != nil {
+		for _, p := range ps {
+			if p >= 0 && p < len(m.Parameters) {
+				out = append(out, p)
 			}
-			return out
 		}
+		return out
 	}
 	for _, id := range standardIDs[name] {
 		for i := range m.Parameters {

@@ -54,6 +54,9 @@ type Rig struct {
 	meshColorOverride []colorOverride
 	partColorOverride []colorOverride
 
+	// animation is the animation state (update.go), created on first use.
+	animation *animState
+
 	// Deformer results of the last evaluation.
 	warpPts    []float64 // canvas-space warp grids, x,y pairs
 	frames     []frame

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+type traceLine struct {
+	Frame      int                `json:"frame"`
+	Time       float64            `json:"time"`
+	Parameters map[string]float64 `json:"parameters"`
+	Parts      map[string]float64 `json:"parts"`
+	Opacity    float64            `json:"opacity"`
+	Events     []struct {
+		Value string  `json:"value"`
+		Layer int     `json:"layer"`
+		Clip  string  `json:"clip"`
+		Time  float64 `json:"time"`
+	} `json:"events"`
+}
+
+func TestTraceCommand(t *testing.T) {
+	dir := t.TempDir()
+	m := tinyModel()
+	m.Parameters = append(m.Parameters, p2l.Parameter{ID: "Q", Min: -10, Max: 10})
+	m.Clips = []p2l.Clip{{ID: "ramp", Duration: 1, Fps: 30, Loop: true, FadeIn: 0, FadeOut: 0,
+		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0},
+			Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 1}}}}}},
+		Events: []p2l.Event{{Time: 0.5, Value: "half"}}}}
+	m.Expressions = []p2l.Expression{{ID: "up", FadeIn: 0, FadeOut: 0, Entries: []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionAdd, Value: 3}}}}
+	in := filepath.Join(dir, "m.p2lrt")
+	var b bytes.Buffer
+	if err := p2l.Write(&b, m, &p2l.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	input := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(input, []byte(`{"frame": 2, "set": {"Q": -2}, "expression": "up"}
+{"frame": 5, "override": {"Q": [10, 0.5]}, "behaviors": ["blink"]}
+`), 0o644)
+	args := []string{"trace", in, "--clip", "ramp", "--input", input, "--dt", "0.25", "--frames", "8"}
+	code, out, errs := runCmd(args...)
+	if code != 0 {
+		t.Fatalf("trace: %d %s", code, errs)
+	}
+	_, out2, _ := runCmd(args...)
+	if out != out2 {
+		t.Error("two runs differ")
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("%d lines, want 8", len(lines))
+	}
+	var events []string
+	for f, l := range lines {
+		var tl traceLine
+		if err := json.Unmarshal([]byte(l), &tl); err != nil {
+			t.Fatalf("line %d: %v", f, err)
+		}
+		// The clip starts on the first update: clip time f·0.25, looping.
+		if want := float64(f%4) * 0.25; tl.Frame != f || tl.Parameters["P"] != want {
+			t.Errorf("frame %d: P = %v, want %v", f, tl.Parameters["P"], want)
+		}
+		var q float64
+		switch {
+		case f >= 5:
+			q = (-2+3)*0.5 + 10*0.5 // host −2, +3, pulled halfway to 10
+		case f >= 2:
+			q = 1
+		}
+		if tl.Parameters["Q"] != q {
+			t.Errorf("frame %d: Q = %v, want %v", f, tl.Parameters["Q"], q)
+		}
+		if tl.Opacity != 1 || tl.Parts["part"] != 1 {
+			t.Errorf("frame %d: opacity %v parts %v", f, tl.Opacity, tl.Parts)
+		}
+		for _, e := range tl.Events {
+			if e.Clip != "ramp" || e.Layer != 0 || e.Time != 0.5 {
+				t.Errorf("event %+v", e)
+			}
+			events = append(events, e.Value)
+		}
+	}
+	if len(events) != 2 {
+		t.Errorf("events %v, want half twice (frames 2 and 6)", events)
+	}
+	code, _, errs = runCmd("trace", in, "--clip", "nope")
+	if code != 1 || !strings.Contains(errs, "clips: ramp") {
+		t.Errorf("unknown clip: %d %q", code, errs)
+	}
+}

@@ -1,0 +1,645 @@
+package p2l
+
+import "math"
+
+// This file is the animation layer of the Rig: Update and UpdateStages, and
+// the API of clips, expressions, pose, behaviors, physics and host layers.
+// See docs/ANIMATION.md for every rule.
+//
+// Each update starts again from the host pose (SetParameter...) and applies,
+// in order: clips (layers 0..15) → expressions → host overrides → behaviors
+// → physics → clamp/wrap → evaluation → pose and part/model opacities.
+// Nothing accumulates from frame to frame except the animation state itself
+// (clip and expression clocks, pendulums, blink timeline, look-at follower,
+// pose fades).
+
+// Stage is a set of update stages for UpdateStages.
+type Stage uint8
+
+// The stages, in the order they run. StageSimulation is the live simulation
+// of the advanced mode (SIMS); it does nothing unless that mode is on.
+const (
+	StageClips Stage = 1 << iota
+	StageExpressions
+	StageBehaviors
+	StagePose
+	StagePhysics
+	StageSimulation
+
+	AllStages = StageClips | StageExpressions | StageBehaviors | StagePose | StagePhysics | StageSimulation
+)
+
+// animState is the animation state of a rig, created on first use.
+type animState struct {
+	clips *clipPlayer
+	expr  *expressionPlayer
+	pose  *poseState
+	beh   *behaviors
+	phys  *physicsState
+
+	// Host layers.
+	overrideValue  []float32
+	overrideWeight []float32
+	overrides      int // number of non-zero override weights
+	hostOpacity    float32
+	hostPart       []float32
+
+	// Clip outputs of the last update.
+	out clipOutputs
+	// lastPart is the part opacity multiplier of the last update.
+	lastPart []float32
+
+	// prePhysics holds the values of the last update before physics, for
+	// PhysicsStabilize.
+	prePhysics []float32
+	updated    bool
+
+	// onSimulation, when set by the advanced layer, runs the live
+	// simulation stage after physics.
+	onSimulation func(dt float32)
+}
+
+// anim returns the rig's animation state, creating it on first use.
+func (r *Rig) anim() *animState {
+	if r.animation != nil {
+		return r.animation
+	}
+	m := r.model
+	np, npt := len(m.Parameters), len(m.Parts)
+	a := &animState{
+		expr:           newExpressionPlayer(m),
+		pose:           newPoseState(m),
+		beh:            newBehaviors(m),
+		phys:           newPhysicsState(m),
+		overrideValue:  make([]float32, np),
+		overrideWeight: make([]float32, np),
+		hostOpacity:    1,
+		hostPart:       make([]float32, npt),
+		out:            clipOutputs{partOpacity: make([]float32, npt), modelOpacity: 1},
+		prePhysics:     make([]float32, np),
+		lastPart:       make([]float32, npt),
+	}
+	a.clips = newClipPlayer(m, a.beh.blinkP, a.beh.lipP)
+	for i := range a.hostPart {
+		a.hostPart[i] = 1
+		a.out.partOpacity[i] = 1
+	}
+	r.animation = a
+	r.restoreMultipliers()
+	copy(a.lastPart, r.partOpacityMul)
+	return a
+}
+
+// restoreMultipliers sets the evaluator's multipliers to what Evaluate uses:
+// host part opacities times pose opacities, and the host opacity. Clip
+// opacities apply only within Update.
+func (r *Rig) restoreMultipliers() {
+	a := r.animation
+	for i := range r.partOpacityMul {
+		r.partOpacityMul[i] = a.hostPart[i] * a.pose.opacity[i]
+	}
+	r.modelOpacity = a.hostOpacity
+}
+
+// Update advances all animation by dt seconds and poses the rig.
+func (r *Rig) Update(dt float32) { r.UpdateStages(dt, AllStages) }
+
+// UpdateStages advances and applies only the chosen stages, in the fixed
+// order; the others neither advance nor contribute. dt ≤ 0 (or NaN) poses
+// without advancing time.
+func (r *Rig) UpdateStages(dt float32, stages Stage) {
+	if r.err != nil {
+		return
+	}
+	if !(dt > 0) {
+		dt = 0
+	}
+	a := r.anim()
+	cur := r.current
+	copy(cur, r.values)
+
+	a.out.modelOpacity = 1
+	for i := range a.out.partOpacity {
+		a.out.partOpacity[i] = 1
+	}
+	if stages&StageClips != 0 {
+		a.clips.advance(dt)
+		a.clips.apply(cur, &a.out)
+		a.clips.finishUpdate()
+	} else {
+		a.clips.events = a.clips.events[:0]
+	}
+	if stages&StageExpressions != 0 {
+		a.expr.advance(dt)
+		a.expr.apply(cur)
+		a.expr.finishUpdate()
+	}
+	if a.overrides > 0 {
+		for i, w := range a.overrideWeight {
+			if w != 0 {
+				cur[i] += (a.overrideValue[i] - cur[i]) * w
+			}
+		}
+	}
+	if stages&StageBehaviors != 0 {
+		a.beh.apply(cur, dt)
+	}
+	copy(a.prePhysics, cur)
+	a.updated = true
+	if stages&StagePhysics != 0 {
+		a.phys.step(cur, dt)
+	}
+	if stages&StageSimulation != 0 && a.onSimulation != nil {
+		a.onSimulation(dt)
+	}
+	if stages&StagePose != 0 {
+		a.pose.update(dt)
+	}
+	for i := range r.partOpacityMul {
+		f := a.hostPart[i] * a.out.partOpacity[i]
+		if stages&StagePose != 0 {
+			f *= a.pose.opacity[i]
+		}
+		r.partOpacityMul[i] = f
+		a.lastPart[i] = f
+	}
+	r.modelOpacity = a.hostOpacity * a.out.modelOpacity
+	r.evaluate()
+	r.restoreMultipliers()
+}
+
+// Events returns the clip events passed during the last update, in order.
+// The slice is valid until the next update.
+func (r *Rig) Events() []FiredEvent {
+	if r.err != nil || r.animation == nil {
+		return nil
+	}
+	e := r.animation.clips.events
+	return e[:len(e):len(e)]
+}
+
+// Clips ---------------------------------------------------------------------
+
+// Play starts clip on layer 0 whatever plays there (its running clips fade
+// out) and sets the layer's priority to 0. It reports whether clip exists.
+func (r *Rig) Play(clip int) bool {
+	if r.err != nil {
+		return false
+	}
+	c := r.anim().clips
+	if clip < 0 || clip >= len(r.model.Clips) {
+		return false
+	}
+	c.layers[0].priority = 0
+	return c.play(0, clip, 0)
+}
+
+// PlayLayer starts clip on layer (0 ≤ layer < MaxLayers) if priority is at
+// least the priority of the clip playing there (0 once it ended or
+// stopped), as Cubism's motion manager; the clips playing on the layer fade
+// out with their own fade-out times. It reports whether the clip started.
+func (r *Rig) PlayLayer(layer, clip, priority int) bool {
+	if r.err != nil {
+		return false
+	}
+	return r.anim().clips.play(layer, clip, priority)
+}
+
+// StopLayer fades out the clips of layer and resets its priority to 0.
+func (r *Rig) StopLayer(layer int) {
+	if r.err != nil {
+		return
+	}
+	r.anim().clips.stop(layer)
+}
+
+// Stop fades out the clips of layer 0.
+func (r *Rig) Stop() { r.StopLayer(0) }
+
+// SetLayerWeight sets how much layer covers the layers below (clamped to
+// [0, 1]; default 1): it multiplies the weight of the layer's clips.
+func (r *Rig) SetLayerWeight(layer int, w float32) {
+	if r.err != nil || layer < 0 || layer >= MaxLayers {
+		return
+	}
+	r.anim().clips.layers[layer].weight = unit32(w)
+}
+
+// LayerWeight returns the weight of layer (NaN when out of range).
+func (r *Rig) LayerWeight(layer int) float32 {
+	if r.err != nil || layer < 0 || layer >= MaxLayers {
+		return float32(math.NaN())
+	}
+	return r.anim().clips.layers[layer].weight
+}
+
+// LayerPriority returns the priority of the clip playing on layer: 0 when
+// none plays or it ended; −1 when layer is out of range.
+func (r *Rig) LayerPriority(layer int) int {
+	if r.err != nil || layer < 0 || layer >= MaxLayers {
+		return -1
+	}
+	return r.anim().clips.layers[layer].priority
+}
+
+// LayerClip returns the clip last started on layer and still applied (a
+// one-shot clip that ended holds its last frame), or −1.
+func (r *Rig) LayerClip(layer int) int {
+	if r.err != nil {
+		return -1
+	}
+	if e := r.anim().clips.current(layer); e != nil {
+		return e.clip
+	}
+	return -1
+}
+
+// LayerTime returns the clip time of LayerClip(layer) in seconds (looping
+// clips wrapped, one-shot clips capped at their duration), NaN when none.
+func (r *Rig) LayerTime(layer int) float32 {
+	if r.err != nil {
+		return float32(math.NaN())
+	}
+	e := r.anim().clips.current(layer)
+	if e == nil {
+		return float32(math.NaN())
+	}
+	t := e.t
+	if d := float64(r.model.Clips[e.clip].Duration); !r.model.Clips[e.clip].Loop && t > d {
+		t = d
+	}
+	return float32(t)
+}
+
+// PlayingClip is LayerClip(0).
+func (r *Rig) PlayingClip() int { return r.LayerClip(0) }
+
+// ClipTime is LayerTime(0).
+func (r *Rig) ClipTime() float32 { return r.LayerTime(0) }
+
+// SeekLayer moves the clip playing on layer to time t (seconds). Only the
+// time moves: its fade-in continues and no event between the old and the
+// new time fires. It reports whether a clip was playing.
+func (r *Rig) SeekLayer(layer int, t float32) bool {
+	if r.err != nil {
+		return false
+	}
+	return r.anim().clips.seek(layer, t)
+}
+
+// Seek is SeekLayer(0, t).
+func (r *Rig) Seek(t float32) bool { return r.SeekLayer(0, t) }
+
+// Expressions ---------------------------------------------------------------
+
+// SetExpression plays expression i alone: every playing expression fades
+// out. i = −1, or an expression without entries, returns to neutral. It
+// reports false for an index out of range.
+func (r *Rig) SetExpression(i int) bool {
+	if r.err != nil || i < -1 {
+		return false
+	}
+	return r.anim().expr.set(i)
+}
+
+// AddExpression starts expression i on top of the playing ones (stacked
+// expressions apply in the order they started). Adding one already playing
+// does nothing.
+func (r *Rig) AddExpression(i int) bool {
+	if r.err != nil {
+		return false
+	}
+	return r.anim().expr.add(i)
+}
+
+// RemoveExpression fades expression i out; it reports whether it was
+// playing.
+func (r *Rig) RemoveExpression(i int) bool {
+	if r.err != nil {
+		return false
+	}
+	return r.anim().expr.remove(i)
+}
+
+// PlayingExpressions appends the expressions playing (not fading out), in
+// start order, to dst.
+func (r *Rig) PlayingExpressions(dst []int) []int {
+	if r.err != nil {
+		return dst
+	}
+	return r.anim().expr.playing(dst)
+}
+
+// Pose ----------------------------------------------------------------------
+
+// ShowPose makes entry the visible part of pose group; it fades in over the
+// following updates while the others fade out. It reports false for indices
+// out of range or a model without POSE.
+func (r *Rig) ShowPose(group, entry int) bool {
+	if r.err != nil {
+		return false
+	}
+	return r.anim().pose.show(group, entry)
+}
+
+// PoseOpacity returns the pose opacity of part (1 for parts in no group),
+// NaN when out of range.
+func (r *Rig) PoseOpacity(part int) float32 {
+	if r.err != nil || part < 0 || part >= len(r.model.Parts) {
+		return float32(math.NaN())
+	}
+	return r.anim().pose.opacity[part]
+}
+
+// PartOpacityMultiplier returns the opacity multiplier of part in the last
+// update: host part opacity × clip part-opacity curve × pose opacity (when
+// the pose stage ran). Meshes are multiplied by the product over their
+// ancestor parts. NaN when out of range.
+func (r *Rig) PartOpacityMultiplier(part int) float32 {
+	if r.err != nil || part < 0 || part >= len(r.model.Parts) {
+		return float32(math.NaN())
+	}
+	return r.anim().lastPart[part]
+}
+
+// Host layers ---------------------------------------------------------------
+
+// SetParameterOverride pulls parameter i toward value with weight in [0, 1]
+// after clips and expressions, before behaviors and physics (face tracking
+// and the like); weight 0 removes the override.
+func (r *Rig) SetParameterOverride(i int, value, weight float32) {
+	if r.err != nil || i < 0 || i >= len(r.model.Parameters) || value != value {
+		return
+	}
+	a := r.anim()
+	w := unit32(weight)
+	if (a.overrideWeight[i] != 0) != (w != 0) {
+		if w != 0 {
+			a.overrides++
+		} else {
+			a.overrides--
+		}
+	}
+	a.overrideValue[i], a.overrideWeight[i] = value, w
+}
+
+// ClearParameterOverrides removes every override.
+func (r *Rig) ClearParameterOverrides() {
+	if r.err != nil || r.animation == nil {
+		return
+	}
+	clear(r.animation.overrideWeight)
+	r.animation.overrides = 0
+}
+
+// SetOpacity sets the host opacity multiplying every mesh (clamped to
+// [0, 1]; default 1).
+func (r *Rig) SetOpacity(a float32) {
+	if r.err != nil {
+		return
+	}
+	r.anim().hostOpacity = unit32(a)
+	r.restoreMultipliers()
+}
+
+// Opacity returns the model opacity of the last update: the host opacity
+// times the opacity set by clips.
+func (r *Rig) Opacity() float32 {
+	if r.err != nil {
+		return float32(math.NaN())
+	}
+	a := r.anim()
+	return a.hostOpacity * a.out.modelOpacity
+}
+
+// SetPartOpacity sets the host opacity of part, multiplying every mesh
+// below it (clamped to [0, 1]; default 1).
+func (r *Rig) SetPartOpacity(part int, a float32) {
+	if r.err != nil || part < 0 || part >= len(r.model.Parts) {
+		return
+	}
+	r.anim().hostPart[part] = unit32(a)
+	r.restoreMultipliers()
+}
+
+// SetMeshColors replaces mesh i's evaluated multiply and screen colors.
+func (r *Rig) SetMeshColors(i int, multiply, screen Color) {
+	if r.err != nil || i < 0 || i >= len(r.meshColorOverride) {
+		return
+	}
+	r.meshColorOverride[i] = colorOverride{set: true, mul: multiply, scr: screen}
+}
+
+// ClearMeshColors removes mesh i's color override.
+func (r *Rig) ClearMeshColors(i int) {
+	if r.err != nil || i < 0 || i >= len(r.meshColorOverride) {
+		return
+	}
+	r.meshColorOverride[i] = colorOverride{}
+}
+
+// SetPartColors replaces the evaluated colors of every mesh below part
+// that has no override of its own or of a nearer part.
+func (r *Rig) SetPartColors(part int, multiply, screen Color) {
+	if r.err != nil || part < 0 || part >= len(r.partColorOverride) {
+		return
+	}
+	r.partColorOverride[part] = colorOverride{set: true, mul: multiply, scr: screen}
+}
+
+// ClearPartColors removes part's color override.
+func (r *Rig) ClearPartColors(part int) {
+	if r.err != nil || part < 0 || part >= len(r.partColorOverride) {
+		return
+	}
+	r.partColorOverride[part] = colorOverride{}
+}
+
+// Behaviors -----------------------------------------------------------------
+
+// SetBehaviors switches the procedural behaviors: those in b on, the
+// others off. All are off initially.
+func (r *Rig) SetBehaviors(b Behavior) {
+	if r.err != nil {
+		return
+	}
+	r.anim().beh.enabled = b & AllBehaviors
+}
+
+// EnableBehavior switches the behaviors in b on or off, leaving the others.
+func (r *Rig) EnableBehavior(b Behavior, on bool) {
+	if r.err != nil {
+		return
+	}
+	bh := r.anim().beh
+	if on {
+		bh.enabled |= b & AllBehaviors
+	} else {
+		bh.enabled &^= b
+	}
+}
+
+// Behaviors returns the behaviors switched on.
+func (r *Rig) Behaviors() Behavior {
+	if r.err != nil {
+		return 0
+	}
+	return r.anim().beh.enabled
+}
+
+// SetBlinkSettings sets the blink timing (negative times count as 0).
+func (r *Rig) SetBlinkSettings(s BlinkSettings) {
+	if r.err != nil {
+		return
+	}
+	for _, p := range []*float32{&s.MinInterval, &s.MaxInterval, &s.Closing, &s.Closed, &s.Opening} {
+		if !(*p >= 0) {
+			*p = 0
+		}
+	}
+	r.anim().beh.blinkCfg = s
+}
+
+// BlinkSettings returns the blink timing.
+func (r *Rig) BlinkSettings() BlinkSettings {
+	if r.err != nil {
+		return BlinkSettings{}
+	}
+	return r.anim().beh.blinkCfg
+}
+
+// SetBreathSettings sets the breath behavior.
+func (r *Rig) SetBreathSettings(s BreathSettings) {
+	if r.err != nil || !(s.Period >= 0) || !(s.Sway >= 0) {
+		return
+	}
+	r.anim().beh.breathCfg = s
+}
+
+// BreathSettings returns the breath settings.
+func (r *Rig) BreathSettings() BreathSettings {
+	if r.err != nil {
+		return BreathSettings{}
+	}
+	return r.anim().beh.breathCfg
+}
+
+// SetLookAtSettings sets the look-at follower.
+func (r *Rig) SetLookAtSettings(s LookAtSettings) {
+	if r.err != nil || !(s.Omega >= 0) {
+		return
+	}
+	r.anim().beh.lookCfg = s
+}
+
+// LookAtSettings returns the look-at settings.
+func (r *Rig) LookAtSettings() LookAtSettings {
+	if r.err != nil {
+		return LookAtSettings{}
+	}
+	return r.anim().beh.lookCfg
+}
+
+// SetBehaviorSeed restarts the blink timeline with seed. Each new rig of
+// the process starts with its own seed (1 for the first).
+func (r *Rig) SetBehaviorSeed(seed uint64) {
+	if r.err != nil {
+		return
+	}
+	r.anim().beh.seed(seed)
+}
+
+// SetBehaviorStrength scales the breath sway, the look-at amplitude and the
+// look-at speed (≥ 0; default 1).
+func (r *Rig) SetBehaviorStrength(s float32) {
+	if r.err != nil || !(s >= 0) {
+		return
+	}
+	r.anim().beh.strength = s
+}
+
+// BehaviorStrength returns the behavior strength.
+func (r *Rig) BehaviorStrength() float32 {
+	if r.err != nil {
+		return float32(math.NaN())
+	}
+	return r.anim().beh.strength
+}
+
+// LookAt sets the look-at target, x and y in [−1, 1] (right and up). The
+// head follows with a critically damped motion.
+func (r *Rig) LookAt(x, y float32) {
+	if r.err != nil || x != x || y != y {
+		return
+	}
+	b := r.anim().beh
+	b.targetX = float64(max(-1, min(1, x)))
+	b.targetY = float64(max(-1, min(1, y)))
+}
+
+// LipSync sets the mouth opening level in [0, 1]: the LipSync parameters
+// take the larger of their value and the level mapped onto their range.
+func (r *Rig) LipSync(level float32) {
+	if r.err != nil {
+		return
+	}
+	r.anim().beh.lipLevel = unit32(level)
+}
+
+// LipSyncSamples sets the lip-sync level from audio samples: their root
+// mean square times gain, clamped to [0, 1].
+func (r *Rig) LipSyncSamples(samples []float32, gain float32) {
+	if r.err != nil {
+		return
+	}
+	r.anim().beh.lipLevel = unit32(float32(rms(samples) * float64(gain)))
+}
+
+// Physics -------------------------------------------------------------------
+
+// SetPhysicsWind sets the wind added to the force on every pendulum
+// particle (Cubism's physics option Wind, in physics units; default 0).
+func (r *Rig) SetPhysicsWind(x, y float32) {
+	if r.err != nil || x != x || y != y {
+		return
+	}
+	p := r.anim().phys
+	p.windX, p.windY = float64(x), float64(y)
+}
+
+// PhysicsStabilize puts every pendulum at rest in its force direction for
+// the current pose (the values of the last update before physics, or the
+// host pose before any update), writes the outputs and poses the rig, as
+// Cubism's Stabilization.
+func (r *Rig) PhysicsStabilize() {
+	if r.err != nil {
+		return
+	}
+	a := r.anim()
+	if !a.updated {
+		copy(a.prePhysics, r.values)
+	}
+	copy(r.current, a.prePhysics)
+	a.phys.stabilize(r.current)
+	r.evaluate()
+}
+
+// ResetPhysics puts the pendulums back in their initial state (hanging
+// straight down, at rest).
+func (r *Rig) ResetPhysics() {
+	if r.err != nil {
+		return
+	}
+	r.anim().phys.reset()
+}
+
+// unit32 clamps v to [0, 1], NaN to 0.
+func unit32(v float32) float32 {
+	if !(v > 0) {
+		return 0
+	}
+	if v > 1 {
+		return 1
+	}
+	return v
+}

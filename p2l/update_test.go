@@ -1,0 +1,206 @@
+package p2l
+
+import (
+	"math"
+	"testing"
+)
+
+// animModel: parameters a [−20, 20], b [−20, 20], eye (EyeBlink) and mouth
+// (LipSync); part 0 holds mesh 0, part 1 holds mesh 1; pose group {0, 1};
+// clip "set" drives a to 10 with a part-opacity and model-opacity curve;
+// expression "plus" adds 5 to a.
+func animModel() *Model {
+	tri := func(id string) Mesh {
+		return Mesh{ID: id, Parent: -1, TexturePage: -1, Flags: MeshGeometry | MeshVisible,
+			Positions: []float32{0, 0, 1, 0, 0, 1}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2},
+			Opacity: 0.8, Multiply: White}
+	}
+	part := func(id string, mesh int) Part {
+		return Part{ID: id, Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: mesh}},
+			Composite: Composite{Opacity: 1, Multiply: White}}
+	}
+	return &Model{
+		Canvas: Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
+		Parameters: []Parameter{
+			{ID: "a", Min: -20, Max: 20}, {ID: "b", Min: -20, Max: 20},
+			{ID: "eye", Min: 0, Max: 1, Default: 1}, {ID: "mouth", Min: 0, Max: 1},
+		},
+		Parts:  []Part{part("p0", 0), part("p1", 1)},
+		Meshes: []Mesh{tri("m0"), tri("m1")},
+		Draw:   DrawGroup{Part: -1, Children: []DrawNode{{Mesh: 0}, {Mesh: 1}}},
+		Roles:  []Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}},
+		Clips: []Clip{{ID: "set", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0,
+			Curves: []ParameterCurve{constCurve(0, 10)},
+			TargetCurves: []TargetCurve{
+				{Target: TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0.5}}},
+				{Target: TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0.6}}},
+			},
+			Events: []Event{{Time: 0.5, Value: "half"}}}},
+		Expressions: []Expression{{ID: "plus", FadeIn: 0, FadeOut: 0, Entries: []ExpressionEntry{{0, ExpressionAdd, 5}}}},
+		Pose:        &Pose{FadeIn: 0.5, Groups: []PoseGroup{{Entries: []PoseEntry{{Part: 0}, {Part: 1}}}}},
+	}
+}
+
+func TestUpdatePipelineOrder(t *testing.T) {
+	r := animModel().NewRig()
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	r.Play(0)
+	r.SetExpression(0)
+	r.SetParameterOverride(0, 0, 0.5)
+	r.SetParameter(3, 0.1)
+	r.LipSync(0.7)
+	r.SetBehaviors(BehaviorLipSync)
+	for range 3 {
+		r.Update(0.1)
+	}
+	// host 0 → clip 10 → expression +5 = 15 → override toward 0 by ½ = 7.5.
+	if got := r.ParameterCurrent(0); got != 7.5 {
+		t.Errorf("a = %v, want 7.5", got)
+	}
+	// Lip sync takes the larger of 0.1 and 0.7.
+	if got := r.ParameterCurrent(3); !near(float64(got), 0.7, 1e-7) {
+		t.Errorf("mouth = %v, want 0.7", got)
+	}
+	// Nothing accumulates: the host pose is unchanged and the next frame
+	// gives the same values.
+	if r.Parameter(0) != 0 {
+		t.Errorf("host pose changed to %v", r.Parameter(0))
+	}
+	r.Update(0.1)
+	if got := r.ParameterCurrent(0); got != 7.5 {
+		t.Errorf("next frame a = %v, want 7.5", got)
+	}
+	// Values are clamped once at the end: 30 is clamped to 20.
+	r.SetParameterOverride(0, 30, 1)
+	r.Update(0.1)
+	if got := r.ParameterCurrent(0); got != 20 {
+		t.Errorf("clamped a = %v, want 20", got)
+	}
+	r.ClearParameterOverrides()
+	r.Update(0.1)
+	if got := r.ParameterCurrent(0); got != 15 {
+		t.Errorf("without override a = %v, want 15", got)
+	}
+}
+
+func TestUpdateStages(t *testing.T) {
+	r := animModel().NewRig()
+	r.Play(0)
+	r.SetExpression(0)
+	r.UpdateStages(0.1, StageExpressions)
+	if got := r.ParameterCurrent(0); got != 5 {
+		t.Errorf("expressions only: a = %v, want 5", got)
+	}
+	if r.LayerClip(0) != 0 || r.animation.clips.layers[0].entries[0].fade.started {
+		t.Error("clip advanced although its stage was off")
+	}
+	r.UpdateStages(0.1, StageClips)
+	if got := r.ParameterCurrent(0); got != 10 {
+		t.Errorf("clips only: a = %v, want 10", got)
+	}
+	// Evaluate poses the host pose only.
+	r.Evaluate()
+	if got := r.ParameterCurrent(0); got != 0 {
+		t.Errorf("Evaluate: a = %v, want 0", got)
+	}
+}
+
+func TestUpdateOpacities(t *testing.T) {
+	r := animModel().NewRig()
+	r.SetOpacity(0.5)
+	r.Play(0)
+	r.Update(0.1)
+	// Pose: part 0 shown (1), part 1 hidden (0) initially.
+	// Clip: part 1 × 0.5, model × 0.6; host 0.5.
+	if got := r.Opacity(); !near(float64(got), 0.3, 1e-7) {
+		t.Errorf("Opacity = %v, want 0.3", got)
+	}
+	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.3, 1e-6) {
+		t.Errorf("mesh 0 opacity = %v, want %v", got, 0.8*0.3)
+	}
+	if got := r.MeshOpacity(1); got != 0 {
+		t.Errorf("mesh 1 opacity = %v, want 0 (pose hides part 1)", got)
+	}
+	r.ShowPose(0, 1)
+	r.Update(0.25) // part 1 fades in to 0.5; part 0 by Cubism's rule
+	p1 := 0.5
+	a1 := (1 - p1) * 0.5 / 0.5 // 0.5; back (1−0.5)(1−0.5) = 0.25 > 0.15
+	a1 = 1 - 0.15/(1-p1)       // 0.7
+	if got := r.MeshOpacity(1); !near(float64(got), 0.8*0.3*p1*0.5, 1e-6) {
+		t.Errorf("mesh 1 opacity = %v, want %v", got, 0.8*0.3*p1*0.5)
+	}
+	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.3*a1, 1e-6) {
+		t.Errorf("mesh 0 opacity = %v, want %v", got, 0.8*0.3*a1)
+	}
+	if got := r.PartOpacityMultiplier(1); !near(float64(got), 0.5*p1, 1e-6) {
+		t.Errorf("part 1 multiplier = %v, want %v", got, 0.5*p1)
+	}
+	// Evaluate: host opacity and pose, no clip opacities.
+	r.Evaluate()
+	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.5*a1, 1e-6) {
+		t.Errorf("Evaluate mesh 0 opacity = %v, want %v", got, 0.8*0.5*a1)
+	}
+	r.SetPartOpacity(0, 0.5)
+	r.Evaluate()
+	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.5*a1*0.5, 1e-6) {
+		t.Errorf("host part opacity: %v, want %v", got, 0.8*0.5*a1*0.5)
+	}
+	// Host colors: the mesh's own override wins over its part's.
+	red, blue := Color{1, 0, 0}, Color{0, 0, 1}
+	r.SetPartColors(0, red, Black)
+	r.SetPartColors(1, red, Black)
+	r.SetMeshColors(1, blue, Black)
+	r.Update(0.1)
+	if m, _ := r.MeshColors(0); m != red {
+		t.Errorf("mesh 0 multiply %v, want the part's %v", m, red)
+	}
+	if m, _ := r.MeshColors(1); m != blue {
+		t.Errorf("mesh 1 multiply %v, want its own %v", m, blue)
+	}
+}
+
+func TestUpdateEvents(t *testing.T) {
+	r := animModel().NewRig()
+	r.PlayLayer(2, 0, 1)
+	n := 0
+	for range 30 { // clip time 0 … 2.9 s: events at 0.5, 1.5, 2.5
+		r.Update(0.1)
+		for _, e := range r.Events() {
+			if e.Value != "half" || e.Layer != 2 || e.Clip != 0 || e.Time != 0.5 {
+				t.Errorf("event %+v", e)
+			}
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d events, want 3 (once per lap)", n)
+	}
+	if r.LayerClip(2) != 0 || r.LayerPriority(2) != 1 || r.LayerClip(3) != -1 || r.LayerPriority(99) != -1 {
+		t.Error("layer info wrong")
+	}
+	if !math.IsNaN(float64(r.LayerTime(3))) {
+		t.Error("LayerTime of an empty layer is not NaN")
+	}
+}
+
+// TestUpdateStabilize: stabilization writes the outputs at once.
+func TestUpdateStabilize(t *testing.T) {
+	m := pendulumModel(0, PhysicsAngle)
+	m.Canvas = Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+	m.Draw = DrawGroup{Part: -1}
+	r := m.NewRig()
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	r.SetParameter(0, 10)
+	r.PhysicsStabilize()
+	if got := r.ParameterCurrent(1); !near(float64(got), 10, 1e-4) {
+		t.Errorf("stabilized output %v, want 10", got)
+	}
+	r.Update(1.0 / 60)
+	if got := r.ParameterCurrent(1); !near(float64(got), 10, 1e-4) {
+		t.Errorf("after an update %v, want 10", got)
+	}
+}
