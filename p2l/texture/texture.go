@@ -60,7 +60,9 @@ type Options struct {
 	// page, or an error that makes the page unavailable.
 	Resolve func(index int, page *p2l.TexturePage) (image.Image, error)
 
-	// FS holds external pages: a page's URI is a slash-separated path
+	// FS holds external pages that the loader did not read already
+	// (p2l.LoadFile and p2l.LoadFS store an external page's bytes in its
+	// Data, which is decoded first). A page's URI is a slash-separated path
 	// relative to the model file, so FS is normally os.DirFS of the model's
 	// directory (or the fs.FS the model itself was loaded from, rooted at
 	// its directory). Nil: external pages need Resolve.
@@ -190,6 +192,11 @@ func decodePage(i int, tp *p2l.TexturePage, opts *Options) (*image.RGBA, string,
 		img, format, err := decodeKTX2(tp.Data, max)
 		return img, "ktx2 " + format, err
 	case p2l.TextureExternal:
+		if len(tp.Data) > 0 {
+			// p2l.LoadFile / LoadFS (or WithTextureResolver) already
+			// read the file next to the model into Data.
+			return decodeSniffed(tp.URI, tp.Data, max)
+		}
 		return decodeExternal(tp.URI, opts.FS, max)
 	default:
 		return nil, "", fmt.Errorf("%w: unknown page kind %d", ErrUnsupported, tp.Kind)
@@ -219,6 +226,12 @@ func decodeExternal(uri string, fsys fs.FS, max int) (*image.RGBA, string, error
 	if len(data) > maxExternalBytes {
 		return nil, "", fmt.Errorf("external texture %q is larger than %d bytes", uri, maxExternalBytes)
 	}
+	return decodeSniffed(uri, data, max)
+}
+
+// decodeSniffed decodes an external page's bytes as PNG or KTX2 by their
+// signature.
+func decodeSniffed(uri string, data []byte, max int) (*image.RGBA, string, error) {
 	switch {
 	case bytes.HasPrefix(data, pngSignature):
 		img, err := DecodePNG(data, max)

@@ -303,8 +303,11 @@ func TestDecodeModelPages(t *testing.T) {
 		{Kind: p2l.TextureExternal, URI: "missing.png"},
 		{Kind: p2l.TextureKTX2, Data: makeKTX2(t, ktx2Options{vk: 131, pix: src.Pix, w: 2, h: 2})},
 		{Kind: p2l.TexturePNG, Data: []byte("garbage")},
+		{Kind: p2l.TextureExternal, URI: "x.bmp", Data: []byte("BM....")},
 		{Kind: 7},
 	}}
+	// An external page whose bytes the loader already read.
+	m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: "loaded.png", Data: pngBytes})
 	fsys := fstest.MapFS{
 		"tex/page.png":  {Data: pngBytes},
 		"tex/page.ktx2": {Data: ktx},
@@ -317,6 +320,12 @@ func TestDecodeModelPages(t *testing.T) {
 		}
 		checkPremul(t, pages[i].Image, src)
 	}
+	last := pages[len(pages)-1]
+	if !last.Available() {
+		t.Fatalf("external page with loaded Data: %v", last.Err)
+	}
+	checkPremul(t, last.Image, src)
+	pages = pages[:len(pages)-1]
 	if pages[1].Format != "ktx2 R8G8B8A8_UNORM" || pages[0].Format != "png" {
 		t.Errorf("formats %q %q", pages[0].Format, pages[1].Format)
 	}
