@@ -284,14 +284,38 @@ func paintHairMass(pa *painter, l *image.RGBA, m *image.Alpha, top, bottom float
 
 func paintBang(pa *painter, s strand) *image.RGBA {
 	l := newLayer()
-	// Clip the root to the skull so no corner pokes out above the crown.
-	m := intersect(pa.shape(strandPath(s)), pa.shape(skullPath))
+	m := pa.shape(strandPath(s))
 	paintHairMass(pa, l, m, s.rootY-40, s.tipY, false)
 	// A light streak down the middle of the lock.
 	mid := curve(pt{(s.left + s.right) / 2, s.rootY + 10}, pt{(s.left+s.right)/2 + s.bend, (s.rootY + s.tipY) / 2},
 		pt{s.tipX + s.bend/2, s.tipY - 40}, pt{s.tipX, s.tipY - 12}, 24)
 	fill(l, intersect(m, pa.stroke(mid, taper(2.2))), solid(hex(0xd9a07a, 200)))
+	// Fade the root out well inside the crown, so that when the bangs
+	// move with the head turn no edge shows against the cap.
+	clipLayer(l, softEllipse(cx, 352, 200, 210, 0.08))
 	return l
+}
+
+// clipLayer multiplies the premultiplied layer l by mask m.
+func clipLayer(l *image.RGBA, m *image.Alpha) {
+	for i, a := range m.Pix {
+		for c := 0; c < 4; c++ {
+			l.Pix[4*i+c] = uint8((uint32(l.Pix[4*i+c])*uint32(a) + 127) / 255)
+		}
+	}
+}
+
+// softEllipse is a coverage mask of an ellipse whose edge fades over the
+// fraction feather of its radius.
+func softEllipse(ex, ey, rx, ry, feather float64) *image.Alpha {
+	m := image.NewAlpha(image.Rect(0, 0, W, H))
+	for y := 0; y < H; y++ {
+		for x := 0; x < W; x++ {
+			r := math.Hypot((float64(x)+0.5-ex)/rx, (float64(y)+0.5-ey)/ry)
+			m.Pix[y*m.Stride+x] = uint8(math.Round(255 * clamp((1-r)/feather, 0, 1)))
+		}
+	}
+	return m
 }
 
 // skullPath is the outer silhouette of the hair on the crown.
@@ -316,20 +340,20 @@ func paintHairCap(pa *painter) *image.RGBA {
 // with the Add blend.
 func paintHairShine(pa *painter) *image.RGBA {
 	l := newLayer()
-	m := pa.shape(func(p *path) {
-		for i := 0; i < 15; i++ {
-			a := math.Pi * (0.2 + 0.6*float64(i)/14)
-			x := cx - 190*math.Cos(a)
-			y := 360 - 110*math.Sin(a) + 3*math.Sin(float64(i)*2.1)
-			p.ellipse(x, y, 17, 3.5+1.5*math.Sin(float64(i)*1.3)*math.Sin(float64(i)*1.3), -math.Cos(a)*0.6)
-		}
-	})
 	var hair []*image.Alpha
 	for _, b := range bangs {
 		hair = append(hair, pa.shape(strandPath(b)))
 	}
 	hair = append(hair, pa.shape(capPath))
-	fill(l, intersect(m, intersect(union(hair...), pa.shape(skullPath))), solid(hex(0x5a4438, 255)))
+	inside := intersect(union(hair...), pa.shape(skullPath))
+	for i := 0; i < 13; i++ {
+		a := math.Pi * (0.22 + 0.56*float64(i)/12)
+		x := cx - 186*math.Cos(a)
+		y := 362 - 112*math.Sin(a) + 3*math.Sin(float64(i)*2.1)
+		rx, ry := 19.0, 4+1.5*math.Abs(math.Sin(float64(i)*1.3))
+		petal := pa.shape(func(p *path) { p.ellipse(x, y, rx, ry, -math.Cos(a)*0.6) })
+		fill(l, intersect(petal, inside), radial(pt{x, y}, rx, rx, stop{0, hex(0x4e4038, 255)}, stop{1, hex(0x4e4038, 0)}))
+	}
 	return l
 }
 
@@ -380,6 +404,9 @@ func paintSideLock(pa *painter, s side) *image.RGBA {
 	paintHairMass(pa, l, m, 250, 930, false)
 	q := curve(pt{s.x(170), 300}, pt{s.x(176), 500}, pt{s.x(180), 700}, pt{s.x(200), 890}, 32)
 	fill(l, intersect(m, pa.stroke(q, taper(2))), solid(hex(0xd9a07a, 190)))
+	// The root fades out under the cap, which moves a little more than the
+	// lock when the head turns.
+	clipLayer(l, pa.shape(func(p *path) { p.moveTo(0, 300).lineTo(W, 300).lineTo(W, H).lineTo(0, H) }))
 	return l
 }
 

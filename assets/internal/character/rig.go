@@ -128,7 +128,7 @@ func deformers() []*defSpec {
 			},
 		},
 		parallax("FaceParallax", "PartFace", 330, 300, 670, 610, 10, 7),
-		parallax("FrontHairParallax", "PartHairFront", 270, 30, 730, 500, 14, 8),
+		parallax("FrontHairParallax", "PartHairFront", 270, 30, 730, 500, 10, 7),
 		parallax("BackHairParallax", "PartHairBack", 230, 100, 770, 940, -16, -6),
 		armRotation("ArmLRot", "PartArmL", pt{mirror(shoulderR.X), shoulderR.Y}, "ParamArmLA", 1),
 		armRotation("ArmRDownRot", "PartArmRDown", shoulderR, "ParamArmRA", -1),
@@ -294,7 +294,7 @@ func (b *builder) meshes() []*meshSpec {
 			axes:   []axisSpec{{"ParamHairSide", keys3}},
 			deform: func(k []float32, p pt) pt { return sway(float64(k[0]), 26, (p.Y-300)/620) }})
 	}
-	add(&meshSpec{id: "HairCap", name: "Hair (top)", part: "PartHairFront", parent: "HeadTurn", img: paintHairCap(pa)})
+	add(&meshSpec{id: "HairCap", name: "Hair (top)", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairCap(pa)})
 	for _, st := range bangs {
 		st := st
 		add(&meshSpec{id: st.id, name: "Bang", part: "PartHairFront", parent: "FrontHairParallax", img: paintBang(pa, st),
