@@ -185,41 +185,43 @@ func premul8(c color.NRGBA) [4]float64 {
 // TestCompositeFormulas draws one full-target mesh of every blend × alpha
 // combination over a backdrop and compares the GPU pixel with refComposite.
 func TestCompositeFormulas(t *testing.T) {
-	pairs := []struct{ s, d color.NRGBA }{
-		{color.NRGBA{200, 100, 50, 255}, color.NRGBA{60, 120, 240, 255}},
-		{color.NRGBA{30, 220, 160, 128}, color.NRGBA{180, 40, 90, 200}},
-		{color.NRGBA{250, 250, 10, 64}, color.NRGBA{10, 200, 130, 255}},
-		{color.NRGBA{90, 160, 230, 255}, color.NRGBA{240, 200, 20, 96}},
-	}
-	dst := ebiten.NewImage(4, 4)
-	defer dst.Deallocate()
-	worst := 0.0
-	for pi, pr := range pairs {
-		s := newScene(4, 4)
-		pg := s.page(solid(pr.s))
-		mi := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{})
-		s.pose.cmds = []p2l.RenderCommand{p2l.RenderCommand(mi)}
-		c := s.character(t)
-		src := premul8(pr.s)
-		bd := premul8(pr.d)
-		for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
-			for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-				s.model.Meshes[mi].Blend, s.model.Meshes[mi].AlphaBlend = b, a
-				dst.Fill(color.RGBA{uint8(bd[0]*255 + 0.5), uint8(bd[1]*255 + 0.5), uint8(bd[2]*255 + 0.5), uint8(bd[3]*255 + 0.5)})
-				c.Draw(dst, nil)
-				got := at(pixels(dst), 4, 2, 2)
-				want := refComposite(b, a, src, bd)
-				for i := range 4 {
-					want[i] = min(max(want[i], 0), 1)
-					diff := math.Abs(got[i] - want[i])
-					worst = max(worst, diff)
-					if diff > 1.5/255 {
-						t.Errorf("pair %d %v+%v channel %d: got %.4f, want %.4f (%s)", pi, b, a, i, got[i], want[i], fmt.Sprint(got))
+	onGame(func() {
+		pairs := []struct{ s, d color.NRGBA }{
+			{color.NRGBA{200, 100, 50, 255}, color.NRGBA{60, 120, 240, 255}},
+			{color.NRGBA{30, 220, 160, 128}, color.NRGBA{180, 40, 90, 200}},
+			{color.NRGBA{250, 250, 10, 64}, color.NRGBA{10, 200, 130, 255}},
+			{color.NRGBA{90, 160, 230, 255}, color.NRGBA{240, 200, 20, 96}},
+		}
+		dst := ebiten.NewImage(4, 4)
+		defer dst.Deallocate()
+		worst := 0.0
+		for pi, pr := range pairs {
+			s := newScene(4, 4)
+			pg := s.page(solid(pr.s))
+			mi := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{})
+			s.pose.cmds = []p2l.RenderCommand{p2l.RenderCommand(mi)}
+			c := s.character(t)
+			src := premul8(pr.s)
+			bd := premul8(pr.d)
+			for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
+				for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
+					s.model.Meshes[mi].Blend, s.model.Meshes[mi].AlphaBlend = b, a
+					dst.Fill(color.RGBA{uint8(bd[0]*255 + 0.5), uint8(bd[1]*255 + 0.5), uint8(bd[2]*255 + 0.5), uint8(bd[3]*255 + 0.5)})
+					c.Draw(dst, nil)
+					got := at(pixels(dst), 4, 2, 2)
+					want := refComposite(b, a, src, bd)
+					for i := range 4 {
+						want[i] = min(max(want[i], 0), 1)
+						diff := math.Abs(got[i] - want[i])
+						worst = max(worst, diff)
+						if diff > 1.5/255 {
+							t.Errorf("pair %d %v+%v channel %d: got %.4f, want %.4f (%s)", pi, b, a, i, got[i], want[i], fmt.Sprint(got))
+						}
 					}
 				}
 			}
+			c.Dispose()
 		}
-		c.Dispose()
-	}
-	t.Logf("max channel difference %.2f/255", worst*255)
+		t.Logf("max channel difference %.2f/255", worst*255)
+	})
 }

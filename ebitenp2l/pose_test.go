@@ -91,7 +91,7 @@ func (s *scene) character(t testing.TB) *Character {
 		return s.pages[i], nil
 	}}}
 	c := newCharacter(&s.model, opts, nil, &s.pose)
-	t.Cleanup(c.Dispose)
+	t.Cleanup(func() { onGame(c.Dispose) })
 	return c
 }
 

@@ -1,0 +1,200 @@
+package ebitenp2l
+
+import (
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+func mesh(i int) p2l.RenderCommand { return p2l.RenderCommand(i) }
+
+// check compares pixel (x, y) of p (w wide) with want within tol (0..1).
+func check(t *testing.T, p []byte, w, x, y int, want [4]float64, tol float64, what string) {
+	t.Helper()
+	got := at(p, w, x, y)
+	for i := range 4 {
+		if math.Abs(got[i]-want[i]) > tol {
+			t.Errorf("%s at (%d,%d): got %.4f, want %.4f", what, x, y, got, want)
+			return
+		}
+	}
+}
+
+func blackImage(w, h int) *ebiten.Image {
+	img := ebiten.NewImage(w, h)
+	img.Fill(color.Black)
+	return img
+}
+
+// TestMasks: coverage is the maximum of the mask meshes' texture alpha (not
+// their union 1 − Π(1 − α)); inverted masks use 1 − coverage; mask meshes
+// are drawn only into the coverage, whatever their opacity.
+func TestMasks(t *testing.T) {
+	onGame(func() {
+		s := newScene(30, 10)
+		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
+		a40 := s.page(solid(color.NRGBA{255, 0, 0, 102})) // α 0.4
+		a70 := s.page(solid(color.NRGBA{0, 255, 0, 178})) // α ≈ 0.698
+		ma := s.quad(a40, 0, 0, 20, 10, p2l.Mesh{})
+		mb := s.quad(a70, 10, 0, 30, 10, p2l.Mesh{})
+		s.pose.op[ma], s.pose.op[mb] = 0, 0 // hidden masks still mask
+		masked := s.quad(white, 0, 0, 30, 5, p2l.Mesh{Masks: []int{ma, mb}})
+		inverted := s.quad(white, 0, 5, 30, 10, p2l.Mesh{Masks: []int{mb, ma}, Flags: p2l.MeshInvertMask})
+		s.pose.cmds = []p2l.RenderCommand{mesh(ma), mesh(mb), mesh(masked), mesh(inverted)}
+		c := s.character(t)
+		if got := len(c.res.maskSets); got != 1 {
+			t.Errorf("mask sets: %d, want 1 (same set in another order)", got)
+		}
+		dst := blackImage(30, 10)
+		c.Draw(dst, nil)
+		p := pixels(dst)
+		g := func(v float64) [4]float64 { return [4]float64{v, v, v, 1} }
+		a7 := 178.0 / 255
+		check(t, p, 30, 5, 2, g(0.4), 1.5/255, "mask A only")
+		check(t, p, 30, 15, 2, g(a7), 1.5/255, "masks A and B (max)")
+		check(t, p, 30, 25, 2, g(a7), 1.5/255, "mask B only")
+		check(t, p, 30, 5, 7, g(0.6), 1.5/255, "inverted A")
+		check(t, p, 30, 15, 7, g(1-a7), 1.5/255, "inverted A and B")
+	})
+}
+
+// TestIsolatedGroup: a group's meshes composite among themselves first, then
+// the layer is composited with the group's opacity and colors: at opacity
+// 0.5 the lower mesh does not show through the upper one.
+func TestIsolatedGroup(t *testing.T) {
+	onGame(func() {
+		s := newScene(20, 10)
+		red := s.page(solid(color.NRGBA{255, 0, 0, 255}))
+		blue := s.page(solid(color.NRGBA{0, 0, 255, 255}))
+		a := s.quad(red, 0, 0, 15, 10, p2l.Mesh{})
+		b := s.quad(blue, 5, 0, 20, 10, p2l.Mesh{})
+		gp := s.part()
+		s.pose.comps[gp] = p2l.Composite{Opacity: 0.5, Multiply: p2l.White, Screen: p2l.Color{0, 1, 0}}
+		s.pose.cmds = []p2l.RenderCommand{p2l.OpenGroup(gp), mesh(a), mesh(b), p2l.CloseGroup}
+		c := s.character(t)
+		dst := blackImage(20, 10)
+		c.Draw(dst, nil)
+		p := pixels(dst)
+		// Layer red (1,0,0,1) → screen green: (1, 1, 0) → ×0.5 over black.
+		check(t, p, 20, 2, 5, [4]float64{0.5, 0.5, 0, 1}, 1.5/255, "red in group")
+		check(t, p, 20, 10, 5, [4]float64{0, 0.5, 0.5, 1}, 1.5/255, "blue over red in group")
+	})
+}
+
+// TestNestedGroups: an inner group with a backdrop-reading mode (Multiply
+// over its parent's layer) inside an outer group at half opacity.
+func TestNestedGroups(t *testing.T) {
+	onGame(func() {
+		s := newScene(20, 10)
+		yellow := s.page(solid(color.NRGBA{255, 255, 0, 255}))
+		cyan := s.page(solid(color.NRGBA{0, 255, 255, 255}))
+		a := s.quad(yellow, 0, 0, 20, 10, p2l.Mesh{})
+		b := s.quad(cyan, 10, 0, 20, 10, p2l.Mesh{})
+		outer, inner := s.part(), s.part()
+		s.pose.comps[outer] = p2l.Composite{Opacity: 0.5, Multiply: p2l.White}
+		s.pose.comps[inner] = p2l.Composite{Opacity: 1, Multiply: p2l.White, Blend: p2l.BlendMultiply}
+		s.pose.cmds = []p2l.RenderCommand{p2l.OpenGroup(outer), mesh(a), p2l.OpenGroup(inner), mesh(b), p2l.CloseGroup, p2l.CloseGroup}
+		c := s.character(t)
+		dst := blackImage(20, 10)
+		c.Draw(dst, nil)
+		p := pixels(dst)
+		check(t, p, 20, 5, 5, [4]float64{0.5, 0.5, 0, 1}, 1.5/255, "yellow")
+		// yellow × cyan = green, at 0.5 over black.
+		check(t, p, 20, 15, 5, [4]float64{0, 0.5, 0, 1}, 1.5/255, "multiply in nested group")
+	})
+}
+
+// TestCulling: with culling on only the clockwise triangle of a quad whose
+// second triangle is wound the other way is drawn.
+func TestCulling(t *testing.T) {
+	onGame(func() {
+		s := newScene(10, 10)
+		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
+		m := s.quad(white, 0, 0, 10, 10, p2l.Mesh{Flags: p2l.MeshCulling})
+		// Triangle 0 (0,0)-(10,0)-(0,10): clockwise on screen; triangle 1
+		// reversed to (10,0)-(0,10)-(10,10): counter-clockwise.
+		s.pose.idx[m] = []uint32{0, 1, 2, 1, 2, 3}
+		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
+		c := s.character(t)
+		dst := blackImage(10, 10)
+		c.Draw(dst, nil)
+		p := pixels(dst)
+		check(t, p, 10, 2, 2, [4]float64{1, 1, 1, 1}, 0, "clockwise face")
+		check(t, p, 10, 8, 8, [4]float64{0, 0, 0, 1}, 0, "counter-clockwise face")
+		s.model.Meshes[m].Flags = 0
+		c.Draw(dst, nil)
+		check(t, pixels(dst), 10, 8, 8, [4]float64{1, 1, 1, 1}, 0, "face without culling")
+	})
+}
+
+// TestColorsAndScale: multiply, then screen, then opacity, then the
+// caller's ColorScale.
+func TestColorsAndScale(t *testing.T) {
+	onGame(func() {
+		s := newScene(4, 4)
+		pg := s.page(solid(color.NRGBA{200, 100, 40, 255}))
+		m := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{})
+		s.pose.mul[m] = p2l.Color{0.5, 1, 1}
+		s.pose.scr[m] = p2l.Color{0, 0, 0.5}
+		s.pose.op[m] = 0.8
+		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
+		c := s.character(t)
+		dst := ebiten.NewImage(4, 4)
+		var o DrawOptions
+		o.ColorScale.Scale(1, 0.5, 1, 0.5)
+		c.Draw(dst, &o)
+		// c = (200/255·0.5, 100/255, 40/255); screen b: c + 0.5 − c·0.5.
+		r, g, b := 200.0/255*0.5, 100.0/255, 40.0/255
+		b = b + 0.5 - b*0.5
+		want := [4]float64{r * 0.8 * 1, g * 0.8 * 0.5, b * 0.8, 0.8 * 0.5}
+		check(t, pixels(dst), 4, 2, 2, want, 1.5/255, "colors")
+	})
+}
+
+// TestSplitLargeMesh: a mesh of more than 65,535 vertices is split across
+// calls and still covers its area.
+func TestSplitLargeMesh(t *testing.T) {
+	onGame(func() {
+		s := newScene(64, 64)
+		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
+		m := s.quad(white, 0, 0, 1, 1, p2l.Mesh{})
+		// A 300×300-vertex grid over the 64×64 canvas: 90,000 vertices.
+		const n = 300
+		var v, uv []float32
+		for y := range n {
+			for x := range n {
+				v = append(v, float32(x)*64/(n-1), float32(y)*64/(n-1))
+				uv = append(uv, float32(x)/(n-1), float32(y)/(n-1))
+			}
+		}
+		var idx []uint32
+		for y := range n - 1 {
+			for x := range n - 1 {
+				i := uint32(y*n + x)
+				idx = append(idx, i, i+1, i+n, i+1, i+n+1, i+n)
+			}
+		}
+		s.pose.verts[m], s.pose.uvs[m], s.pose.idx[m] = v, uv, idx
+		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
+		c := s.character(t)
+		dst := blackImage(64, 64)
+		before := rd.drawCalls
+		c.Draw(dst, nil)
+		if calls := rd.drawCalls - before; calls < 2 {
+			t.Errorf("draw calls for 90,000 vertices: %d, want ≥ 2", calls)
+		}
+		p := pixels(dst)
+		for y := range 64 {
+			for x := range 64 {
+				if at(p, 64, x, y) != [4]float64{1, 1, 1, 1} {
+					t.Errorf("pixel (%d,%d) not covered: %v", x, y, at(p, 64, x, y))
+					return
+				}
+			}
+		}
+	})
+}
