@@ -280,11 +280,24 @@ func (r *renderer) closeGroup() {
 }
 
 func (r *renderer) visibleMesh(mi int) bool {
-	mesh := &r.res.model.Meshes[mi]
-	if mesh.TexturePage < 0 || mesh.TexturePage >= len(r.res.pages) || r.res.pages[mesh.TexturePage] == nil {
+	if _, _, _, ok := r.page(mi); !ok {
 		return false
 	}
 	return r.rig.MeshOpacity(mi) > 0
+}
+
+// page returns the image mesh mi samples and its size without the border:
+// a mesh without a page (−1) samples opaque white; ok is false for a page
+// that is unavailable (the mesh draws nothing and masks nothing).
+func (r *renderer) page(mi int) (img *ebiten.Image, w, h float32, ok bool) {
+	p := r.res.model.Meshes[mi].TexturePage
+	if p < 0 {
+		return whitePage(), 1, 1, true
+	}
+	if p >= len(r.res.pages) || r.res.pages[p] == nil {
+		return nil, 0, 0, false
+	}
+	return r.res.pages[p], r.res.pageW[p], r.res.pageH[p], true
 }
 
 func (r *renderer) useMask(s int, b image.Rectangle) {
@@ -363,7 +376,6 @@ func (r *renderer) renderCoverage() {
 		r.covImg[s] = p.sub(r.covRegion[s])
 		r.covImg[s].Clear()
 	}
-	m := r.res.model
 	for _, s := range r.covUsed {
 		img := r.covImg[s]
 		if img == nil {
@@ -377,14 +389,11 @@ func (r *renderer) renderCoverage() {
 			bounds:    r.covRect[s],
 		}
 		for _, mi := range r.res.maskSets[s] {
-			mesh := &m.Meshes[mi]
-			if mesh.TexturePage < 0 || mesh.TexturePage >= len(r.res.pages) || r.res.pages[mesh.TexturePage] == nil {
+			pg, _, _, ok := r.page(mi)
+			if !ok || r.transform(mi).Empty() {
 				continue
 			}
-			if r.transform(mi).Empty() {
-				continue
-			}
-			r.setKey(batchKey{dst: img, src: r.res.pages[mesh.TexturePage], blend: blendMax, shader: meshShader})
+			r.setKey(batchKey{dst: img, src: pg, blend: blendMax, shader: meshShader})
 			// (t.rgb·0 + t.a·1, t.a)·1: the texture alpha in every channel.
 			r.emitMesh(mi, &t, [3]float32{}, [3]float32{1, 1, 1}, 1, false, r.flags)
 		}
@@ -500,7 +509,8 @@ func (r *renderer) drawMesh(mi int, t *target) {
 	if !ok {
 		return
 	}
-	k := batchKey{dst: t.img, src: r.res.pages[mesh.TexturePage], shader: meshShader, mode: [4]float32{-1}}
+	pg, _, _, _ := r.page(mi)
+	k := batchKey{dst: t.img, src: pg, shader: meshShader, mode: [4]float32{-1}}
 	if !r.maskKey(&k, r.res.meshMask[mi], t) {
 		return
 	}
@@ -627,8 +637,7 @@ func (r *renderer) quad(x, y, w, h, sx, sy float32, M, S [3]float32, o, flags fl
 // A mesh that does not fit the batch's 65,536 addressable vertices starts a
 // new batch; one larger than that is split triangle by triangle.
 func (r *renderer) emitMesh(mi int, t *target, M, S [3]float32, o float32, cull bool, flags float32) {
-	mesh := &r.res.model.Meshes[mi]
-	pw, ph := r.res.pageW[mesh.TexturePage], r.res.pageH[mesh.TexturePage]
+	_, pw, ph, _ := r.page(mi)
 	uv := r.rig.MeshUVs(mi)
 	idx := r.rig.MeshIndices(mi)
 	off := int(r.meshOff[mi])
@@ -692,12 +701,15 @@ func (r *renderer) emitMesh(mi int, t *target, M, S [3]float32, o float32, cull 
 }
 
 // culled reports whether triangle (a, b, c) faces away: with culling on,
-// only faces clockwise in canvas coordinates (y down) are drawn, that is
-// those with (b − a) × (c − a) > 0.
+// only faces "clockwise in canvas coordinates (y down)" are drawn, which
+// the spec's Godot paragraph and the CPU renderer state exactly as
+// (b − a) × (c − a) < 0 in canvas coordinates (Cubism's front faces). The
+// test runs in float64 on the canvas vertices, as the CPU renderer's does.
 func culled(v []float32, a, b, c int) bool {
-	ax, ay := v[2*a], v[2*a+1]
-	cross := (v[2*b]-ax)*(v[2*c+1]-ay) - (v[2*b+1]-ay)*(v[2*c]-ax)
-	return !(cross > 0)
+	ax, ay := float64(v[2*a]), float64(v[2*a+1])
+	bx, by := float64(v[2*b]), float64(v[2*b+1])
+	cx, cy := float64(v[2*c]), float64(v[2*c+1])
+	return (bx-ax)*(cy-ay)-(by-ay)*(cx-ax) >= 0
 }
 
 // flush issues the batch as one DrawTrianglesShader call.

@@ -108,26 +108,27 @@ func TestNestedGroups(t *testing.T) {
 	})
 }
 
-// TestCulling: with culling on only the clockwise triangle of a quad whose
-// second triangle is wound the other way is drawn.
+// TestCulling: with culling on only front faces are drawn: the spec (its
+// Godot paragraph) states them as (b − a) × (c − a) < 0 in canvas
+// coordinates.
 func TestCulling(t *testing.T) {
 	onGame(func() {
 		s := newScene(10, 10)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
 		m := s.quad(white, 0, 0, 10, 10, p2l.Mesh{Flags: p2l.MeshCulling})
-		// Triangle 0 (0,0)-(10,0)-(0,10): clockwise on screen; triangle 1
-		// reversed to (10,0)-(0,10)-(10,10): counter-clockwise.
+		// Triangle 0 (0,0)-(10,0)-(0,10): (b − a) × (c − a) = +100, a back
+		// face; triangle 1 (10,0)-(0,10)-(10,10) = −100, a front face.
 		s.pose.idx[m] = []uint32{0, 1, 2, 1, 2, 3}
 		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
 		c := s.character(t)
 		dst := blackImage(10, 10)
 		c.Draw(dst, nil)
 		p := pixels(dst)
-		check(t, p, 10, 2, 2, [4]float64{1, 1, 1, 1}, 0, "clockwise face")
-		check(t, p, 10, 8, 8, [4]float64{0, 0, 0, 1}, 0, "counter-clockwise face")
+		check(t, p, 10, 2, 2, [4]float64{0, 0, 0, 1}, 0, "back face")
+		check(t, p, 10, 8, 8, [4]float64{1, 1, 1, 1}, 0, "front face")
 		s.model.Meshes[m].Flags = 0
 		c.Draw(dst, nil)
-		check(t, pixels(dst), 10, 8, 8, [4]float64{1, 1, 1, 1}, 0, "face without culling")
+		check(t, pixels(dst), 10, 2, 2, [4]float64{1, 1, 1, 1}, 0, "back face without culling")
 	})
 }
 

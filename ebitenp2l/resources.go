@@ -2,6 +2,7 @@ package ebitenp2l
 
 import (
 	"image"
+	"image/color"
 	"slices"
 	"sync"
 
@@ -120,6 +121,19 @@ func (r *modelRes) release() {
 	if res[r.model] == r {
 		delete(res, r.model)
 	}
+}
+
+var white *ebiten.Image
+
+// whitePage is what a mesh without a texture page samples: opaque white.
+// Its texel (1, 1) is the one-texel page inside an opaque border, so any
+// coordinate of [0, 1] samples white.
+func whitePage() *ebiten.Image {
+	if white == nil {
+		white = ebiten.NewImage(8, 8)
+		white.Fill(color.White)
+	}
+	return white
 }
 
 // uploadPage copies a premultiplied page into a new managed image with a
