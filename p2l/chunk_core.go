@@ -295,8 +295,9 @@ func codeTEXR(c *coder, m *Model) {
 			if c.ok() && t.URI == "" {
 				c.failAt(pos, "uri", "external page without a URI")
 			}
-			// Data of an external page is what a loader resolved; it is
-			// not part of the file.
+			if !c.read && len(t.Data) != 0 {
+				c.fail("data", "an external page carries no data (its pixels come from the URI)")
+			}
 		}
 	})
 }

@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path"
-	"path/filepath"
 	"runtime/debug"
 	"unicode/utf8"
 
@@ -25,7 +23,6 @@ type loadConfig struct {
 	verifyCRC       bool
 	maxDecompressed int64
 	logger          *slog.Logger
-	resolve         func(uri string) ([]byte, error)
 }
 
 func defaultConfig() *loadConfig {
@@ -48,19 +45,9 @@ func WithMaxDecompressed(n int64) LoadOption {
 	}
 }
 
-// WithLogger sends load diagnostics to l: the reason a load failed, chunks
-// skipped as unknown, external texture pages that could not be resolved.
+// WithLogger sends load diagnostics to l: the reason a load failed (Error)
+// and chunks skipped as unknown (Debug).
 func WithLogger(l *slog.Logger) LoadOption { return func(c *loadConfig) { c.logger = l } }
-
-// WithTextureResolver supplies the bytes of external texture pages
-// (TextureExternal): f receives the page's URI (relative to the model file)
-// and returns the image file's bytes, which are stored in the page's Data.
-// LoadFile and LoadFS install a resolver reading next to the model file;
-// this option replaces it. A resolver error leaves Data nil, is logged, and
-// does not fail the load: renderers report such a page as unavailable.
-func WithTextureResolver(f func(uri string) ([]byte, error)) LoadOption {
-	return func(c *loadConfig) { c.resolve = f }
-}
 
 // Load decodes and validates a v1 or v2 .p2lrt file, then runs one trial
 // evaluation so that a model which parses but cannot evaluate fails here.
@@ -72,7 +59,6 @@ func Load(data []byte, opts ...LoadOption) (*Model, error) {
 	}
 	m, err := decode(data, cfg)
 	if err == nil {
-		resolveTextures(m, cfg)
 		err = trialEvaluate(m)
 	}
 	if err != nil {
@@ -84,56 +70,28 @@ func Load(data []byte, opts ...LoadOption) (*Model, error) {
 	return m, nil
 }
 
-// LoadFile loads the file at name. External texture pages are read
-// relative to the file's directory.
+// LoadFile loads the file at name.
+//
+// External texture pages (TextureExternal) are not read here: their URIs
+// are relative to the model file, and package p2l/texture decodes them
+// given texture.Options{FS: os.DirFS(filepath.Dir(name))}.
 func LoadFile(name string, opts ...LoadOption) (*Model, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(name)
-	resolver := WithTextureResolver(func(uri string) ([]byte, error) {
-		if !fs.ValidPath(uri) {
-			return nil, fmt.Errorf("texture URI %q is not a relative slash-separated path inside the model's directory", uri)
-		}
-		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(uri)))
-	})
-	return Load(data, append([]LoadOption{resolver}, opts...)...)
+	return Load(data, opts...)
 }
 
-// LoadFS loads the file name from fsys. External texture pages are read
-// from fsys relative to the file's directory.
+// LoadFS loads the file name from fsys. External texture pages resolve
+// relative to path.Dir(name) in fsys (see package p2l/texture, Options.FS
+// with fs.Sub(fsys, path.Dir(name))).
 func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	dir := path.Dir(name)
-	resolver := WithTextureResolver(func(uri string) ([]byte, error) {
-		p := path.Join(dir, uri)
-		if !fs.ValidPath(uri) || !fs.ValidPath(p) {
-			return nil, fmt.Errorf("texture URI %q is not a relative slash-separated path inside the model's directory", uri)
-		}
-		return fs.ReadFile(fsys, p)
-	})
-	return Load(data, append([]LoadOption{resolver}, opts...)...)
-}
-
-func resolveTextures(m *Model, cfg *loadConfig) {
-	for i := range m.Textures {
-		t := &m.Textures[i]
-		if t.Kind != TextureExternal || cfg.resolve == nil {
-			continue
-		}
-		data, err := cfg.resolve(t.URI)
-		if err != nil {
-			if cfg.logger != nil {
-				cfg.logger.Warn("p2l: external texture page unavailable", "page", i, "uri", t.URI, "error", err)
-			}
-			continue
-		}
-		t.Data = data
-	}
+	return Load(data, opts...)
 }
 
 // trialEvaluate evaluates the model once at its default pose. A panic in

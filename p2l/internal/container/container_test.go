@@ -1,0 +1,100 @@
+package container
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+func TestWriteParseRoundTrip(t *testing.T) {
+	big := bytes.Repeat([]byte("abcdefgh"), 100)
+	chunks := []ChunkData{
+		{Tag: "STRS", Version: 1, Required: true, Data: []byte{0, 0, 0, 0, 0, 0, 0, 0}},
+		{Tag: "ABCD", Version: 3, Data: big, Compress: Deflate},
+		{Tag: "EFGH", Version: 1, Data: big, Compress: Zstd},
+		{Tag: "TINY", Version: 1, Data: []byte{1}, Compress: Zstd}, // grows: stored raw
+		{Tag: "zero", Version: 1},
+	}
+	data, err := Write(FlagNamesStripped, 7, chunks, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, es, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Major != 2 || h.Minor != 7 || h.Flags != FlagNamesStripped || len(es) != len(chunks) {
+		t.Fatalf("header %+v, %d entries", h, len(es))
+	}
+	wantComp := []Compression{None, Deflate, Zstd, None, None}
+	for i, e := range es {
+		if e.Tag != chunks[i].Tag || e.Version != chunks[i].Version || e.Required() != chunks[i].Required || !e.HasCRC() {
+			t.Errorf("entry %d: %+v", i, e)
+		}
+		if e.Offset%16 != 0 || e.Compression() != wantComp[i] {
+			t.Errorf("entry %d: offset %d, compression %v", i, e.Offset, e.Compression())
+		}
+		if err := CheckCRC(data, &e); err != nil {
+			t.Error(err)
+		}
+		got, err := Content(data, &e, 1<<20)
+		if err != nil || !bytes.Equal(got, chunks[i].Data) {
+			t.Errorf("entry %d content: %v", i, err)
+		}
+	}
+	// Determinism.
+	again, _ := Write(FlagNamesStripped, 7, chunks, true)
+	if !bytes.Equal(again, data) {
+		t.Fatal("Write is not deterministic")
+	}
+}
+
+// TestAddressWidth: offsets beyond what the platform addresses are
+// rejected, not truncated (simulated with a 32-bit limit).
+func TestAddressWidth(t *testing.T) {
+	data, _ := Write(0, 0, []ChunkData{{Tag: "STRS", Version: 1, Data: []byte{1, 2, 3}}}, false)
+	binary.LittleEndian.PutUint64(data[HeaderSize+8:], 1<<32+48)
+	if _, _, err := parse(data, 1<<31-1); err == nil || !strings.Contains(err.Error(), "address width") {
+		t.Fatalf("got %v", err)
+	}
+	// The same file on a 64-bit limit fails on bounds instead.
+	if _, _, err := parse(data, 1<<63-1); err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestZeroLengthChunkPlacement(t *testing.T) {
+	// A zero-length chunk may sit at the end of the file or at the start
+	// of another chunk, but not inside one.
+	data, _ := Write(0, 0, []ChunkData{{Tag: "AAAA", Version: 1, Data: make([]byte, 32)}, {Tag: "BBBB", Version: 1}}, false)
+	if _, _, err := Parse(data); err != nil {
+		t.Fatal(err)
+	}
+	row := HeaderSize + EntrySize
+	first := binary.LittleEndian.Uint64(data[HeaderSize+8:])
+	binary.LittleEndian.PutUint64(data[row+8:], first)
+	if _, _, err := Parse(data); err != nil {
+		t.Fatalf("zero-length chunk at another chunk's start: %v", err)
+	}
+	binary.LittleEndian.PutUint64(data[row+8:], first+16)
+	if _, _, err := Parse(data); err == nil || !strings.Contains(err.Error(), "overlaps") {
+		t.Fatalf("zero-length chunk inside another: %v", err)
+	}
+}
+
+func TestZstdFrameWalker(t *testing.T) {
+	good, _ := compress(Zstd, bytes.Repeat([]byte("xyz"), 1000))
+	if fcs, err := checkZstdFrame(good); err != nil || fcs != 3000 {
+		t.Fatalf("fcs %d, %v", fcs, err)
+	}
+	skippable := append([]byte{0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0}, good...)
+	for name, b := range map[string][]byte{
+		"skippable": skippable, "empty": nil, "two": append(append([]byte(nil), good...), good...),
+		"truncated": good[:len(good)-1], "trailing": append(append([]byte(nil), good...), 0),
+	} {
+		if _, err := checkZstdFrame(b); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+}
