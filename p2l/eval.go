@@ -162,6 +162,9 @@ func (r *Rig) evalDeformers() {
 				v[0], v[1], v[2], v[3] = v[0]+bw.w1*d[0], v[1]+bw.w1*d[1], v[2]+bw.w1*d[2], v[3]+bw.w1*d[3]
 			}
 		}
+		if r.adv != nil && r.adv.arcs != nil { // advanced mode, hook H2
+			v[0], v[1] = r.adv.arcPivot(i, v[0], v[1], r.current)
+		}
 		angle := v[2] + c.base
 		scale := v[3]
 		ox, oy := v[0], v[1]
@@ -390,6 +393,9 @@ func (r *Rig) evalMeshes() {
 			}
 		}
 		r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
+		if r.adv != nil { // advanced mode, hook H4
+			r.adv.meshLocal(r, i, local)
+		}
 		r.toCanvas(c.parent, local)
 		dst := out[c.vOff : c.vOff+n]
 		for j, v := range local {

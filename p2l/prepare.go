@@ -215,6 +215,8 @@ type prepared struct {
 	maxAxes    int
 	maxBinds   int // most bindings on one record
 	sortLen    int // total draw-group children (sort scratch)
+
+	adv advModel // advanced-mode data, built on first use (advrig.go)
 }
 
 func indexIDs[T any](s []T, id func(*T) string) map[string]int {

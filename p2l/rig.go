@@ -94,6 +94,11 @@ type Rig struct {
 	local   []float64
 	bw      []bindWeight
 	sortBuf []sortItem
+
+	// Advanced mode (advrig.go): nil while every feature is off, so the
+	// hooks below cost one nil check each.
+	adv    *advRig
+	vbones *boneSource // virtual bones for BoneTransform in Cubism mode
 }
 
 // colorOverride is a host color replacing evaluated colors.
@@ -322,12 +327,19 @@ func (r *Rig) evaluate() {
 	}()
 	r.stage = "parameters"
 	r.clampCurrent()
+	if r.adv != nil { // advanced mode, hook H1
+		r.adv.holdParameters(r)
+	}
 	r.stage = "deformers"
 	r.evalDeformers()
 	r.stage = "meshes"
 	r.evalMeshes()
 	r.stage = "glue"
 	r.evalGlues()
+	if r.adv != nil { // advanced mode, hook H6
+		r.stage = "simulation"
+		r.adv.simulate(r)
+	}
 	r.stage = "parts"
 	r.evalParts()
 	r.stage = "draw order"

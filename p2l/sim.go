@@ -283,7 +283,7 @@ func correctionOffsets(sim *Simulation, mesh int, value func(param int) float32,
 		if len(c.Keys) == 0 {
 			continue
 		}
-		k, t := keyBracket(c.Keys, value(c.Parameter))
+		k, t := locate(c.Keys, value(c.Parameter))
 		for mi := range c.Meshes {
 			cm := &c.Meshes[mi]
 			if cm.Mesh != mesh || len(cm.Offsets) != len(c.Keys) {

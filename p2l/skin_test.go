@@ -45,7 +45,7 @@ func (a *armFrames) lbsAt(deg float32, out []float64) {
 }
 
 func (a *armFrames) meshLocalAt(cur []float32, mesh int, out []float64) {
-	k, t := keyBracket(a.keys, cur[0])
+	k, t := locate(a.keys, cur[0])
 	a.lbsAt(a.keys[k], out)
 	if t == 0 {
 		return

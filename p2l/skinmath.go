@@ -8,34 +8,6 @@ import "math"
 // bone transforms the correction subtracts, and the least-squares fit of
 // per-vertex weights. It knows nothing of rigs; skin.go feeds it frames.
 
-// keySnap is the distance under which a value counts as sitting on a key,
-// the grid rule of RUNTIME.md ("值与某个关键点相差小于 0.001 时取该关键点").
-const keySnap = 0.001
-
-// keyBracket places v among ascending keys: the lower key index k and the
-// fraction t towards key k+1. Values outside the keys clamp to the end keys
-// and values within keySnap of a key sit on it (t = 0), so a combination
-// whose weight is 1 is exactly that key.
-func keyBracket(keys []float32, v float32) (k int, t float64) {
-	n := len(keys)
-	if n <= 1 || v <= keys[0] {
-		return 0, 0
-	}
-	if v >= keys[n-1] {
-		return n - 1, 0
-	}
-	for i, kv := range keys {
-		if d := v - kv; d > -keySnap && d < keySnap {
-			return i, 0
-		}
-	}
-	k = 0
-	for k+1 < n-1 && keys[k+1] <= v {
-		k++
-	}
-	return k, float64(v-keys[k]) / float64(keys[k+1]-keys[k])
-}
-
 // combo is one key combination around the current values: its key index on
 // every axis and its multilinear weight.
 type combo struct {
@@ -44,7 +16,8 @@ type combo struct {
 }
 
 // comboSet enumerates the key combinations surrounding values on axes with
-// their multilinear weights (the products of (1−t) or t per axis, as the
+// their multilinear weights (keys located as grids locate them: snapped
+// within 0.001, clamped at the ends) (the products of (1−t) or t per axis, as the
 // baking interpolates keyforms). Combinations of weight zero are left out,
 // so on a key exactly one combination of weight 1 remains. It reuses its
 // storage, so steady-state use allocates nothing.
@@ -64,7 +37,7 @@ func (s *comboSet) compute(axes []Axis, value func(param int) float32) []combo {
 	s.k, s.t = s.k[:n], s.t[:n]
 	live := 0 // axes with 0 < t
 	for i, ax := range axes {
-		s.k[i], s.t[i] = keyBracket(ax.Keys, value(ax.Parameter))
+		s.k[i], s.t[i] = locate(ax.Keys, value(ax.Parameter))
 		if s.t[i] != 0 {
 			live++
 		}

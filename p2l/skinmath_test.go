@@ -137,10 +137,10 @@ func TestComboWeights(t *testing.T) {
 		}
 	}
 	// Snapping and clamping.
-	if k, tt := keyBracket(axes[0].Keys, 10.0009); k != 1 || tt != 0 {
+	if k, tt := locate(axes[0].Keys, 10.0009); k != 1 || tt != 0 {
 		t.Errorf("10.0009 bracket (%d, %v), want on key 1", k, tt)
 	}
-	if k, tt := keyBracket(axes[0].Keys, 99); k != 2 || tt != 0 {
+	if k, tt := locate(axes[0].Keys, 99); k != 2 || tt != 0 {
 		t.Errorf("99 bracket (%d, %v), want clamped to key 2", k, tt)
 	}
 }

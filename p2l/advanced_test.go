@@ -1,0 +1,352 @@
+package p2l_test
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
+)
+
+const allBits = p2l.FeatureSkin | p2l.FeatureExactLinks | p2l.FeatureSim | p2l.FeatureCollision
+
+func newAdvRig(t *testing.T, opt synth.AdvancedOptions) (*p2l.Model, *p2l.Rig) {
+	t.Helper()
+	m := synth.Advanced(opt)
+	r := m.NewRig()
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	return m, r
+}
+
+func verts(r *p2l.Rig, mesh int) []float32 {
+	return append([]float32(nil), r.MeshVertices(mesh)...)
+}
+
+func TestAdvancedAvailableAndDependencies(t *testing.T) {
+	m, r := newAdvRig(t, synth.AdvancedOptions{})
+	if got := m.AdvancedAvailable(); got != allBits {
+		t.Fatalf("available %b, want %b", got, allBits)
+	}
+	if got := r.SetAdvanced(p2l.FeatureCollision); got != 0 {
+		t.Errorf("collision alone gave %b, want 0 (needs simulation)", got)
+	}
+	if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+		t.Errorf("sim+collision gave %b", got)
+	}
+	if got := r.SetAdvanced(allBits | 0x100); got != allBits {
+		t.Errorf("all bits gave %b, want %b", got, allBits)
+	}
+	// Without BONE the skin (which depends on it) and the arcs go.
+	nb := *m
+	nb.Bones = nil
+	if got := nb.AdvancedAvailable(); got != p2l.FeatureSim|p2l.FeatureCollision {
+		t.Errorf("without BONE available %b, want sim+collision", got)
+	}
+}
+
+// poses runs f at a few poses covering keys and values between them.
+var poses = [][3]float32{{0, 0, 0}, {22.5, 0, 0}, {45, 1, 10}, {70, -0.5, -7}, {90, 0.3, 3}}
+
+func setPose(r *p2l.Rig, p [3]float32) {
+	for i, v := range p {
+		r.SetParameter(i, v)
+	}
+}
+
+func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
+	m, withExt := newAdvRig(t, synth.AdvancedOptions{})
+	plain := synth.WithoutExtensions(m).NewRig()
+	toggled := m.NewRig()
+	toggled.SetAdvanced(allBits)
+	for _, p := range poses {
+		setPose(toggled, p)
+		toggled.SimUpdateForTest(1.0 / 30)
+	}
+	toggled.SimWind(500, 0)
+	toggled.SetAdvanced(0)
+	for _, p := range poses {
+		for _, r := range []*p2l.Rig{withExt, plain, toggled} {
+			setPose(r, p)
+			r.Evaluate()
+		}
+		for mesh := range m.Meshes {
+			a, b, c := withExt.MeshVertices(mesh), plain.MeshVertices(mesh), toggled.MeshVertices(mesh)
+			for i := range b {
+				if math.Float32bits(a[i]) != math.Float32bits(b[i]) || math.Float32bits(c[i]) != math.Float32bits(b[i]) {
+					t.Fatalf("pose %v mesh %d value %d: with chunks %v, without %v, after on/off %v", p, mesh, i, a[i], b[i], c[i])
+				}
+			}
+		}
+		for i := range m.Parameters {
+			if toggled.ParameterCurrent(i) != plain.ParameterCurrent(i) {
+				t.Fatalf("parameter %d differs after on/off", i)
+			}
+		}
+	}
+}
+
+// upperToCanvas maps the upper arm's space to the canvas: its frame is a
+// translation to (100, 100).
+func upperToCanvas(x, y float64) (float64, float64) { return x + 100, y + 100 }
+
+func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
+	for _, given := range []bool{false, true} {
+		m, r := newAdvRig(t, synth.AdvancedOptions{SkinWeights: given})
+		if err := m.PrepareAdvanced(); err != nil {
+			t.Fatal(err)
+		}
+		cub := m.NewRig()
+		if got := r.SetAdvanced(p2l.FeatureSkin); got != p2l.FeatureSkin {
+			t.Fatalf("skin gave %b", got)
+		}
+		n := len(m.Meshes[synth.AdvArmMesh].Positions) / 2
+		// Between keys the skinned arm is the exact two-bone blend: the
+		// wrist on the circle around the elbow, not on the chord.
+		for _, deg := range []float32{10, 22.5, 33, 60, 81} {
+			r.SetParameter(synth.AdvParamElbow, deg)
+			r.Evaluate()
+			cub.SetParameter(synth.AdvParamElbow, deg)
+			cub.Evaluate()
+			got, chord := r.MeshVertices(synth.AdvArmMesh), cub.MeshVertices(synth.AdvArmMesh)
+			for v := 0; v < n; v++ {
+				x, y := upperToCanvas(synth.AdvArmAt(v, float64(deg)))
+				if math.Abs(float64(got[2*v])-x) > 2e-4 || math.Abs(float64(got[2*v+1])-y) > 2e-4 {
+					t.Fatalf("weights given %v, elbow %v, vertex %d at (%v, %v), want (%v, %v)", given, deg, v, got[2*v], got[2*v+1], x, y)
+				}
+			}
+			// The wrist (last vertex, rigid on the forearm) is 40+ px
+			// from the elbow at (160, 100): on the arc the distance is the
+			// rest distance; the chord cuts inside.
+			w := n - 1
+			ex, ey := upperToCanvas(synth.AdvElbowX, 0)
+			rest := math.Hypot(100-synth.AdvElbowX, 8)
+			onArc := math.Hypot(float64(got[2*w])-ex, float64(got[2*w+1])-ey)
+			inChord := math.Hypot(float64(chord[2*w])-ex, float64(chord[2*w+1])-ey)
+			if math.Abs(onArc-rest) > 2e-4 || inChord > rest-0.05 {
+				t.Fatalf("elbow %v: wrist %v from the elbow skinned, %v baked; rest %v", deg, onArc, inChord, rest)
+			}
+		}
+		// At every key the correction is exactly zero: bit-identical to the
+		// Cubism mode.
+		maxErr := 0.0
+		for _, deg := range []float32{0, 45, 90} {
+			r.SetParameter(synth.AdvParamElbow, deg)
+			r.Evaluate()
+			cub.SetParameter(synth.AdvParamElbow, deg)
+			cub.Evaluate()
+			a, b := r.MeshVertices(synth.AdvArmMesh), cub.MeshVertices(synth.AdvArmMesh)
+			for i := range a {
+				maxErr = math.Max(maxErr, math.Abs(float64(a[i]-b[i])))
+				if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+					t.Fatalf("key %v value %d: skinned %v, baked %v", deg, i, a[i], b[i])
+				}
+			}
+		}
+		t.Logf("weights given %v: SKIN correction at keys, max error %v", given, maxErr)
+	}
+}
+
+func TestArcPivotAndVirtualBone(t *testing.T) {
+	m, r := newAdvRig(t, synth.AdvancedOptions{})
+	if r.BoneCount() != 2 || r.BoneID(0) != "Forearm" || r.BoneID(1) != "Hand" || r.BoneID(2) != "" {
+		t.Fatalf("bones %d %q %q", r.BoneCount(), r.BoneID(0), r.BoneID(1))
+	}
+	if _, ok := r.BoneTransform(0); ok {
+		t.Fatal("bone transform before any evaluation")
+	}
+	// Elbow 15°: halfway between the hand's keys at 0° and 30°.
+	r.SetParameter(synth.AdvParamElbow, 15)
+	r.Evaluate()
+	s15, c15 := math.Sincos(15 * math.Pi / 180)
+	s30, c30 := math.Sincos(30 * math.Pi / 180)
+	hand, ok := r.BoneTransform(1)
+	ex, ey := upperToCanvas(synth.AdvElbowX, 0)
+	// Cubism mode: the chord's midpoint.
+	wantX, wantY := ex+synth.AdvHandRadius*(1+c30)/2, ey+synth.AdvHandRadius*s30/2
+	if !ok || math.Abs(hand.TX-wantX) > 1e-4 || math.Abs(hand.TY-wantY) > 1e-4 {
+		t.Fatalf("baked hand pivot (%v, %v), want chord midpoint (%v, %v)", hand.TX, hand.TY, wantX, wantY)
+	}
+	if got := r.SetAdvanced(p2l.FeatureExactLinks); got != p2l.FeatureExactLinks {
+		t.Fatalf("exact links gave %b", got)
+	}
+	hand, _ = r.BoneTransform(1)
+	wantX, wantY = ex+synth.AdvHandRadius*c15, ey+synth.AdvHandRadius*s15
+	// The keyed pivots are float32 in the file: 1e-5 px covers their
+	// rounding.
+	if math.Abs(hand.TX-wantX) > 1e-5 || math.Abs(hand.TY-wantY) > 1e-5 {
+		t.Fatalf("exact hand pivot (%v, %v), want on the arc at 15° (%v, %v)", hand.TX, hand.TY, wantX, wantY)
+	}
+	if math.Abs(hand.A-c15) > 1e-12 || math.Abs(hand.C-s15) > 1e-12 {
+		t.Fatalf("hand rotation (%v, %v), want cos/sin 15°", hand.A, hand.C)
+	}
+	// The virtual forearm: elbow at (160, 100), turned by the elbow angle.
+	r.SetParameter(synth.AdvParamElbow, 30)
+	r.Evaluate()
+	fa, ok := r.BoneTransform(0)
+	want := p2l.Affine{A: c30, B: -s30, C: s30, D: c30, TX: ex, TY: ey}
+	if !ok || math.Abs(fa.A-want.A) > 1e-12 || math.Abs(fa.B-want.B) > 1e-12 || math.Abs(fa.C-want.C) > 1e-12 ||
+		math.Abs(fa.D-want.D) > 1e-12 || math.Abs(fa.TX-want.TX) > 1e-9 || math.Abs(fa.TY-want.TY) > 1e-9 {
+		t.Fatalf("forearm %+v, want %+v", fa, want)
+	}
+	// The same in Cubism mode (virtual bones are data, not a feature).
+	r.SetAdvanced(0)
+	if fb, _ := r.BoneTransform(0); fb != fa {
+		t.Fatalf("forearm in Cubism mode %+v, advanced %+v", fb, fa)
+	}
+	_ = m
+}
+
+// ribbonTarget is where the evaluated pose puts ribbon vertex v with the
+// simulation on: the rest position moved by 2·body, the baked swing held at
+// its default (0) and the static correction removed.
+func ribbonTarget(v int, body float64) (float64, float64) {
+	return float64(synth.AdvRibbonX+10*(v%2)) + 2*body, float64(synth.AdvRibbonTop + synth.AdvRibbonStep*(v/2))
+}
+
+func TestSimulationTargetStepsAndRest(t *testing.T) {
+	m, r := newAdvRig(t, synth.AdvancedOptions{})
+	if got := r.SetAdvanced(p2l.FeatureSim); got != p2l.FeatureSim {
+		t.Fatalf("sim gave %b", got)
+	}
+	r.SetParameter(synth.AdvParamSwing, 1)
+	r.SetParameter(synth.AdvParamBody, 10)
+	r.Evaluate()
+	n := len(m.Meshes[synth.AdvRibbonMesh].Positions) / 2
+	got := r.MeshVertices(synth.AdvRibbonMesh)
+	for v := 0; v < n; v++ {
+		x, y := ribbonTarget(v, 10)
+		if math.Abs(float64(got[2*v])-x) > 1e-4 || math.Abs(float64(got[2*v+1])-y) > 1e-4 {
+			t.Fatalf("before any update vertex %d at (%v, %v), want the target (%v, %v)", v, got[2*v], got[2*v+1], x, y)
+		}
+	}
+	if p := r.ParameterCurrent(synth.AdvParamSwing); p != 0 {
+		t.Fatalf("replaced parameter at %v, want held at its default 0", p)
+	}
+	r.SimUpdateForTest(1)
+	if s := r.SimStepsForTest(); s[0] != 4 {
+		t.Fatalf("one 1-second update ran %d steps, want at most 4", s[0])
+	}
+	for i := 0; i < 240; i++ {
+		r.SimUpdateForTest(1.0 / 60)
+	}
+	got = verts(r, synth.AdvRibbonMesh)
+	// The top row is kinematic on its target; every column segment ends
+	// near its rest length (hard stretch, soft compression).
+	for v := 0; v < 2; v++ {
+		x, y := ribbonTarget(v, 10)
+		if math.Abs(float64(got[2*v])-x) > 1e-3 || math.Abs(float64(got[2*v+1])-y) > 1e-3 {
+			t.Fatalf("top vertex %d at (%v, %v), want its target (%v, %v)", v, got[2*v], got[2*v+1], x, y)
+		}
+	}
+	for v := 0; v+2 < n; v++ {
+		l := math.Hypot(float64(got[2*v+4]-got[2*v]), float64(got[2*v+5]-got[2*v+1]))
+		if math.Abs(l-synth.AdvRibbonStep) > 0.5 {
+			t.Errorf("segment %d–%d length %v, want %v ± 0.5", v, v+2, l, synth.AdvRibbonStep)
+		}
+	}
+	// Evaluate shows the last step; it does not advance.
+	before := r.SimStepsForTest()[0]
+	r.Evaluate()
+	r.Evaluate()
+	if r.SimStepsForTest()[0] != before {
+		t.Fatal("Evaluate advanced the simulation")
+	}
+	// SimReset: the next update starts at rest in the current pose.
+	r.SetParameter(synth.AdvParamBody, -10)
+	r.SimReset()
+	r.SimUpdateForTest(0.001) // less than a step: nothing to show yet
+	got = r.MeshVertices(synth.AdvRibbonMesh)
+	for v := 0; v < n; v++ {
+		x, y := ribbonTarget(v, -10)
+		if math.Abs(float64(got[2*v])-x) > 1e-4 || math.Abs(float64(got[2*v+1])-y) > 1e-4 {
+			t.Fatalf("after reset vertex %d at (%v, %v), want the target (%v, %v)", v, got[2*v], got[2*v+1], x, y)
+		}
+	}
+}
+
+func TestSimulationDeterministicAndCollides(t *testing.T) {
+	run := func() ([]uint32, float64) {
+		m, r := newAdvRig(t, synth.AdvancedOptions{})
+		if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+			t.Fatalf("sim+collision gave %b", got)
+		}
+		post := m.Collision.Colliders[0]
+		r.SimWind(4000, 0) // blow the ribbon right, into the post
+		var bits []uint32
+		worst := 0.0
+		touched := false
+		for f := 0; f < 240; f++ {
+			r.SetParameter(synth.AdvParamBody, float32(8*math.Sin(float64(f)/20)))
+			r.SimUpdateForTest(1.0/60 + float64(f%4)*0.003)
+			v := r.MeshVertices(synth.AdvRibbonMesh)
+			for i := 0; i+1 < len(v); i += 2 {
+				bits = append(bits, math.Float32bits(v[i]), math.Float32bits(v[i+1]))
+				// Distance to the capsule's axis against its radius there.
+				ax, ay, bx, by := float64(post.AX), float64(post.AY), float64(post.BX), float64(post.BY)
+				px, py := float64(v[i]), float64(v[i+1])
+				t := ((px-ax)*(bx-ax) + (py-ay)*(by-ay)) / ((bx-ax)*(bx-ax) + (by-ay)*(by-ay))
+				t = math.Max(0, math.Min(1, t))
+				rad := float64(post.RadiusA) + t*float64(post.RadiusB-post.RadiusA)
+				d := math.Hypot(px-(ax+t*(bx-ax)), py-(ay+t*(by-ay)))
+				worst = math.Max(worst, rad-d)
+				if d < rad+1 {
+					touched = true
+				}
+			}
+		}
+		if !touched {
+			t.Fatal("the ribbon never reached the post; the test proves nothing")
+		}
+		return bits, worst
+	}
+	a, worst := run()
+	b, _ := run()
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("trajectories differ at value %d", i)
+		}
+	}
+	// Output is interpolated between steps (both outside the capsule) and
+	// rounded to float32: allow that rounding and the chord of a
+	// convex-ish shape between two step positions.
+	if worst > 0.05 {
+		t.Fatalf("capsule penetrated by %v px", worst)
+	}
+	t.Logf("deepest capsule penetration of drawn vertices: %v px", math.Max(worst, 0))
+}
+
+func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
+	m := synth.Advanced(synth.AdvancedOptions{})
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = m.PrepareAdvanced()
+			r := m.NewRig()
+			r.SetAdvanced(allBits)
+			r.SetParameter(synth.AdvParamElbow, 30)
+			r.SimUpdateForTest(1.0 / 60)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := synth.Advanced(synth.AdvancedOptions{})
+	bad.Simulations.Sims[0].Targets[0].VertexCount = 3
+	if err := bad.PrepareAdvanced(); err == nil {
+		t.Fatal("a wrong target vertex count was accepted")
+	} else {
+		t.Log(err)
+	}
+	if got := bad.NewRig().SetAdvanced(allBits); got != p2l.FeatureSkin|p2l.FeatureExactLinks {
+		t.Fatalf("with a broken simulation SetAdvanced gave %b, want skin+exact links", got)
+	}
+}

@@ -1,0 +1,610 @@
+package p2l
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// This file connects the advanced mode to a Rig: SetAdvanced, the bone
+// accessors, PrepareAdvanced, and the hook functions the core evaluator
+// calls (each guarded by r.adv != nil, so that with every feature off the
+// core path runs unchanged):
+//
+//	H1  advHoldParameters   end of stage 1, after clamping
+//	H2  advArcPivot         a rotation deformer's pivot, before its frame
+//	H4  advMeshLocal        a mesh's local positions, before its parent
+//	H6  advSimulate         after glue
+//
+// H3 (bone frames) needs no stage of its own: bones are DEFM rotation
+// frames, which stage 2 computes, or virtual bones, evaluated on demand.
+
+// advModel is the advanced data prepared once per model and shared by its
+// rigs: the bone model and the skin weights. Safe for concurrent use.
+type advModel struct {
+	once sync.Once
+	err  error // the bone model could not be built
+
+	// bones is a side model holding only the deformers bone frames need
+	// (skin homes and bones, collider and attachable deformers, and their
+	// ancestors), virtual bones included, so that frames at any parameter
+	// values come from the core evaluator without touching a rig's pose.
+	bones   *Model
+	boneIdx []int32 // deformer index (DEFM, then virtual) → index in bones, −1 if absent
+
+	mu   sync.Mutex
+	fits map[int]*skinFitEntry // per SKIN entry
+}
+
+type skinFitEntry struct {
+	once sync.Once
+	home int
+	rc   []Affine
+	w    *skinWeights
+	err  error
+}
+
+// adv returns m's prepared advanced data.
+func (m *Model) adv() *advModel {
+	a := &m.prep().adv
+	a.once.Do(func() { a.err = a.build(m) })
+	return a
+}
+
+// build makes the bone side model.
+func (a *advModel) build(m *Model) error {
+	a.fits = map[int]*skinFitEntry{}
+	nd := deformerCount(m)
+	all := slices.Clone(m.Deformers)
+	if m.Bones != nil {
+		all = append(all, m.Bones.Virtual...)
+	}
+	need := make([]bool, nd)
+	mark := func(d int) error {
+		for n := 0; d >= 0; n++ {
+			if d >= nd || n > nd {
+				return fmt.Errorf("deformer %d out of range or in a parent cycle", d)
+			}
+			need[d] = true
+			d = all[d].Parent
+		}
+		return nil
+	}
+	for i := len(m.Deformers); i < nd; i++ {
+		if p := all[i].Parent; p >= i {
+			return fmt.Errorf("BONE virtual bone %d: parent %d is not earlier", i-len(m.Deformers), p)
+		}
+		if all[i].Kind != RotationDeformer {
+			return fmt.Errorf("BONE virtual bone %d is not a rotation deformer", i-len(m.Deformers))
+		}
+	}
+	var errs []error
+	if m.Skins != nil {
+		for si := range m.Skins.Meshes {
+			sk := &m.Skins.Meshes[si]
+			if sk.Mesh >= 0 && sk.Mesh < len(m.Meshes) {
+				errs = append(errs, mark(m.Meshes[sk.Mesh].Parent))
+			}
+			for _, b := range sk.Bones {
+				errs = append(errs, mark(b))
+			}
+		}
+	}
+	if m.Bones != nil {
+		for _, ab := range m.Bones.Attachable {
+			errs = append(errs, mark(ab.Deformer))
+		}
+	}
+	if m.Collision != nil {
+		for _, c := range m.Collision.Colliders {
+			if c.Mesh < 0 && c.Deformer >= 0 {
+				errs = append(errs, mark(c.Deformer))
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	a.boneIdx = make([]int32, nd)
+	bm := &Model{Parameters: m.Parameters, Canvas: m.Canvas, Draw: DrawGroup{Part: -1}}
+	for d := 0; d < nd; d++ {
+		a.boneIdx[d] = -1
+		if !need[d] {
+			continue
+		}
+		rec := all[d]
+		if rec.Parent >= 0 {
+			rec.Parent = int(a.boneIdx[rec.Parent])
+		}
+		rec.Part = -1
+		a.boneIdx[d] = int32(len(bm.Deformers))
+		bm.Deformers = append(bm.Deformers, rec)
+	}
+	if m.Bones != nil {
+		// Arcs of the deformers kept, so bone frames follow exact links too.
+		for _, arc := range m.Bones.Arcs {
+			if arc.Deformer >= 0 && arc.Deformer < nd && a.boneIdx[arc.Deformer] >= 0 {
+				if bm.Bones == nil {
+					bm.Bones = &Bones{Header: m.Bones.Header}
+				}
+				arc.Deformer = int(a.boneIdx[arc.Deformer])
+				bm.Bones.Arcs = append(bm.Bones.Arcs, arc)
+			}
+		}
+	}
+	a.bones = bm
+	if err := bm.prep().err; err != nil {
+		return fmt.Errorf("bone frames: %w", err)
+	}
+	return nil
+}
+
+// skinFit returns the rest carries and weights of SKIN entry si, fitting
+// them once per model when the chunk has none. fs must evaluate frames and
+// mesh positions of m.
+func (a *advModel) skinFit(m *Model, si int, fs frameSource) (*skinFitEntry, error) {
+	a.mu.Lock()
+	e := a.fits[si]
+	if e == nil {
+		e = &skinFitEntry{}
+		a.fits[si] = e
+	}
+	a.mu.Unlock()
+	e.once.Do(func() {
+		e.home, e.err = checkSkin(m, si)
+		if e.err != nil {
+			return
+		}
+		sk := &m.Skins.Meshes[si]
+		e.rc, e.err = restCarries(m, sk, e.home, fs)
+		if e.err != nil {
+			return
+		}
+		if e.w = fileWeights(sk); e.w == nil {
+			e.w, e.err = fitSkin(m, sk, e.home, e.rc, fs)
+		}
+	})
+	return e, e.err
+}
+
+// PrepareAdvanced prepares everything the advanced mode needs that can be
+// shared: the bone frames and, for skinned meshes the SKIN chunk gives no
+// weights for, the fitted weights. Call it off the game loop (at load, in a
+// goroutine) so that SetAdvanced later does not fit; it is safe for
+// concurrent use and does the work once per model. It reports what is wrong
+// with the model's extension chunks, if anything (SetAdvanced then leaves
+// the affected feature off).
+func (m *Model) PrepareAdvanced() error {
+	if m.prep().err != nil {
+		return m.prep().err
+	}
+	a := m.adv()
+	if a.err != nil {
+		return fmt.Errorf("p2l: advanced mode: %w", a.err)
+	}
+	var errs []error
+	if m.Skins != nil && len(m.Skins.Meshes) > 0 {
+		fs := newBoneSource(m, a)
+		for si := range m.Skins.Meshes {
+			if _, err := a.skinFit(m, si, fs); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if m.Simulations != nil {
+		for si := range m.Simulations.Sims {
+			if _, err := newSimRun(m, si, m.Collision != nil); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("p2l: advanced mode: %w", err)
+	}
+	return nil
+}
+
+// boneSource evaluates bone frames on the side model and, for fitting, mesh
+// positions on a fresh rig of the full model. It belongs to one goroutine.
+type boneSource struct {
+	m     *Model
+	a     *advModel
+	rig   *Rig // on a.bones
+	full  *Rig // on m, created when first needed
+	last  []float32
+	valid bool
+	// exact reports whether the side rig applies arcs (exact links on).
+	exact bool
+}
+
+func newBoneSource(m *Model, a *advModel) *boneSource {
+	bs := &boneSource{m: m, a: a, rig: a.bones.NewRig(), last: make([]float32, len(m.Parameters))}
+	return bs
+}
+
+// setExact turns exact links on or off for the bone frames.
+func (bs *boneSource) setExact(on bool) {
+	if on == bs.exact {
+		return
+	}
+	bs.exact = on
+	bs.valid = false
+	if on && bs.a.bones.Bones != nil && len(bs.a.bones.Bones.Arcs) > 0 {
+		bs.rig.adv = &advRig{bits: FeatureExactLinks}
+		bs.rig.adv.initArcs(bs.a.bones)
+	} else {
+		bs.rig.adv = nil
+	}
+}
+
+// frameAt evaluates the side model's deformers at cur (once per distinct
+// cur) and returns deformer d's canvas frame.
+func (bs *boneSource) frameAt(cur []float32, d int) Affine {
+	if !bs.valid || !slices.Equal(cur, bs.last) {
+		copy(bs.last, cur)
+		r := bs.rig
+		copy(r.current, cur)
+		r.clampCurrent()
+		r.evalDeformers()
+		bs.valid = true
+	}
+	return bs.rig.deformerFrame(int(bs.a.boneIdx[d]))
+}
+
+// meshLocalAt evaluates the full model at cur in Cubism mode and maps the
+// mesh's canvas vertices back into its parent's space.
+func (bs *boneSource) meshLocalAt(cur []float32, mesh int, out []float64) {
+	if bs.full == nil {
+		bs.full = bs.m.NewRig()
+	}
+	copy(bs.full.current, cur)
+	bs.full.evaluate()
+	v := bs.full.MeshVertices(mesh)
+	inv, _ := bs.frameAt(cur, bs.m.Meshes[mesh].Parent).Invert()
+	for i := 0; i+1 < len(out) && i+1 < len(v); i += 2 {
+		out[i], out[i+1] = inv.Apply(float64(v[i]), float64(v[i+1]))
+	}
+}
+
+// deformerFrame returns deformer d's canvas frame from the last evaluation:
+// a rotation deformer's frame, or a warp's four-corner average affine frame
+// (unit square to canvas).
+func (r *Rig) deformerFrame(d int) Affine {
+	f := &r.frames[d]
+	if r.p.defs[d].kind == RotationDeformer {
+		return Affine{f.m[0], f.m[1], f.m[2], f.m[3], f.m[4], f.m[5]}
+	}
+	a := &f.aff
+	return Affine{A: a[2], B: a[4], C: a[3], D: a[5], TX: a[0] - (a[2]+a[4])/2, TY: a[1] - (a[3]+a[5])/2}
+}
+
+// advRig is a rig's advanced-mode state; nil while every feature is off.
+type advRig struct {
+	bits uint16
+	bs   *boneSource // bone frames (skinning, virtual bones, colliders)
+
+	// H1: parameters held at their default, pendulum groups skipped.
+	held    []int
+	heldDef []float32
+	skipped []bool // per PHYS group
+
+	// H2: per deformer index of the rig's model, its arc (nil: none).
+	arcs []*arcRun
+
+	// H4: per mesh, its skin run (nil: none) and the simulations whose
+	// static corrections it carries.
+	skins       []*skinRun
+	corrections [][]*Simulation
+
+	// H6.
+	sims   []*simRun
+	simDT  float64 // time the next evaluation advances the simulations by
+	stepIn bool    // the next evaluation is an update (interpolated output)
+	pts    [2]float64
+}
+
+// AdvancedAvailable returns the feature bits the rig's model carries and
+// this runtime supports (Model.AdvancedAvailable).
+func (r *Rig) AdvancedAvailable() uint16 { return r.model.AdvancedAvailable() }
+
+// Advanced returns the feature bits currently on.
+func (r *Rig) Advanced() uint16 {
+	if r.adv == nil {
+		return 0
+	}
+	return r.adv.bits
+}
+
+// SetAdvanced switches the advanced features (FeatureSkin,
+// FeatureExactLinks, FeatureSim, FeatureCollision) and returns the bits
+// actually on: only available bits, only with their dependencies on
+// (collision needs simulation, a chunk depending on another needs it), and
+// without features whose data turned out unusable (Model.PrepareAdvanced
+// reports why). 0 is the Cubism-equivalent mode, the default; with 0 the
+// rig evaluates bit-identically to the same model without extension chunks
+// and keeps no advanced state. Every call resets the simulations: the next
+// update starts them at rest in the then current pose.
+//
+// Skin weights missing from the file are fitted by the first call that
+// needs them, once per model; call Model.PrepareAdvanced beforehand to keep
+// that work off the game loop. If the rig has been evaluated, SetAdvanced
+// evaluates it again with the values of that evaluation.
+func (r *Rig) SetAdvanced(bits uint16) uint16 {
+	if r.err != nil {
+		return 0
+	}
+	m := r.model
+	bits = m.resolveFeatures(bits & allFeatures)
+	r.adv = nil
+	if bits != 0 {
+		r.adv = newAdvRig(r, bits)
+		if r.adv.bits == 0 {
+			r.adv = nil
+		}
+	}
+	if r.evaluated {
+		r.evaluate()
+	}
+	return r.Advanced()
+}
+
+// newAdvRig builds the state for bits, dropping features whose data fails.
+func newAdvRig(r *Rig, bits uint16) *advRig {
+	m := r.model
+	a := m.adv()
+	ad := &advRig{bits: bits}
+	if a.err != nil {
+		ad.bits &^= FeatureSkin
+	}
+	if ad.bits&(FeatureSkin) != 0 || (m.Bones != nil && len(m.Bones.Virtual) > 0) || ad.bits&FeatureCollision != 0 {
+		if a.err == nil {
+			ad.bs = newBoneSource(m, a)
+			ad.bs.setExact(ad.bits&FeatureExactLinks != 0)
+		}
+	}
+	if ad.bits&FeatureExactLinks != 0 {
+		ad.initArcs(m)
+		if ad.arcs == nil {
+			ad.bits &^= FeatureExactLinks
+		}
+	}
+	if ad.bits&FeatureSkin != 0 {
+		ad.skins = make([]*skinRun, len(m.Meshes))
+		ok := false
+		for si := range m.Skins.Meshes {
+			e, err := a.skinFit(m, si, ad.bs)
+			if err != nil {
+				continue
+			}
+			ad.skins[m.Skins.Meshes[si].Mesh] = newSkinRun(m, si, e.home, e.rc, e.w)
+			ok = true
+		}
+		if !ok {
+			ad.skins = nil
+			ad.bits &^= FeatureSkin
+		}
+	}
+	if ad.bits&FeatureSim != 0 {
+		coll := ad.bits&FeatureCollision != 0 && ad.bs != nil
+		for si := range m.Simulations.Sims {
+			run, err := newSimRun(m, si, coll)
+			if err != nil {
+				continue
+			}
+			ad.sims = append(ad.sims, run)
+		}
+		if len(ad.sims) == 0 {
+			ad.bits &^= FeatureSim | FeatureCollision
+		} else {
+			ad.initHeld(m)
+		}
+		if !coll {
+			ad.bits &^= FeatureCollision
+		}
+	} else {
+		ad.bits &^= FeatureCollision
+	}
+	return ad
+}
+
+// initHeld gathers H1's parameters and pendulum groups and H4's static
+// corrections of the running simulations.
+func (ad *advRig) initHeld(m *Model) {
+	add := func(p int) {
+		if p >= 0 && p < len(m.Parameters) && !slices.Contains(ad.held, p) {
+			ad.held = append(ad.held, p)
+			ad.heldDef = append(ad.heldDef, clampParam(&m.Parameters[p], m.Parameters[p].Default))
+		}
+	}
+	ad.skipped = make([]bool, len(m.Physics.Groups))
+	skip := func(g int) {
+		if g >= 0 && g < len(ad.skipped) {
+			ad.skipped[g] = true
+		}
+	}
+	for _, p := range m.Simulations.Header.Parameters {
+		add(p)
+	}
+	for _, g := range m.Simulations.Header.PhysicsGroups {
+		skip(g)
+	}
+	ad.corrections = make([][]*Simulation, len(m.Meshes))
+	for _, s := range ad.sims {
+		for _, p := range s.sim.Parameters {
+			add(p)
+		}
+		for _, g := range s.sim.PhysicsGroups {
+			skip(g)
+		}
+		for ci := range s.sim.Corrections {
+			c := &s.sim.Corrections[ci]
+			if c.Parameter < 0 || c.Parameter >= len(m.Parameters) {
+				continue
+			}
+			for _, cm := range c.Meshes {
+				if cm.Mesh >= 0 && cm.Mesh < len(m.Meshes) && !slices.Contains(ad.corrections[cm.Mesh], s.sim) {
+					ad.corrections[cm.Mesh] = append(ad.corrections[cm.Mesh], s.sim)
+				}
+			}
+		}
+	}
+}
+
+// PhysicsGroupReplaced reports whether the running simulation replaces PHYS
+// group g, which the physics stage then skips (hook H1).
+func (r *Rig) PhysicsGroupReplaced(g int) bool {
+	return r.adv != nil && g >= 0 && g < len(r.adv.skipped) && r.adv.skipped[g]
+}
+
+// holdParameters is hook H1: the simulation's replaced mode parameters take
+// their defaults for the whole evaluation.
+func (ad *advRig) holdParameters(r *Rig) {
+	for i, p := range ad.held {
+		r.current[p] = ad.heldDef[i]
+	}
+}
+
+// meshLocal is hook H4 for mesh i: local holds its positions in the
+// parent's space (rest, keyforms, blend shapes), before the parent's
+// transform.
+func (ad *advRig) meshLocal(r *Rig, i int, local []float64) {
+	if ad.skins != nil {
+		if s := ad.skins[i]; s != nil {
+			s.apply(r.model, r.current, ad.bs, local)
+		}
+	}
+	if ad.corrections != nil {
+		for _, sim := range ad.corrections[i] {
+			correctionOffsets(sim, i, func(p int) float32 { return r.current[p] }, local)
+		}
+	}
+}
+
+// SimReset makes the next update start every simulation again at rest in
+// the then current pose.
+func (r *Rig) SimReset() {
+	if r.adv == nil {
+		return
+	}
+	for _, s := range r.adv.sims {
+		s.reset()
+	}
+}
+
+// SimWind sets the host's wind for every simulation, an acceleration in
+// canvas pixels per second² with y down like the canvas, added to each
+// simulation's own wind and scaled by the particles' wind factors.
+func (r *Rig) SimWind(x, y float32) {
+	if r.adv == nil {
+		return
+	}
+	for _, s := range r.adv.sims {
+		s.scene.SetWind(float64(x), -float64(y))
+	}
+}
+
+// advanceSimulation tells the next evaluation to advance the simulations by
+// dt seconds and show the output interpolated between the last two steps
+// (the update path). Without it an evaluation shows the last step.
+func (r *Rig) advanceSimulation(dt float64) {
+	if r.adv != nil && len(r.adv.sims) > 0 {
+		r.adv.simDT = dt
+		r.adv.stepIn = true
+	}
+}
+
+// simulate is hook H6, after glue.
+func (ad *advRig) simulate(r *Rig) {
+	if len(ad.sims) == 0 {
+		return
+	}
+	dt, update := ad.simDT, ad.stepIn
+	ad.simDT, ad.stepIn = 0, false
+	in := rigSimInputs{r: r, ad: ad}
+	if update {
+		// Read every input before any simulation writes its meshes.
+		for _, s := range ad.sims {
+			s.gather(in, r.model.Collision)
+		}
+		for _, s := range ad.sims {
+			s.advance(dt)
+		}
+	}
+	for _, s := range ad.sims {
+		s.write(in.targetVertices, update)
+	}
+}
+
+type rigSimInputs struct {
+	r  *Rig
+	ad *advRig
+}
+
+func (in rigSimInputs) targetVertices(mesh int) []float32 {
+	c := &in.r.p.meshes[mesh]
+	return in.r.verts[in.r.vcur][c.vOff : c.vOff+2*c.nv]
+}
+
+func (in rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
+	r := in.r
+	if d < len(r.model.Deformers) {
+		in.ad.pts = [2]float64{x, y}
+		r.toCanvas(int32(d), in.ad.pts[:])
+		return in.ad.pts[0], in.ad.pts[1]
+	}
+	return in.ad.bs.frameAt(r.current, d).Apply(x, y)
+}
+
+// BoneCount returns the number of bones hosts may attach objects to (BONE's
+// attachable bones; 0 without a BONE chunk).
+func (r *Rig) BoneCount() int {
+	if r.model.Bones == nil {
+		return 0
+	}
+	return len(r.model.Bones.Attachable)
+}
+
+// BoneID returns attachable bone i's id, "" when i is out of range.
+func (r *Rig) BoneID(i int) string {
+	if i < 0 || i >= r.BoneCount() {
+		return ""
+	}
+	return r.model.Bones.Attachable[i].ID
+}
+
+// BoneTransform returns attachable bone i's canvas transform in the last
+// evaluation: it maps the bone's local space to canvas pixels (y down), so
+// an object drawn in bone space follows the bone. Virtual bones are
+// evaluated now, at the last evaluation's parameter values. ok is false
+// when i is out of range or the rig has not been evaluated.
+func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
+	if r.err != nil || !r.evaluated || i < 0 || i >= r.BoneCount() {
+		return Identity, false
+	}
+	d := r.model.Bones.Attachable[i].Deformer
+	if d < len(r.model.Deformers) {
+		return r.deformerFrame(d), true
+	}
+	bs := r.virtualBones()
+	if bs == nil {
+		return Identity, false
+	}
+	return bs.frameAt(r.current, d), true
+}
+
+// virtualBones returns the bone source for on-demand virtual bones, made
+// when first needed in Cubism mode.
+func (r *Rig) virtualBones() *boneSource {
+	if r.adv != nil && r.adv.bs != nil {
+		return r.adv.bs
+	}
+	if r.vbones == nil {
+		a := r.model.adv()
+		if a.err != nil {
+			return nil
+		}
+		r.vbones = newBoneSource(r.model, a)
+	}
+	return r.vbones
+}
