@@ -52,6 +52,10 @@ type physicsState struct {
 	primed     bool // inputCache holds values
 
 	windX, windY float64
+
+	// replaced marks groups replaced by a live simulation (advanced mode,
+	// SIMS): they neither step nor write outputs.
+	replaced []bool
 }
 
 func newPhysicsState(m *Model) *physicsState {
@@ -63,6 +67,7 @@ func newPhysicsState(m *Model) *physicsState {
 		oBase:      make([]int, len(m.Physics.Groups)),
 		inputCache: make([]float32, len(m.Parameters)),
 		cache:      make([]float32, len(m.Parameters)),
+		replaced:   make([]bool, len(m.Physics.Groups)),
 	}
 	np, no := 0, 0
 	for g := range s.groups {
@@ -338,6 +343,9 @@ func (s *physicsState) step(values []float32, dt float32) {
 			s.inputCache[j] = c
 		}
 		for g := range s.groups {
+			if s.replaced[g] {
+				continue
+			}
 			tx, ty, angle := s.groupInputs(g, s.cache)
 			s.stepGroup(g, tx, ty, angle, h)
 			outs := s.groups[g].Outputs
@@ -362,6 +370,9 @@ func (s *physicsState) step(values []float32, dt float32) {
 // interpolate writes every output as prev·(1−α) + cur·α.
 func (s *physicsState) interpolate(values []float32, alpha float64) {
 	for g := range s.groups {
+		if s.replaced[g] {
+			continue
+		}
 		outs := s.groups[g].Outputs
 		for i := range outs {
 			o := &outs[i]
@@ -381,6 +392,9 @@ func (s *physicsState) stabilize(values []float32) {
 	copy(s.inputCache, values)
 	s.primed = true
 	for g := range s.groups {
+		if s.replaced[g] {
+			continue
+		}
 		tx, ty, angle := s.groupInputs(g, values)
 		s.stabilizeGroup(g, tx, ty, angle)
 		outs := s.groups[g].Outputs

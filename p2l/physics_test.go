@@ -197,3 +197,17 @@ func TestPhysicsWindAndY(t *testing.T) {
 		t.Errorf("root at (%v, %v), want (%v, %v)", p.px, p.py, x, y)
 	}
 }
+
+func TestPhysicsReplacedGroup(t *testing.T) {
+	m := pendulumModel(0, PhysicsAngle)
+	s := newPhysicsState(m)
+	s.replaced[0] = true
+	v := []float32{10, 7, 0, 0}
+	for range 10 {
+		s.step(v, 1.0/30)
+	}
+	s.stabilize(v)
+	if v[1] != 7 {
+		t.Errorf("replaced group wrote its output: %v", v[1])
+	}
+}

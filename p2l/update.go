@@ -624,6 +624,19 @@ func (r *Rig) PhysicsStabilize() {
 	r.evaluate()
 }
 
+// setPhysicsGroupReplaced marks physics group g as replaced by a live
+// simulation (on) or back to the pendulum (off). It is the integration point
+// of the advanced mode (SIMS lists the groups it replaces).
+func (r *Rig) setPhysicsGroupReplaced(g int, on bool) {
+	if r.err != nil {
+		return
+	}
+	p := r.anim().phys
+	if g >= 0 && g < len(p.replaced) {
+		p.replaced[g] = on
+	}
+}
+
 // ResetPhysics puts the pendulums back in their initial state (hanging
 // straight down, at rest).
 func (r *Rig) ResetPhysics() {
