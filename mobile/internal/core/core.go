@@ -114,12 +114,17 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 	if m == nil {
 		return errors.New("nil model")
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// The rig is made with the mutex held: the game's rig maker creates GPU
+	// resources that must not be used concurrently with drawing.
 	r, err := c.newRig(m)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.rig != nil {
+		dispose(c.rig)
+	}
 	c.model, c.rig, c.failed = m, r, false
 	c.reactions = make([]int, len(m.HitAreas))
 	c.tapGroups = make([][]int, len(m.HitAreas))

@@ -17,26 +17,59 @@ func loadModel(data []byte) (*p2l.Model, error) {
 	return nil, errPending
 }
 
+// Companion is what the game keeps with a rig: its drawable. The core
+// disposes it when the model is replaced.
+type Companion interface{ Dispose() }
+
+// RigMaker makes the rig of a freshly loaded model and, optionally, its
+// companion. The game installs one that makes an ebitenp2l.Character and
+// uses the character's rig; the default is Model.NewRig.
+type RigMaker func(m *p2l.Model) (*p2l.Rig, Companion, error)
+
+// SetRigMaker sets how rigs are made for models loaded from now on.
+func (c *Core) SetRigMaker(f RigMaker) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.newRig = func(m *p2l.Model) (Rig, error) {
+		r, comp, err := f(m)
+		if err != nil {
+			return nil, err
+		}
+		return adapt(r, comp)
+	}
+}
+
 // p2lRig adapts *p2l.Rig to Rig.
 type p2lRig struct {
-	r *p2l.Rig
+	r    *p2l.Rig
+	comp Companion
 }
 
-func newP2LRig(m *p2l.Model) (Rig, error) {
-	r := m.NewRig()
+func newP2LRig(m *p2l.Model) (Rig, error) { return adapt(m.NewRig(), nil) }
+
+func adapt(r *p2l.Rig, comp Companion) (Rig, error) {
 	if err := r.Err(); err != nil {
+		if comp != nil {
+			comp.Dispose()
+		}
 		return nil, err
 	}
-	return &p2lRig{r: r}, nil
+	return &p2lRig{r: r, comp: comp}, nil
 }
 
-// P2L returns the underlying rig of a Rig made by the core, or nil (the
-// game draws it).
-func P2L(r Rig) *p2l.Rig {
+// CompanionOf returns the companion made with r, or nil.
+func CompanionOf(r Rig) Companion {
 	if pr, ok := r.(*p2lRig); ok {
-		return pr.r
+		return pr.comp
 	}
 	return nil
+}
+
+// dispose releases r's companion, if any.
+func dispose(r Rig) {
+	if c := CompanionOf(r); c != nil {
+		c.Dispose()
+	}
 }
 
 func (a *p2lRig) Update(dt float32)                   { a.r.Evaluate() }

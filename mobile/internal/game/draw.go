@@ -3,18 +3,30 @@ package game
 import (
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/psd2live/p2l-ebiten/ebitenp2l"
 	"github.com/psd2live/p2l-ebiten/mobile/internal/core"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
-type p2lModel = p2l.Model
+// This file is the one place that knows the renderer.
 
-// artist draws the rig's pose. This is the one place that knows the
-// renderer.
-//
-// PENDING: ebitenp2l (the "ebiten" helper's package) has not landed; until
-// it does, the character itself is not drawn, only the background.
-type artist struct{}
+// newCharacter is the core's rig maker: the model's rig is an
+// ebitenp2l.Character's, so that the game can draw what the core animates.
+// The character's own Update is never called; the core updates its rig.
+func newCharacter(m *p2l.Model) (*p2l.Rig, core.Companion, error) {
+	ch := ebitenp2l.NewCharacter(m)
+	return ch.Rig(), ch, nil
+}
 
-func (a *artist) draw(dst *ebiten.Image, m *p2l.Model, r *p2l.Rig, t core.Transform) {
+// drawCharacter draws r's last pose into dst through the canvas-to-view
+// transform t.
+func drawCharacter(dst *ebiten.Image, r core.Rig, t core.Transform) {
+	ch, ok := core.CompanionOf(r).(*ebitenp2l.Character)
+	if !ok {
+		return
+	}
+	var opts ebitenp2l.DrawOptions
+	opts.GeoM.Scale(t.Scale, t.Scale)
+	opts.GeoM.Translate(t.X, t.Y)
+	ch.Draw(dst, &opts)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/mobile/internal/core"
+	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
 // Game implements ebiten.Game for one core.
@@ -23,11 +24,12 @@ type Game struct {
 
 	ids     []ebiten.TouchID
 	touches []core.Touch
-	art     artist
 }
 
-// New returns the game drawing c.
+// New returns the game drawing c. From now on c makes the rig of each
+// model it loads through an ebitenp2l.Character, which the game draws.
 func New(c *core.Core) *Game {
+	c.SetRigMaker(newCharacter)
 	return &Game{core: c, redraw: true}
 }
 
@@ -63,10 +65,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		return
 	}
 	g.redraw = false
-	g.core.Draw(func(m *p2lModel, r core.Rig, t core.Transform, bg core.Color) {
+	g.core.Draw(func(m *p2l.Model, r core.Rig, t core.Transform, bg core.Color) {
 		screen.Fill(premultiplied(bg))
 		if m != nil {
-			g.art.draw(screen, m, core.P2L(r), t)
+			drawCharacter(screen, r, t)
 		}
 	})
 }

@@ -1,0 +1,166 @@
+package game
+
+import (
+	"image/color"
+	"os"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/ebitenp2l"
+	"github.com/psd2live/p2l-ebiten/mobile/internal/core"
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// The game is checked in a real Ebitengine loop (run the tests under
+// xvfb-run -a without a display): TestMain runs a scripted harness around
+// the Game for a few hundred ticks, recording what each frame showed, and
+// the tests then examine the record.
+
+// frame is what one Draw left on the screen at pixel (1, 1).
+type frame struct {
+	tick int // ticks so far
+	px   color.RGBA
+}
+
+type harness struct {
+	g          *Game
+	c          *core.Core
+	ticks      int
+	frames     []frame
+	paint      bool  // paint a red marker after the next Draw
+	paintTicks []int // ticks at which markers were painted
+	marker     *ebiten.Image
+	layoutW    int
+	layoutH    int
+	isChar     bool
+}
+
+// Script (ticks at 60 TPS): the model loads at tick 0 with a blue
+// background and idle rate 0. Until 2 s (1.5 s of wake after loading, then
+// 0.5 s quiet) every tick redraws; after that nothing changes, so the game
+// skips drawing and the screen keeps its content. At tick 60 and tick 200
+// the harness paints a red marker over the frame it just drew; at tick 230
+// the background turns green.
+const (
+	tickPaintAwake = 60
+	tickPaintIdle  = 200
+	tickGreen      = 230
+	tickEnd        = 260
+)
+
+var h = &harness{}
+
+func (h *harness) setup() error {
+	h.c = core.New()
+	h.g = New(h.c)
+	if err := h.c.SetModel(&p2l.Model{Canvas: p2l.Canvas{Width: 100, Height: 100}}); err != nil {
+		return err
+	}
+	h.c.SetViewSize(100, 100)
+	h.c.Draw(func(m *p2l.Model, r core.Rig, t core.Transform, bg core.Color) {
+		_, h.isChar = core.CompanionOf(r).(*ebitenp2l.Character)
+	})
+	_ = h.c.SetBackground(0, 0, 1, 1)
+	_ = h.c.SetIdleRate(0)
+	h.marker = ebiten.NewImage(4, 4)
+	h.marker.Fill(color.RGBA{R: 255, A: 255})
+	return nil
+}
+
+func (h *harness) Update() error {
+	switch h.ticks {
+	case tickPaintAwake, tickPaintIdle:
+		h.paint = true
+	case tickGreen:
+		_ = h.c.SetBackground(0, 1, 0, 1)
+	case tickEnd:
+		return ebiten.Termination
+	}
+	h.ticks++
+	return h.g.Update()
+}
+
+func (h *harness) Draw(screen *ebiten.Image) {
+	h.g.Draw(screen)
+	px := screen.At(1, 1).(color.RGBA)
+	h.frames = append(h.frames, frame{tick: h.ticks, px: px})
+	if h.paint {
+		screen.DrawImage(h.marker, nil)
+		h.paint = false
+		h.paintTicks = append(h.paintTicks, h.ticks)
+	}
+}
+
+func (h *harness) Layout(w, ht int) (int, int) {
+	h.layoutW, h.layoutH = h.g.Layout(w, ht)
+	return h.layoutW, h.layoutH
+}
+
+func TestMain(m *testing.M) {
+	ebiten.SetWindowSize(320, 240)
+	if err := h.setup(); err != nil {
+		panic(err)
+	}
+	if err := ebiten.RunGame(h); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}
+
+var (
+	blue  = color.RGBA{B: 255, A: 255}
+	red   = color.RGBA{R: 255, A: 255}
+	green = color.RGBA{G: 255, A: 255}
+)
+
+func TestRigComesFromCharacter(t *testing.T) {
+	if !h.isChar {
+		t.Error("the loaded model's rig is not an ebitenp2l.Character's")
+	}
+}
+
+func TestLayoutAndBackground(t *testing.T) {
+	// Xvfb's device scale factor is 1: layout = outside size.
+	if h.layoutW != 320 || h.layoutH != 240 {
+		t.Errorf("layout %d×%d, want 320×240", h.layoutW, h.layoutH)
+	}
+	if len(h.frames) < 100 {
+		t.Fatalf("only %d frames", len(h.frames))
+	}
+	if f := h.frames[5]; f.px != blue {
+		t.Errorf("frame 5 pixel %v, want the blue background", f.px)
+	}
+}
+
+func TestIdleFramesAreNotRedrawn(t *testing.T) {
+	// Draw may run several times per tick; a redraw can only follow a tick.
+	// The marker is painted during a Draw of tick p (p = the tick count when
+	// painted); frames of later ticks show whether the game redrew.
+	var awake, idle []color.RGBA
+	for _, f := range h.frames {
+		switch {
+		case f.tick > h.paintTicks[0] && f.tick < h.paintTicks[1]:
+			awake = append(awake, f.px)
+		case f.tick > h.paintTicks[1] && f.tick < tickGreen:
+			idle = append(idle, f.px)
+		}
+	}
+	// While awake every tick redraws: the marker is gone.
+	if len(awake) == 0 || awake[0] != blue {
+		t.Errorf("awake: first frame of the next tick after the marker shows %v, want blue (redrawn)", awake[:min(len(awake), 1)])
+	}
+	// Idle with rate 0: no redraw, the marker stays on every later frame.
+	if len(idle) < 10 {
+		t.Fatalf("only %d idle frames recorded", len(idle))
+	}
+	for i, px := range idle {
+		if px != red {
+			t.Fatalf("idle frame %d shows %v, want the red marker kept (not redrawn)", i, px)
+		}
+	}
+	// A background change redraws.
+	if last := h.frames[len(h.frames)-1]; last.px != green {
+		t.Errorf("after SetBackground: %v, want green", last.px)
+	}
+}
