@@ -8,7 +8,11 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -151,10 +155,35 @@ func bindProblems(pkg *types.Package) []string {
 	return out
 }
 
+// exportImporter imports packages from the compiler's export data, which
+// `go list -export` produces (or finds in the build cache): much faster than
+// type-checking every dependency from source.
+func exportImporter(t *testing.T, fset *token.FileSet) types.Importer {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-export",
+		"-f", "{{.ImportPath}}={{.Export}}", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list -export: %v", err)
+	}
+	files := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, file, ok := strings.Cut(line, "="); ok && file != "" {
+			files[path] = file
+		}
+	}
+	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		f, ok := files[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(f)
+	})
+}
+
 // typeCheck type-checks the given files of package path.
 func typeCheck(t *testing.T, fset *token.FileSet, path string, files []*ast.File) *types.Package {
 	t.Helper()
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	conf := types.Config{Importer: exportImporter(t, fset)}
 	pkg, err := conf.Check(path, fset, files, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/mobile/internal/core"
+	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
 // fresh gives the test its own character state.
@@ -97,5 +99,148 @@ func TestMobileEntryCompiles(t *testing.T) {
 	out, err := exec.Command(goCmd, "vet", "-tags", "p2lmobilecheck", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go vet -tags p2lmobilecheck: %v\n%s", err, out)
+	}
+}
+
+// hitRecorder records OnHit calls.
+type hitRecorder struct{ hits []string }
+
+func (r *hitRecorder) OnHit(id string)        { r.hits = append(r.hits, id) }
+func (r *hitRecorder) OnEvent(clip, v string) {}
+func (r *hitRecorder) OnError(message string) {}
+
+func TestDefaultModel(t *testing.T) {
+	fresh(t)
+	if err := LoadModel(assets.DefaultModelBytes); err != nil {
+		t.Fatal(err)
+	}
+	want, err := p2l.Load(assets.DefaultModelBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Loaded() || ClipCount() != len(want.Clips) || ExpressionCount() != len(want.Expressions) ||
+		HitAreaCount() != len(want.HitAreas) || ParameterCount() != len(want.Parameters) {
+		t.Fatalf("counts: clips %d expressions %d hit areas %d parameters %d; want %d %d %d %d",
+			ClipCount(), ExpressionCount(), HitAreaCount(), ParameterCount(),
+			len(want.Clips), len(want.Expressions), len(want.HitAreas), len(want.Parameters))
+	}
+	for i, c := range want.Clips {
+		if ClipID(i) != c.ID || ClipGroup(i) != c.Group || ClipDuration(i) != float64(c.Duration) {
+			t.Errorf("clip %d: %q %q %v, want %q %q %v", i, ClipID(i), ClipGroup(i), ClipDuration(i), c.ID, c.Group, c.Duration)
+		}
+	}
+	for i, a := range want.HitAreas {
+		if HitAreaID(i) != a.ID || HitAreaName(i) != a.Name {
+			t.Errorf("hit area %d: %q %q, want %q %q", i, HitAreaID(i), HitAreaName(i), a.ID, a.Name)
+		}
+	}
+	p := want.Parameters[0]
+	if ParameterID(0) != p.ID || ParameterMin(0) != float64(p.Min) || ParameterMax(0) != float64(p.Max) ||
+		ParameterDefault(0) != float64(p.Default) {
+		t.Errorf("parameter 0 = %q [%v, %v] %v, want %q [%v, %v] %v", ParameterID(0), ParameterMin(0),
+			ParameterMax(0), ParameterDefault(0), p.ID, p.Min, p.Max, p.Default)
+	}
+	if err := SetParameter(p.ID, float64(p.Max)); err != nil {
+		t.Error(err)
+	}
+	if AdvancedFeatures() != int(want.AdvancedAvailable()) {
+		t.Errorf("AdvancedFeatures = %d, want %d", AdvancedFeatures(), want.AdvancedAvailable())
+	}
+}
+
+// TestHitTestAndTap finds, with a separately evaluated rig, a canvas point
+// inside a mesh of each hit area and the area p2l reports there, maps it to
+// the view by hand and checks that both HitTest and a tap (the touch
+// handler's path, through the core's Tick) report that area.
+func TestHitTestAndTap(t *testing.T) {
+	fresh(t)
+	if err := LoadModel(assets.DefaultModelBytes); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := p2l.Load(assets.DefaultModelBytes)
+	r := m.NewRig()
+	r.Evaluate()
+	// View 500×900, canvas 1000×1200: scale min(0.5, 0.75) = 0.5, the
+	// canvas is 500×600 and centred vertically: y offset (900 − 600)/2.
+	const vw, vh, scale, oy = 500.0, 900.0, 0.5, 150.0
+	std.SetViewSize(vw, vh)
+	rec := &hitRecorder{}
+	SetListener(rec)
+	tested := 0
+	for a, area := range m.HitAreas {
+		cx, cy, ok := pointIn(r, area.Meshes)
+		if !ok {
+			continue
+		}
+		wantArea := r.HitTest(float32(cx), float32(cy))
+		if wantArea < 0 {
+			t.Fatalf("area %d: p2l finds no area at its own triangle's centroid (%v, %v)", a, cx, cy)
+		}
+		want := m.HitAreas[wantArea].ID
+		vx, vy := cx*scale, cy*scale+oy
+		if got, err := HitTest(vx/vw, vy/vh); err != nil || got != want {
+			t.Errorf("HitTest at canvas (%v, %v) = %q, %v; want %q", cx, cy, got, err, want)
+		}
+		rec.hits = nil
+		std.Tick(1.0/60, []core.Touch{{ID: 3, X: vx, Y: vy}})
+		std.Tick(1.0/60, []core.Touch{{ID: 3, X: vx + 2, Y: vy - 2}}) // within the slop
+		std.Tick(1.0/60, nil)
+		if len(rec.hits) != 1 || rec.hits[0] != want {
+			t.Errorf("tap at canvas (%v, %v): hits %v, want [%s]", cx, cy, rec.hits, want)
+		}
+		tested++
+	}
+	if tested == 0 {
+		t.Fatal("no hit area has a visible triangle")
+	}
+	// Far outside the canvas: nothing.
+	if got, err := HitTest(0.5, 0.01); err != nil || got != "" {
+		t.Errorf("HitTest above the canvas = %q, %v", got, err)
+	}
+}
+
+// pointIn returns the centroid of the first non-degenerate triangle of a
+// visible mesh among meshes.
+func pointIn(r *p2l.Rig, meshes []int) (x, y float64, ok bool) {
+	m := r.Model()
+	for _, mi := range meshes {
+		if !r.MeshVisible(mi) || r.MeshOpacity(mi) <= 0 {
+			continue
+		}
+		v, idx := r.MeshVertices(mi), m.Meshes[mi].Indices
+		for t := 0; t+2 < len(idx); t += 3 {
+			a, b, c := 2*int(idx[t]), 2*int(idx[t+1]), 2*int(idx[t+2])
+			area := (float64(v[b])-float64(v[a]))*(float64(v[c+1])-float64(v[a+1])) -
+				(float64(v[b+1])-float64(v[a+1]))*(float64(v[c])-float64(v[a]))
+			if math.Abs(area) < 1 {
+				continue
+			}
+			return (float64(v[a]) + float64(v[b]) + float64(v[c])) / 3,
+				(float64(v[a+1]) + float64(v[b+1]) + float64(v[c+1])) / 3, true
+		}
+	}
+	return 0, 0, false
+}
+
+func TestCorruptModelBytes(t *testing.T) {
+	fresh(t)
+	good := assets.DefaultModelBytes
+	for _, n := range []int{8, 64, len(good) / 2, len(good) - 1} {
+		if err := LoadModel(good[:n]); err == nil {
+			t.Errorf("LoadModel of the first %d bytes succeeded", n)
+		}
+	}
+	// Flip bytes in the chunk directory and in a chunk.
+	for _, at := range []int{40, 100, 2000, 6000} {
+		b := append([]byte(nil), good...)
+		b[at] ^= 0xA5
+		_ = LoadModel(b) // an error or a valid model; never a panic
+	}
+	if err := LoadModel(good); err != nil {
+		t.Fatal(err)
+	}
+	// A later bad load keeps the good model.
+	if err := LoadModel([]byte("junk")); err == nil || !Loaded() || ClipCount() == 0 {
+		t.Errorf("bad load after a good one: err %v, loaded %v", err, Loaded())
 	}
 }

@@ -221,42 +221,28 @@ func (c *Core) fail(err error) {
 	c.pending = append(c.pending, note{kind: noteError, value: err.Error()})
 }
 
-// Index lookups. An empty or unknown id is an error naming it.
+// Index lookups through the model's id tables. An empty or unknown id is an
+// error naming it.
 
-func clipIndex(m *p2l.Model, id string) (int, error) {
-	for i := range m.Clips {
-		if m.Clips[i].ID == id {
-			return i, nil
-		}
+func lookup(kind, id string, i int) (int, error) {
+	if i < 0 {
+		return -1, fmt.Errorf("no %s %q", kind, id)
 	}
-	return -1, fmt.Errorf("no clip %q", id)
+	return i, nil
 }
 
+func clipIndex(m *p2l.Model, id string) (int, error) { return lookup("clip", id, m.ClipIndex(id)) }
+
 func expressionIndex(m *p2l.Model, id string) (int, error) {
-	for i := range m.Expressions {
-		if m.Expressions[i].ID == id {
-			return i, nil
-		}
-	}
-	return -1, fmt.Errorf("no expression %q", id)
+	return lookup("expression", id, m.ExpressionIndex(id))
 }
 
 func parameterIndex(m *p2l.Model, id string) (int, error) {
-	for i := range m.Parameters {
-		if m.Parameters[i].ID == id {
-			return i, nil
-		}
-	}
-	return -1, fmt.Errorf("no parameter %q", id)
+	return lookup("parameter", id, m.ParameterIndex(id))
 }
 
 func hitAreaIndex(m *p2l.Model, id string) (int, error) {
-	for i := range m.HitAreas {
-		if m.HitAreas[i].ID == id {
-			return i, nil
-		}
-	}
-	return -1, fmt.Errorf("no hit area %q", id)
+	return lookup("hit area", id, m.HitAreaIndex(id))
 }
 
 // recoverTo turns a panic into *err; used at every entry point that does
@@ -268,26 +254,12 @@ func recoverTo(err *error) {
 }
 
 // Features returns the advanced-mode feature bits the displayed model
-// carries data for (the Feature fields of its extension chunks), or 0.
+// carries data for and the runtime supports, or 0.
 func (c *Core) Features() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m := c.model
-	if m == nil {
+	if c.model == nil {
 		return 0
 	}
-	f := 0
-	if m.Bones != nil {
-		f |= int(m.Bones.Header.Feature)
-	}
-	if m.Skins != nil {
-		f |= int(m.Skins.Header.Feature)
-	}
-	if m.Collision != nil {
-		f |= int(m.Collision.Header.Feature)
-	}
-	if m.Simulations != nil {
-		f |= int(m.Simulations.Header.Feature)
-	}
-	return f
+	return int(c.model.AdvancedAvailable())
 }

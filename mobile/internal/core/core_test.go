@@ -92,6 +92,7 @@ func (f *fakeRig) Err() error { return nil }
 func testModel() *p2l.Model {
 	return &p2l.Model{
 		Canvas: p2l.Canvas{Width: 100, Height: 200},
+		Draw:   p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{
 			{ID: "ParamAngleX", Min: -30, Max: 30},
 			{ID: "ParamHairFront", Min: -1, Max: 1},

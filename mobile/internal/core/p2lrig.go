@@ -13,9 +13,7 @@ import (
 var errPending = errors.New("not available in this build of p2l")
 
 // loadModel parses a .p2lrt file.
-func loadModel(data []byte) (*p2l.Model, error) {
-	return nil, errPending
-}
+func loadModel(data []byte) (*p2l.Model, error) { return p2l.Load(data) }
 
 // Companion is what the game keeps with a rig: its drawable. The core
 // disposes it when the model is replaced.
@@ -45,7 +43,13 @@ type p2lRig struct {
 	comp Companion
 }
 
-func newP2LRig(m *p2l.Model) (Rig, error) { return adapt(m.NewRig(), nil) }
+// newP2LRig is the default rig maker. The rig is evaluated once so that hit
+// tests work before the first tick.
+func newP2LRig(m *p2l.Model) (Rig, error) {
+	r := m.NewRig()
+	r.Evaluate()
+	return adapt(r, nil)
+}
 
 func adapt(r *p2l.Rig, comp Companion) (Rig, error) {
 	if err := r.Err(); err != nil {
@@ -72,6 +76,17 @@ func dispose(r Rig) {
 	}
 }
 
+func (a *p2lRig) HitTest(x, y float32) int      { return a.r.HitTest(x, y) }
+func (a *p2lRig) SetParameter(i int, v float32) { a.r.SetParameter(i, v) }
+func (a *p2lRig) Parameter(i int) float32       { return a.r.Parameter(i) }
+func (a *p2lRig) Current(i int) float32         { return a.r.ParameterCurrent(i) }
+func (a *p2lRig) Err() error                    { return a.r.Err() }
+
+// PENDING: p2l's Update pipeline, clips, expressions, behaviours and
+// advanced mode have not landed on main yet. Until they do, Update only
+// evaluates the host pose and the calls below do nothing (Play reports the
+// clip as not started, SetAdvanced fails).
+
 func (a *p2lRig) Update(dt float32)                   { a.r.Evaluate() }
 func (a *p2lRig) Play(layer, clip, priority int) bool { return false }
 func (a *p2lRig) Stop()                               {}
@@ -82,11 +97,6 @@ func (a *p2lRig) RemoveExpression(i int)              {}
 func (a *p2lRig) LookAt(x, y float32)                 {}
 func (a *p2lRig) LipSync(level float32)               {}
 func (a *p2lRig) LipSyncSamples(s []float32)          {}
-func (a *p2lRig) HitTest(x, y float32) int            { return -1 }
-func (a *p2lRig) SetParameter(i int, v float32)       { a.r.SetParameter(i, v) }
-func (a *p2lRig) Parameter(i int) float32             { return 0 }
-func (a *p2lRig) Current(i int) float32               { return 0 }
 func (a *p2lRig) SetAdvanced(bits int) error          { return errPending }
 func (a *p2lRig) Advanced() int                       { return 0 }
 func (a *p2lRig) Events(fn func(int, string))         {}
-func (a *p2lRig) Err() error                          { return a.r.Err() }
