@@ -1,0 +1,699 @@
+package p2l
+
+import (
+	"math"
+	"testing"
+)
+
+// The expected numbers in these tests are worked out by hand from the rules
+// of RUNTIME.md ("求值规则") and the decisions in docs/EVALUATION.md; the
+// comments show the arithmetic.
+
+const tol = 1e-4
+
+
+// testModel is a small model builder.
+type testModel struct{ Model }
+
+func newTestModel(params ...Parameter) *testModel {
+	return &testModel{Model{Canvas: Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Parameters: params, Draw: DrawGroup{Part: -1}}}
+}
+
+func param(id string, min, max, def float32) Parameter {
+	return Parameter{ID: id, Min: min, Max: max, Default: def}
+}
+
+// mesh adds a visible mesh with the given positions (x,y pairs), one
+// triangle fan over them, under parent, drawn in the root group.
+func (t *testModel) mesh(parent int, pos ...float32) int {
+	n := len(pos) / 2
+	var idx []uint32
+	for k := 1; k+1 < n; k++ {
+		idx = append(idx, 0, uint32(k), uint32(k+1))
+	}
+	t.Meshes = append(t.Meshes, Mesh{
+		ID: "m" + string(rune('0'+len(t.Meshes))), Parent: parent, Flags: MeshVisible | MeshGeometry,
+		TexturePage: -1, Positions: pos, UVs: make([]float32, len(pos)), Indices: idx,
+		Opacity: 1, Multiply: White, Screen: Black,
+	})
+	i := len(t.Meshes) - 1
+	t.Draw.Children = append(t.Draw.Children, DrawNode{Mesh: i})
+	return i
+}
+
+func (t *testModel) warp(parent, cols, rows int, g *Grid[[]float32]) int {
+	t.Deformers = append(t.Deformers, Deformer{Kind: WarpDeformer, Parent: parent, Part: -1,
+		Flags: DeformerVisible | DeformerEnabled, Opacity: 1, Multiply: White, Screen: Black,
+		Warp: &Warp{Columns: cols, Rows: rows, Keyforms: g}})
+	return len(t.Deformers) - 1
+}
+
+func (t *testModel) rotation(parent int, base float32, g *Grid[RotationKey]) int {
+	t.Deformers = append(t.Deformers, Deformer{Kind: RotationDeformer, Parent: parent, Part: -1,
+		Flags: DeformerVisible | DeformerEnabled, Opacity: 1, Multiply: White, Screen: Black,
+		Rotation: &Rotation{BaseAngle: base, Keyforms: g}})
+	return len(t.Deformers) - 1
+}
+
+func static[T any](v T) *Grid[T] { return &Grid[T]{Cells: []Cell[T]{{Coord: []uint16{}, Value: v}}} }
+
+func (t *testModel) rig(tb testing.TB) *Rig {
+	tb.Helper()
+	r := t.Model.NewRig()
+	if r.Err() != nil {
+		tb.Fatal(r.Err())
+	}
+	return r
+}
+
+func eval(tb testing.TB, r *Rig) {
+	tb.Helper()
+	r.Evaluate()
+	if r.Err() != nil {
+		tb.Fatal(r.Err())
+	}
+}
+
+func checkVerts(tb testing.TB, r *Rig, mesh int, want ...float64) {
+	tb.Helper()
+	got := r.MeshVertices(mesh)
+	if len(got) != len(want) {
+		tb.Fatalf("mesh %d: %d floats, want %d", mesh, len(got), len(want))
+	}
+	for k := range want {
+		if !near(float64(got[k]), want[k], tol) {
+			tb.Fatalf("mesh %d: vertices %v, want %v", mesh, got, want)
+		}
+	}
+}
+
+func TestParameterClampAndWrap(t *testing.T) {
+	m := newTestModel(param("a", -10, 10, 2), Parameter{ID: "spin", Min: -180, Max: 180, Repeat: true})
+	r := m.rig(t)
+	cases := []struct {
+		p       int
+		in, out float32
+	}{
+		{0, 15, 10}, {0, -20, -10}, {0, 3, 3}, {0, float32(math.NaN()), 2},
+		// Repeat: only values outside the range wrap; the ends stay.
+		{1, 180, 180}, {1, -180, -180}, {1, 200, -160}, // −180 + (200 − 180)
+		{1, -190, 170}, // 180 − (−180 − −190)
+		{1, 900, -180}, // −180 + (720 mod 360)
+		{1, 1000, -80}, // −180 + (820 mod 360 = 100)
+	}
+	for _, c := range cases {
+		r.SetParameter(c.p, c.in)
+		eval(t, r)
+		if got := r.ParameterCurrent(c.p); got != c.out {
+			t.Errorf("param %d set %v: current %v, want %v", c.p, c.in, got, c.out)
+		}
+		if got := r.Parameter(c.p); got != c.in && c.in == c.in {
+			t.Errorf("host value changed to %v", got)
+		}
+	}
+}
+
+func TestKeyformMultilinear(t *testing.T) {
+	m := newTestModel(param("p", 0, 10, 0), param("q", 0, 2, 0))
+	mi := m.mesh(-1, 1, 1)
+	// Cell (i,j) offsets x = 10i + j, y = 100j.
+	g := &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}, {1, []float32{0, 1, 2}}}}
+	for i := 0; i < 2; i++ {
+		for j := 0; j < 3; j++ {
+			g.Cells = append(g.Cells, Cell[[]float32]{Coord: []uint16{uint16(i), uint16(j)}, Value: []float32{float32(10*i + j), float32(100 * j)}})
+		}
+	}
+	m.Meshes[mi].Keyforms = g
+	r := m.rig(t)
+	// p = 2.5: t = 0.25; q = 1.5: between keys 1 and 2, t = 0.5.
+	// x = 0.375·1 + 0.125·11 + 0.375·2 + 0.125·12 = 4 ; y = 0.5·100 + 0.5·200 = 150.
+	r.SetParameter(0, 2.5)
+	r.SetParameter(1, 1.5)
+	eval(t, r)
+	checkVerts(t, r, mi, 1+4, 1+150)
+	// Within 0.001 of a key: snapped. p = 9.9995 → 10, q = 0.0009 → 0: offsets (10, 0).
+	r.SetParameter(0, 9.9995)
+	r.SetParameter(1, 0.0009)
+	eval(t, r)
+	checkVerts(t, r, mi, 1+10, 1)
+	// 0.002 away: not snapped. p = 9.998 → t = 0.9998: x = 9.998.
+	r.SetParameter(0, 9.998)
+	eval(t, r)
+	checkVerts(t, r, mi, 1+9.998, 1)
+}
+
+func TestSparseGridZeroShape(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	// Mesh keyforms: key 0 offsets (4, 8), key 1 missing → zero offset.
+	mi := m.mesh(-1, 10, 10)
+	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
+		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{4, 8}}}}
+	// Warp keyforms: key 0 a 1×1 grid over (20,20)–(60,60); key 1 missing →
+	// every point at the origin.
+	w := m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
+		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{20, 20, 60, 20, 20, 60, 60, 60}}}})
+	wi := m.mesh(w, 0.5, 0.5)
+	r := m.rig(t)
+	r.SetParameter(0, 0.25)
+	eval(t, r)
+	// Mesh: 10 + 0.75·4 + 0.25·0 = 13, 10 + 0.75·8 = 16 (no re-weighting).
+	checkVerts(t, r, mi, 13, 16)
+	// Warp grid = 0.75 × key 0: centre (40,40) → (30,30).
+	checkVerts(t, r, wi, 30, 30)
+}
+
+func TestFlagChannelTakesKeyNotAbove(t *testing.T) {
+	m := newTestModel(param("p", 0, 2, 0))
+	d := m.rotation(-1, 0, static(RotationKey{X: 50, Y: 50, Scale: 1}))
+	m.Deformers[d].Channels = []Channel{{ID: ChannelFlipX, Kind: ChannelFlag, Grid: &Grid[ChannelValue]{
+		Axes:  []Axis{{0, []float32{0, 1, 2}}},
+		Cells: []Cell[ChannelValue]{{Coord: []uint16{0}}, {Coord: []uint16{1}, Value: ChannelValue{1}}, {Coord: []uint16{2}}},
+	}}}
+	mi := m.mesh(d, 5, 0)
+	r := m.rig(t)
+	for _, c := range []struct {
+		p float32
+		x float64
+	}{{0.9, 55}, {1.5, 45}, {0.9995, 45} /* snapped to key 1 */, {1.99, 45}, {2, 55}} {
+		r.SetParameter(0, c.p)
+		eval(t, r)
+		checkVerts(t, r, mi, c.x, 50)
+	}
+}
+
+// warpModel has one 1×1 warp with corners (0,0), (10,0), (0,10), (20,20).
+func warpModel(bilinear bool, pts ...float32) (*testModel, int) {
+	m := newTestModel()
+	w := m.warp(-1, 1, 1, static([]float32{0, 0, 10, 0, 0, 10, 20, 20}))
+	if bilinear {
+		m.Deformers[w].Flags |= DeformerBilinear
+	}
+	return m, m.mesh(w, pts...)
+}
+
+func TestWarpInside(t *testing.T) {
+	m, mi := warpModel(false, 0.25, 0.25, 0.75, 0.75, 1, 1)
+	r := m.rig(t)
+	eval(t, r)
+	// Lower triangle: P00 + ¼(P10−P00) + ¼(P01−P00) = (2.5, 2.5).
+	// Upper triangle: P11 + ¼(P01−P11) + ¼(P10−P11) = (20,20) + (−5,−2.5) + (−2.5,−5).
+	checkVerts(t, r, mi, 2.5, 2.5, 12.5, 12.5, 20, 20)
+
+	m, mi = warpModel(true, 0.75, 0.75)
+	r = m.rig(t)
+	eval(t, r)
+	// Bilinear: ¼(¼P00 + ¾P10) + ¾(¼P01 + ¾P11) = (1.875, 0) + (11.25, 13.125).
+	checkVerts(t, r, mi, 13.125, 13.125)
+
+	// A 2×1 grid: u = 0.75 falls in the second cell at fx = 0.5.
+	m = newTestModel()
+	w := m.warp(-1, 2, 1, static([]float32{0, 0, 10, 0, 30, 0, 0, 10, 10, 10, 30, 10}))
+	mi = m.mesh(w, 0.75, 0.5)
+	r = m.rig(t)
+	eval(t, r)
+	// fx + fy = 1: lower triangle (10,0) + ½(20,0) + ½(0,10) = (20, 5).
+	checkVerts(t, r, mi, 20, 5)
+}
+
+func TestWarpOutside(t *testing.T) {
+	// Affine frame: centre (7.5, 7.5), du = ((10,0) + (20,10))/2 = (15, 5),
+	// dv = ((0,10) + (10,20))/2 = (5, 15); A(u,v) = c + (u−½)du + (v−½)dv.
+	m, mi := warpModel(false, 5, 0.5, 2, 0.5, -1, -1, 3, 3, 0.5, -2)
+	// Same in bilinear mode: outside the square it is always triangles.
+	mb, mbi := warpModel(true, 5, 0.5, 2, 0.5, -1, -1, 3, 3, 0.5, -2)
+	want := []float64{
+		// (5, ½): beyond 3 → A = (7.5 + 4.5·15, 7.5 + 4.5·5).
+		75, 30,
+		// (2, ½): virtual cell between u = 1 (grid P10, P11) and u = 3
+		// (A(3,0) = (42.5, 12.5)); fx = ½, fy = ½ → lower triangle:
+		// (10,0) + ½(32.5,12.5) + ½(10,20).
+		31.25, 16.25,
+		// (−1, −1): corner cell, all three points virtual: A(−2,−2) =
+		// (−42.5,−42.5), A(0,−2) = (−12.5,−32.5), A(−2,0) = (−32.5,−12.5);
+		// fx = fy = ½ → (−42.5 + 15 + 5, −42.5 + 5 + 15).
+		-22.5, -22.5,
+		// (3, 3): on the ring's edge, equal to A(3,3) = (7.5 + 2.5·20, 7.5 + 2.5·20).
+		57.5, 57.5,
+		// (½, −2): A(½,−2) = (7.5 − 2.5·5, 7.5 − 2.5·15).
+		-5, -30,
+	}
+	for _, c := range []struct {
+		m  *testModel
+		mi int
+	}{{m, mi}, {mb, mbi}} {
+		r := c.m.rig(t)
+		eval(t, r)
+		checkVerts(t, r, c.mi, want...)
+	}
+}
+
+func TestRotationRoot(t *testing.T) {
+	m := newTestModel()
+	d := m.rotation(-1, 60, static(RotationKey{X: 100, Y: 50, Angle: 30, Scale: 2}))
+	mi := m.mesh(d, 1, 0, 0, 1)
+	r := m.rig(t)
+	eval(t, r)
+	// Angle 30 + 60 = 90: (x, y) → (100 − 2y, 50 + 2x).
+	checkVerts(t, r, mi, 100, 52, 98, 50)
+	m.Deformers[d].Flags |= DeformerFlipX | DeformerFlipY
+	m2 := &testModel{m.Model} // a fresh *Model: preparation is per model
+	r = m2.rig(t)
+	eval(t, r)
+	// Own flips negate the child coordinates: (1,0) → (−1,0), (0,1) → (0,−1).
+	checkVerts(t, r, mi, 100, 48, 102, 50)
+}
+
+// rotationPair has a parent rotation at (100,100), angle 90, scale ps and a
+// child at (10,0) in the parent, angle 0, scale 0.5, with a mesh point (4,0).
+func rotationPair(ps float32, flags DeformerFlags) (*testModel, int) {
+	m := newTestModel()
+	p := m.rotation(-1, 0, static(RotationKey{X: 100, Y: 100, Angle: 90, Scale: ps}))
+	m.Deformers[p].Flags |= flags
+	c := m.rotation(p, 0, static(RotationKey{X: 10, Y: 0, Angle: 0, Scale: 0.5}))
+	return m, m.mesh(c, 4, 0)
+}
+
+func TestRotationUnderRotation(t *testing.T) {
+	cases := []struct {
+		name  string
+		scale float32
+		flags DeformerFlags
+		x, y  float64
+	}{
+		// Origin P(10,0) = (100, 120); angle 90; scale 1: (4,0) → (100, 124).
+		{"plain", 2, 0, 100, 124},
+		// Parent flipY: origin unchanged (y = 0), child frame +180 → 270:
+		// (4,0) → (100, 116).
+		{"parent flipY", 2, DeformerFlipY, 100, 116},
+		// Parent flipX: origin (−10,0) → (100, 80); no extra turn: (100, 84).
+		{"parent flipX", 2, DeformerFlipX, 100, 84},
+		// Parent scale −2: origin (100, 80); angle 90 + 180, scale −1:
+		// (4,0) → (100 − 1·cos270·4, 80 − 1·sin270·4) = (100, 84).
+		{"parent negative scale", -2, 0, 100, 84},
+		// Both: the half turns cancel; origin (100 + 2·0, 100 − 20)... flipY
+		// leaves (10,0); scale −2 → origin (100, 80); angle 90, scale −1:
+		// (4,0) → (100, 80 − 4).
+		{"parent flipY and negative scale", -2, DeformerFlipY, 100, 76},
+	}
+	for _, c := range cases {
+		m, mi := rotationPair(c.scale, c.flags)
+		r := m.rig(t)
+		eval(t, r)
+		got := r.MeshVertices(mi)
+		if !near(float64(got[0]), c.x, tol) || !near(float64(got[1]), c.y, tol) {
+			t.Errorf("%s: got %v, want (%v, %v)", c.name, got, c.x, c.y)
+		}
+	}
+}
+
+func TestRotationUnderWarp(t *testing.T) {
+	// A warp turning the unit square by 90°: W(u,v) = (−100v, 100u).
+	m := newTestModel()
+	w := m.warp(-1, 1, 1, static([]float32{0, 0, 0, 100, -100, 0, -100, 100}))
+	d := m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
+	mi := m.mesh(d, 5, 0)
+	r := m.rig(t)
+	eval(t, r)
+	// Origin W(½,½) = (−50, 50); 0.1 above: W(½, 0.4) = (−40, 50);
+	// direction (−10, 0) → angle atan2(10, 0) = 90°: (5,0) → (−50, 55).
+	checkVerts(t, r, mi, -50, 55)
+
+	// Scale from the nearest rotation above the warp: root rotation scale 3.
+	m = newTestModel()
+	top := m.rotation(-1, 0, static(RotationKey{X: 0, Y: 0, Angle: 0, Scale: 3}))
+	w = m.warp(top, 1, 1, static([]float32{0, 0, 10, 0, 0, 10, 10, 10}))
+	d = m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
+	mi = m.mesh(d, 1, 0)
+	r = m.rig(t)
+	eval(t, r)
+	// Canvas grid (0,0)–(30,30); origin (15,15); direction (0,3) → 0°;
+	// scale 1·3: (1,0) → (18, 15).
+	checkVerts(t, r, mi, 18, 15)
+}
+
+func TestRotationAngleIsKeyPlusBase(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	d := m.rotation(-1, 90, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
+		{Coord: []uint16{0}, Value: RotationKey{X: 0, Y: 0, Angle: 0, Scale: 1}},
+		{Coord: []uint16{1}, Value: RotationKey{X: 10, Y: 0, Angle: 90, Scale: 3}},
+	}})
+	mi := m.mesh(d, 2, 0)
+	r := m.rig(t)
+	r.SetParameter(0, 0.5)
+	eval(t, r)
+	// Keyform blend: origin (5,0), angle 45, scale 2; + base 90 → 135°:
+	// (2,0) → (5 + 4·cos135, 4·sin135).
+	checkVerts(t, r, mi, 5-4*math.Sqrt2/2, 4*math.Sqrt2/2)
+}
+
+func TestBlendShapes(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0), Parameter{ID: "b", Min: -1, Max: 1, Blend: true}, param("lim", 0, 1, 1))
+	mi := m.mesh(-1, 0, 0)
+	me := &m.Meshes[mi]
+	// Keyforms on p: offset (1,1) at 0 (the default), (3,3) at 1.
+	me.Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+		{Coord: []uint16{0}, Value: []float32{1, 1}}, {Coord: []uint16{1}, Value: []float32{3, 3}}}}
+	// Opacity channel on p: 1 at 0, 0.5 at 1.
+	me.Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
+		Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0.5}}}}}}
+	// Binding on b: keys −1, 0 (neutral), 1; the neutral key's shape is
+	// ignored; limit on lim: weight = lim.
+	me.Shapes = []Binding[MeshShape]{{Parameter: 1, Keys: []float32{-1, 0, 1}, Neutral: 1,
+		Present: []bool{true, true, true},
+		Shapes: []MeshShape{
+			{Deltas: []float32{-1, 1}, Opacity: 1, Multiply: White},
+			{Deltas: []float32{100, 100}, Opacity: 0, Multiply: White},
+			{Deltas: []float32{5, 5}, Opacity: 0.2, Multiply: White, DrawOrder: 10},
+		},
+		Limits: []Limit{{Parameter: 2, Points: []LimitPoint{{0, 0}, {1, 1}}}},
+	}}
+	r := m.rig(t)
+	check := func(p, b, lim float32, x, y, op, do float64) {
+		t.Helper()
+		r.SetParameter(0, p)
+		r.SetParameter(1, b)
+		r.SetParameter(2, lim)
+		eval(t, r)
+		checkVerts(t, r, mi, x, y)
+		if !near(float64(r.MeshOpacity(mi)), op, tol) || !near(float64(r.MeshDrawOrder(mi)), do, tol) {
+			t.Errorf("p=%v b=%v lim=%v: opacity %v draw order %v, want %v %v", p, b, lim, r.MeshOpacity(mi), r.MeshDrawOrder(mi), op, do)
+		}
+	}
+	// b = 0.5: neutral (w ½) adds nothing; key 1 (w ½) adds ½·((5,5) − (1,1)).
+	// Opacity: ½·(0.2 − 1) = −0.4 → 0.6; draw order ½·(10 − 0) = 5.
+	check(0, 0.5, 1, 1+2, 1+2, 0.6, 5)
+	// b = −0.25: key −1 (w ¼) adds ¼·((−1,1) − (1,1)) = (−0.5, 0); opacity ¼·0.
+	check(0, -0.25, 1, 0.5, 1, 1, 0)
+	// Limit lim = 0.5 halves the b = 0.5 contribution: ¼·(4,4), opacity −0.2.
+	check(0, 0.5, 0.5, 2, 2, 0.8, 2.5)
+	// p = 1, b = 1: offset (3,3) + 1·(4,4); opacity 0.5 + (0.2 − 1) → clamped 0.
+	check(1, 1, 1, 7, 7, 0, 10)
+	// An absent key contributes nothing.
+	r.model.Meshes[mi].Shapes[0].Present[2] = false
+	m2 := &testModel{m.Model}
+	r = m2.rig(t)
+	check(0, 1, 1, 1, 1, 1, 0)
+}
+
+func TestDeformerBlendShape(t *testing.T) {
+	m := newTestModel(Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
+	d := m.rotation(-1, 0, static(RotationKey{X: 10, Y: 10, Angle: 10, Scale: 1}))
+	m.Deformers[d].Rotation.Shapes = []Binding[RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+		Present: []bool{false, true},
+		Shapes:  []RotationShape{{}, {X: 10, Y: 20, Angle: 100, Scale: 1, Opacity: 0.5, Multiply: Color{0, 1, 1}}}}}
+	mi := m.mesh(d, 1, 0)
+	r := m.rig(t)
+	r.SetParameter(0, 0.5)
+	eval(t, r)
+	// Adds ½·(target − default): origin (10, 15), angle 10 + 45 = 55;
+	// opacity 1 + ½(0.5 − 1) = 0.75; multiply red 1 + ½(0 − 1) = 0.5.
+	s, c := math.Sincos(55 * math.Pi / 180)
+	checkVerts(t, r, mi, 10+c, 15+s)
+	mul, _ := r.MeshColors(mi)
+	if !near(float64(r.MeshOpacity(mi)), 0.75, tol) || !near(float64(mul[0]), 0.5, tol) || mul[1] != 1 {
+		t.Errorf("opacity %v multiply %v", r.MeshOpacity(mi), mul)
+	}
+}
+
+func TestOpacityAndColorChain(t *testing.T) {
+	m := newTestModel()
+	a := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+	b := m.rotation(a, 0, static(RotationKey{Scale: 1}))
+	m.Deformers[a].Opacity = 0.5
+	m.Deformers[a].Multiply = Color{0.5, 1, 1}
+	m.Deformers[a].Screen = Color{0.5, 0, 0}
+	m.Deformers[b].Opacity = 1.5 // clamped to 1 at its level
+	mi := m.mesh(b, 0, 0, 1, 0, 0, 1)
+	m.Meshes[mi].Opacity = 0.8
+	m.Meshes[mi].Multiply = Color{0.5, 0.5, 1}
+	m.Meshes[mi].Screen = Color{0.5, 0, 0}
+	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{ChildMesh, mi}},
+		Composite: Composite{Opacity: 0.3, Multiply: White}}}
+	r := m.rig(t)
+	eval(t, r)
+	// 0.8 · 1 · 0.5; the part's 0.3 is not multiplied in.
+	if got := r.MeshOpacity(mi); !near(float64(got), 0.4, tol) {
+		t.Errorf("opacity %v, want 0.4", got)
+	}
+	if got := r.PartOpacity(0); !near(float64(got), 0.3, tol) {
+		t.Errorf("part opacity %v, want 0.3", got)
+	}
+	// Multiply: product (0.25, 0.5, 1); screen: 0.5 + 0.5 − 0.25 = 0.75.
+	mul, scr := r.MeshColors(mi)
+	if mul != (Color{0.25, 0.5, 1}) || scr != (Color{0.75, 0, 0}) {
+		t.Errorf("colors %v %v", mul, scr)
+	}
+}
+
+func TestGlue(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	a := m.mesh(-1, 0, 0, 50, 50)
+	b := m.mesh(-1, 10, 0, 70, 70)
+	m.Glues = []Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 0.5, Pairs: []GluePair{{A: 0, B: 0, WeightA: 0.2, WeightB: 0.5}}}}
+	r := m.rig(t)
+	eval(t, r)
+	// A moves 0.2·0.5 of the way to B: 0 + 0.1·10 = 1; B: 10 − 0.25·10 = 7.5.
+	checkVerts(t, r, a, 1, 0, 50, 50)
+	checkVerts(t, r, b, 7.5, 0, 70, 70)
+	// Glue intensity channel: 1 at p = 1 → A goes 0.2 of the way: 2; B 5.
+	m.Glues[0].Channels = []Channel{{ID: ChannelGlueIntensity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
+		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{1}}}}}}
+	m2 := &testModel{m.Model}
+	r = m2.rig(t)
+	r.SetParameter(0, 1)
+	eval(t, r)
+	checkVerts(t, r, a, 2, 0, 50, 50)
+	checkVerts(t, r, b, 5, 0, 70, 70)
+}
+
+func TestDrawOrder(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	tri := []float32{0, 0, 1, 0, 0, 1}
+	for i := 0; i < 7; i++ {
+		m.mesh(-1, tri...)
+	}
+	m.Draw.Children = nil
+	do := []float32{500.9995, 501, 500.5, 1, 2, 999, 0}
+	for i, d := range do {
+		m.Meshes[i].DrawOrder = d
+	}
+	m.Meshes[6].Flags &^= MeshVisible // hidden: not drawn
+	m.Parts = []Part{
+		{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, DrawOrder: 700,
+			Children: []PartChild{{ChildMesh, 3}, {ChildMesh, 4}}, Composite: Composite{Opacity: 1, Multiply: White}},
+	}
+	// The part's draw order is driven by a channel: 700 at p = 0, 400 at p = 1.
+	m.Parts[0].Channels = []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
+		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{700}}, {Coord: []uint16{1}, Value: ChannelValue{400}}}}}}
+	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{
+		{Mesh: 0}, {Mesh: 1}, {Mesh: 2},
+		{Group: &DrawGroup{Part: 0, DrawOrder: 0, Children: []DrawNode{{Mesh: 4}, {Mesh: 3}}}},
+		{Group: &DrawGroup{Part: -1, DrawOrder: 600, Children: []DrawNode{{Mesh: 5}, {Mesh: 6}}}},
+	}}
+	r := m.rig(t)
+	eval(t, r)
+	// Keys floor(k + 0.001): mesh0 501, mesh1 501 (tie: tree order), mesh2
+	// 500, isolated group 700, plain group 600. Inside the isolated group
+	// mesh3 (1) before mesh4 (2); mesh6 is hidden.
+	wantOrder := []int{2, 0, 1, 5, 3, 4}
+	wantCmd := []RenderCommand{2, 0, 1, 5, OpenGroup(0), 3, 4, CloseGroup}
+	check := func(order []int, cmds []RenderCommand) {
+		t.Helper()
+		if len(r.RenderOrder()) != len(order) || len(r.RenderCommands()) != len(cmds) {
+			t.Fatalf("order %v commands %v, want %v %v", r.RenderOrder(), r.RenderCommands(), order, cmds)
+		}
+		for i := range order {
+			if r.RenderOrder()[i] != order[i] {
+				t.Fatalf("order %v, want %v", r.RenderOrder(), order)
+			}
+		}
+		for i := range cmds {
+			if r.RenderCommands()[i] != cmds[i] {
+				t.Fatalf("commands %v, want %v", r.RenderCommands(), cmds)
+			}
+		}
+	}
+	check(wantOrder, wantCmd)
+	// p = 1: the isolated group's key becomes 400, before everything else.
+	r.SetParameter(0, 1)
+	eval(t, r)
+	check([]int{3, 4, 2, 0, 1, 5}, []RenderCommand{OpenGroup(0), 3, 4, CloseGroup, 2, 0, 1, 5})
+	if r.MeshRenderPosition(6) != -1 || r.MeshVisible(6) {
+		t.Error("hidden mesh drawn")
+	}
+}
+
+func TestHiddenAndSketchParts(t *testing.T) {
+	m := newTestModel()
+	tri := []float32{0, 0, 1, 0, 0, 1}
+	for i := 0; i < 3; i++ {
+		m.mesh(-1, tri...)
+	}
+	m.Parts = []Part{
+		{ID: "root", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}, {ChildPart, 2}, {ChildMesh, 0}}},
+		{ID: "hidden", Flags: 0, Children: []PartChild{{ChildMesh, 1}}},
+		{ID: "sketch", Flags: PartVisible | PartSketch, Children: []PartChild{{ChildMesh, 2}}},
+	}
+	r := m.rig(t)
+	eval(t, r)
+	if o := r.RenderOrder(); len(o) != 1 || o[0] != 0 {
+		t.Errorf("render order %v, want [0]", o)
+	}
+	if m.Model.PartParent(2) != 0 || m.Model.MeshPart(1) != 1 || m.Model.MeshPart(0) != 0 {
+		t.Error("part relations")
+	}
+}
+
+func TestDeformerFlagsDoNotAffectEvaluation(t *testing.T) {
+	m := newTestModel()
+	d := m.rotation(-1, 0, static(RotationKey{X: 10, Scale: 1}))
+	mi := m.mesh(d, 1, 1)
+	m.Deformers[d].Flags = 0 // neither visible nor enabled
+	r := m.rig(t)
+	eval(t, r)
+	checkVerts(t, r, mi, 11, 1)
+	if !r.MeshVisible(mi) || r.MeshOpacity(mi) != 1 {
+		t.Error("deformer flags changed visibility or opacity")
+	}
+}
+
+func TestMeshChanges(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
+	m.Meshes[b].Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
+		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
+	r := m.rig(t)
+	eval(t, r)
+	all := MeshDrawn | MeshVisibilityChanged | MeshOpacityChanged | MeshDrawOrderChanged | MeshRenderOrderChanged | MeshVerticesChanged | MeshColorsChanged
+	if r.MeshChanges(a) != all || r.MeshChanges(b) != all {
+		t.Fatalf("first evaluation: %b %b", r.MeshChanges(a), r.MeshChanges(b))
+	}
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn || r.MeshChanges(b) != MeshDrawn {
+		t.Fatalf("unchanged evaluation: %b %b", r.MeshChanges(a), r.MeshChanges(b))
+	}
+	r.SetParameter(0, 1)
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn|MeshVerticesChanged {
+		t.Errorf("a: %b", r.MeshChanges(a))
+	}
+	if r.MeshChanges(b) != MeshOpacityChanged { // opacity 0: no longer drawn
+		t.Errorf("b: %b", r.MeshChanges(b))
+	}
+}
+
+func TestHitTest(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	a := m.mesh(-1, 0, 0, 10, 0, 0, 10)
+	b := m.mesh(-1, 0, 0, 20, 0, 0, 20)
+	m.HitAreas = []HitArea{{ID: "small", Meshes: []int{a}}, {ID: "big", Meshes: []int{b}}}
+	r := m.rig(t)
+	eval(t, r)
+	for _, c := range []struct {
+		x, y float32
+		want int
+	}{{1, 1, 0}, {5, 5, 0} /* on the edge */, {6, 6, 1}, {10, 10, 1}, {15, 15, -1}, {-0.1, 1, -1}} {
+		if got := r.HitTest(c.x, c.y); got != c.want {
+			t.Errorf("HitTest(%v, %v) = %d, want %d", c.x, c.y, got, c.want)
+		}
+	}
+	r.modelOpacity = 0 // opacity 0: not hit
+	eval(t, r)
+	if got := r.HitTest(1, 1); got != -1 {
+		t.Errorf("transparent mesh hit: %d", got)
+	}
+}
+
+func TestPostMultipliers(t *testing.T) {
+	m := newTestModel()
+	mi := m.mesh(-1, 0, 0)
+	m.Meshes[mi].Opacity = 0.8
+	m.Parts = []Part{
+		{ID: "outer", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}}},
+		{ID: "inner", Flags: PartVisible, Children: []PartChild{{ChildMesh, mi}}},
+	}
+	r := m.rig(t)
+	r.partOpacityMul[0] = 0.5
+	r.partOpacityMul[1] = 0.5
+	r.modelOpacity = 0.5
+	r.partColorOverride[0] = colorOverride{set: true, mul: Color{0, 0, 0}, scr: Color{1, 1, 1}}
+	eval(t, r)
+	// 0.8 · 0.5 · 0.5 · 0.5.
+	if got := r.MeshOpacity(mi); !near(float64(got), 0.1, tol) {
+		t.Errorf("opacity %v, want 0.1", got)
+	}
+	if mul, scr := r.MeshColors(mi); mul != (Color{}) || scr != (Color{1, 1, 1}) {
+		t.Errorf("part override not applied: %v %v", mul, scr)
+	}
+	r.meshColorOverride[mi] = colorOverride{set: true, mul: Color{1, 0, 1}, scr: Black}
+	eval(t, r)
+	if mul, _ := r.MeshColors(mi); mul != (Color{1, 0, 1}) {
+		t.Errorf("mesh override does not win: %v", mul)
+	}
+}
+
+func TestGroupComposite(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	for i := 0; i < 3; i++ {
+		m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	}
+	m.Draw.Children = nil
+	m.Parts = []Part{
+		{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 0}},
+			Composite: Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: White}},
+		{ID: "maskpart", Flags: PartVisible, Children: []PartChild{{ChildMesh, 1}, {ChildMesh, 2}}},
+	}
+	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{{Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 0}},
+		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
+			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{0.25}}}}}}}}}}
+	r := m.rig(t)
+	r.SetParameter(0, 0.5)
+	eval(t, r)
+	c := r.GroupComposite(0)
+	// The draw group's channel overrides the static 0.9: ½·0.5 + ½·0.25.
+	if c.Blend != BlendMultiply || c.AlphaBlend != AlphaAtop || !near(float64(c.Opacity), 0.375, tol) {
+		t.Errorf("composite %+v", c)
+	}
+	// Mask meshes: 2, then part 1's meshes 1 and 2 without the duplicate.
+	if len(c.MaskMeshes) != 2 || c.MaskMeshes[0] != 2 || c.MaskMeshes[1] != 1 {
+		t.Errorf("masks %v, want [2 1]", c.MaskMeshes)
+	}
+	info, ok := m.Model.GroupInfo(0)
+	if !ok || info.Opacity != 0.9 || len(info.MaskMeshes) != 2 {
+		t.Errorf("group info %+v", info)
+	}
+}
+
+func TestOutOfRangeAndInert(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	r := m.rig(t)
+	eval(t, r)
+	if r.MeshVertices(-1) != nil || r.MeshVertices(5) != nil || !math.IsNaN(float64(r.MeshOpacity(9))) ||
+		r.MeshVisible(9) || r.MeshRenderPosition(9) != -1 || !math.IsNaN(float64(r.Parameter(3))) {
+		t.Error("out-of-range accessors")
+	}
+	r.SetParameter(7, 1) // ignored
+	if r.SetParameterByID("nope", 1) || m.Model.ParameterIndex("nope") != -1 || m.Model.MeshIndex("m0") != mi {
+		t.Error("lookups")
+	}
+	// A model that cannot be evaluated gives an inert rig with a reason.
+	bad := newTestModel()
+	bad.mesh(3, 0, 0)
+	br := bad.Model.NewRig()
+	br.Evaluate()
+	if br.Err() == nil || br.RenderOrder() != nil {
+		t.Error("bad model accepted")
+	}
+	// An internal failure during evaluation is recovered and recorded.
+	m.Model.Meshes[mi].Positions = nil // breaks the prepared sizes
+	r.Evaluate()
+	if r.Err() == nil || r.MeshVertices(mi) != nil {
+		t.Fatal("evaluation failure not recorded")
+	}
+	t.Log(r.Err())
+	r.Evaluate() // inert, no panic
+}
