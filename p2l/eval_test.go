@@ -11,7 +11,6 @@ import (
 
 const tol = 1e-4
 
-
 // testModel is a small model builder.
 type testModel struct{ Model }
 
