@@ -214,15 +214,6 @@ func (m *Model) NewRig() *Rig {
 	return r
 }
 
-// trialEvaluate evaluates a fresh rig of m once at the default pose and
-// reports why m cannot be evaluated, or nil. Load uses it so that a model
-// that parses but cannot evaluate fails at load with the reason.
-func (m *Model) trialEvaluate() error {
-	r := m.NewRig()
-	r.Evaluate()
-	return r.Err()
-}
-
 // Model returns the model r plays.
 func (r *Rig) Model() *Model { return r.model }
 
