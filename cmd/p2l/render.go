@@ -1,0 +1,364 @@
+package main
+
+import (
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/render"
+)
+
+func init() {
+	register(&command{
+		name: "render",
+		usage: "FILE -o out.png [--size 1024] [--param Id=value ...] [--clip NAME [--time T]] [--expression NAME] [--background RRGGBBAA]\n" +
+			"      | FILE --clip NAME (--gif out.gif [--dither] | --frames DIR) [--fps 30] [--physics on|off]",
+		summary: "render a pose, a clip frame, a GIF or a frame sequence with the CPU reference renderer",
+		run:     runRender,
+	})
+}
+
+// paramFlags collects repeated --param Id=value flags.
+type paramFlags []string
+
+func (p *paramFlags) String() string     { return strings.Join(*p, ",") }
+func (p *paramFlags) Set(v string) error { *p = append(*p, v); return nil }
+
+type renderArgs struct {
+	out, gifOut, framesDir string
+	size                   int
+	params                 paramFlags
+	clip, expression       string
+	time                   float64
+	background             color.RGBA
+	fps                    float64
+	physics                bool
+	dither                 bool
+}
+
+func runRender(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	var a renderArgs
+	var bg, physics string
+	fs.StringVar(&a.out, "o", "", "output PNG file")
+	fs.StringVar(&a.gifOut, "gif", "", "render the whole --clip into this animated GIF")
+	fs.StringVar(&a.framesDir, "frames", "", "render the whole --clip as numbered PNG files into this directory")
+	fs.IntVar(&a.size, "size", 1024, "longer side of the image in pixels")
+	fs.Var(&a.params, "param", "set a parameter, Id=value (repeatable)")
+	fs.StringVar(&a.clip, "clip", "", "clip id or name")
+	fs.Float64Var(&a.time, "time", 0, "time in the clip, seconds (with -o)")
+	fs.StringVar(&a.expression, "expression", "", "expression id or name")
+	fs.StringVar(&bg, "background", "00000000", "background colour RRGGBBAA (straight alpha)")
+	fs.Float64Var(&a.fps, "fps", 30, "frames per second for --gif, --frames and for stepping to --time")
+	fs.StringVar(&physics, "physics", "on", "physics while playing a clip: on or off")
+	fs.BoolVar(&a.dither, "dither", false, "Floyd–Steinberg dithering for --gif")
+	pos, ok := parseArgs(fs, commands["render"], args, 1, stderr)
+	if !ok {
+		return 2
+	}
+	fail := func(format string, v ...any) int {
+		fmt.Fprintf(stderr, "p2l render: "+format+"\n", v...)
+		return 2
+	}
+	var err error
+	if a.background, err = parseBackground(bg); err != nil {
+		return fail("%v", err)
+	}
+	switch physics {
+	case "on":
+		a.physics = true
+	case "off":
+	default:
+		return fail("--physics must be on or off, not %q", physics)
+	}
+	outputs := 0
+	for _, o := range []string{a.out, a.gifOut, a.framesDir} {
+		if o != "" {
+			outputs++
+		}
+	}
+	if outputs != 1 {
+		return fail("give exactly one of -o, --gif, --frames")
+	}
+	if (a.gifOut != "" || a.framesDir != "") && a.clip == "" {
+		return fail("--gif and --frames need --clip")
+	}
+	if a.size < 1 || a.size > 16384 {
+		return fail("--size %d is out of range 1..16384", a.size)
+	}
+	if !(a.fps > 0 && a.fps <= 240) {
+		return fail("--fps %g is out of range (0, 240]", a.fps)
+	}
+	if !(a.time >= 0) || math.IsInf(a.time, 0) {
+		return fail("--time %g must be a time ≥ 0", a.time)
+	}
+	m, err := p2l.LoadFile(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "p2l render:", err)
+		return 1
+	}
+	if code := renderModel(m, &a, stdout, stderr); code != 0 {
+		return code
+	}
+	return 0
+}
+
+func parseBackground(s string) (color.RGBA, error) {
+	s = strings.TrimPrefix(s, "#")
+	if len(s) == 6 {
+		s += "ff"
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 4 {
+		return color.RGBA{}, fmt.Errorf("--background %q is not RRGGBBAA hex", s)
+	}
+	// Straight on the command line, premultiplied for the renderer.
+	return color.RGBAModel.Convert(color.NRGBA{b[0], b[1], b[2], b[3]}).(color.RGBA), nil
+}
+
+// findNamed returns the index whose id or name equals want, or −1.
+func findNamed(n int, id, name func(int) string, want string) int {
+	for i := 0; i < n; i++ {
+		if id(i) == want {
+			return i
+		}
+	}
+	for i := 0; i < n; i++ {
+		if name(i) == want {
+			return i
+		}
+	}
+	return -1
+}
+
+func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
+	rig := m.NewRig()
+	for _, p := range a.params {
+		id, val, ok := strings.Cut(p, "=")
+		v, err := strconv.ParseFloat(val, 32)
+		if !ok || err != nil {
+			fmt.Fprintf(stderr, "p2l render: --param %q is not Id=value\n", p)
+			return 2
+		}
+		if !rig.SetParameterByID(id, float32(v)) {
+			fmt.Fprintf(stderr, "p2l render: the model has no parameter %q\n", id)
+			return 2
+		}
+	}
+	clip := -1
+	if a.clip != "" {
+		clip = findNamed(len(m.Clips), func(i int) string { return m.Clips[i].ID }, func(i int) string { return m.Clips[i].Name }, a.clip)
+		if clip < 0 {
+			fmt.Fprintf(stderr, "p2l render: no clip %q; the model's clips are:\n", a.clip)
+			if len(m.Clips) == 0 {
+				fmt.Fprintln(stderr, "  (none)")
+			}
+			for _, c := range m.Clips {
+				fmt.Fprintf(stderr, "  %s", c.ID)
+				if c.Name != "" && c.Name != c.ID {
+					fmt.Fprintf(stderr, " (%s)", c.Name)
+				}
+				fmt.Fprintf(stderr, " %.2fs", c.Duration)
+				if c.Loop {
+					fmt.Fprint(stderr, " loop")
+				}
+				fmt.Fprintln(stderr)
+			}
+			return 2
+		}
+	}
+	expr := -1
+	if a.expression != "" {
+		expr = findNamed(len(m.Expressions), func(i int) string { return m.Expressions[i].ID }, func(i int) string { return m.Expressions[i].Name }, a.expression)
+		if expr < 0 {
+			fmt.Fprintf(stderr, "p2l render: no expression %q; the model's expressions are:", a.expression)
+			for _, e := range m.Expressions {
+				fmt.Fprintf(stderr, " %s", e.ID)
+			}
+			fmt.Fprintln(stderr)
+			return 2
+		}
+	}
+	stages := p2l.AllStages
+	if !a.physics {
+		stages &^= p2l.StagePhysics
+	}
+	// Behaviours (blink, breath) are random or time-driven: leave them out
+	// so that renders are reproducible.
+	stages &^= p2l.StageBehaviors
+	w, h := imageSize(m.Canvas, a.size)
+	r := &render.Renderer{}
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	opts := &render.Options{Background: a.background}
+	dt := float32(1 / a.fps)
+
+	if a.out != "" {
+		switch {
+		case clip >= 0 || expr >= 0:
+			if expr >= 0 {
+				rig.SetExpression(expr)
+			}
+			if clip >= 0 {
+				rig.Play(clip)
+			}
+			rig.UpdateStages(0, stages)
+			t := a.time
+			if clip < 0 {
+				// An expression alone: play its fade-in to the end.
+				t = float64(max(m.Expressions[expr].FadeIn, 0)) + 1
+			}
+			for n := int(t * a.fps); n > 0; n-- {
+				rig.UpdateStages(dt, stages)
+			}
+			if rest := float32(t - float64(int(t*a.fps))/a.fps); rest > 1e-6 {
+				rig.UpdateStages(rest, stages)
+			}
+		default:
+			rig.Evaluate()
+		}
+		if err := r.Render(rig, img, opts); err != nil {
+			fmt.Fprintln(stderr, "p2l render:", err)
+			return 1
+		}
+		reportPages(r, stderr)
+		if err := writePNG(a.out, img); err != nil {
+			fmt.Fprintln(stderr, "p2l render:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "wrote %s (%d×%d)\n", a.out, w, h)
+		return 0
+	}
+
+	// A whole clip: frame k at time k/fps; a looping clip renders one cycle.
+	c := &m.Clips[clip]
+	n := int(math.Floor(float64(c.Duration)*a.fps)) + 1
+	if c.Loop && n > 1 && math.Abs(float64(n-1)/a.fps-float64(c.Duration)) < 1e-6 {
+		n-- // the last frame would repeat the first
+	}
+	n = max(n, 1)
+	if expr >= 0 {
+		rig.SetExpression(expr)
+	}
+	rig.Play(clip)
+	var frames []*image.NRGBA
+	var hist *histogram
+	if a.gifOut != "" {
+		hist = newHistogram()
+	} else if err := os.MkdirAll(a.framesDir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "p2l render:", err)
+		return 1
+	}
+	for k := 0; k < n; k++ {
+		if k == 0 {
+			rig.UpdateStages(0, stages)
+		} else {
+			rig.UpdateStages(dt, stages)
+		}
+		if err := r.Render(rig, img, opts); err != nil {
+			fmt.Fprintln(stderr, "p2l render:", err)
+			return 1
+		}
+		if k == 0 {
+			reportPages(r, stderr)
+		}
+		if hist != nil {
+			hist.add(img)
+			frames = append(frames, image.NewNRGBA(img.Rect))
+			copy(frames[k].Pix, img.Pix)
+		} else {
+			name := filepath.Join(a.framesDir, fmt.Sprintf("frame_%04d.png", k))
+			if err := writePNG(name, img); err != nil {
+				fmt.Fprintln(stderr, "p2l render:", err)
+				return 1
+			}
+		}
+		fmt.Fprintf(stderr, "\rframe %d/%d", k+1, n)
+	}
+	fmt.Fprintln(stderr)
+	if hist == nil {
+		fmt.Fprintf(stdout, "wrote %d frames to %s (%d×%d, %g fps)\n", n, a.framesDir, w, h, a.fps)
+		return 0
+	}
+	if err := writeGIF(a.gifOut, frames, hist, a.fps, a.dither); err != nil {
+		fmt.Fprintln(stderr, "p2l render:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d frames, %d×%d)\n", a.gifOut, n, w, h)
+	return 0
+}
+
+// imageSize scales the canvas so that its longer side is size pixels.
+func imageSize(c p2l.Canvas, size int) (int, int) {
+	cw, ch := float64(c.Width), float64(c.Height)
+	if !(cw > 0) || !(ch > 0) {
+		return size, size
+	}
+	s := float64(size) / math.Max(cw, ch)
+	return max(1, int(math.Round(cw*s))), max(1, int(math.Round(ch*s)))
+}
+
+func reportPages(r *render.Renderer, stderr io.Writer) {
+	for _, in := range r.TextureInfo() {
+		if in.Err != nil {
+			fmt.Fprintf(stderr, "p2l render: warning: %v (meshes on it are not drawn)\n", in.Err)
+		}
+	}
+}
+
+func writePNG(name string, img image.Image) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeGIF writes the frames with one shared palette: index 0 transparent,
+// up to 255 median-cut colours from every frame.
+func writeGIF(name string, frames []*image.NRGBA, hist *histogram, fps float64, dither bool) error {
+	pal := color.Palette{color.NRGBA{}}
+	pal = append(pal, hist.medianCut(255)...)
+	if len(pal) == 1 {
+		pal = append(pal, color.NRGBA{0, 0, 0, 255})
+	}
+	mp := newMapper(pal)
+	g := &gif.GIF{LoopCount: 0}
+	// GIF delays are in hundredths of a second: accumulate the rounding so
+	// the clip keeps its length.
+	var shown float64
+	for k, f := range frames {
+		next := math.Round(float64(k+1) * 100 / fps)
+		g.Image = append(g.Image, mp.paletted(f, dither))
+		g.Delay = append(g.Delay, int(next-shown))
+		g.Disposal = append(g.Disposal, gif.DisposalBackground)
+		shown = next
+	}
+	if len(frames) == 0 {
+		return errors.New("no frames")
+	}
+	out, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := gif.EncodeAll(out, g); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

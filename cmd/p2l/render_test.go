@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+func writeTiny(t *testing.T, m *p2l.Model) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := p2l.Write(&b, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "tiny.p2lrt")
+	if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func TestRenderCommandStill(t *testing.T) {
+	m := tinyModel()
+	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
+	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}
+	m.Meshes[0].Indices = []uint32{0, 1, 2, 0, 2, 3}
+	m.Meshes[0].Multiply = p2l.Color{1, 0, 0}
+	m.Parts[0].Flags = p2l.PartVisible // hidden parts hide their meshes
+	in := writeTiny(t, m)
+	out := filepath.Join(t.TempDir(), "out.png")
+	code, stdout, stderr := runCmd("render", in, "-o", out, "--size", "20", "--background", "0000ffff")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "20×20") {
+		t.Errorf("stdout %q", stdout)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Page −1 is white, multiplied red; the square covers the canvas.
+	if got := color.NRGBAModel.Convert(img.At(10, 10)).(color.NRGBA); got != (color.NRGBA{255, 0, 0, 255}) {
+		t.Errorf("centre pixel %v, want opaque red", got)
+	}
+	// Bad arguments.
+	for _, args := range [][]string{
+		{"render", in},                          // no output
+		{"render", in, "-o", out, "--gif", "x"}, // two outputs
+		{"render", in, "--gif", "x.gif"},        // no clip
+		{"render", in, "-o", out, "--param", "Nope=1"},
+		{"render", in, "-o", out, "--background", "zz"},
+		{"render", in, "-o", out, "--physics", "maybe"},
+	} {
+		if code, _, _ := runCmd(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestRenderCommandClipGIF(t *testing.T) {
+	m := tinyModel()
+	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
+	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}
+	m.Meshes[0].Indices = []uint32{0, 1, 2}
+	m.Parts[0].Flags = p2l.PartVisible
+	m.Clips = []p2l.Clip{{ID: "Wave", Name: "Wave", Duration: 0.5, Fps: 30, Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0}, Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 0.5, V: 1}}}}}}}}
+	in := writeTiny(t, m)
+	code, _, stderr := runCmd("render", in, "--clip", "Nope", "-o", filepath.Join(t.TempDir(), "x.png"))
+	if code != 2 || !strings.Contains(stderr, "Wave 0.50s") {
+		t.Errorf("unknown clip: exit %d, stderr %q", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "wave.gif")
+	code, _, stderr = runCmd("render", in, "--clip", "Wave", "--gif", out, "--size", "16", "--fps", "10", "--dither")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "frame 6/6") {
+		t.Errorf("progress %q", stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 0.5 s at 10 fps, not looping: frames at 0, 0.1, …, 0.5.
+	if len(g.Image) != 6 {
+		t.Fatalf("%d frames, want 6", len(g.Image))
+	}
+	for i, d := range g.Delay {
+		if d != 10 {
+			t.Errorf("delay %d = %d, want 10", i, d)
+		}
+	}
+	// Only the triangle (0,0)-(10,0)-(10,10) is drawn: the lower-left
+	// corner is transparent (index 0), the upper-right one is not.
+	if g.Image[0].ColorIndexAt(2, 14) != 0 || g.Image[0].ColorIndexAt(14, 2) == 0 {
+		t.Errorf("transparency: outside %d, inside %d", g.Image[0].ColorIndexAt(2, 14), g.Image[0].ColorIndexAt(14, 2))
+	}
+	dir := t.TempDir()
+	if code, _, stderr := runCmd("render", in, "--clip", "Wave", "--frames", dir, "--size", "8", "--fps", "4", "--physics", "off"); code != 0 {
+		t.Fatalf("frames: exit %d: %s", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "frame_*.png"))
+	if len(files) != 3 { // 0, 0.25, 0.5
+		t.Errorf("%d frame files, want 3", len(files))
+	}
+}
+
+func TestMedianCutPalette(t *testing.T) {
+	// Two colours in a 3:1 ratio plus transparent pixels: the palette of
+	// two entries is exactly those colours; transparent pixels map to 0.
+	img := image.NewNRGBA(image.Rect(0, 0, 4, 2))
+	cols := []color.NRGBA{{200, 10, 10, 255}, {200, 10, 10, 255}, {200, 10, 10, 255}, {10, 10, 200, 255}, {0, 0, 0, 0}, {5, 5, 5, 100}, {200, 10, 10, 255}, {10, 10, 200, 255}}
+	for i, c := range cols {
+		img.SetNRGBA(i%4, i/4, c)
+	}
+	h := newHistogram()
+	h.add(img)
+	pal := h.medianCut(255)
+	if len(pal) != 2 {
+		t.Fatalf("palette %v, want 2 colours", pal)
+	}
+	want := map[color.NRGBA]bool{{200, 10, 10, 255}: true, {10, 10, 200, 255}: true}
+	for _, c := range pal {
+		if !want[c.(color.NRGBA)] {
+			t.Errorf("palette colour %v not in the image", c)
+		}
+	}
+	full := append(color.Palette{color.NRGBA{}}, pal...)
+	p := newMapper(full).paletted(img, false)
+	for i, c := range cols {
+		got := full[p.Pix[i]].(color.NRGBA)
+		if c.A < 128 {
+			if p.Pix[i] != 0 {
+				t.Errorf("pixel %d: alpha %d not transparent", i, c.A)
+			}
+		} else if got != c {
+			t.Errorf("pixel %d = %v, want %v", i, got, c)
+		}
+	}
+	// Median cut over many colours keeps at most 255 and each is the mean
+	// of a box: a grey ramp of 256 levels with 16 entries spans the ramp.
+	ramp := image.NewNRGBA(image.Rect(0, 0, 256, 1))
+	for x := 0; x < 256; x++ {
+		ramp.SetNRGBA(x, 0, color.NRGBA{uint8(x), uint8(x), uint8(x), 255})
+	}
+	h = newHistogram()
+	h.add(ramp)
+	pal = h.medianCut(16)
+	if len(pal) != 16 {
+		t.Fatalf("%d entries, want 16", len(pal))
+	}
+	lo, hi := 255, 0
+	for _, c := range pal {
+		g := int(c.(color.NRGBA).G)
+		lo, hi = min(lo, g), max(hi, g)
+	}
+	if lo > 16 || hi < 239 {
+		t.Errorf("ramp palette spans %d..%d", lo, hi)
+	}
+}
