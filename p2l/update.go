@@ -53,10 +53,6 @@ type animState struct {
 	// PhysicsStabilize.
 	prePhysics []float32
 	updated    bool
-
-	// onSimulation, when set by the advanced layer, runs the live
-	// simulation stage after physics.
-	onSimulation func(dt float32)
 }
 
 // anim returns the rig's animation state, creating it on first use.
@@ -147,10 +143,11 @@ func (r *Rig) UpdateStages(dt float32, stages Stage) {
 	copy(a.prePhysics, cur)
 	a.updated = true
 	if stages&StagePhysics != 0 {
+		r.syncReplacedGroups()
 		a.phys.step(cur, dt)
 	}
-	if stages&StageSimulation != 0 && a.onSimulation != nil {
-		a.onSimulation(dt)
+	if stages&StageSimulation != 0 {
+		r.advanceSimulation(float64(dt))
 	}
 	if stages&StagePose != 0 {
 		a.pose.update(dt)
@@ -620,20 +617,17 @@ func (r *Rig) PhysicsStabilize() {
 		copy(a.prePhysics, r.values)
 	}
 	copy(r.current, a.prePhysics)
+	r.syncReplacedGroups()
 	a.phys.stabilize(r.current)
 	r.evaluate()
 }
 
-// setPhysicsGroupReplaced marks physics group g as replaced by a live
-// simulation (on) or back to the pendulum (off). It is the integration point
-// of the advanced mode (SIMS lists the groups it replaces).
-func (r *Rig) setPhysicsGroupReplaced(g int, on bool) {
-	if r.err != nil {
-		return
-	}
-	p := r.anim().phys
-	if g >= 0 && g < len(p.replaced) {
-		p.replaced[g] = on
+// syncReplacedGroups marks the physics groups a running live simulation
+// (advanced mode, SIMS) replaces; the pendulum physics skips them.
+func (r *Rig) syncReplacedGroups() {
+	p := r.animation.phys
+	for g := range p.replaced {
+		p.replaced[g] = r.PhysicsGroupReplaced(g)
 	}
 }
 
