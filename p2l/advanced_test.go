@@ -63,7 +63,7 @@ func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
 	toggled.SetAdvanced(allBits)
 	for _, p := range poses {
 		setPose(toggled, p)
-		toggled.SimUpdateForTest(1.0 / 30)
+		toggled.Update(1.0 / 30)
 	}
 	toggled.SimWind(500, 0)
 	toggled.SetAdvanced(0)
@@ -225,12 +225,27 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 	if p := r.ParameterCurrent(synth.AdvParamSwing); p != 0 {
 		t.Fatalf("replaced parameter at %v, want held at its default 0", p)
 	}
-	r.SimUpdateForTest(1)
+	// The pendulum that drove the swing is skipped: in Cubism mode it
+	// moves the swing when the body moves, with the simulation on it does
+	// not run.
+	cub := m.NewRig()
+	for _, rr := range []*p2l.Rig{cub, r} {
+		for f := 0; f < 20; f++ {
+			rr.SetParameter(synth.AdvParamBody, float32(f%2)*10)
+			rr.Update(1.0 / 30)
+		}
+	}
+	if cub.ParameterCurrent(synth.AdvParamSwing) == 0 || r.ParameterCurrent(synth.AdvParamSwing) != 0 {
+		t.Fatalf("swing %v in Cubism mode (want moving), %v simulated (want 0)", cub.ParameterCurrent(synth.AdvParamSwing), r.ParameterCurrent(synth.AdvParamSwing))
+	}
+	r.SetParameter(synth.AdvParamBody, 10)
+	r.SimReset()
+	r.Update(1)
 	if s := r.SimStepsForTest(); s[0] != 4 {
 		t.Fatalf("one 1-second update ran %d steps, want at most 4", s[0])
 	}
 	for i := 0; i < 240; i++ {
-		r.SimUpdateForTest(1.0 / 60)
+		r.Update(1.0 / 60)
 	}
 	got = verts(r, synth.AdvRibbonMesh)
 	// The top row is kinematic on its target; every column segment ends
@@ -257,7 +272,7 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 	// SimReset: the next update starts at rest in the current pose.
 	r.SetParameter(synth.AdvParamBody, -10)
 	r.SimReset()
-	r.SimUpdateForTest(0.001) // less than a step: nothing to show yet
+	r.Update(0.001) // less than a step: nothing to show yet
 	got = r.MeshVertices(synth.AdvRibbonMesh)
 	for v := 0; v < n; v++ {
 		x, y := ribbonTarget(v, -10)
@@ -280,7 +295,7 @@ func TestSimulationDeterministicAndCollides(t *testing.T) {
 		touched := false
 		for f := 0; f < 240; f++ {
 			r.SetParameter(synth.AdvParamBody, float32(8*math.Sin(float64(f)/20)))
-			r.SimUpdateForTest(1.0/60 + float64(f%4)*0.003)
+			r.Update(float32(1.0/60 + float64(f%4)*0.003))
 			v := r.MeshVertices(synth.AdvRibbonMesh)
 			for i := 0; i+1 < len(v); i += 2 {
 				bits = append(bits, math.Float32bits(v[i]), math.Float32bits(v[i+1]))
@@ -330,7 +345,7 @@ func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
 			r := m.NewRig()
 			r.SetAdvanced(allBits)
 			r.SetParameter(synth.AdvParamElbow, 30)
-			r.SimUpdateForTest(1.0 / 60)
+			r.Update(1.0 / 60)
 		}()
 	}
 	wg.Wait()

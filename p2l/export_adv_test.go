@@ -2,14 +2,6 @@ package p2l
 
 // Test hooks for the advanced mode's external tests.
 
-// SimUpdateForTest evaluates the host pose and advances the simulations by
-// dt, as an update does.
-func (r *Rig) SimUpdateForTest(dt float64) {
-	r.advanceSimulation(dt)
-	copy(r.current, r.values)
-	r.evaluate()
-}
-
 // SimStepsForTest returns the steps each simulation has taken.
 func (r *Rig) SimStepsForTest() []int {
 	if r.adv == nil {

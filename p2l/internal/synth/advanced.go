@@ -196,6 +196,19 @@ func Advanced(opt AdvancedOptions) *p2l.Model {
 			{ID: "Fist", Deformer: -1, Mesh: AdvArmMesh, VertexA: uint32(nv - 1), VertexB: uint32(nv - 1), RadiusA: 10, RadiusB: 10},
 		},
 	}
+	// The pendulum the baking used for the swing: body sway in, swing out.
+	// The simulation replaces it (hook H1).
+	m.Physics = p2l.Physics{Fps: 30, Groups: []p2l.PhysicsGroup{{ID: "Swing", Name: "Swing",
+		Inputs:  []p2l.PhysicsInput{{Parameter: AdvParamBody, Source: p2l.PhysicsX, Weight: 100}},
+		Outputs: []p2l.PhysicsOutput{{Parameter: AdvParamSwing, Particle: 1, Source: p2l.PhysicsAngle, Scale: 0.05, Weight: 100}},
+		Particles: []p2l.PhysicsParticle{
+			{Mobility: 1, Delay: 1, Acceleration: 1},
+			{Y: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5, Radius: 10},
+		},
+		Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10},
+	}}}
+	m.Simulations.Header.PhysicsGroups = []int{0}
+	m.Simulations.Sims[0].PhysicsGroups = []int{0}
 	m.Meta = []p2l.MetaEntry{{Key: "generator", Value: "p2l synth.Advanced"}, {Key: "capabilities", Value: "BONE SKIN SIMS COLL"}}
 	return m
 }
