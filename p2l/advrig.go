@@ -343,7 +343,6 @@ func (r *Rig) SetAdvanced(bits uint16) uint16 {
 			r.adv = nil
 		}
 	}
-	r.connectAnimation()
 	if r.evaluated {
 		r.evaluate()
 	}
@@ -450,28 +449,6 @@ func (ad *advRig) initHeld(m *Model) {
 			}
 		}
 	}
-}
-
-// connectAnimation hands the update layer what the advanced state needs
-// from it: the simulation stage (StageSimulation advances the scenes) and
-// the pendulum groups the simulations replace. With the simulation off both
-// are cleared, leaving the update layer as without the advanced mode.
-func (r *Rig) connectAnimation() {
-	// Without animation state yet, anim() calls this when it creates it;
-	// creating it here would change what Evaluate shows (pose opacities).
-	a := r.animation
-	if a == nil {
-		return
-	}
-	sims := r.adv != nil && len(r.adv.sims) > 0
-	for g := range r.model.Physics.Groups {
-		r.setPhysicsGroupReplaced(g, sims && r.adv.skipped[g])
-	}
-	if !sims {
-		a.onSimulation = nil
-		return
-	}
-	a.onSimulation = func(dt float32) { r.advanceSimulation(float64(dt)) }
 }
 
 // PhysicsGroupReplaced reports whether the running simulation replaces PHYS

@@ -81,7 +81,6 @@ func (r *Rig) anim() *animState {
 		a.out.partOpacity[i] = 1
 	}
 	r.animation = a
-	r.connectAnimation() // advanced mode: simulation stage and replaced pendulums
 	r.restoreMultipliers()
 	copy(a.lastPart, r.partOpacityMul)
 	return a
