@@ -365,3 +365,52 @@ func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
 		t.Fatalf("with a broken simulation SetAdvanced gave %b, want skin+exact links", got)
 	}
 }
+
+func TestAdvancedUpdateAllocatesNothing(t *testing.T) {
+	_, r := newAdvRig(t, synth.AdvancedOptions{})
+	r.SetAdvanced(allBits)
+	f := 0
+	step := func() {
+		f++
+		r.SetParameter(synth.AdvParamElbow, float32(f%90)+0.5)
+		r.SetParameter(synth.AdvParamBody, float32(f%20)-10)
+		r.Update(1.0 / 60)
+		r.BoneTransform(0)
+	}
+	for i := 0; i < 10; i++ {
+		step()
+	}
+	if a := testing.AllocsPerRun(50, step); a != 0 {
+		t.Fatalf("an advanced update allocates %v times", a)
+	}
+}
+
+func BenchmarkSetAdvancedFit(b *testing.B) {
+	// Each iteration fits the arm's weights on a fresh model (3 key
+	// combinations × 16 vertices × 2 bones).
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m := synth.Advanced(synth.AdvancedOptions{})
+		r := m.NewRig()
+		if r.SetAdvanced(p2l.FeatureSkin) != p2l.FeatureSkin {
+			b.Fatal("skin not enabled")
+		}
+	}
+}
+
+func BenchmarkAdvancedUpdate(b *testing.B) {
+	for _, bits := range []uint16{0, p2l.FeatureSkin | p2l.FeatureExactLinks, allBits} {
+		b.Run(map[uint16]string{0: "off", 3: "skin+links", allBits: "all"}[bits], func(b *testing.B) {
+			m := synth.Advanced(synth.AdvancedOptions{})
+			r := m.NewRig()
+			r.SetAdvanced(bits)
+			r.Update(1.0 / 60) // creates the animation state
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r.SetParameter(synth.AdvParamElbow, float32(i%90)+0.5)
+				r.Update(1.0 / 60)
+			}
+		})
+	}
+}

@@ -301,7 +301,7 @@ type advRig struct {
 	sims   []*simRun
 	simDT  float64 // time the next evaluation advances the simulations by
 	stepIn bool    // the next evaluation is an update (interpolated output)
-	pts    [2]float64
+	in     rigSimInputs
 }
 
 // AdvancedAvailable returns the feature bits the rig's model carries and
@@ -521,7 +521,8 @@ func (ad *advRig) simulate(r *Rig) {
 	}
 	dt, update := ad.simDT, ad.stepIn
 	ad.simDT, ad.stepIn = 0, false
-	in := rigSimInputs{r: r, ad: ad}
+	in := &ad.in
+	in.r, in.ad = r, ad
 	if update {
 		// Read every input before any simulation writes its meshes.
 		for _, s := range ad.sims {
@@ -532,26 +533,30 @@ func (ad *advRig) simulate(r *Rig) {
 		}
 	}
 	for _, s := range ad.sims {
-		s.write(in.targetVertices, update)
+		s.write(in, update)
 	}
 }
 
+// rigSimInputs gives the simulations the rig's evaluated meshes and
+// deformers. It lives in advRig so that passing it as an interface does not
+// allocate.
 type rigSimInputs struct {
-	r  *Rig
-	ad *advRig
+	r   *Rig
+	ad  *advRig
+	pts [2]float64
 }
 
-func (in rigSimInputs) targetVertices(mesh int) []float32 {
+func (in *rigSimInputs) targetVertices(mesh int) []float32 {
 	c := &in.r.p.meshes[mesh]
 	return in.r.verts[in.r.vcur][c.vOff : c.vOff+2*c.nv]
 }
 
-func (in rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
+func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 	r := in.r
 	if d < len(r.model.Deformers) {
-		in.ad.pts = [2]float64{x, y}
-		r.toCanvas(int32(d), in.ad.pts[:])
-		return in.ad.pts[0], in.ad.pts[1]
+		in.pts = [2]float64{x, y}
+		r.toCanvas(int32(d), in.pts[:])
+		return in.pts[0], in.pts[1]
 	}
 	return in.ad.bs.frameAt(r.current, d).Apply(x, y)
 }

@@ -251,7 +251,7 @@ func (r *simRun) advance(dt float64) int {
 // write puts the simulated positions over the target meshes' vertices:
 // interpolated between the last two steps after an update, the last step
 // after Evaluate. Before any step nothing is written (the target shows).
-func (r *simRun) write(vertices func(mesh int) []float32, interpolated bool) {
+func (r *simRun) write(in simInputs, interpolated bool) {
 	if !r.shown {
 		return
 	}
@@ -261,7 +261,7 @@ func (r *simRun) write(vertices func(mesh int) []float32, interpolated bool) {
 		r.scene.Last(r.out)
 	}
 	for p := range r.mesh {
-		v := vertices(int(r.mesh[p]))
+		v := in.targetVertices(int(r.mesh[p]))
 		v[2*r.vert[p]] = float32(r.out[2*p])
 		v[2*r.vert[p]+1] = float32(-r.out[2*p+1])
 	}
