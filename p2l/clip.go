@@ -217,8 +217,8 @@ func (p *clipPlayer) wrap(clip int, u float64) float64 {
 	return u
 }
 
-// advance moves the player clock by dt and updates timing, events and
-// finished entries; apply then writes the values.
+// advance moves the player clock by dt and updates timing and events; apply
+// then writes the values and finishUpdate drops the entries that ended.
 func (p *clipPlayer) advance(dt float32) {
 	p.events = p.events[:0]
 	if dt > 0 {
@@ -226,12 +226,8 @@ func (p *clipPlayer) advance(dt float32) {
 	}
 	for l := range p.layers {
 		L := &p.layers[l]
-		n := 0
 		for i := range L.entries {
 			e := &L.entries[i]
-			if e.fade.done(p.now) {
-				continue
-			}
 			if !e.fade.started {
 				e.fade.begin(p.now)
 				if e.seekTo > 0 {
@@ -249,22 +245,30 @@ func (p *clipPlayer) advance(dt float32) {
 					L.priority = 0
 				}
 			}
-			L.entries[n] = *e
+		}
+	}
+}
+
+// finishUpdate drops the entries whose fade-out ended before now (they were
+// still applied this update, with weight 0, as Cubism does: their opacity
+// curves still set the opacity) and starts the fade-outs requested since the
+// last update. A layer left empty gets priority 0.
+func (p *clipPlayer) finishUpdate() {
+	for l := range p.layers {
+		L := &p.layers[l]
+		n := 0
+		for i := range L.entries {
+			e := L.entries[i]
+			if e.fade.done(p.now) {
+				continue
+			}
+			e.fade.afterUpdate(p.now)
+			L.entries[n] = e
 			n++
 		}
 		L.entries = L.entries[:n]
 		if n == 0 {
 			L.priority = 0
-		}
-	}
-}
-
-// finishUpdate starts the fade-outs requested since the last update.
-func (p *clipPlayer) finishUpdate() {
-	for l := range p.layers {
-		L := &p.layers[l]
-		for i := range L.entries {
-			L.entries[i].fade.afterUpdate(p.now)
 		}
 	}
 }

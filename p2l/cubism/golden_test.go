@@ -93,3 +93,104 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 		})
 	}
 }
+
+type goldenMotion struct {
+	CurveMotion json.RawMessage `json:"curveMotion"`
+	Times       []float64       `json:"times"`
+	Curves      []struct {
+		ID     string    `json:"id"`
+		Values []float64 `json:"values"`
+	} `json:"curves"`
+	Params []struct {
+		ID  string  `json:"id"`
+		Min float32 `json:"min"`
+		Max float32 `json:"max"`
+		Def float32 `json:"def"`
+	} `json:"params"`
+	Motions map[string]json.RawMessage `json:"motions"`
+	Frames  []struct {
+		Dt      float64   `json:"dt"`
+		Play    string    `json:"play"`
+		Values  []float64 `json:"values"`
+		Opacity float64   `json:"opacity"`
+	} `json:"frames"`
+}
+
+func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
+	data, err := os.ReadFile("testdata/cubism-motion.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenMotion
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	m := &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	for _, p := range g.Params {
+		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+	}
+	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}}
+	return &g, m
+}
+
+// tolerance is 1e-6 in value units, relative above magnitude 1 (a float32
+// value of 60 has a spacing of 3.8e-6).
+func curveTol(v float64) float64 { return 1e-6 * math.Max(1, math.Abs(v)) }
+
+// TestCurvesMatchCubism: every segment kind of an imported motion3 curve
+// evaluates as the framework's EvaluateCurve at times exact in float32.
+func TestCurvesMatchCubism(t *testing.T) {
+	g, m := loadGoldenMotion(t)
+	c, err := ImportMotion(m, "curves.motion3.json", g.CurveMotion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, gc := range g.Curves {
+		cv := c.Curves[k].Curve
+		for i, tm := range g.Times {
+			got := float64(cv.Value(float32(tm)))
+			if want := gc.Values[i]; math.Abs(got-want) > curveTol(want) {
+				t.Errorf("curve %s at %v = %v, Cubism %v", gc.ID, tm, got, want)
+			}
+		}
+	}
+}
+
+// TestMotionFadesMatchCubism replays the framework's motion queue: motions
+// replacing each other (every replaced motion fading out with its own time),
+// a curve with its own fade-in, a curve with its own fade-out, the Model
+// EyeBlink and LipSync effects on parameters with their own curves, and the
+// Model Opacity curve. The framework's model was reset to the host pose
+// before each update, as this runtime does.
+func TestMotionFadesMatchCubism(t *testing.T) {
+	g, m := loadGoldenMotion(t)
+	for _, name := range []string{"walk", "wave", "nod"} {
+		c, err := ImportMotion(m, name+".motion3.json", g.Motions[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Clips = append(m.Clips, c)
+	}
+	r := m.NewRig()
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	worst := 0.0
+	for f, fr := range g.Frames {
+		if fr.Play != "" {
+			r.Play(m.ClipIndex(fr.Play))
+		}
+		r.UpdateStages(float32(fr.Dt), p2l.StageClips)
+		for i, want := range fr.Values {
+			got := float64(r.ParameterCurrent(i))
+			worst = max(worst, math.Abs(got-want)/math.Max(1, math.Abs(want)))
+			if math.Abs(got-want) > curveTol(want) {
+				t.Fatalf("frame %d parameter %s = %v, Cubism %v", f, m.Parameters[i].ID, got, want)
+			}
+		}
+		if got := float64(r.Opacity()); math.Abs(got-fr.Opacity) > 1e-6 {
+			t.Fatalf("frame %d opacity %v, Cubism %v", f, got, fr.Opacity)
+		}
+	}
+	t.Logf("%d frames, worst relative difference %.3g", len(g.Frames), worst)
+}
