@@ -1,23 +1,192 @@
 package p2l_test
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
 )
 
-func BenchmarkEvaluate(b *testing.B) {
-	m := synth.Character(1)
+// benchPose puts every parameter halfway between its first two grid keys,
+// so every keyform grid blends all its corners (the expensive case), and
+// returns the pose.
+func benchPose(m *p2l.Model) []float32 {
+	v := make([]float32, len(m.Parameters))
+	for i, p := range m.Parameters {
+		v[i] = p.Default
+	}
+	set := func(axes []p2l.Axis) {
+		for _, a := range axes {
+			if len(a.Keys) > 1 {
+				v[a.Parameter] = (a.Keys[0] + a.Keys[1]) / 2
+			}
+		}
+	}
+	for _, me := range m.Meshes {
+		if me.Keyforms != nil {
+			set(me.Keyforms.Axes)
+		}
+	}
+	for _, d := range m.Deformers {
+		if d.Warp != nil {
+			set(d.Warp.Keyforms.Axes)
+		} else {
+			set(d.Rotation.Keyforms.Axes)
+		}
+	}
+	return v
+}
+
+// keyformBytes counts the keyform bytes one evaluation at pose reads: rest
+// positions plus every present cell of the mesh and warp grids whose keys
+// bracket the pose (each axis value lies strictly between two keys).
+func keyformBytes(m *p2l.Model, pose []float32) int {
+	used := func(axes []p2l.Axis, coord []uint16) bool {
+		for a, ax := range axes {
+			k := int(coord[a])
+			v := pose[ax.Parameter]
+			lo := 0
+			for lo+1 < len(ax.Keys) && ax.Keys[lo+1] <= v {
+				lo++
+			}
+			if k != lo && k != lo+1 {
+				return false
+			}
+		}
+		return true
+	}
+	n := 0
+	for _, me := range m.Meshes {
+		n += 4 * len(me.Positions)
+		if me.Keyforms == nil {
+			continue
+		}
+		for _, c := range me.Keyforms.Cells {
+			if used(me.Keyforms.Axes, c.Coord) {
+				n += 4 * len(c.Value)
+			}
+		}
+	}
+	for _, d := range m.Deformers {
+		if d.Warp == nil {
+			continue
+		}
+		for _, c := range d.Warp.Keyforms.Cells {
+			if used(d.Warp.Keyforms.Axes, c.Coord) {
+				n += 4 * len(c.Value)
+			}
+		}
+	}
+	return n
+}
+
+// animatedPose is a typical game frame: the parameters an idle clip,
+// look-at, breath and physics drive (the standard ones) sit between keys,
+// the rest at their defaults.
+func animatedPose(m *p2l.Model, frame int) []float32 {
+	v := make([]float32, len(m.Parameters))
+	for i, p := range m.Parameters {
+		v[i] = p.Default
+	}
+	for i, id := range []string{"ParamAngleX", "ParamAngleY", "ParamAngleZ", "ParamBodyAngleX",
+		"ParamEyeBallX", "ParamEyeBallY", "ParamBreath", "ParamHairFront", "ParamHairBack"} {
+		if k := m.ParameterIndex(id); k >= 0 {
+			p := m.Parameters[k]
+			f := 0.3 + 0.2*float32((frame+i)%5)/5 // strictly between keys
+			v[k] = p.Min + (p.Max-p.Min)*f
+		}
+	}
+	return v
+}
+
+func runEvaluate(b *testing.B, m *p2l.Model, worst bool) {
 	r := m.NewRig()
+	poses := [2][]float32{animatedPose(m, 0), animatedPose(m, 1)}
+	if worst {
+		poses[0] = benchPose(m)
+		poses[1] = append([]float32(nil), poses[0]...)
+		pa := m.ParameterIndex("ParamAngleX")
+		poses[1][pa] += 1
+	}
+	r.SetParameterValues(poses[0])
 	r.Evaluate()
 	if r.Err() != nil {
 		b.Fatal(r.Err())
 	}
-	pa := m.ParameterIndex("ParamAngleX")
+	verts := 0
+	for _, me := range m.Meshes {
+		verts += len(me.Positions) / 2
+	}
+	defer lockThread()()
 	b.ReportAllocs()
 	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		r.SetParameter(pa, float32(i%60-30))
+	c0 := threadCPU()
+	i := 0
+	for b.Loop() {
+		// Alternate between two poses so every evaluation recomputes.
+		r.SetParameterValues(poses[i&1])
 		r.Evaluate()
+		i++
+	}
+	if cpu := threadCPU() - c0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(verts), "ns/vertex")
+}
+
+// BenchmarkEvaluate evaluates the character-scale synthetic model (120
+// meshes, 8640 vertices, 56 deformers, 48 parameters, blend shapes, glue)
+// at a typical animated pose (see animatedPose).
+func BenchmarkEvaluate(b *testing.B) { runEvaluate(b, synth.Character(1), false) }
+
+// BenchmarkEvaluateAllCorners is the worst case of the same model: every
+// parameter lies between two grid keys, so every grid blends all its cells.
+func BenchmarkEvaluateAllCorners(b *testing.B) { runEvaluate(b, synth.Character(1), true) }
+
+// BenchmarkEvaluateScaling evaluates the worst case with 1×, 4× and 16× the
+// vertices (same meshes, deformers and parameters): time should grow
+// linearly in the vertex count once it dominates.
+func BenchmarkEvaluateScaling(b *testing.B) {
+	for _, k := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("%dx", k), func(b *testing.B) {
+			runEvaluate(b, synth.Generate(synth.Options{Seed: 1, VerticesPerMesh: 72 * k}), true)
+		})
+	}
+}
+
+var floorSink float64
+
+// BenchmarkFloor streams, from one contiguous buffer, as many bytes as one
+// evaluation of BenchmarkEvaluateAllCorners (and the scaling variants) reads from
+// keyforms and rest positions: a lower bound set by memory traffic. Divide
+// the Evaluate figures by these to read the overhead ratio.
+func BenchmarkFloor(b *testing.B) {
+	for _, k := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("%dx", k), func(b *testing.B) {
+			m := synth.Generate(synth.Options{Seed: 1, VerticesPerMesh: 72 * k})
+			buf := make([]float32, keyformBytes(m, benchPose(m))/4)
+			for i := range buf {
+				buf[i] = float32(i & 1023)
+			}
+			b.SetBytes(int64(4 * len(buf)))
+			defer lockThread()()
+			b.ResetTimer()
+			c0 := threadCPU()
+			for b.Loop() {
+				var s0, s1, s2, s3 float64
+				j := 0
+				for ; j+4 <= len(buf); j += 4 {
+					s0 += float64(buf[j])
+					s1 += float64(buf[j+1])
+					s2 += float64(buf[j+2])
+					s3 += float64(buf[j+3])
+				}
+				floorSink = s0 + s1 + s2 + s3
+			}
+			if cpu := threadCPU() - c0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
 	}
 }

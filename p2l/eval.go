@@ -246,59 +246,111 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 	c := &r.p.defs[d]
 	if c.kind == RotationDeformer {
 		m := &r.frames[d].m
+		m0, m1, m2, m3, m4, m5 := m[0], m[1], m[2], m[3], m[4], m[5]
 		for j := 0; j+1 < len(pts); j += 2 {
 			x, y := pts[j], pts[j+1]
-			pts[j] = m[0]*x + m[1]*y + m[4]
-			pts[j+1] = m[2]*x + m[3]*y + m[5]
+			pts[j] = m0*x + m1*y + m4
+			pts[j+1] = m2*x + m3*y + m5
 		}
 		return
 	}
-	for j := 0; j+1 < len(pts); j += 2 {
-		pts[j], pts[j+1] = r.warpPoint(c, int(d), pts[j], pts[j+1])
+	r.warpInPlace(c, int(d), pts)
+}
+
+// storeCanvas maps local points of deformer d's child space to canvas
+// pixels as float32 into dst and reports whether any value differs (in
+// bits) from prev, the previous evaluation's.
+func (r *Rig) storeCanvas(d int32, local []float64, dst, prev []float32) bool {
+	dst = dst[:len(local)]
+	prev = prev[:len(local)]
+	var diff uint32
+	if d >= 0 && r.p.defs[d].kind == RotationDeformer {
+		m := &r.frames[d].m
+		m0, m1, m2, m3, m4, m5 := m[0], m[1], m[2], m[3], m[4], m[5]
+		for j := 0; j+1 < len(local); j += 2 {
+			x, y := local[j], local[j+1]
+			fx, fy := float32(m0*x+m1*y+m4), float32(m2*x+m3*y+m5)
+			dst[j], dst[j+1] = fx, fy
+			diff |= math.Float32bits(fx)^math.Float32bits(prev[j]) | math.Float32bits(fy)^math.Float32bits(prev[j+1])
+		}
+		return diff != 0
+	}
+	if d >= 0 {
+		r.warpInPlace(&r.p.defs[d], int(d), local)
+	}
+	for j, v := range local {
+		f := float32(v)
+		dst[j] = f
+		diff |= math.Float32bits(f) ^ math.Float32bits(prev[j])
+	}
+	return diff != 0
+}
+
+// warpPoint maps one unit-square point through warp deformer c (index d).
+func (r *Rig) warpPoint(c *cdef, d int, u, v float64) (float64, float64) {
+	p := [2]float64{u, v}
+	r.warpInPlace(c, d, p[:])
+	return p[0], p[1]
+}
+
+// warpInPlace maps unit-square coordinates (x,y pairs, in place) through
+// warp deformer c (index d), whose canvas grid is already computed. Inside
+// the unit square: bilinear, or two triangles split along the cell's
+// (1,0)–(0,1) diagonal; outside: warpOutside.
+func (r *Rig) warpInPlace(c *cdef, d int, pts []float64) {
+	g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
+	cols, rows := c.cols, c.rows
+	fc, fr := float64(cols), float64(rows)
+	w := 2 * (cols + 1)
+	bilinear := c.bilinear
+	for k := 0; k+1 < len(pts); k += 2 {
+		u, v := pts[k], pts[k+1]
+		if !(u >= 0 && u <= 1 && v >= 0 && v <= 1) {
+			pts[k], pts[k+1] = r.warpOutside(c, d, g, u, v)
+			continue
+		}
+		fu := u * fc
+		i := int(fu)
+		if i >= cols {
+			i = cols - 1
+		}
+		fx := fu - float64(i)
+		fv := v * fr
+		j := int(fv)
+		if j >= rows {
+			j = rows - 1
+		}
+		fy := fv - float64(j)
+		o00 := j*w + 2*i
+		o01 := o00 + w
+		q := g[o00 : o00+4 : o00+4] // P00, P10
+		s := g[o01 : o01+4 : o01+4] // P01, P11
+		if bilinear {
+			pts[k] = (1-fy)*((1-fx)*q[0]+fx*q[2]) + fy*((1-fx)*s[0]+fx*s[2])
+			pts[k+1] = (1-fy)*((1-fx)*q[1]+fx*q[3]) + fy*((1-fx)*s[1]+fx*s[3])
+			continue
+		}
+		if fx+fy <= 1 {
+			pts[k] = q[0] + fx*(q[2]-q[0]) + fy*(s[0]-q[0])
+			pts[k+1] = q[1] + fx*(q[3]-q[1]) + fy*(s[1]-q[1])
+			continue
+		}
+		pts[k] = s[2] + (1-fx)*(s[0]-s[2]) + (1-fy)*(q[2]-s[2])
+		pts[k+1] = s[3] + (1-fx)*(s[1]-s[3]) + (1-fy)*(q[3]-s[3])
 	}
 }
 
-// warpPoint maps unit-square coordinates (u, v) through warp deformer c
-// (index d), whose canvas grid is already computed.
-func (r *Rig) warpPoint(c *cdef, d int, u, v float64) (float64, float64) {
-	g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
-	if u >= 0 && u <= 1 && v >= 0 && v <= 1 {
-		fu := u * float64(c.cols)
-		i := int(fu)
-		if i >= c.cols {
-			i = c.cols - 1
-		}
-		fx := fu - float64(i)
-		fv := v * float64(c.rows)
-		j := int(fv)
-		if j >= c.rows {
-			j = c.rows - 1
-		}
-		fy := fv - float64(j)
-		w := 2 * (c.cols + 1)
-		o00 := j*w + 2*i
-		o10, o01 := o00+2, o00+w
-		o11 := o01 + 2
-		if c.bilinear {
-			x := (1-fy)*((1-fx)*g[o00]+fx*g[o10]) + fy*((1-fx)*g[o01]+fx*g[o11])
-			y := (1-fy)*((1-fx)*g[o00+1]+fx*g[o10+1]) + fy*((1-fx)*g[o01+1]+fx*g[o11+1])
-			return x, y
-		}
-		if fx+fy <= 1 {
-			return g[o00] + fx*(g[o10]-g[o00]) + fy*(g[o01]-g[o00]),
-				g[o00+1] + fx*(g[o10+1]-g[o00+1]) + fy*(g[o01+1]-g[o00+1])
-		}
-		return g[o11] + (1-fx)*(g[o01]-g[o11]) + (1-fy)*(g[o10]-g[o11]),
-			g[o11+1] + (1-fx)*(g[o01+1]-g[o11+1]) + (1-fy)*(g[o10+1]-g[o11+1])
-	}
+// warpOutside maps a point outside the unit square: in the ring [−2, 3]²
+// through one coarser layer of virtual cells (2 units deep) whose outer
+// points come from the four-corner average affine frame and whose inner
+// points are the grid's border points, triangle-interpolated (split along
+// the cell's (1,0)–(0,1) diagonal); farther out (and for NaN) through the
+// affine frame alone.
+func (r *Rig) warpOutside(c *cdef, d int, g []float64, u, v float64) (float64, float64) {
 	a := &r.frames[d].aff
-	if u < -2 || u > 3 || v < -2 || v > 3 || u != u || v != v {
+	if !(u >= -2 && u <= 3 && v >= -2 && v <= 3) {
 		return a[0] + (u-0.5)*a[2] + (v-0.5)*a[4], a[1] + (u-0.5)*a[3] + (v-0.5)*a[5]
 	}
-	// The ring [−2, 3]² around the grid: one coarser layer of virtual cells
-	// (2 units deep) whose outer points come from the affine frame; the
-	// grid's own border points are the inner ones. Triangle interpolation,
-	// split along the cell's (1,0)–(0,1) diagonal.
 	i0, fx := ringAxis(u, c.cols)
 	j0, fy := ringAxis(v, c.rows)
 	px := func(i, j int) (float64, float64) {
@@ -355,7 +407,7 @@ func ringCoord(i, n int) float64 {
 func (r *Rig) evalMeshes() {
 	p := r.p
 	r.vcur ^= 1
-	out := r.verts[r.vcur]
+	out, prev := r.verts[r.vcur], r.verts[r.vcur^1]
 	for i := range p.meshes {
 		c := &p.meshes[i]
 		pr := r.evalObj(&c.obj)
@@ -377,29 +429,81 @@ func (r *Rig) evalMeshes() {
 		}
 		n := 2 * c.nv
 		local := r.local[:n]
-		pos := r.model.Meshes[i].Positions[:n]
-		for j, v := range pos {
-			local[j] = float64(v)
-		}
-		if c.cells != nil {
-			for _, k := range c.g.weights(r.current, r.sc) {
-				if k.cell < 0 {
-					continue // missing cell: zero offset
-				}
-				w := k.w
-				for j, v := range c.cells[k.cell][:n] {
-					local[j] += w * float64(v)
-				}
-			}
-		}
+		r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
 		r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 		if r.adv != nil { // advanced mode, hook H4
 			r.adv.meshLocal(r, i, local)
 		}
-		r.toCanvas(c.parent, local)
-		dst := out[c.vOff : c.vOff+n]
-		for j, v := range local {
-			dst[j] = float32(v)
+		r.vertChanged[i] = r.storeCanvas(c.parent, local, out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
+	}
+}
+
+// meshLocal writes rest positions plus the keyform blend into local. Up to
+// four present cells (every grid of up to two axes) run as one fused loop;
+// the sum runs left to right in cell order on every path, so the result
+// does not depend on the path.
+func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float64) {
+	n := len(pos)
+	local = local[:n]
+	var cs [4][]float32
+	var ws [4]float64
+	nc := 0
+	var corners []corner
+	if c.cells != nil {
+		corners = c.g.weights(r.current, r.sc)
+		for _, k := range corners {
+			if k.cell < 0 {
+				continue // missing cell: zero offset
+			}
+			if nc < 4 {
+				cs[nc], ws[nc] = c.cells[k.cell][:n], k.w
+			}
+			nc++
+		}
+	}
+	switch nc {
+	case 0:
+		for j, v := range pos {
+			local[j] = float64(v)
+		}
+	case 1:
+		c0, w0 := cs[0][:n], ws[0]
+		for j, v := range pos {
+			local[j] = float64(v) + w0*float64(c0[j])
+		}
+	case 2:
+		c0, w0 := cs[0][:n], ws[0]
+		c1, w1 := cs[1][:n], ws[1]
+		for j, v := range pos {
+			local[j] = float64(v) + w0*float64(c0[j]) + w1*float64(c1[j])
+		}
+	case 3:
+		c0, w0 := cs[0][:n], ws[0]
+		c1, w1 := cs[1][:n], ws[1]
+		c2, w2 := cs[2][:n], ws[2]
+		for j, v := range pos {
+			local[j] = float64(v) + w0*float64(c0[j]) + w1*float64(c1[j]) + w2*float64(c2[j])
+		}
+	case 4:
+		c0, w0 := cs[0][:n], ws[0]
+		c1, w1 := cs[1][:n], ws[1]
+		c2, w2 := cs[2][:n], ws[2]
+		c3, w3 := cs[3][:n], ws[3]
+		for j, v := range pos {
+			local[j] = float64(v) + w0*float64(c0[j]) + w1*float64(c1[j]) + w2*float64(c2[j]) + w3*float64(c3[j])
+		}
+	default:
+		for j, v := range pos {
+			local[j] = float64(v)
+		}
+		for _, k := range corners {
+			if k.cell < 0 {
+				continue
+			}
+			w := k.w
+			for j, v := range c.cells[k.cell][:n] {
+				local[j] += w * float64(v)
+			}
 		}
 	}
 }
@@ -573,7 +677,11 @@ func (r *Rig) updateChanges() {
 				ch |= MeshColorsChanged
 			}
 			c := &p.meshes[i]
-			if !slices.Equal(cur[c.vOff:c.vOff+2*c.nv], prev[c.vOff:c.vOff+2*c.nv]) {
+			if c.glued {
+				// Glue moved vertices after storeCanvas compared them.
+				r.vertChanged[i] = !bitsEqual32(cur[c.vOff:c.vOff+2*c.nv], prev[c.vOff:c.vOff+2*c.nv])
+			}
+			if r.vertChanged[i] {
 				ch |= MeshVerticesChanged
 			}
 		}
@@ -585,4 +693,14 @@ func (r *Rig) updateChanges() {
 	copy(r.prevPos, r.orderPos)
 	copy(r.prevMul, r.meshMul)
 	copy(r.prevScr, r.meshScr)
+}
+
+// bitsEqual32 reports whether a and b hold the same float32 bits.
+func bitsEqual32(a, b []float32) bool {
+	b = b[:len(a)]
+	var diff uint32
+	for j, v := range a {
+		diff |= math.Float32bits(v) ^ math.Float32bits(b[j])
+	}
+	return diff == 0
 }

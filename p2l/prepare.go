@@ -151,6 +151,7 @@ type cmesh struct {
 	gdiff  [][][]float64 // per binding, per key: offset differences
 	vOff   int           // offset in the vertex buffers (floats)
 	hidden bool          // statically hidden: its flag, or a hidden or sketch part above it
+	glued  bool          // some glue moves its vertices
 	chain  []int32       // ancestor parts, nearest first
 }
 
@@ -702,6 +703,8 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 		return err
 	}
 	p.maxAxes = max(p.maxAxes, ch.maxAxes())
+	p.meshes[g.MeshA].glued = true
+	p.meshes[g.MeshB].glued = true
 	p.glues[i] = cglue{a: int32(g.MeshA), b: int32(g.MeshB), intensity: g.Intensity, pairs: g.Pairs, ch: ch}
 	return nil
 }

@@ -75,6 +75,7 @@ type Rig struct {
 	meshDraw64  []float64
 	meshVisible []bool
 	orderPos    []int32
+	vertChanged []bool
 	changes     []MeshChange
 	prevOpacity []float32
 	prevMul     []Color
@@ -196,6 +197,7 @@ func (m *Model) NewRig() *Rig {
 	r.meshVisible = make([]bool, nm)
 	r.orderPos = make([]int32, nm)
 	r.changes = make([]MeshChange, nm)
+	r.vertChanged = make([]bool, nm)
 	r.prevOpacity = make([]float32, nm)
 	r.prevMul = make([]Color, nm)
 	r.prevScr = make([]Color, nm)
