@@ -18,6 +18,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
+	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
 func init() {
@@ -38,6 +39,7 @@ func (p *paramFlags) Set(v string) error { *p = append(*p, v); return nil }
 
 type renderArgs struct {
 	out, gifOut, framesDir string
+	dir                    string // the model file's directory
 	size                   int
 	params                 paramFlags
 	clip, expression       string
@@ -104,6 +106,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if !(a.time >= 0) || math.IsInf(a.time, 0) {
 		return fail("--time %g must be a time ≥ 0", a.time)
 	}
+	a.dir = filepath.Dir(pos[0])
 	m, err := p2l.LoadFile(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "p2l render:", err)
@@ -199,7 +202,8 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	// so that renders are reproducible.
 	stages &^= p2l.StageBehaviors
 	w, h := imageSize(m.Canvas, a.size)
-	r := &render.Renderer{}
+	// External texture pages are relative to the model file.
+	r := &render.Renderer{TextureOptions: texture.Options{FS: os.DirFS(a.dir)}}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	opts := &render.Options{Background: a.background}
 	dt := float32(1 / a.fps)
