@@ -44,6 +44,15 @@ const (
 	AdvancedCollision  = p2l.FeatureCollision  // colliders for the simulation
 )
 
+// Procedural behaviours, for SetBehaviors.
+const (
+	BehaviorBlink   = int(p2l.BehaviorBlink)   // blink every 2–6 s
+	BehaviorBreath  = int(p2l.BehaviorBreath)  // breathing and a slight sway
+	BehaviorLookAt  = int(p2l.BehaviorLookAt)  // follow LookAt and finger drags
+	BehaviorLipSync = int(p2l.BehaviorLipSync) // follow SetLipSync and LipSyncPCM
+	AllBehaviors    = int(p2l.AllBehaviors)
+)
+
 // Clip priorities for PlayClipLayer, after Cubism's motion manager: a layer
 // starts a clip only if its priority is not lower than that of the clip it
 // is playing (0 once that clip has ended).
@@ -138,10 +147,11 @@ func ClipDuration(i int) float64 {
 }
 
 // PlayClip plays the clip with the given id on layer 0, replacing what
-// plays there.
+// plays there (it fades out). The layer's priority becomes 0, so a tap
+// reaction may interrupt the clip.
 func PlayClip(id string) (err error) {
 	defer guard(&err)
-	return std.PlayClip(0, id, PriorityForce)
+	return std.PlayClip(id)
 }
 
 // PlayClipLayer plays the clip with the given id on a layer (0 to
@@ -149,7 +159,7 @@ func PlayClip(id string) (err error) {
 // playing there; a refused clip is an error.
 func PlayClipLayer(layer int, id string, priority int) (err error) {
 	defer guard(&err)
-	return std.PlayClip(layer, id, priority)
+	return std.PlayClipLayer(layer, id, priority)
 }
 
 // StopClips stops the clips of every layer.
@@ -376,10 +386,28 @@ func AdvancedFeatures() int {
 }
 
 // SetAdvanced switches advanced mode: bits is a combination of the
-// Advanced* constants, 0 for plain Cubism-equivalent evaluation.
-func SetAdvanced(bits int) (err error) {
+// Advanced* constants, 0 for plain Cubism-equivalent evaluation (the
+// default). It returns the bits actually on: those the model has data for
+// (AdvancedFeatures), with their dependencies (collision needs the
+// simulation). The first call may fit skin weights, which takes a moment on
+// large models; the view keeps drawing meanwhile.
+func SetAdvanced(bits int) (on int, err error) {
 	defer guard(&err)
 	return std.SetAdvanced(bits)
+}
+
+// SetBehaviors switches the procedural behaviours: a combination of the
+// Behavior* constants. All are on after LoadModel.
+func SetBehaviors(bits int) (err error) {
+	defer guard(&err)
+	return std.SetBehaviors(bits)
+}
+
+// SetLipSyncGain sets the factor LipSyncPCM multiplies the samples' RMS by
+// to get the mouth opening (default 1; raise it for quiet recordings).
+func SetLipSyncGain(gain float64) (err error) {
+	defer guard(&err)
+	return std.SetLipSyncGain(gain)
 }
 
 // Advanced returns the active advanced-mode bits.

@@ -57,7 +57,7 @@ func TestNoModel(t *testing.T) {
 		"SetLipSync":    SetLipSync(0.5),
 		"LipSyncPCM":    LipSyncPCM([]byte{0, 0}, 44100),
 		"SetParameter":  SetParameter("ParamAngleX", 1),
-		"SetAdvanced":   SetAdvanced(AdvancedSkin),
+		"SetAdvanced":   errOf(SetAdvanced(AdvancedSkin)),
 	} {
 		if err == nil || !strings.Contains(err.Error(), "no model") {
 			t.Errorf("%s without a model: %v, want a no-model error", name, err)
@@ -242,5 +242,196 @@ func TestCorruptModelBytes(t *testing.T) {
 	// A later bad load keeps the good model.
 	if err := LoadModel([]byte("junk")); err == nil || !Loaded() || ClipCount() == 0 {
 		t.Errorf("bad load after a good one: err %v, loaded %v", err, Loaded())
+	}
+}
+
+func errOf(_ int, err error) error { return err }
+
+// recorder collects listener calls.
+type recorder struct{ hits, events, errs []string }
+
+func (r *recorder) OnHit(id string)        { r.hits = append(r.hits, id) }
+func (r *recorder) OnEvent(clip, v string) { r.events = append(r.events, clip+":"+v) }
+func (r *recorder) OnError(msg string)     { r.errs = append(r.errs, msg) }
+
+// run ticks the character for the given seconds at 60 Hz with no finger.
+func run(seconds float64) {
+	for n := int(math.Round(seconds * 60)); n > 0; n-- {
+		std.Tick(1.0/60, nil)
+	}
+}
+
+func loadDefault(t *testing.T) *recorder {
+	t.Helper()
+	fresh(t)
+	if err := LoadModel(assets.DefaultModelBytes); err != nil {
+		t.Fatal(err)
+	}
+	std.SetViewSize(500, 900)
+	rec := &recorder{}
+	SetListener(rec)
+	return rec
+}
+
+func param(t *testing.T, id string) float64 {
+	t.Helper()
+	v, err := Parameter(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestTapReactionAndEvents: a tap on the head of the default character
+// reports HitAreaHead and plays its TapHead clip "Nod", whose event "nod"
+// at 0.3 s reaches the listener; PlayClip("Greeting") fires "hello" at
+// 0.5 s and "wave_end" at 2.9 s.
+func TestTapReactionAndEvents(t *testing.T) {
+	rec := loadDefault(t)
+	m, _ := p2l.Load(assets.DefaultModelBytes)
+	r := m.NewRig()
+	r.Evaluate()
+	head := m.HitAreaIndex("HitAreaHead")
+	cx, cy, ok := pointIn(r, m.HitAreas[head].Meshes)
+	if !ok || r.HitTest(float32(cx), float32(cy)) != head {
+		t.Fatal("no head point")
+	}
+	// Canvas to view as in TestHitTestAndTap: scale 0.5, y offset 150.
+	vx, vy := cx*0.5, cy*0.5+150
+	std.Tick(1.0/60, []core.Touch{{ID: 1, X: vx, Y: vy}})
+	std.Tick(1.0/60, nil)
+	if len(rec.hits) != 1 || rec.hits[0] != "HitAreaHead" {
+		t.Fatalf("hits %v", rec.hits)
+	}
+	run(0.5)
+	if len(rec.events) != 1 || rec.events[0] != "Nod:nod" {
+		t.Errorf("events after the tap: %v, want [Nod:nod]", rec.events)
+	}
+	rec.events = nil
+	if err := PlayClip("Greeting"); err != nil {
+		t.Fatal(err)
+	}
+	run(3.2)
+	if len(rec.events) != 2 || rec.events[0] != "Greeting:hello" || rec.events[1] != "Greeting:wave_end" {
+		t.Errorf("events of Greeting: %v", rec.events)
+	}
+	if len(rec.errs) != 0 {
+		t.Errorf("errors: %v", rec.errs)
+	}
+}
+
+// TestLipSyncAndExpression checks the values the rig reaches, from the
+// spec's rules: lip sync sets the LipSync parameter (ParamMouthOpenY,
+// range [0, 1]) to the larger of its value (0) and the level mapped onto
+// the range; LipSyncPCM's level is the RMS of the samples times the gain.
+// The expression "Smile" adds 1 to ParamMouthForm (default 0).
+func TestLipSyncAndExpression(t *testing.T) {
+	loadDefault(t)
+	if err := SetLipSync(0.8); err != nil {
+		t.Fatal(err)
+	}
+	run(0.1)
+	if v := param(t, "ParamMouthOpenY"); math.Abs(v-0.8) > 1e-6 {
+		t.Errorf("mouth after SetLipSync(0.8) = %v", v)
+	}
+	// A square wave of amplitude 16384/32768 = 0.5 has RMS 0.5.
+	pcm := make([]byte, 2*441)
+	for i := 0; i < 441; i++ {
+		v := int16(16384)
+		if i%2 == 1 {
+			v = -16384
+		}
+		pcm[2*i], pcm[2*i+1] = byte(v), byte(uint16(v)>>8)
+	}
+	if err := LipSyncPCM(pcm, 44100); err != nil {
+		t.Fatal(err)
+	}
+	run(0.1)
+	if v := param(t, "ParamMouthOpenY"); math.Abs(v-0.5) > 1e-6 {
+		t.Errorf("mouth after PCM of RMS 0.5 = %v", v)
+	}
+	if err := SetLipSyncGain(1.5); err != nil {
+		t.Fatal(err)
+	}
+	_ = LipSyncPCM(pcm, 44100)
+	run(0.1)
+	if v := param(t, "ParamMouthOpenY"); math.Abs(v-0.75) > 1e-6 {
+		t.Errorf("mouth after PCM of RMS 0.5 at gain 1.5 = %v", v)
+	}
+	_ = SetLipSync(0)
+	if err := SetExpression("Smile"); err != nil {
+		t.Fatal(err)
+	}
+	run(2)
+	if v := param(t, "ParamMouthForm"); math.Abs(v-1) > 1e-6 {
+		t.Errorf("ParamMouthForm with Smile = %v, want 1", v)
+	}
+	if err := SetExpression(""); err != nil {
+		t.Fatal(err)
+	}
+	run(2)
+	if v := param(t, "ParamMouthForm"); math.Abs(v) > 1e-6 {
+		t.Errorf("ParamMouthForm after clearing = %v, want 0", v)
+	}
+	if err := AddExpression("Smile"); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddExpression("Surprised"); err != nil { // MouthForm −0.3 on top
+		t.Fatal(err)
+	}
+	run(2)
+	if v := param(t, "ParamMouthForm"); math.Abs(v-0.7) > 1e-6 {
+		t.Errorf("ParamMouthForm with Smile+Surprised = %v, want 1 − 0.3", v)
+	}
+}
+
+// TestLookAtDrag: dragging a finger to the right edge of the character
+// turns the head right (ParamAngleX > 0 and rising toward +30 at full
+// look-at), and releasing it returns the target to the front.
+func TestLookAtDrag(t *testing.T) {
+	loadDefault(t)
+	_ = SetBehaviors(BehaviorLookAt) // no breath sway in the angles
+	std.Tick(1.0/60, []core.Touch{{ID: 1, X: 250, Y: 450}})
+	for range 60 {
+		std.Tick(1.0/60, []core.Touch{{ID: 1, X: 500, Y: 450}}) // canvas x = 1000: right edge
+	}
+	if v := param(t, "ParamAngleX"); !(v > 25) {
+		t.Errorf("ParamAngleX after 1 s looking right = %v, want near 30", v)
+	}
+	std.Tick(1.0/60, nil)
+	run(3)
+	if v := param(t, "ParamAngleX"); math.Abs(v) > 0.5 {
+		t.Errorf("ParamAngleX 3 s after release = %v, want near 0", v)
+	}
+}
+
+// TestRealPacing: the default character with breathing and blinking goes
+// idle (20 updates a second) half a second after the load's wake time, and
+// a playing clip keeps every tick.
+func TestRealPacing(t *testing.T) {
+	loadDefault(t)
+	run(4)
+	before := std.Updates()
+	run(1)
+	if n := std.Updates() - before; n != DefaultIdleRate {
+		t.Errorf("idle: %d updates in 1 s, want %d", n, DefaultIdleRate)
+	}
+	_ = PlayClip("Idle") // a looping clip
+	before = std.Updates()
+	run(1)
+	if n := std.Updates() - before; n != 60 {
+		t.Errorf("looping clip: %d updates in 1 s, want 60", n)
+	}
+}
+
+func TestAdvancedOnDefaultModel(t *testing.T) {
+	loadDefault(t)
+	// The default character has no extension chunks: nothing turns on.
+	on, err := SetAdvanced(AdvancedSkin | AdvancedSim)
+	if err != nil || on != AdvancedFeatures() {
+		t.Errorf("SetAdvanced = %d, %v; want %d", on, err, AdvancedFeatures())
+	}
+	if b, _ := Advanced(); b != on {
+		t.Errorf("Advanced = %d, want %d", b, on)
 	}
 }

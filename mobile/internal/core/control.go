@@ -14,6 +14,10 @@ import (
 const (
 	wakeShort = 0.25 // a parameter or mode change: a few updates
 	wakeGaze  = 1.5  // look-at follows with critical damping over ~1 s
+	// wakeFade covers the default 1 s fade of clips stopping and the
+	// expressions' fades (0.5 s by default). A longer fade finishes at the
+	// idle rate.
+	wakeFade = 1
 )
 
 func finite(vs ...float64) error {
@@ -25,8 +29,23 @@ func finite(vs ...float64) error {
 	return nil
 }
 
-// PlayClip plays the clip with the given id on layer with priority.
-func (c *Core) PlayClip(layer int, id string, priority int) error {
+// PlayClip plays the clip with the given id on layer 0 whatever plays
+// there; the layer's priority becomes 0, so a tap reaction may interrupt it.
+func (c *Core) PlayClip(id string) error {
+	return c.do(func(m *p2l.Model, r Rig) error {
+		i, err := clipIndex(m, id)
+		if err != nil {
+			return err
+		}
+		r.Play(i)
+		c.pace.wake(wakeShort)
+		return nil
+	})
+}
+
+// PlayClipLayer plays the clip with the given id on layer if priority is
+// not lower than that of the clip playing there.
+func (c *Core) PlayClipLayer(layer int, id string, priority int) error {
 	return c.do(func(m *p2l.Model, r Rig) error {
 		i, err := clipIndex(m, id)
 		if err != nil {
@@ -35,7 +54,7 @@ func (c *Core) PlayClip(layer int, id string, priority int) error {
 		if layer < 0 || layer >= MaxLayers {
 			return fmt.Errorf("layer %d out of range [0, %d)", layer, MaxLayers)
 		}
-		if !r.Play(layer, i, priority) {
+		if !r.PlayLayer(layer, i, priority) {
 			return fmt.Errorf("clip %q refused: layer %d plays a clip of higher priority", id, layer)
 		}
 		c.pace.wake(wakeShort)
@@ -43,14 +62,14 @@ func (c *Core) PlayClip(layer int, id string, priority int) error {
 	})
 }
 
-// MaxLayers is the number of clip layers (RUNTIME.md: P2L_MAX_LAYERS).
-const MaxLayers = 16
+// MaxLayers is the number of clip layers.
+const MaxLayers = p2l.MaxLayers
 
 // StopClips stops every layer.
 func (c *Core) StopClips() error {
 	return c.do(func(m *p2l.Model, r Rig) error {
 		r.Stop()
-		c.pace.wake(wakeShort)
+		c.pace.wake(wakeFade)
 		return nil
 	})
 }
@@ -67,7 +86,7 @@ func (c *Core) SetExpression(id string) error {
 			}
 		}
 		r.SetExpression(i)
-		c.pace.wake(wakeShort)
+		c.pace.wake(wakeFade)
 		return nil
 	})
 }
@@ -80,7 +99,7 @@ func (c *Core) AddExpression(id string) error {
 			return err
 		}
 		r.AddExpression(i)
-		c.pace.wake(wakeShort)
+		c.pace.wake(wakeFade)
 		return nil
 	})
 }
@@ -93,7 +112,7 @@ func (c *Core) RemoveExpression(id string) error {
 			return err
 		}
 		r.RemoveExpression(i)
-		c.pace.wake(wakeShort)
+		c.pace.wake(wakeFade)
 		return nil
 	})
 }
@@ -162,11 +181,27 @@ func (c *Core) LipSyncPCM(pcm []byte, sampleRate int) error {
 		for i := range s {
 			s[i] = float32(int16(binary.LittleEndian.Uint16(pcm[2*i:]))) / 32768
 		}
-		r.LipSyncSamples(s)
+		r.LipSyncSamples(s, float32(c.lipGain))
 		c.pace.lip = true
 		c.pace.wake(wakeShort)
 		return nil
 	})
+}
+
+// SetLipSyncGain sets the factor LipSyncPCM multiplies the RMS of the
+// samples by (default 1, as Cubism's samples: full-scale speech peaks
+// around an RMS of 0.3).
+func (c *Core) SetLipSyncGain(g float64) error {
+	if err := finite(g); err != nil {
+		return err
+	}
+	if g < 0 || g > 1000 {
+		return fmt.Errorf("lip-sync gain %v out of range [0, 1000]", g)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lipGain = g
+	return nil
 }
 
 // HitTest returns the id of the hit area under the view point (fx, fy),
@@ -230,7 +265,7 @@ func (c *Core) react(r Rig, a int) {
 		cl = g[c.tapNext[a]%len(g)]
 		c.tapNext[a]++
 	}
-	r.Play(0, cl, ReactionPriority)
+	r.PlayLayer(0, cl, ReactionPriority)
 	c.pace.wake(wakeShort)
 }
 
@@ -266,14 +301,37 @@ func (c *Core) Parameter(id string) (float64, error) {
 	return float64(v), err
 }
 
-// SetAdvanced switches the advanced-mode feature bits (p2l.FeatureSkin ...).
-func (c *Core) SetAdvanced(bits int) error {
-	return c.do(func(m *p2l.Model, r Rig) error {
-		if err := r.SetAdvanced(bits); err != nil {
-			return err
-		}
+// SetAdvanced switches the advanced-mode feature bits (p2l.FeatureSkin ...)
+// and returns the bits actually on: only those the model has data for,
+// with their dependencies. The shared preparation (bone frames, fitted skin
+// weights) runs before the mutex is taken, so the game keeps drawing.
+func (c *Core) SetAdvanced(bits int) (int, error) {
+	if bits < 0 || bits > 0xF {
+		return 0, fmt.Errorf("advanced bits %#x: only 0x1 to 0x8 exist", bits)
+	}
+	if m := c.Model(); m != nil && bits != 0 {
+		_ = m.PrepareAdvanced() // its problems leave the feature off; SetAdvanced reports what is on
+	}
+	on := 0
+	err := c.do(func(m *p2l.Model, r Rig) error {
+		on = r.SetAdvanced(bits)
 		c.pace.wake(wakeShort)
 		c.view.dirty = true
+		return nil
+	})
+	return on, err
+}
+
+// SetBehaviors switches the procedural behaviours: bits is a combination of
+// p2l's BehaviorBlink, BehaviorBreath, BehaviorLookAt and BehaviorLipSync
+// (all on after loading).
+func (c *Core) SetBehaviors(bits int) error {
+	if bits < 0 || bits > int(p2l.AllBehaviors) {
+		return fmt.Errorf("behavior bits %#x: only 0x1 to 0x8 exist", bits)
+	}
+	return c.do(func(m *p2l.Model, r Rig) error {
+		r.SetBehaviors(bits)
+		c.pace.wake(wakeShort)
 		return nil
 	})
 }

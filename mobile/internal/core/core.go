@@ -72,6 +72,7 @@ type Core struct {
 	listener Listener
 	pending  []note
 	samples  []float32 // lip-sync PCM conversion buffer, reused
+	lipGain  float64
 }
 
 // note is one listener notification waiting for the mutex to be released.
@@ -91,7 +92,7 @@ const (
 // New returns a core with no model, a transparent background and the
 // default pacing.
 func New() *Core {
-	c := &Core{newRig: newP2LRig}
+	c := &Core{newRig: newP2LRig, lipGain: 1}
 	c.pace = defaultPacer()
 	c.gesture.slop = defaultSlop
 	return c

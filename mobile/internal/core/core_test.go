@@ -29,22 +29,32 @@ type fakeRig struct {
 	exprs     []string
 	advanced  int
 	hitPoints [][2]float32
+	gain      float32
+	behaviors int
 }
 
-func (f *fakeRig) Update(dt float32)     { f.updates++; f.dt += float64(dt) }
-func (f *fakeRig) Play(l, c, p int) bool { f.plays = append(f.plays, [3]int{l, c, p}); return true }
-func (f *fakeRig) Stop()                 {}
-func (f *fakeRig) Busy() bool            { return f.busy }
-func (f *fakeRig) SetExpression(i int)   { f.exprs = append(f.exprs, "set"+string(rune('0'+i+1))) }
-func (f *fakeRig) AddExpression(i int)   { f.exprs = append(f.exprs, "add"+string(rune('0'+i+1))) }
+func (f *fakeRig) Update(dt float32) { f.updates++; f.dt += float64(dt) }
+func (f *fakeRig) PlayLayer(l, c, p int) bool {
+	f.plays = append(f.plays, [3]int{l, c, p})
+	return true
+}
+
+// Play is recorded with priority −1 ("whatever plays").
+func (f *fakeRig) Play(c int) bool     { return f.PlayLayer(0, c, -1) }
+func (f *fakeRig) Stop()               {}
+func (f *fakeRig) Busy() bool          { return f.busy }
+func (f *fakeRig) SetExpression(i int) { f.exprs = append(f.exprs, "set"+string(rune('0'+i+1))) }
+func (f *fakeRig) AddExpression(i int) { f.exprs = append(f.exprs, "add"+string(rune('0'+i+1))) }
 func (f *fakeRig) RemoveExpression(i int) {
 	f.exprs = append(f.exprs, "remove"+string(rune('0'+i+1)))
 }
 func (f *fakeRig) LookAt(x, y float32) { f.looks = append(f.looks, [2]float32{x, y}) }
 func (f *fakeRig) LipSync(l float32)   { f.lip = append(f.lip, l) }
-func (f *fakeRig) LipSyncSamples(s []float32) {
+func (f *fakeRig) LipSyncSamples(s []float32, gain float32) {
 	f.samples = append(f.samples[:0], s...)
+	f.gain = gain
 }
+func (f *fakeRig) SetBehaviors(b int) { f.behaviors = b }
 func (f *fakeRig) HitTest(x, y float32) int {
 	if f.panicHit {
 		panic("boom")
@@ -71,12 +81,11 @@ func (f *fakeRig) Current(i int) float32 {
 	}
 	return f.params[i]
 }
-func (f *fakeRig) SetAdvanced(b int) error {
-	if b&^3 != 0 {
-		return errors.New("unsupported bits")
-	}
-	f.advanced = b
-	return nil
+
+// SetAdvanced: the fake model has data for bits 1 and 2 only.
+func (f *fakeRig) SetAdvanced(b int) int {
+	f.advanced = b & 3
+	return f.advanced
 }
 func (f *fakeRig) Advanced() int { return f.advanced }
 func (f *fakeRig) Events(fn func(int, string)) {
@@ -374,6 +383,14 @@ func TestLipSyncPCM(t *testing.T) {
 	if len(f.samples) != 2205 || f.samples[0] != 795.0/32768 {
 		t.Errorf("window: %d samples starting %v, want 2205 starting %v", len(f.samples), f.samples[0], 795.0/32768)
 	}
+	if f.gain != 1 {
+		t.Errorf("default gain %v, want 1", f.gain)
+	}
+	_ = c.SetLipSyncGain(3)
+	_ = c.LipSyncPCM(pcm, 44100)
+	if f.gain != 3 {
+		t.Errorf("gain %v after SetLipSyncGain(3)", f.gain)
+	}
 	if allocs := testing.AllocsPerRun(50, func() { _ = c.LipSyncPCM(long, 44100) }); allocs > 1 {
 		t.Errorf("LipSyncPCM allocates %v times per call", allocs)
 	}
@@ -400,7 +417,7 @@ func TestLipSyncPCM(t *testing.T) {
 
 func TestBadInputIsAnError(t *testing.T) {
 	c := New()
-	if err := c.PlayClip(0, "idle", 1); !errors.Is(err, ErrNoModel) {
+	if err := c.PlayClip("idle"); !errors.Is(err, ErrNoModel) {
 		t.Errorf("PlayClip without model = %v, want ErrNoModel", err)
 	}
 	if _, err := c.HitTest(0.5, 0.5); !errors.Is(err, ErrNoModel) {
@@ -422,9 +439,10 @@ func TestBadInputIsAnError(t *testing.T) {
 		err  error
 		want string
 	}{
-		{c.PlayClip(0, "nope", 1), `no clip "nope"`},
-		{c.PlayClip(16, "idle", 1), "layer 16"},
-		{c.PlayClip(-1, "idle", 1), "layer -1"},
+		{c.PlayClip("nope"), `no clip "nope"`},
+		{c.PlayClipLayer(0, "nope", 1), `no clip "nope"`},
+		{c.PlayClipLayer(16, "idle", 1), "layer 16"},
+		{c.PlayClipLayer(-1, "idle", 1), "layer -1"},
 		{c.SetExpression("nope"), `no expression "nope"`},
 		{c.AddExpression(""), `no expression ""`},
 		{c.SetParameter("nope", 1), `no parameter "nope"`},
@@ -432,7 +450,10 @@ func TestBadInputIsAnError(t *testing.T) {
 		{c.LookAt(math.NaN(), 0), "not finite"},
 		{c.SetTapReaction("nope", "idle"), `no hit area "nope"`},
 		{c.SetTapReaction("HitAreaHead", "nope"), `no clip "nope"`},
-		{c.SetAdvanced(8), "unsupported"},
+		{second(c.SetAdvanced(16)), "advanced bits 0x10"},
+		{second(c.SetAdvanced(-1)), "advanced bits"},
+		{c.SetBehaviors(16), "behavior bits"},
+		{c.SetLipSyncGain(-1), "gain"},
 		{c.SetBackground(0, 0, math.NaN(), 1), "not finite"},
 		{c.SetIdleRate(-1), "idle rate"},
 	}
@@ -457,11 +478,26 @@ func TestBadInputIsAnError(t *testing.T) {
 	if v, err := c.Parameter("ParamAngleX"); err != nil || v != 12.5 {
 		t.Errorf("Parameter = %v, %v; want 12.5", v, err)
 	}
-	if err := c.SetAdvanced(3); err != nil {
-		t.Fatal(err)
+	if on, err := c.SetAdvanced(3); err != nil || on != 3 {
+		t.Errorf("SetAdvanced(3) = %d, %v; want 3", on, err)
 	}
 	if b, _ := c.Advanced(); b != 3 {
 		t.Errorf("Advanced = %d, want 3", b)
+	}
+	// Bits without data are reported off, not an error.
+	if on, err := c.SetAdvanced(8 | 1); err != nil || on != 1 {
+		t.Errorf("SetAdvanced(9) = %d, %v; want 1", on, err)
+	}
+	// PlayClip plays on layer 0 whatever plays; PlayClipLayer passes the
+	// layer and priority.
+	f.plays = nil
+	_ = c.PlayClip("wave1")
+	_ = c.PlayClipLayer(3, "nod", 2)
+	if len(f.plays) != 2 || f.plays[0] != [3]int{0, 2, -1} || f.plays[1] != [3]int{3, 1, 2} {
+		t.Errorf("plays = %v, want [[0 2 -1] [3 1 2]]", f.plays)
+	}
+	if err := c.SetBehaviors(5); err != nil || f.behaviors != 5 {
+		t.Errorf("SetBehaviors(5): %v, rig got %d", err, f.behaviors)
 	}
 }
 
@@ -473,7 +509,7 @@ func TestPanicBecomesErrorAndOnError(t *testing.T) {
 	if _, err := c.HitTest(0.5, 0.5); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("HitTest with panicking rig = %v", err)
 	}
-	if err := c.PlayClip(0, "idle", 1); err == nil || !strings.Contains(err.Error(), "failed") {
+	if err := c.PlayClip("idle"); err == nil || !strings.Contains(err.Error(), "failed") {
 		t.Errorf("call after failure = %v, want a failed-character error", err)
 	}
 	c.Tick(tick, nil)
@@ -487,7 +523,7 @@ func TestPanicBecomesErrorAndOnError(t *testing.T) {
 	if err := c.SetModel(testModel()); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.PlayClip(0, "idle", 1); err != nil {
+	if err := c.PlayClip("idle"); err != nil {
 		t.Errorf("after reload: %v", err)
 	}
 }
@@ -497,7 +533,7 @@ func TestListenerMayCallBack(t *testing.T) {
 	rec := &recorder{}
 	rec.onHit = func(id string) {
 		// Called outside the mutex: no deadlock.
-		if err := c.PlayClip(1, "idle", 3); err != nil {
+		if err := c.PlayClipLayer(1, "idle", 3); err != nil {
 			t.Error(err)
 		}
 	}
@@ -532,3 +568,5 @@ func TestConcurrentCalls(t *testing.T) {
 	}()
 	wg.Wait()
 }
+
+func second(_ int, err error) error { return err }

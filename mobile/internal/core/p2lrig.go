@@ -1,16 +1,11 @@
 package core
 
 import (
-	"errors"
-
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
 // This file is the only place that knows the p2l API: the mapping of the
 // core's Rig vocabulary onto *p2l.Rig, and the reader.
-
-// errPending marks a capability whose p2l implementation has not landed.
-var errPending = errors.New("not available in this build of p2l")
 
 // loadModel parses a .p2lrt file.
 func loadModel(data []byte) (*p2l.Model, error) { return p2l.Load(data) }
@@ -43,15 +38,15 @@ type p2lRig struct {
 	comp Companion
 }
 
-// newP2LRig is the default rig maker. The rig is evaluated once so that hit
-// tests work before the first tick.
-func newP2LRig(m *p2l.Model) (Rig, error) {
-	r := m.NewRig()
-	r.Evaluate()
-	return adapt(r, nil)
-}
+// newP2LRig is the default rig maker.
+func newP2LRig(m *p2l.Model) (Rig, error) { return adapt(m.NewRig(), nil) }
 
+// adapt wraps r with every behaviour on (blink, breath, look-at, lip sync:
+// what a character view wants by default) and evaluates it once, so that
+// hit tests work before the first tick.
 func adapt(r *p2l.Rig, comp Companion) (Rig, error) {
+	r.SetBehaviors(p2l.AllBehaviors)
+	r.Evaluate()
 	if err := r.Err(); err != nil {
 		if comp != nil {
 			comp.Dispose()
@@ -76,27 +71,50 @@ func dispose(r Rig) {
 	}
 }
 
-func (a *p2lRig) HitTest(x, y float32) int      { return a.r.HitTest(x, y) }
-func (a *p2lRig) SetParameter(i int, v float32) { a.r.SetParameter(i, v) }
-func (a *p2lRig) Parameter(i int) float32       { return a.r.Parameter(i) }
-func (a *p2lRig) Current(i int) float32         { return a.r.ParameterCurrent(i) }
-func (a *p2lRig) Err() error                    { return a.r.Err() }
+func (a *p2lRig) Update(dt float32)                     { a.r.Update(dt) }
+func (a *p2lRig) Play(clip int) bool                    { return a.r.Play(clip) }
+func (a *p2lRig) PlayLayer(layer, clip, prio int) bool  { return a.r.PlayLayer(layer, clip, prio) }
+func (a *p2lRig) SetExpression(i int)                   { a.r.SetExpression(i) }
+func (a *p2lRig) AddExpression(i int)                   { a.r.AddExpression(i) }
+func (a *p2lRig) RemoveExpression(i int)                { a.r.RemoveExpression(i) }
+func (a *p2lRig) LookAt(x, y float32)                   { a.r.LookAt(x, y) }
+func (a *p2lRig) LipSync(level float32)                 { a.r.LipSync(level) }
+func (a *p2lRig) LipSyncSamples(s []float32, g float32) { a.r.LipSyncSamples(s, g) }
+func (a *p2lRig) SetBehaviors(bits int)                 { a.r.SetBehaviors(p2l.Behavior(bits)) }
+func (a *p2lRig) HitTest(x, y float32) int              { return a.r.HitTest(x, y) }
+func (a *p2lRig) SetParameter(i int, v float32)         { a.r.SetParameter(i, v) }
+func (a *p2lRig) Parameter(i int) float32               { return a.r.Parameter(i) }
+func (a *p2lRig) Current(i int) float32                 { return a.r.ParameterCurrent(i) }
+func (a *p2lRig) SetAdvanced(bits int) int              { return int(a.r.SetAdvanced(uint16(bits))) }
+func (a *p2lRig) Advanced() int                         { return int(a.r.Advanced()) }
+func (a *p2lRig) Err() error                            { return a.r.Err() }
 
-// PENDING: p2l's Update pipeline, clips, expressions, behaviours and
-// advanced mode have not landed on main yet. Until they do, Update only
-// evaluates the host pose and the calls below do nothing (Play reports the
-// clip as not started, SetAdvanced fails).
+func (a *p2lRig) Stop() {
+	for l := range p2l.MaxLayers {
+		a.r.StopLayer(l)
+	}
+}
 
-func (a *p2lRig) Update(dt float32)                   { a.r.Evaluate() }
-func (a *p2lRig) Play(layer, clip, priority int) bool { return false }
-func (a *p2lRig) Stop()                               {}
-func (a *p2lRig) Busy() bool                          { return false }
-func (a *p2lRig) SetExpression(i int)                 {}
-func (a *p2lRig) AddExpression(i int)                 {}
-func (a *p2lRig) RemoveExpression(i int)              {}
-func (a *p2lRig) LookAt(x, y float32)                 {}
-func (a *p2lRig) LipSync(level float32)               {}
-func (a *p2lRig) LipSyncSamples(s []float32)          {}
-func (a *p2lRig) SetAdvanced(bits int) error          { return errPending }
-func (a *p2lRig) Advanced() int                       { return 0 }
-func (a *p2lRig) Events(fn func(int, string))         {}
+// Busy: a layer plays a looping clip, or a one-shot clip that has not
+// reached its end (an ended one-shot clip holds its last frame: still
+// applied, no longer moving). Expression fades are covered by the core's
+// wake time.
+func (a *p2lRig) Busy() bool {
+	clips := a.r.Model().Clips
+	for l := range p2l.MaxLayers {
+		c := a.r.LayerClip(l)
+		if c < 0 || c >= len(clips) {
+			continue
+		}
+		if clips[c].Loop || a.r.LayerTime(l) < clips[c].Duration {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *p2lRig) Events(fn func(clip int, value string)) {
+	for _, e := range a.r.Events() {
+		fn(e.Clip, e.Value)
+	}
+}

@@ -10,15 +10,17 @@ type Rig interface {
 	// Update advances clips, expressions, behaviours and physics by dt
 	// seconds and evaluates the pose.
 	Update(dt float32)
-	// Play starts clip on layer with priority and reports whether it
+	// Play starts clip on layer 0 whatever plays there, with priority 0.
+	Play(clip int) bool
+	// PlayLayer starts clip on layer with priority and reports whether it
 	// started (a layer refuses a lower priority than its current clip).
-	Play(layer, clip, priority int) bool
-	// Stop stops the clips of every layer.
+	PlayLayer(layer, clip, priority int) bool
+	// Stop fades out the clips of every layer.
 	Stop()
 	// Busy reports whether a clip is playing or fading on any layer, or an
 	// expression is still fading in or out.
 	Busy() bool
-	// SetExpression makes clip i the only expression (−1: none).
+	// SetExpression makes expression i the only one (−1: none).
 	SetExpression(i int)
 	// AddExpression stacks expression i on the active ones.
 	AddExpression(i int)
@@ -29,8 +31,10 @@ type Rig interface {
 	// LipSync sets the mouth opening level in [0, 1].
 	LipSync(level float32)
 	// LipSyncSamples sets the mouth opening from a block of audio samples
-	// in [−1, 1].
-	LipSyncSamples(samples []float32)
+	// in [−1, 1]: their RMS times gain.
+	LipSyncSamples(samples []float32, gain float32)
+	// SetBehaviors switches the procedural behaviours (p2l.Behavior bits).
+	SetBehaviors(bits int)
 	// HitTest returns the hit area under the canvas point (x, y), or −1.
 	HitTest(x, y float32) int
 	// SetParameter sets the host value of parameter i.
@@ -40,8 +44,9 @@ type Rig interface {
 	// Current returns the value parameter i had in the last update, after
 	// clips, expressions, behaviours and physics.
 	Current(i int) float32
-	// SetAdvanced switches the advanced-mode feature bits.
-	SetAdvanced(bits int) error
+	// SetAdvanced switches the advanced-mode feature bits and returns those
+	// actually on.
+	SetAdvanced(bits int) int
 	// Advanced returns the active advanced-mode bits.
 	Advanced() int
 	// Events calls fn for each clip event passed during the last Update.
