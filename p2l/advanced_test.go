@@ -1,6 +1,7 @@
 package p2l_test
 
 import (
+	"bytes"
 	"math"
 	"sync"
 	"testing"
@@ -412,5 +413,55 @@ func BenchmarkAdvancedUpdate(b *testing.B) {
 				r.Update(1.0 / 60)
 			}
 		})
+	}
+}
+
+func TestAdvancedModelRoundTrips(t *testing.T) {
+	// Written and read back, the model plays the same in every mode (the
+	// writer and reader keep all four chunks), and the v1 layout, which
+	// keeps only the core, plays as Cubism mode.
+	m := synth.Advanced(synth.AdvancedOptions{})
+	var buf, buf1 bytes.Buffer
+	if err := p2l.Write(&buf, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	back, err := p2l.Load(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p2l.Write(&buf1, m, &p2l.WriteOptions{V1: true}); err != nil {
+		t.Fatal(err)
+	}
+	v1, err := p2l.Load(buf1.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v1.AdvancedAvailable() != 0 {
+		t.Fatalf("v1 layout carries advanced bits %b", v1.AdvancedAvailable())
+	}
+	for _, bits := range []uint16{0, allBits} {
+		a, b := m.NewRig(), back.NewRig()
+		if a.SetAdvanced(bits) != bits || b.SetAdvanced(bits) != bits {
+			t.Fatalf("bits %b not enabled on both", bits)
+		}
+		c := v1.NewRig()
+		for f := 0; f < 30; f++ {
+			for _, r := range []*p2l.Rig{a, b, c} {
+				r.SetParameter(synth.AdvParamElbow, float32(f*3))
+				r.SetParameter(synth.AdvParamBody, float32(f%7-3))
+				r.Update(1.0 / 60)
+			}
+			for mesh := range m.Meshes {
+				va, vb, vc := a.MeshVertices(mesh), b.MeshVertices(mesh), c.MeshVertices(mesh)
+				for i := range va {
+					if math.Float32bits(va[i]) != math.Float32bits(vb[i]) {
+						t.Fatalf("bits %b frame %d mesh %d: read-back model differs", bits, f, mesh)
+					}
+					if bits == 0 && math.Float32bits(va[i]) != math.Float32bits(vc[i]) {
+						t.Fatalf("frame %d mesh %d: v1 model differs from Cubism mode", f, mesh)
+					}
+				}
+			}
+		}
 	}
 }
