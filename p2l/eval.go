@@ -271,7 +271,7 @@ func (r *Rig) storeCanvas(d int32, local []float64, dst, prev []float32) bool {
 			x, y := local[j], local[j+1]
 			fx, fy := float32(m0*x+m1*y+m4), float32(m2*x+m3*y+m5)
 			dst[j], dst[j+1] = fx, fy
-			diff |= math.Float32bits(fx) ^ math.Float32bits(prev[j]) | math.Float32bits(fy) ^ math.Float32bits(prev[j+1])
+			diff |= (math.Float32bits(fx) ^ math.Float32bits(prev[j])) | (math.Float32bits(fy) ^ math.Float32bits(prev[j+1]))
 		}
 		return diff != 0
 	}

@@ -560,6 +560,11 @@ func TestMeshChanges(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	// c: under a rotation whose angle moves with p; only the y of its
+	// second vertex changes... x too: (1,0) turns to (cos 90, sin 90).
+	d := m.rotation(-1, 0, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
+		{Coord: []uint16{0}, Value: RotationKey{Scale: 1}}, {Coord: []uint16{1}, Value: RotationKey{Angle: 90, Scale: 1}}}})
+	c := m.mesh(d, 0, 0, 1, 0, 0, 1)
 	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
 	m.Meshes[b].Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
@@ -567,17 +572,20 @@ func TestMeshChanges(t *testing.T) {
 	r := m.rig(t)
 	eval(t, r)
 	all := MeshDrawn | MeshVisibilityChanged | MeshOpacityChanged | MeshDrawOrderChanged | MeshRenderOrderChanged | MeshVerticesChanged | MeshColorsChanged
-	if r.MeshChanges(a) != all || r.MeshChanges(b) != all {
+	if r.MeshChanges(a) != all || r.MeshChanges(b) != all || r.MeshChanges(c) != all {
 		t.Fatalf("first evaluation: %b %b", r.MeshChanges(a), r.MeshChanges(b))
 	}
 	eval(t, r)
-	if r.MeshChanges(a) != MeshDrawn || r.MeshChanges(b) != MeshDrawn {
+	if r.MeshChanges(a) != MeshDrawn || r.MeshChanges(b) != MeshDrawn || r.MeshChanges(c) != MeshDrawn {
 		t.Fatalf("unchanged evaluation: %b %b", r.MeshChanges(a), r.MeshChanges(b))
 	}
 	r.SetParameter(0, 1)
 	eval(t, r)
 	if r.MeshChanges(a) != MeshDrawn|MeshVerticesChanged {
 		t.Errorf("a: %b", r.MeshChanges(a))
+	}
+	if r.MeshChanges(c)&MeshVerticesChanged == 0 {
+		t.Errorf("c (under a rotation): %b", r.MeshChanges(c))
 	}
 	if r.MeshChanges(b) != MeshOpacityChanged { // opacity 0: no longer drawn
 		t.Errorf("b: %b", r.MeshChanges(b))
