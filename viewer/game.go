@@ -1,0 +1,480 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/audio"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/ebitenp2l"
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/texture"
+)
+
+// options are the command-line settings of the viewer.
+type options struct {
+	file       string
+	screenshot string
+	frames     int
+	lookAt     *[2]float32 // fixed look-at target instead of the mouse
+	noUI       bool
+	noAudio    bool
+	speak      bool // play the bundled speech at start
+	width      int
+	height     int
+}
+
+// game is the viewer: one character, its UI state, the camera and lip sync.
+type game struct {
+	opts options
+
+	model *p2l.Model
+	name  string
+	char  *ebitenp2l.Character
+	rig   *p2l.Rig
+	panel *panel
+
+	ui       debugui.DebugUI
+	capturing bool
+
+	// Camera: the canvas is fitted into the window, then zoomed about the
+	// window centre and panned (screen pixels).
+	zoom       float64
+	panX, panY float64
+	dragging   bool
+	dragX      int
+	dragY      int
+	screenW    int
+	screenH    int
+	bg         [3]float64
+
+	// Messages on screen.
+	message   string
+	hitName   string
+	hitUntil  float64
+	events    []string
+	idleClip  int
+	loopClip  bool
+	lastClip  int
+	physics   bool
+	lipManual float64
+	lipGain   float64
+
+	audioCtx *audio.Context
+	audioWhy string
+	voice    *voice
+	speech   *track
+
+	// Timing.
+	now       float64 // seconds of animation
+	lastWall  time.Time
+	evalTime  time.Duration
+	frame     int
+	shotDone  bool
+	shotError error
+}
+
+// fixedDT is the time step in screenshot mode, so runs are reproducible.
+const fixedDT = 1.0 / 60
+
+func newGame(opts options) (*game, error) {
+	g := &game{opts: opts, zoom: 1, bg: [3]float64{0.92, 0.94, 0.97}, physics: true, lipGain: 6, idleClip: -1, lastClip: -1}
+	if ok, why := audioDevicePresent(); ok && !opts.noAudio && opts.screenshot == "" {
+		g.audioCtx = audio.NewContext(sampleRate)
+	} else {
+		g.audioWhy = why
+		if opts.noAudio {
+			g.audioWhy = "-noaudio"
+		}
+		if opts.screenshot != "" {
+			g.audioWhy = "screenshot mode"
+		}
+	}
+	sp, err := decodeAudio("speech.ogg", assets.Speech)
+	if err != nil {
+		return nil, err
+	}
+	g.speech = sp
+	if opts.file != "" {
+		if err := g.openFile(opts.file); err != nil {
+			g.message = err.Error()
+		}
+	}
+	if g.model == nil {
+		m, err := assets.DefaultModel()
+		if err != nil {
+			return nil, fmt.Errorf("embedded default model: %w", err)
+		}
+		g.setModel(m, "default character", nil)
+	}
+	if opts.speak {
+		g.speak(g.speech)
+	}
+	return g, nil
+}
+
+// openFile loads a model file given on the command line.
+func (g *game) openFile(name string) error {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	return g.openModel(name, data, os.DirFS(filepath.Dir(name)))
+}
+
+// openModel loads a .p2lrt from memory; external texture pages resolve in
+// dir. A bad file leaves the current model in place and says why.
+func (g *game) openModel(name string, data []byte, dir fs.FS) error {
+	m, err := p2l.Load(data)
+	if err != nil {
+		return fmt.Errorf("cannot open %s: %w", filepath.Base(name), err)
+	}
+	g.setModel(m, filepath.Base(name), dir)
+	return nil
+}
+
+// setModel replaces the character.
+func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
+	if g.char != nil {
+		g.char.Dispose()
+	}
+	opts := &ebitenp2l.Options{Textures: texture.Options{FS: dir}}
+	g.model, g.name = m, name
+	g.char = ebitenp2l.NewCharacterWithOptions(m, opts)
+	g.rig = g.char.Rig()
+	g.rig.SetBehaviors(p2l.AllBehaviors)
+	g.rig.SetBehaviorSeed(1)
+	g.panel = newPanel(m)
+	g.events = g.events[:0]
+	g.idleClip = -1
+	for i, c := range m.Clips {
+		if strings.EqualFold(c.Group, "Idle") {
+			g.idleClip = i
+			break
+		}
+	}
+	if g.idleClip >= 0 {
+		g.rig.Play(g.idleClip)
+	}
+	for i := range m.Textures {
+		if err := g.char.TextureInfo(i); err != nil {
+			g.message = fmt.Sprintf("texture page %d unavailable: %v", i, err)
+		}
+	}
+	g.resetCamera()
+}
+
+func (g *game) resetCamera() { g.zoom, g.panX, g.panY = 1, 0, 0 }
+
+// reset returns the character to its rest state.
+func (g *game) reset() {
+	g.rig.ResetParameters()
+	g.rig.Stop()
+	g.rig.SetExpression(-1)
+	g.rig.ResetPhysics()
+	if g.model.Pose != nil {
+		for i := range g.model.Pose.Groups {
+			g.rig.ShowPose(i, 0)
+		}
+	}
+	g.panel.reset(g.model)
+	g.lipManual = 0
+	if g.voice != nil {
+		g.voice.stop()
+		g.voice = nil
+	}
+	g.resetCamera()
+	if g.idleClip >= 0 {
+		g.rig.Play(g.idleClip)
+	}
+}
+
+// speak starts a voice clip for lip sync.
+func (g *game) speak(t *track) {
+	if g.voice != nil {
+		g.voice.stop()
+	}
+	g.voice = newVoice(g.audioCtx, t)
+}
+
+// geoM maps canvas pixels to the screen: fit, zoom about the centre, pan.
+func (g *game) geoM() ebiten.GeoM {
+	cw, ch := float64(g.model.Canvas.Width), float64(g.model.Canvas.Height)
+	s := fitScale(cw, ch, float64(g.screenW), float64(g.screenH)) * g.zoom
+	var m ebiten.GeoM
+	m.Translate(-cw/2, -ch/2)
+	m.Scale(s, s)
+	m.Translate(float64(g.screenW)/2+g.panX, float64(g.screenH)/2+g.panY)
+	return m
+}
+
+// fitScale is the scale that fits a cw×ch canvas into a w×h window.
+func fitScale(cw, ch, w, h float64) float64 {
+	if cw <= 0 || ch <= 0 {
+		return 1
+	}
+	return math.Min(w/cw, h/ch)
+}
+
+func (g *game) Update() error {
+	if g.shotDone {
+		if g.shotError != nil {
+			return g.shotError
+		}
+		return ebiten.Termination
+	}
+	dt := fixedDT
+	if g.opts.screenshot == "" {
+		now := time.Now()
+		if !g.lastWall.IsZero() {
+			dt = math.Min(now.Sub(g.lastWall).Seconds(), 0.1)
+		}
+		g.lastWall = now
+	}
+	g.now += dt
+
+	g.handleDrops()
+	if !g.opts.noUI {
+		state, err := g.ui.Update(g.buildUI)
+		if err != nil {
+			return err
+		}
+		g.capturing = state != 0
+	}
+	g.handleInput()
+
+	// Lip sync: the voice under the play head, else the manual slider.
+	if g.voice != nil {
+		g.voice.advance(dt)
+		if g.voice.playing {
+			g.rig.LipSyncSamples(g.voice.window(1.0/30), float32(g.lipGain))
+		} else {
+			g.voice = nil
+		}
+	}
+	if g.voice == nil {
+		g.rig.LipSync(float32(g.lipManual))
+	}
+
+	// Back to idle after a one-shot clip, or replay it when looping.
+	if c := g.rig.PlayingClip(); c >= 0 && !g.model.Clips[c].Loop && g.rig.ClipTime() >= g.model.Clips[c].Duration {
+		if g.loopClip {
+			g.rig.Play(c)
+		} else if g.idleClip >= 0 && c != g.idleClip {
+			g.rig.Play(g.idleClip)
+		}
+	}
+
+	stages := p2l.AllStages
+	if !g.physics {
+		stages &^= p2l.StagePhysics
+	}
+	start := time.Now()
+	g.rig.UpdateStages(float32(dt), stages)
+	g.evalTime = time.Since(start)
+	for _, e := range g.rig.Events() {
+		name := fmt.Sprint(e.Clip)
+		if e.Clip >= 0 && e.Clip < len(g.model.Clips) {
+			name = g.model.Clips[e.Clip].ID
+		}
+		g.events = append(g.events, fmt.Sprintf("%6.2fs  %s: %q", g.now, name, e.Value))
+		if len(g.events) > 6 {
+			g.events = g.events[1:]
+		}
+	}
+	if err := g.rig.Err(); err != nil {
+		g.message = "rig stopped: " + err.Error()
+	}
+	g.frame++
+	return nil
+}
+
+// handleDrops opens dropped models and plays dropped audio.
+func (g *game) handleDrops() {
+	dropped := ebiten.DroppedFiles()
+	if dropped == nil {
+		return
+	}
+	_ = fs.WalkDir(dropped, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(dropped, path)
+		if err != nil {
+			g.message = fmt.Sprintf("cannot read %s: %v", path, err)
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".wav", ".ogg", ".oga", ".mp3":
+			t, err := decodeAudio(path, data)
+			if err != nil {
+				g.message = err.Error()
+				return nil
+			}
+			g.speak(t)
+			g.message = "lip sync: " + t.name
+		default:
+			sub, _ := fs.Sub(dropped, filepath.ToSlash(filepath.Dir(path)))
+			if err := g.openModel(path, data, sub); err != nil {
+				g.message = err.Error()
+			} else {
+				g.message = ""
+			}
+		}
+		return nil
+	})
+}
+
+// handleInput: look-at, hit areas, zoom and pan, unless the UI has the mouse.
+func (g *game) handleInput() {
+	mx, my := ebiten.CursorPosition()
+	if g.opts.lookAt != nil {
+		g.rig.LookAt(g.opts.lookAt[0], g.opts.lookAt[1])
+	} else if g.screenW > 0 {
+		// The target is the cursor relative to the head, in half-window
+		// units, y up.
+		hx, hy := g.char.CanvasToScreen(float64(g.model.Canvas.Width)/2, float64(g.model.Canvas.Height)*0.35)
+		g.rig.LookAt(float32((float64(mx)-hx)/(float64(g.screenW)/2)), float32((hy-float64(my))/(float64(g.screenH)/2)))
+	}
+	if g.capturing || g.opts.screenshot != "" {
+		g.dragging = false
+		return
+	}
+	if _, wy := ebiten.Wheel(); wy != 0 {
+		f := math.Pow(1.15, wy)
+		nz := math.Max(0.2, math.Min(8, g.zoom*f))
+		f = nz / g.zoom
+		// Zoom about the cursor: keep the canvas point under it fixed.
+		cx, cy := float64(g.screenW)/2+g.panX, float64(g.screenH)/2+g.panY
+		g.panX += (float64(mx) - cx) * (1 - f)
+		g.panY += (float64(my) - cy) * (1 - f)
+		g.zoom = nz
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) {
+		g.dragging, g.dragX, g.dragY = true, mx, my
+	}
+	if g.dragging {
+		if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) {
+			g.dragging = false
+		} else {
+			g.panX += float64(mx - g.dragX)
+			g.panY += float64(my - g.dragY)
+			g.dragX, g.dragY = mx, my
+		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		g.click(float64(mx), float64(my))
+	}
+}
+
+// click hit-tests a screen point and plays the reaction clip of the area.
+func (g *game) click(sx, sy float64) {
+	x, y, ok := g.char.ScreenToCanvas(sx, sy)
+	if !ok {
+		return
+	}
+	h := g.rig.HitTest(float32(x), float32(y))
+	if h < 0 {
+		return
+	}
+	area := g.model.HitAreas[h]
+	g.hitName = area.Name
+	if g.hitName == "" {
+		g.hitName = area.ID
+	}
+	g.hitUntil = g.now + 2
+	if c := reactionClip(g.model, g.hitName); c >= 0 {
+		g.rig.Play(c)
+	}
+}
+
+// reactionClip picks the clip for a tap on a hit area: the first clip of the
+// group "Tap<Name>" (Cubism's convention), else of any group starting with
+// "Tap", else −1.
+func reactionClip(m *p2l.Model, area string) int {
+	fallback := -1
+	for i, c := range m.Clips {
+		if strings.EqualFold(c.Group, "Tap"+area) {
+			return i
+		}
+		if fallback < 0 && strings.HasPrefix(strings.ToLower(c.Group), "tap") {
+			fallback = i
+		}
+	}
+	return fallback
+}
+
+func (g *game) Draw(screen *ebiten.Image) {
+	screen.Fill(color.RGBA{uint8(255 * g.bg[0]), uint8(255 * g.bg[1]), uint8(255 * g.bg[2]), 255})
+	g.char.Draw(screen, &ebitenp2l.DrawOptions{GeoM: g.geoM()})
+	g.drawOverlay(screen)
+	if !g.opts.noUI {
+		g.ui.Draw(screen)
+	}
+	if g.opts.screenshot != "" && !g.shotDone && g.frame >= g.opts.frames {
+		g.shotError = saveScreenshot(screen, g.opts.screenshot)
+		g.shotDone = true
+	}
+}
+
+func (g *game) drawOverlay(screen *ebiten.Image) {
+	x := 10
+	if !g.opts.noUI {
+		x = panelWidth + 20
+	}
+	lines := []string{
+		fmt.Sprintf("%s   FPS %.1f   eval %.3f ms   meshes %d", g.name, ebiten.ActualFPS(), float64(g.evalTime.Microseconds())/1000, len(g.rig.RenderOrder())),
+	}
+	if g.voice != nil {
+		src := "audio"
+		if g.voice.player == nil {
+			src = "silent clock: " + g.audioWhy
+		}
+		lines = append(lines, fmt.Sprintf("lip sync: %s %.1f/%.1f s (%s)", g.voice.tr.name, g.voice.position(), g.voice.tr.duration(), src))
+	}
+	if g.message != "" {
+		lines = append(lines, g.message)
+	}
+	if g.hitName != "" && g.now < g.hitUntil {
+		lines = append(lines, "hit: "+g.hitName)
+	}
+	for i, l := range lines {
+		ebitenutil.DebugPrintAt(screen, l, x, 8+16*i)
+	}
+	for i, e := range g.events {
+		ebitenutil.DebugPrintAt(screen, "event "+e, x, g.screenH-16*(len(g.events)-i)-8)
+	}
+}
+
+func saveScreenshot(screen *ebiten.Image, name string) error {
+	b := screen.Bounds()
+	img := image.NewRGBA(b)
+	screen.ReadPixels(img.Pix)
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func (g *game) Layout(w, h int) (int, int) {
+	g.screenW, g.screenH = w, h
+	return w, h
+}

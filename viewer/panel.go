@@ -1,0 +1,470 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"sort"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// Width of the parameter window and the control window.
+const panelWidth = 300
+
+// panel is the UI state derived from a model: the parameter tree (from
+// PGUI, with the parameters it leaves out listed last in PARM order), snap
+// keys, joysticks and the host values of the sliders.
+type panel struct {
+	values []float64 // host pose shown by the sliders
+	snaps  map[int][]float32
+	// joyOf maps a joystick's horizontal parameter to its vertical one.
+	joyOf   map[int]int
+	inJoy   map[int]bool // parameters drawn by a joystick
+	tree    []p2l.GUINode
+	missing []int
+	stacked []bool // expressions ticked in the stacked list
+	joys    map[int]*joystick
+	bgRGB   [3]float64
+}
+
+func newPanel(m *p2l.Model) *panel {
+	p := &panel{snaps: map[int][]float32{}, joyOf: map[int]int{}, inJoy: map[int]bool{}, joys: map[int]*joystick{}}
+	p.reset(m)
+	listed := map[int]bool{}
+	if m.GUI != nil {
+		for _, s := range m.GUI.Snaps {
+			p.snaps[s.Parameter] = s.Keys
+		}
+		for _, j := range m.GUI.Joysticks {
+			p.joyOf[j.Horizontal] = j.Vertical
+			p.inJoy[j.Horizontal], p.inJoy[j.Vertical] = true, true
+		}
+		p.tree = m.GUI.Tree
+		var walk func([]p2l.GUINode)
+		walk = func(ns []p2l.GUINode) {
+			for _, n := range ns {
+				if n.Kind == p2l.GUIParameter {
+					listed[n.Parameter] = true
+				}
+				walk(n.Children)
+			}
+		}
+		walk(p.tree)
+	}
+	for i := range m.Parameters {
+		if !listed[i] {
+			p.missing = append(p.missing, i)
+		}
+	}
+	sort.Ints(p.missing)
+	p.stacked = make([]bool, len(m.Expressions))
+	return p
+}
+
+// reset puts every slider back to the parameter's default.
+func (p *panel) reset(m *p2l.Model) {
+	p.values = make([]float64, len(m.Parameters))
+	for i, q := range m.Parameters {
+		p.values[i] = float64(q.Default)
+	}
+	for i := range p.stacked {
+		p.stacked[i] = false
+	}
+}
+
+// snap moves v onto the nearest snap key of parameter i when it is within
+// 4 % of the range of it.
+func (p *panel) snap(m *p2l.Model, i int, v float64) float64 {
+	keys := p.snaps[i]
+	if len(keys) == 0 {
+		return v
+	}
+	r := float64(m.Parameters[i].Max - m.Parameters[i].Min)
+	best, bd := v, 0.04*r
+	for _, k := range keys {
+		if d := math.Abs(float64(k) - v); d <= bd {
+			best, bd = float64(k), d
+		}
+	}
+	return best
+}
+
+// paramLabel is the text of a parameter's slider.
+func paramLabel(m *p2l.Model, i int) string {
+	q := m.Parameters[i]
+	if q.Name != "" {
+		return q.Name
+	}
+	return q.ID
+}
+
+// groupLabel is the text of a group node: its custom name, its preset, or
+// its id.
+func groupLabel(n p2l.GUINode) string {
+	switch n.Label {
+	case p2l.GUILabelCustom:
+		if n.Name != "" {
+			return n.Name
+		}
+	case p2l.GUILabelPreset:
+		if n.Preset != "" {
+			return n.Preset
+		}
+	}
+	if n.Name != "" {
+		return n.Name
+	}
+	return n.ID
+}
+
+// buildUI is the debugui callback: the parameter window on the left, the
+// control window on the right.
+func (g *game) buildUI(ctx *debugui.Context) error {
+	h := g.screenH
+	if h == 0 {
+		h = 720
+	}
+	ctx.Window("Parameters", image.Rect(10, 10, 10+panelWidth, h-10), func(debugui.ContainerLayout) {
+		g.parameterUI(ctx)
+	})
+	w := g.screenW
+	if w == 0 {
+		w = 1280
+	}
+	ctx.Window("Controls", image.Rect(w-panelWidth-10, 10, w-10, h-10), func(debugui.ContainerLayout) {
+		g.controlUI(ctx)
+	})
+	return nil
+}
+
+func (g *game) parameterUI(ctx *debugui.Context) {
+	p := g.panel
+	var nodes func(ns []p2l.GUINode)
+	nodes = func(ns []p2l.GUINode) {
+		ctx.Loop(len(ns), func(k int) {
+			n := ns[k]
+			if n.Kind == p2l.GUIParameter {
+				g.paramWidget(ctx, n.Parameter)
+				return
+			}
+			label := groupLabel(n)
+			ctx.Header(label, n.Open, func() {
+				if n.ARGB != 0 {
+					colorBar(ctx, argb(n.ARGB))
+				}
+				nodes(n.Children)
+			})
+		})
+	}
+	nodes(p.tree)
+	if len(p.missing) > 0 {
+		ctx.Header("Other parameters", len(p.tree) == 0, func() {
+			ctx.Loop(len(p.missing), func(k int) { g.paramWidget(ctx, p.missing[k]) })
+		})
+	}
+}
+
+// paramWidget draws the slider of parameter i, or the joystick it heads.
+func (g *game) paramWidget(ctx *debugui.Context, i int) {
+	m, p := g.model, g.panel
+	if i < 0 || i >= len(m.Parameters) {
+		return
+	}
+	ctx.IDScope(m.Parameters[i].ID, func() {
+		if v, ok := p.joyOf[i]; ok {
+			g.joystickWidget(ctx, i, v)
+		}
+		q := m.Parameters[i]
+		ctx.SetGridLayout([]int{110, -1}, nil)
+		ctx.Text(paramLabel(m, i))
+		step := float64(q.Max-q.Min) / 200
+		ctx.SliderF(&p.values[i], float64(q.Min), float64(q.Max), step, 2).On(func() {
+			p.values[i] = p.snap(m, i, p.values[i])
+			g.rig.SetParameter(i, float32(p.values[i]))
+		})
+		ctx.SetGridLayout(nil, nil)
+	})
+}
+
+// joystick is the state of one 2D control.
+type joystick struct {
+	bounds image.Rectangle
+	active bool
+}
+
+// joystickWidget is a square pad driving parameters h (x) and v (y, up).
+func (g *game) joystickWidget(ctx *debugui.Context, h, v int) {
+	m, p := g.model, g.panel
+	js := p.joys[h]
+	if js == nil {
+		js = &joystick{}
+		p.joys[h] = js
+	}
+	ctx.SetGridLayout([]int{-1}, []int{110})
+	ctx.GridCell(func(b image.Rectangle) {
+		js.bounds = image.Rect(b.Min.X+(b.Dx()-b.Dy())/2, b.Min.Y, b.Min.X+(b.Dx()+b.Dy())/2, b.Max.Y)
+		mx, my := ebiten.CursorPosition()
+		in := image.Pt(mx, my).In(js.bounds)
+		if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+			if in {
+				js.active = true
+			}
+		} else {
+			js.active = false
+		}
+		qh, qv := m.Parameters[h], m.Parameters[v]
+		if js.active {
+			fx := clamp01(float64(mx-js.bounds.Min.X) / float64(js.bounds.Dx()))
+			fy := clamp01(float64(js.bounds.Max.Y-my) / float64(js.bounds.Dy()))
+			p.values[h] = p.snap(m, h, float64(qh.Min)+fx*float64(qh.Max-qh.Min))
+			p.values[v] = p.snap(m, v, float64(qv.Min)+fy*float64(qv.Max-qv.Min))
+			g.rig.SetParameter(h, float32(p.values[h]))
+			g.rig.SetParameter(v, float32(p.values[v]))
+		}
+		ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
+			r := js.bounds
+			vector.DrawFilledRect(screen, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), color.RGBA{30, 30, 40, 255}, false)
+			cxm, cym := float32(r.Min.X+r.Dx()/2), float32(r.Min.Y+r.Dy()/2)
+			vector.StrokeLine(screen, float32(r.Min.X), cym, float32(r.Max.X), cym, 1, color.RGBA{90, 90, 110, 255}, false)
+			vector.StrokeLine(screen, cxm, float32(r.Min.Y), cxm, float32(r.Max.Y), 1, color.RGBA{90, 90, 110, 255}, false)
+			fx := (p.values[h] - float64(qh.Min)) / float64(qh.Max-qh.Min)
+			fy := (p.values[v] - float64(qv.Min)) / float64(qv.Max-qv.Min)
+			x := float32(r.Min.X) + float32(fx)*float32(r.Dx())
+			y := float32(r.Max.Y) - float32(fy)*float32(r.Dy())
+			vector.DrawFilledCircle(screen, x, y, 5, color.RGBA{240, 150, 170, 255}, true)
+		})
+	})
+	ctx.SetGridLayout(nil, nil)
+	ctx.Text(fmt.Sprintf("%s / %s (2D)", paramLabel(m, h), paramLabel(m, v)))
+}
+
+// colorBar draws a thin bar in a group's label color.
+func colorBar(ctx *debugui.Context, c color.Color) {
+	var bounds image.Rectangle
+	ctx.SetGridLayout([]int{-1}, []int{6})
+	ctx.GridCell(func(b image.Rectangle) {
+		bounds = b
+		ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
+			vector.DrawFilledRect(screen, float32(bounds.Min.X), float32(bounds.Min.Y+1), float32(bounds.Dx()), 4, c, false)
+		})
+	})
+	ctx.SetGridLayout(nil, nil)
+}
+
+func argb(v uint32) color.Color {
+	return color.NRGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), uint8(v >> 24)}
+}
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+
+// controlUI: clips, expressions, pose, behaviors, advanced mode, lip sync,
+// background and reset.
+func (g *game) controlUI(ctx *debugui.Context) {
+	m, r := g.model, g.rig
+	ctx.Header("Clips", true, func() {
+		groups := clipGroups(m)
+		ctx.Loop(len(groups), func(k int) {
+			gr := groups[k]
+			name := gr.name
+			if name == "" {
+				name = "(no group)"
+			}
+			ctx.Text(name)
+			ctx.Loop(len(gr.clips), func(j int) {
+				c := gr.clips[j]
+				label := m.Clips[c].Name
+				if label == "" {
+					label = m.Clips[c].ID
+				}
+				if r.PlayingClip() == c {
+					label = "> " + label
+				}
+				ctx.Button(label).On(func() { r.Play(c) })
+			})
+		})
+		ctx.SetGridLayout([]int{-1, -1}, nil)
+		ctx.Button("Stop").On(func() { r.Stop() })
+		ctx.Checkbox(&g.loopClip, "Loop")
+		ctx.SetGridLayout(nil, nil)
+		if c := r.PlayingClip(); c >= 0 {
+			ctx.Text(fmt.Sprintf("%s  %.2f / %.2f s", m.Clips[c].ID, r.ClipTime(), m.Clips[c].Duration))
+		}
+		ctx.Text("Events:")
+		ctx.Loop(len(g.events), func(k int) { ctx.Text(g.events[len(g.events)-1-k]) })
+	})
+	ctx.Header("Expressions", true, func() {
+		ctx.Button("Neutral").On(func() {
+			r.SetExpression(-1)
+			for i := range g.panel.stacked {
+				g.panel.stacked[i] = false
+			}
+		})
+		ctx.SetGridLayout([]int{-2, -1}, nil)
+		ctx.Loop(len(m.Expressions), func(k int) {
+			e := m.Expressions[k]
+			label := e.Name
+			if label == "" {
+				label = e.ID
+			}
+			ctx.Button(label).On(func() {
+				r.SetExpression(k)
+				for i := range g.panel.stacked {
+					g.panel.stacked[i] = i == k
+				}
+			})
+			ctx.Checkbox(&g.panel.stacked[k], "stack").On(func() {
+				if g.panel.stacked[k] {
+					r.AddExpression(k)
+				} else {
+					r.RemoveExpression(k)
+				}
+			})
+		})
+		ctx.SetGridLayout(nil, nil)
+	})
+	if m.Pose != nil && len(m.Pose.Groups) > 0 {
+		ctx.Header("Pose", true, func() {
+			ctx.Loop(len(m.Pose.Groups), func(gi int) {
+				pg := m.Pose.Groups[gi]
+				ctx.Text(fmt.Sprintf("group %d", gi+1))
+				ctx.Loop(len(pg.Entries), func(ei int) {
+					part := m.Parts[pg.Entries[ei].Part]
+					label := part.Name
+					if label == "" {
+						label = part.ID
+					}
+					ctx.Button(label).On(func() { r.ShowPose(gi, ei) })
+				})
+			})
+		})
+	}
+	ctx.Header("Behaviors", true, func() {
+		for _, b := range []struct {
+			bit  p2l.Behavior
+			name string
+		}{{p2l.BehaviorBlink, "Blink"}, {p2l.BehaviorBreath, "Breath"}, {p2l.BehaviorLookAt, "Look at mouse"}, {p2l.BehaviorLipSync, "Lip sync"}} {
+			on := r.Behaviors()&b.bit != 0
+			ctx.IDScope(b.name, func() {
+				ctx.Checkbox(&on, b.name).On(func() { r.EnableBehavior(b.bit, on) })
+			})
+		}
+		ctx.Checkbox(&g.physics, "Physics")
+	})
+	ctx.Header("Advanced mode", false, func() { g.advancedUI(ctx) })
+	ctx.Header("Lip sync", true, func() {
+		ctx.Button("Speak (bundled voice)").On(func() { g.speak(g.speech) })
+		ctx.Text("or drop a WAV/OGG/MP3 file")
+		ctx.SetGridLayout([]int{70, -1}, nil)
+		ctx.Text("Manual")
+		ctx.SliderF(&g.lipManual, 0, 1, 0.01, 2)
+		ctx.Text("Gain")
+		ctx.SliderF(&g.lipGain, 0, 20, 0.1, 1)
+		ctx.SetGridLayout(nil, nil)
+		if g.audioCtx == nil {
+			ctx.Text("no audio output: " + g.audioWhy + " (silent clock)")
+		}
+	})
+	ctx.Header("View", true, func() {
+		ctx.SetGridLayout([]int{30, -1}, nil)
+		for i, n := range []string{"R", "G", "B"} {
+			ctx.IDScope(n, func() {
+				ctx.Text(n)
+				ctx.SliderF(&g.bg[i], 0, 1, 0.01, 2)
+			})
+		}
+		ctx.SetGridLayout(nil, nil)
+		ctx.Text("wheel: zoom, right-drag: pan")
+		ctx.Button("Reset").On(g.reset)
+	})
+}
+
+// advancedUI lists the model's extension features with a toggle each, or
+// the reason a feature cannot be switched on.
+func (g *game) advancedUI(ctx *debugui.Context) {
+	m, r := g.model, g.rig
+	avail := m.AdvancedAvailable()
+	for _, f := range []struct {
+		bit  uint16
+		name string
+	}{{p2l.FeatureSkin, "Runtime skinning"}, {p2l.FeatureExactLinks, "Exact links"}, {p2l.FeatureSim, "Live simulation"}, {p2l.FeatureCollision, "Collision"}} {
+		ctx.IDScope(f.name, func() {
+			if avail&f.bit == 0 {
+				ctx.Text(f.name + ": " + unavailableReason(m, f.bit))
+				return
+			}
+			on := r.Advanced()&f.bit != 0
+			ctx.Checkbox(&on, f.name).On(func() {
+				bits := r.Advanced() &^ f.bit
+				if on {
+					bits |= f.bit
+				}
+				r.SetAdvanced(bits)
+			})
+		})
+	}
+}
+
+// unavailableReason says why an advanced feature is not available.
+func unavailableReason(m *p2l.Model, bit uint16) string {
+	switch bit {
+	case p2l.FeatureSkin:
+		if m.Skins == nil {
+			return "the file has no SKIN chunk"
+		}
+		if len(m.Skins.Meshes) == 0 {
+			return "the SKIN chunk skins no mesh"
+		}
+	case p2l.FeatureExactLinks:
+		if m.Bones == nil {
+			return "the file has no BONE chunk"
+		}
+		if len(m.Bones.Arcs) == 0 {
+			return "the BONE chunk has no arcs"
+		}
+	case p2l.FeatureSim:
+		if m.Simulations == nil {
+			return "the file has no SIMS chunk"
+		}
+		if len(m.Simulations.Sims) == 0 {
+			return "the SIMS chunk has no simulation"
+		}
+	case p2l.FeatureCollision:
+		if m.Collision == nil {
+			return "the file has no COLL chunk"
+		}
+		if m.AdvancedAvailable()&p2l.FeatureSim == 0 {
+			return "needs live simulation, which is unavailable"
+		}
+		return "no simulation uses a collider"
+	}
+	return "its chunk depends on a chunk the file lacks"
+}
+
+// clipGroup is the clips of one group, in file order.
+type clipGroup struct {
+	name  string
+	clips []int
+}
+
+// clipGroups groups the clips by their group name, groups in order of first
+// appearance.
+func clipGroups(m *p2l.Model) []clipGroup {
+	var gs []clipGroup
+	idx := map[string]int{}
+	for i, c := range m.Clips {
+		k, ok := idx[c.Group]
+		if !ok {
+			k = len(gs)
+			idx[c.Group] = k
+			gs = append(gs, clipGroup{name: c.Group})
+		}
+		gs[k].clips = append(gs[k].clips, i)
+	}
+	return gs
+}
