@@ -47,7 +47,7 @@ type game struct {
 	rig   *p2l.Rig
 	panel *panel
 
-	ui       debugui.DebugUI
+	ui        debugui.DebugUI
 	capturing bool
 
 	// Camera: the canvas is fitted into the window, then zoomed about the

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"encoding/json"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// The viewer's window tests run the viewer in a child process (RunGame runs
+// once per process): the test binary re-executes itself with the viewer's
+// arguments in P2L_VIEWER_ARGS. They need a display: run them under
+// xvfb-run.
+
+func TestMain(m *testing.M) {
+	if a := os.Getenv("P2L_VIEWER_ARGS"); a != "" {
+		var args []string
+		if err := json.Unmarshal([]byte(a), &args); err != nil {
+			panic(err)
+		}
+		if err := run(args); err != nil {
+			os.Stderr.WriteString("viewer: " + err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// runViewer runs the viewer with args in a child process and returns its
+// combined output.
+func runViewer(t *testing.T, args ...string) string {
+	t.Helper()
+	a, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "P2L_VIEWER_ARGS="+string(a), "NO_AUDIO=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("viewer %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// shot runs the viewer headless-style for a few frames and returns the
+// screenshot.
+func shot(t *testing.T, extra ...string) *image.RGBA {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "shot.png")
+	args := append([]string{"-screenshot", name, "-frames", "30", "-noui", "-size", shotW0 + "x" + shotH0}, extra...)
+	runViewer(t, args...)
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok {
+		b := img.Bounds()
+		rgba = image.NewRGBA(b)
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				rgba.Set(x, y, img.At(x, y))
+			}
+		}
+	}
+	return rgba
+}
+
+const (
+	shotW, shotH   = 640, 800
+	shotW0, shotH0 = "640", "800"
+)
+
+// toScreen maps a canvas point of the default model to the screenshot, by
+// the viewer's documented framing: the canvas is scaled by
+// min(W/width, H/height) and centred in the window.
+func toScreen(x, y float64) image.Point {
+	const cw, ch = 1000.0, 1200.0
+	s := math.Min(shotW/cw, shotH/ch)
+	return image.Pt(int(shotW/2+(x-cw/2)*s), int(shotH/2+(y-ch/2)*s))
+}
+
+// region is a canvas rectangle mapped to the screenshot.
+func region(x0, y0, x1, y1 float64) image.Rectangle {
+	return image.Rectangle{toScreen(x0, y0), toScreen(x1, y1)}
+}
+
+// background is the viewer's default background color (0.92, 0.94, 0.97)
+// times 255, truncated.
+var background = [3]uint8{234, 239, 247}
+
+func isBackground(img *image.RGBA, x, y int) bool {
+	o := img.PixOffset(x, y)
+	for c := 0; c < 3; c++ {
+		d := int(img.Pix[o+c]) - int(background[c])
+		if d < -2 || d > 2 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestScreenshotDrawsCharacter(t *testing.T) {
+	img := shot(t, "-lookat", "0,0")
+	if !isBackground(img, 2, 2) || !isBackground(img, shotW-3, 2) {
+		t.Fatalf("corners are not the background color: %v", img.At(2, 2))
+	}
+	// The face: canvas x 380..620, y 300..560 lies inside the head.
+	head := region(380, 300, 620, 560)
+	n, bg := 0, 0
+	for y := head.Min.Y; y < head.Max.Y; y++ {
+		for x := head.Min.X; x < head.Max.X; x++ {
+			n++
+			if isBackground(img, x, y) {
+				bg++
+			}
+		}
+	}
+	if bg > n/100 {
+		t.Errorf("head region %v: %d of %d pixels are background", head, bg, n)
+	}
+	// Eyes: the irises are blue (b well above r), the face around them is
+	// skin (r above b).
+	for _, ex := range []float64{414, 586} {
+		eye := region(ex-25, 405, ex+25, 455)
+		blue := 0
+		for y := eye.Min.Y; y < eye.Max.Y; y++ {
+			for x := eye.Min.X; x < eye.Max.X; x++ {
+				o := img.PixOffset(x, y)
+				r, b := int(img.Pix[o]), int(img.Pix[o+2])
+				if b > 120 && b > r+60 {
+					blue++
+				}
+			}
+		}
+		if blue < eye.Dx()*eye.Dy()/8 {
+			t.Errorf("eye at canvas x %v: only %d iris-blue pixels in %v", ex, blue, eye)
+		}
+	}
+	cheek := toScreen(400, 520)
+	o := img.PixOffset(cheek.X, cheek.Y)
+	if r, b := img.Pix[o], img.Pix[o+2]; r < 200 || r <= b {
+		t.Errorf("cheek pixel %v is not skin-colored", img.Pix[o:o+4])
+	}
+}
+
+func TestLookAtMovesHead(t *testing.T) {
+	a := shot(t, "-lookat", "0,0")
+	b := shot(t, "-lookat", "1,0")
+	head := region(300, 150, 700, 600)
+	diff := 0
+	for y := head.Min.Y; y < head.Max.Y; y++ {
+		for x := head.Min.X; x < head.Max.X; x++ {
+			oa, ob := a.PixOffset(x, y), b.PixOffset(x, y)
+			for c := 0; c < 3; c++ {
+				if d := int(a.Pix[oa+c]) - int(b.Pix[ob+c]); d > 24 || d < -24 {
+					diff++
+					break
+				}
+			}
+		}
+	}
+	if total := head.Dx() * head.Dy(); diff < total/20 {
+		t.Errorf("LookAt(1, 0) changed %d of %d head pixels; the head should turn", diff, total)
+	}
+	// Outside the character (top corners) nothing changes.
+	if !isBackground(b, 2, 2) {
+		t.Error("background changed")
+	}
+}
+
+func TestBadFileShowsMessage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.p2lrt")
+	if err := os.WriteFile(bad, []byte("P2LRT\x00\x00\x00garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "shot.png")
+	// The viewer must not fail: it shows the default model and the reason.
+	runViewer(t, "-screenshot", name, "-frames", "2", "-noui", bad)
+	if _, err := os.Stat(name); err != nil {
+		t.Fatal(err)
+	}
+	g := &game{}
+	if err := g.openModel(bad, []byte("P2LRT\x00\x00\x00garbage"), nil); err == nil {
+		t.Error("openModel accepted garbage")
+	} else if g.model != nil {
+		t.Error("a bad file replaced the model")
+	}
+}
+
+// TestLipSyncFollowsSpeech plays the bundled speech through the viewer's
+// lip-sync path (decode → play head window → Rig.LipSyncSamples) on the
+// silent clock and checks the mouth against the spec's rule, computed here
+// from the PCM: level = clamp(RMS(window) · gain, 0, 1), and the LipSync
+// parameter (range 0..1, nothing else drives it) takes that level.
+func TestLipSyncFollowsSpeech(t *testing.T) {
+	tr, err := decodeAudio("speech.ogg", assets.Speech)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := m.NewRig()
+	rig.SetBehaviors(p2l.BehaviorLipSync)
+	mouth := m.ParameterIndex("ParamMouthOpenY")
+	v := newVoice(nil, tr)
+	const dt, gain, span = 1.0 / 60, 6.0, 1.0 / 30
+	var speaking, silent, loud, worst float64
+	frames := int((tr.duration() + 1) / dt)
+	for f := 0; f < frames; f++ {
+		v.advance(dt)
+		want := 0.0
+		if v.playing {
+			w := v.window(span)
+			rig.LipSyncSamples(w, gain)
+			want = math.Min(1, rms(tr, v.position(), span)*gain)
+		} else {
+			rig.LipSync(0)
+		}
+		rig.Update(dt)
+		got := float64(rig.ParameterCurrent(mouth))
+		worst = math.Max(worst, math.Abs(got-want))
+		if v.playing {
+			speaking++
+			if got > 0.3 {
+				loud++
+			}
+		} else if got > 0.01 {
+			silent++
+		}
+	}
+	if worst > 0.01 {
+		t.Errorf("mouth differs from clamp(RMS·gain) by up to %.4f", worst)
+	}
+	if loud < speaking/10 {
+		t.Errorf("mouth above 0.3 in %v of %v speaking frames", loud, speaking)
+	}
+	if silent > 0 {
+		t.Errorf("mouth open in %v frames after the speech ended", silent)
+	}
+}
+
+// rms computes the RMS of the mono mix of the span seconds of tr ending at
+// pos, straight from the PCM bytes.
+func rms(tr *track, pos, span float64) float64 {
+	end := int(pos * sampleRate)
+	if total := len(tr.pcm) / 4; end > total {
+		end = total
+	}
+	start := max(0, end-int(span*sampleRate))
+	if end <= start {
+		return 0
+	}
+	sum := 0.0
+	for i := start; i < end; i++ {
+		l := float64(int16(uint16(tr.pcm[4*i]) | uint16(tr.pcm[4*i+1])<<8))
+		r := float64(int16(uint16(tr.pcm[4*i+2]) | uint16(tr.pcm[4*i+3])<<8))
+		s := (l + r) / 65536
+		sum += s * s
+	}
+	return math.Sqrt(sum / float64(end-start))
+}
+
+func TestDecodeAudioErrors(t *testing.T) {
+	if _, err := decodeAudio("x.txt", []byte("hi")); err == nil {
+		t.Error("accepted a .txt file")
+	}
+	if _, err := decodeAudio("x.wav", []byte("RIFF....WAVE")); err == nil {
+		t.Error("accepted a broken WAV")
+	}
+	if _, err := decodeAudio("x.ogg", []byte("OggS")); err == nil {
+		t.Error("accepted a broken OGG")
+	}
+}
+
+func TestPanelFromPGUI(t *testing.T) {
+	m, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPanel(m)
+	// ParamCheek is not in the default model's tree: it is listed last.
+	if len(p.missing) != 1 || m.Parameters[p.missing[0]].ID != "ParamCheek" {
+		t.Errorf("missing = %v", p.missing)
+	}
+	form := m.ParameterIndex("ParamMouthForm")
+	// Snap keys −1, 0, 1 over a range of 2: within 0.08 snaps.
+	if got := p.snap(m, form, 0.05); got != 0 {
+		t.Errorf("snap(0.05) = %v, want 0", got)
+	}
+	if got := p.snap(m, form, 0.5); got != 0.5 {
+		t.Errorf("snap(0.5) = %v, want 0.5", got)
+	}
+	if p.joyOf[m.ParameterIndex("ParamAngleX")] != m.ParameterIndex("ParamAngleY") {
+		t.Error("AngleX/AngleY joystick missing")
+	}
+	if got := reactionClip(m, "Head"); got < 0 || m.Clips[got].Group != "TapHead" {
+		t.Errorf("reaction clip for Head = %d", got)
+	}
+	if got := reactionClip(m, "Body"); got < 0 || m.Clips[got].Group != "TapBody" {
+		t.Errorf("reaction clip for Body = %d", got)
+	}
+	if m.AdvancedAvailable() == 0 {
+		if r := unavailableReason(m, p2l.FeatureSkin); r != "the file has no SKIN chunk" {
+			t.Errorf("reason = %q", r)
+		}
+	}
+	gs := clipGroups(m)
+	if len(gs) != 4 || gs[0].name != "Idle" {
+		t.Errorf("clip groups = %+v", gs)
+	}
+}
