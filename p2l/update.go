@@ -110,6 +110,14 @@ func (r *Rig) UpdateStages(dt float32, stages Stage) {
 	if !(dt > 0) {
 		dt = 0
 	}
+	r.animate(dt, stages)
+	r.evaluate()
+	r.restoreMultipliers()
+}
+
+// animate runs the chosen animation stages into r.current and the
+// evaluator's multipliers, without evaluating.
+func (r *Rig) animate(dt float32, stages Stage) {
 	a := r.anim()
 	cur := r.current
 	copy(cur, r.values)
@@ -161,8 +169,6 @@ func (r *Rig) UpdateStages(dt float32, stages Stage) {
 		a.lastPart[i] = f
 	}
 	r.modelOpacity = a.hostOpacity * a.out.modelOpacity
-	r.evaluate()
-	r.restoreMultipliers()
 }
 
 // Events returns the clip events passed during the last update, in order.

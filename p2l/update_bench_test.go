@@ -46,3 +46,14 @@ func BenchmarkUpdate(b *testing.B) {
 		r.Update(1.0 / 60)
 	}
 }
+
+// BenchmarkAnimate is BenchmarkUpdate without the evaluation: clips,
+// expression, behaviors and physics alone.
+func BenchmarkAnimate(b *testing.B) {
+	r := animatedRig(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r.AnimateForTest(1.0 / 60)
+	}
+}
