@@ -465,3 +465,51 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+func TestBrokenExtensionDataNeverPanics(t *testing.T) {
+	// Each mutation breaks one reference or array; models built in code
+	// skip the reader's checks. PrepareAdvanced may report an error and
+	// SetAdvanced may leave features off, but the rig must keep working.
+	muts := map[string]func(m *p2l.Model){
+		"skin mesh":          func(m *p2l.Model) { m.Skins.Meshes[0].Mesh = 9 },
+		"skin bone":          func(m *p2l.Model) { m.Skins.Meshes[0].Bones[1] = 40 },
+		"skin warp bone":     func(m *p2l.Model) { m.Skins.Meshes[0].Bones = []int{-1} },
+		"skin weights short": func(m *p2l.Model) { m.Skins.Meshes[0].Weight = []float32{0.5} },
+		"skin axis":          func(m *p2l.Model) { m.Skins.Meshes[0].Axes[0].Parameter = 7 },
+		"skin keys":          func(m *p2l.Model) { m.Skins.Meshes[0].Axes[0].Keys = []float32{3, 1} },
+		"no BONE":            func(m *p2l.Model) { m.Bones = nil; m.Skins.Header.DependsOn = nil },
+		"virtual parent":     func(m *p2l.Model) { m.Bones.Virtual[0].Parent = 5 },
+		"arc deformer":       func(m *p2l.Model) { m.Bones.Arcs[0].Deformer = 0 },
+		"arc parameter":      func(m *p2l.Model) { m.Bones.Arcs[0].Parameter = 2 },
+		"attachable":         func(m *p2l.Model) { m.Bones.Attachable[0].Deformer = 99 },
+		"sim stretch":        func(m *p2l.Model) { m.Simulations.Sims[0].StretchB[0] = 1000 },
+		"sim short array":    func(m *p2l.Model) { m.Simulations.Sims[0].Damping = m.Simulations.Sims[0].Damping[:3] },
+		"sim anchor":         func(m *p2l.Model) { m.Simulations.Sims[0].AnchorMesh[3] = 1; m.Simulations.Sims[0].AnchorVertex[3] = 99 },
+		"sim fps":            func(m *p2l.Model) { m.Simulations.Sims[0].Fps = 0; m.Simulations.Sims[0].Substeps = 0 },
+		"sim NaN":            func(m *p2l.Model) { m.Simulations.Sims[0].Rest[0] = float32(math.NaN()) },
+		"sim collider":       func(m *p2l.Model) { m.Simulations.Sims[0].Colliders = []int{7} },
+		"sim correction":     func(m *p2l.Model) { m.Simulations.Sims[0].Corrections[0].Meshes[0].Offsets = nil },
+		"sim parameter":      func(m *p2l.Model) { m.Simulations.Sims[0].Parameters = []int{-3, 77} },
+		"collider vertex":    func(m *p2l.Model) { m.Collision.Colliders[1].VertexA = 500 },
+		"collider virtual":   func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = synth.AdvForearm },
+		"collider deformer":  func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = 12 },
+	}
+	for name, mut := range muts {
+		m := synth.Advanced(synth.AdvancedOptions{})
+		mut(m)
+		err := m.PrepareAdvanced()
+		r := m.NewRig()
+		got := r.SetAdvanced(allBits)
+		for f := 0; f < 5; f++ {
+			r.SetParameter(synth.AdvParamElbow, float32(f*20))
+			r.Update(1.0 / 30)
+			for i := 0; i < r.BoneCount(); i++ {
+				r.BoneTransform(i)
+			}
+		}
+		if r.Err() != nil {
+			t.Errorf("%s: rig failed: %v", name, r.Err())
+		}
+		t.Logf("%s: enabled %04b, PrepareAdvanced: %v", name, got, err)
+	}
+}

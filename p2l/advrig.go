@@ -25,6 +25,7 @@ import (
 type advModel struct {
 	once sync.Once
 	err  error // the bone model could not be built
+	warn error // bad bone references (the rest works)
 
 	// bones is a side model holding only the deformers bone frames need
 	// (skin homes and bones, collider and attachable deformers, and their
@@ -79,33 +80,39 @@ func (a *advModel) build(m *Model) error {
 			return fmt.Errorf("BONE virtual bone %d is not a rotation deformer", i-len(m.Deformers))
 		}
 	}
+	// A bad reference only loses what uses it (checkSkin, checkCollider
+	// and BoneTransform report or refuse it); it is remembered for
+	// PrepareAdvanced.
 	var errs []error
+	use := func(what string, d int) {
+		if err := mark(d); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
+		}
+	}
 	if m.Skins != nil {
 		for si := range m.Skins.Meshes {
 			sk := &m.Skins.Meshes[si]
 			if sk.Mesh >= 0 && sk.Mesh < len(m.Meshes) {
-				errs = append(errs, mark(m.Meshes[sk.Mesh].Parent))
+				use(fmt.Sprintf("SKIN entry %d home", si), m.Meshes[sk.Mesh].Parent)
 			}
 			for _, b := range sk.Bones {
-				errs = append(errs, mark(b))
+				use(fmt.Sprintf("SKIN entry %d bone", si), b)
 			}
 		}
 	}
 	if m.Bones != nil {
-		for _, ab := range m.Bones.Attachable {
-			errs = append(errs, mark(ab.Deformer))
+		for i, ab := range m.Bones.Attachable {
+			use(fmt.Sprintf("BONE attachable bone %d (%q)", i, ab.ID), ab.Deformer)
 		}
 	}
 	if m.Collision != nil {
-		for _, c := range m.Collision.Colliders {
+		for i, c := range m.Collision.Colliders {
 			if c.Mesh < 0 && c.Deformer >= 0 {
-				errs = append(errs, mark(c.Deformer))
+				use(fmt.Sprintf("COLL collider %d (%q)", i, c.ID), c.Deformer)
 			}
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
+	a.warn = errors.Join(errs...)
 	a.boneIdx = make([]int32, nd)
 	bm := &Model{Parameters: m.Parameters, Canvas: m.Canvas, Draw: DrawGroup{Part: -1}}
 	for d := 0; d < nd; d++ {
@@ -183,7 +190,7 @@ func (m *Model) PrepareAdvanced() error {
 	if a.err != nil {
 		return fmt.Errorf("p2l: advanced mode: %w", a.err)
 	}
-	var errs []error
+	errs := []error{a.warn}
 	if m.Skins != nil && len(m.Skins.Meshes) > 0 {
 		fs := newBoneSource(m, a)
 		for si := range m.Skins.Meshes {
@@ -250,6 +257,11 @@ func (bs *boneSource) frameAt(cur []float32, d int) Affine {
 		bs.valid = true
 	}
 	return bs.rig.deformerFrame(int(bs.a.boneIdx[d]))
+}
+
+// has reports whether deformer d's frame is available.
+func (bs *boneSource) has(d int) bool {
+	return d >= 0 && d < len(bs.a.boneIdx) && bs.a.boneIdx[d] >= 0
 }
 
 // meshLocalAt evaluates the full model at cur in Cubism mode and maps the
@@ -558,6 +570,9 @@ func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 		r.toCanvas(int32(d), in.pts[:])
 		return in.pts[0], in.pts[1]
 	}
+	if in.ad.bs == nil || !in.ad.bs.has(d) {
+		return x, y // no bone frames (PrepareAdvanced reports why)
+	}
 	return in.ad.bs.frameAt(r.current, d).Apply(x, y)
 }
 
@@ -588,11 +603,11 @@ func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
 		return Identity, false
 	}
 	d := r.model.Bones.Attachable[i].Deformer
-	if d < len(r.model.Deformers) {
+	if d >= 0 && d < len(r.model.Deformers) {
 		return r.deformerFrame(d), true
 	}
 	bs := r.virtualBones()
-	if bs == nil {
+	if bs == nil || !bs.has(d) {
 		return Identity, false
 	}
 	return bs.frameAt(r.current, d), true
