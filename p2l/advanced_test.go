@@ -484,15 +484,18 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 		"attachable":         func(m *p2l.Model) { m.Bones.Attachable[0].Deformer = 99 },
 		"sim stretch":        func(m *p2l.Model) { m.Simulations.Sims[0].StretchB[0] = 1000 },
 		"sim short array":    func(m *p2l.Model) { m.Simulations.Sims[0].Damping = m.Simulations.Sims[0].Damping[:3] },
-		"sim anchor":         func(m *p2l.Model) { m.Simulations.Sims[0].AnchorMesh[3] = 1; m.Simulations.Sims[0].AnchorVertex[3] = 99 },
-		"sim fps":            func(m *p2l.Model) { m.Simulations.Sims[0].Fps = 0; m.Simulations.Sims[0].Substeps = 0 },
-		"sim NaN":            func(m *p2l.Model) { m.Simulations.Sims[0].Rest[0] = float32(math.NaN()) },
-		"sim collider":       func(m *p2l.Model) { m.Simulations.Sims[0].Colliders = []int{7} },
-		"sim correction":     func(m *p2l.Model) { m.Simulations.Sims[0].Corrections[0].Meshes[0].Offsets = nil },
-		"sim parameter":      func(m *p2l.Model) { m.Simulations.Sims[0].Parameters = []int{-3, 77} },
-		"collider vertex":    func(m *p2l.Model) { m.Collision.Colliders[1].VertexA = 500 },
-		"collider virtual":   func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = synth.AdvForearm },
-		"collider deformer":  func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = 12 },
+		"sim anchor": func(m *p2l.Model) {
+			m.Simulations.Sims[0].AnchorMesh[3] = 1
+			m.Simulations.Sims[0].AnchorVertex[3] = 99
+		},
+		"sim fps":           func(m *p2l.Model) { m.Simulations.Sims[0].Fps = 0; m.Simulations.Sims[0].Substeps = 0 },
+		"sim NaN":           func(m *p2l.Model) { m.Simulations.Sims[0].Rest[0] = float32(math.NaN()) },
+		"sim collider":      func(m *p2l.Model) { m.Simulations.Sims[0].Colliders = []int{7} },
+		"sim correction":    func(m *p2l.Model) { m.Simulations.Sims[0].Corrections[0].Meshes[0].Offsets = nil },
+		"sim parameter":     func(m *p2l.Model) { m.Simulations.Sims[0].Parameters = []int{-3, 77} },
+		"collider vertex":   func(m *p2l.Model) { m.Collision.Colliders[1].VertexA = 500 },
+		"collider virtual":  func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = synth.AdvForearm },
+		"collider deformer": func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = 12 },
 	}
 	for name, mut := range muts {
 		m := synth.Advanced(synth.AdvancedOptions{})
