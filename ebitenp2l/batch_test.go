@@ -84,6 +84,33 @@ func TestBatching(t *testing.T) {
 			}
 		})
 	})
+	t.Run("backdrop", func(t *testing.T) {
+		onGame(func() {
+			s := newScene(64, 64)
+			pg := s.page(solid(color.NRGBA{128, 255, 128, 255}))
+			screen := p2l.Mesh{Blend: p2l.BlendScreen}
+			// Two disjoint Screen meshes share one copy and one draw; the
+			// third overlaps the second, so it needs a fresh copy.
+			a := s.quad(pg, 0, 0, 10, 10, screen)
+			b := s.quad(pg, 20, 0, 30, 10, screen)
+			c := s.quad(pg, 25, 0, 35, 10, screen)
+			s.pose.cmds = []p2l.RenderCommand{mesh(a), mesh(b), mesh(c)}
+			ch := s.character(t)
+			d := blackImage(64, 64)
+			defer d.Deallocate()
+			if n := calls(func() { ch.Draw(d, nil) }); n != 4 {
+				t.Errorf("disjoint, disjoint, overlapping backdrop meshes: %d calls, want 4", n)
+			}
+			p := pixels(d)
+			// Screen of (0.5, 1, 0.5) over black, then over itself:
+			// 0.5 + 0.5 − 0.25 = 0.75 where b and c overlap.
+			h := 128.0 / 255
+			check(t, p, 64, 5, 5, [4]float64{h, 1, h, 1}, 1.5/255, "a")
+			check(t, p, 64, 22, 5, [4]float64{h, 1, h, 1}, 1.5/255, "b")
+			check(t, p, 64, 27, 5, [4]float64{2*h - h*h, 1, 2*h - h*h, 1}, 1.5/255, "c over b")
+			check(t, p, 64, 32, 5, [4]float64{h, 1, h, 1}, 1.5/255, "c")
+		})
+	})
 	t.Run("ten characters", func(t *testing.T) {
 		onGame(func() {
 			s := newScene(64, 64)

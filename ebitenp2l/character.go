@@ -88,15 +88,26 @@ func (c *Character) TextureInfo(i int) error {
 	return c.res.pageErr[i]
 }
 
-// Update advances the character by dt seconds and evaluates the pose. Call
-// it once per tick from the game's Update (dt = 1/ebiten.TPS() for a fixed
-// tick).
+// Update advances the character by dt seconds (clips, expressions,
+// behaviors, physics, pose: Rig.Update) and evaluates the pose. Call it once
+// per tick from the game's Update, with dt = 1/float64(ebiten.TPS()) for
+// Ebitengine's fixed tick. It does nothing after Dispose.
 func (c *Character) Update(dt float64) {
-	if c.disposed {
+	if c.disposed || c.rig == nil {
 		return
 	}
-	_ = dt
-	c.rig.Evaluate()
+	c.rig.Update(float32(dt))
+}
+
+// HitTest returns the hit area (an index into Model.HitAreas) under the
+// point (x, y) of the last Draw's destination, or −1: the point goes
+// through ScreenToCanvas, then Rig.HitTest.
+func (c *Character) HitTest(x, y float64) int {
+	cx, cy, ok := c.ScreenToCanvas(x, y)
+	if !ok || c.rig == nil {
+		return -1
+	}
+	return c.rig.HitTest(float32(cx), float32(cy))
 }
 
 // DrawOptions are the options of Character.Draw. A nil *DrawOptions means

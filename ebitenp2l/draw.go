@@ -59,7 +59,17 @@ type renderer struct {
 	covImg    []*ebiten.Image
 	covUsed   []int
 
-	backdropW, backdropH int
+	bdAll image.Rectangle // union of this frame's backdrop areas
+
+	// The backdrop batch: on when the current batch reads a copy of its
+	// target, taken at flush over bdRect (screen space), the union of the
+	// batch's mutually disjoint areas bdRects, from target bdT.
+	bdOn     bool
+	bdRect   image.Rectangle
+	bdRects  []image.Rectangle
+	bdT      target
+	copyV    [4]ebiten.Vertex
+	copyOpts ebiten.DrawTrianglesShaderOptions
 
 	// Batch being built.
 	key   batchKey
@@ -165,20 +175,21 @@ func (r *renderer) draw(c *Character, dst *ebiten.Image, opts *DrawOptions) {
 	r.dst = dst
 	r.dstBounds = dst.Bounds()
 	r.key = batchKey{}
+	r.bdOn = false
 	r.verts, r.inds = r.verts[:0], r.inds[:0]
 
 	if !r.plan() {
 		return
 	}
-	if r.backdropW > 0 {
-		pool.scratch.ensure(r.backdropW, r.backdropH)
+	if !r.bdAll.Empty() {
+		pool.scratch.ensure(r.bdAll.Dx(), r.bdAll.Dy())
 	}
 	r.renderCoverage()
 	r.renderLayers()
 	top := target{img: dst, screenMin: r.dstBounds.Min, bounds: r.dstBounds, top: true}
 	r.renderRange(0, len(r.items), &top)
 	r.flush()
-	r.c, r.res, r.rig, r.dst = nil, nil, nil, nil
+	r.c, r.res, r.rig, r.dst, r.bdT.img = nil, nil, nil, nil, nil
 }
 
 // plan flattens the render commands and computes every bound; it reports
@@ -206,7 +217,7 @@ func (r *renderer) plan() bool {
 	}
 	r.sv = r.sv[:0]
 	r.items, r.groups, r.stack, r.post, r.covUsed = r.items[:0], r.groups[:0], r.stack[:0], r.post[:0], r.covUsed[:0]
-	r.backdropW, r.backdropH = 0, 0
+	r.bdAll = image.Rectangle{}
 
 	for _, cmd := range r.rig.RenderCommands() {
 		if mi, ok := cmd.Mesh(); ok {
@@ -309,9 +320,11 @@ func (r *renderer) useMask(s int, b image.Rectangle) {
 	r.covRect[s] = r.covRect[s].Union(b)
 }
 
+// needBackdrop records an area that will read the backdrop: the scratch
+// image is made as large as their union, so that merged backdrop batches
+// (see beginBackdrop) fit.
 func (r *renderer) needBackdrop(b image.Rectangle) {
-	r.backdropW = max(r.backdropW, b.Dx())
-	r.backdropH = max(r.backdropH, b.Dy())
+	r.bdAll = r.bdAll.Union(b)
 }
 
 // transform computes mesh mi's screen vertices once per frame and returns
@@ -523,10 +536,8 @@ func (r *renderer) drawMesh(mi int, t *target) {
 		r.emitMesh(mi, t, M, S, o, cull, r.flags+invertFlag(invert))
 		return
 	}
-	r.backdropKey(&k, b, t, mesh.Blend, mesh.AlphaBlend)
-	r.setKey(k)
+	r.beginBackdrop(k, b, t, mesh.Blend, mesh.AlphaBlend)
 	r.emitMesh(mi, t, M, S, o, cull, r.flags+invertFlag(invert))
-	r.flush() // the next draw must see this one in its backdrop
 }
 
 func invertFlag(b bool) float32 {
@@ -553,25 +564,61 @@ func (r *renderer) maskKey(k *batchKey, s int, t *target) bool {
 	return true
 }
 
-// backdropKey copies the target under b (screen space) to the scratch image
-// and sets k up to composite over it with replace blending.
-func (r *renderer) backdropKey(k *batchKey, b image.Rectangle, t *target, blend p2l.BlendMode, alpha p2l.AlphaMode) {
-	r.flush()
-	sc := pool.scratch.img
-	w, h := float32(b.Dx()), float32(b.Dy())
-	sx, sy := float32(b.Min.X)+t.offX, float32(b.Min.Y)+t.offY
-	r.key = batchKey{dst: sc, src: t.img, blend: blendReplace, shader: meshShader}
-	// Nearest sampling at texel centers: an exact copy.
-	r.quad(0, 0, w, h, sx, sy, [3]float32{1, 1, 1}, [3]float32{}, 1, 2)
-	r.flush()
+// beginBackdrop makes k (a mesh or group of a mode that reads the
+// backdrop, covering b in screen space) the current batch: the composite
+// shader over a copy of the target, with replace blending. The copy is
+// taken when the batch is flushed, over the union of its areas, so that
+// consecutive draws of the same state whose areas do not overlap (none can
+// see another's result) share one copy and one call.
+func (r *renderer) beginBackdrop(k batchKey, b image.Rectangle, t *target, blend p2l.BlendMode, alpha p2l.AlphaMode) {
 	k.shader = compositeShader
-	k.back = sc
+	k.back = pool.scratch.img
 	k.blend = blendReplace
 	k.mode[0] = float32(blend)
 	k.mode[1] = float32(alpha)
-	k.offsets[2] = float32(t.screenMin.X - b.Min.X)
-	k.offsets[3] = float32(t.screenMin.Y - b.Min.Y)
+	if r.bdOn && r.key == k && len(r.inds) > 0 {
+		disjoint := true
+		for _, o := range r.bdRects {
+			if o.Overlaps(b) {
+				disjoint = false
+				break
+			}
+		}
+		u := r.bdRect.Union(b)
+		if disjoint && u.Dx() <= pool.scratch.w && u.Dy() <= pool.scratch.h {
+			r.bdRect = u
+			r.bdRects = append(r.bdRects, b)
+			return
+		}
+	}
+	r.flush()
+	r.key = k
+	r.bdOn = true
+	r.bdRect = b
+	r.bdRects = append(r.bdRects[:0], b)
+	r.bdT = *t
 }
+
+// copyBackdrop copies the target under the batch's area to the scratch
+// image's origin (nearest sampling at texel centers: an exact copy) and
+// points the batch's backdrop offsets at it.
+func (r *renderer) copyBackdrop() {
+	b, t := r.bdRect, &r.bdT
+	w, h := float32(b.Dx()), float32(b.Dy())
+	sx, sy := float32(b.Min.X)+t.offX, float32(b.Min.Y)+t.offY
+	for j := range 4 {
+		dx, dy := float32(j&1)*w, float32(j>>1)*h
+		r.copyV[j] = ebiten.Vertex{DstX: dx, DstY: dy, SrcX: sx + dx, SrcY: sy + dy, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1, Custom3: 2}
+	}
+	r.copyOpts.Blend = blendReplace
+	r.copyOpts.Images = [4]*ebiten.Image{t.img}
+	pool.scratch.img.DrawTrianglesShader(r.copyV[:], quadIndices[:], meshShader, &r.copyOpts)
+	r.drawCalls++
+	r.key.offsets[2] = float32(t.screenMin.X - b.Min.X)
+	r.key.offsets[3] = float32(t.screenMin.Y - b.Min.Y)
+}
+
+var quadIndices = [6]uint16{0, 1, 2, 1, 3, 2}
 
 func (r *renderer) drawGroup(g *group, t *target) {
 	if g.img == nil {
@@ -594,24 +641,22 @@ func (r *renderer) drawGroup(g *group, t *target) {
 	blend, hw := hardwareBlend(g.comp.Blend, g.comp.AlphaBlend)
 	if hw {
 		k.blend = blend
+		r.setKey(k)
 	} else {
-		r.backdropKey(&k, b, t, g.comp.Blend, g.comp.AlphaBlend)
+		r.beginBackdrop(k, b, t, g.comp.Blend, g.comp.AlphaBlend)
 	}
-	r.setKey(k)
 	x0, y0 := float32(b.Min.X)+t.offX, float32(b.Min.Y)+t.offY
 	sx := float32(g.region.Min.X + b.Min.X - g.bounds.Min.X)
 	sy := float32(g.region.Min.Y + b.Min.Y - g.bounds.Min.Y)
 	r.quad(x0, y0, float32(b.Dx()), float32(b.Dy()), sx, sy, M, S, o, flags)
-	if !hw {
-		r.flush()
-	}
 }
 
 // setKey makes k the current batch state, flushing the batch when it differs.
 func (r *renderer) setKey(k batchKey) {
-	if r.key != k {
+	if r.key != k || r.bdOn {
 		r.flush()
 		r.key = k
+		r.bdOn = false
 	}
 }
 
@@ -716,6 +761,11 @@ func culled(v []float32, a, b, c int) bool {
 func (r *renderer) flush() {
 	if len(r.inds) > 0 && r.key.dst != nil {
 		k := &r.key
+		if r.bdOn {
+			// A batch split for its size copies again: only a mesh of more
+			// than 65,535 vertices that overlaps itself sees the difference.
+			r.copyBackdrop()
+		}
 		r.opts.Blend = k.blend
 		r.opts.Images = [4]*ebiten.Image{k.src, k.cov, k.back, nil}
 		r.opts.Uniforms = nil
@@ -726,6 +776,7 @@ func (r *renderer) flush() {
 		}
 		k.dst.DrawTrianglesShader(r.verts, r.inds, k.shader, &r.opts)
 		r.drawCalls++
+		k.offsets[2], k.offsets[3] = 0, 0 // backdrop keys compare without them
 	}
 	r.verts, r.inds = r.verts[:0], r.inds[:0]
 }

@@ -98,9 +98,10 @@ func (p *page) grow() {
 	p.ensure(w, h)
 }
 
-// ensure makes the image at least w×h.
+// ensure makes the image at least w×h, rounding up to multiples of 256 so
+// that a slowly growing need reallocates rarely.
 func (p *page) ensure(w, h int) {
-	w, h = min(w, maxPageSize), min(h, maxPageSize)
+	w, h = min((w+255)&^255, maxPageSize), min((h+255)&^255, maxPageSize)
 	if p.img != nil && p.w >= w && p.h >= h {
 		return
 	}
