@@ -704,3 +704,63 @@ func TestOutOfRangeAndInert(t *testing.T) {
 	t.Log(r.Err())
 	r.Evaluate() // inert, no panic
 }
+
+func TestWarpUnderRotation(t *testing.T) {
+	m := newTestModel()
+	d := m.rotation(-1, 0, static(RotationKey{X: 100, Y: 0, Angle: 90, Scale: 2}))
+	// Grid in the rotation's space; p → (100 − 2y, 2x) on the canvas:
+	// (0,0) → (100,0), (10,0) → (100,20), (0,10) → (80,0), (10,10) → (80,20).
+	w := m.warp(d, 1, 1, static([]float32{0, 0, 10, 0, 0, 10, 10, 10}))
+	mi := m.mesh(w, 0.5, 0.25)
+	r := m.rig(t)
+	eval(t, r)
+	// (100,0) + ½(0,20) + ¼(−20,0).
+	checkVerts(t, r, mi, 95, 10)
+}
+
+func TestWarpUnderWarp(t *testing.T) {
+	// Outer: corners (0,0), (100,0), (0,100), (200,200). Inner: the outer
+	// square (0.1..0.7)², mapped through the outer grid to the canvas:
+	// (10,10), (70,10), (10,70) (lower triangle) and (0.7,0.7) → upper:
+	// (200,200) + 0.3(−200,−100) + 0.3(−100,−200) = (110,110).
+	m := newTestModel()
+	outer := m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 200, 200}))
+	inner := m.warp(outer, 1, 1, static([]float32{0.1, 0.1, 0.7, 0.1, 0.1, 0.7, 0.7, 0.7}))
+	mi := m.mesh(inner, 0.75, 0.75)
+	r := m.rig(t)
+	eval(t, r)
+	// The child interpolates in the inner warp's canvas grid (upper
+	// triangle): (110,110) + ¼(−100,−40) + ¼(−40,−100) = (75, 75), not the
+	// outer map of (0.55, 0.55), which would be (65, 65).
+	checkVerts(t, r, mi, 75, 75)
+}
+
+func TestNestedIsolatedGroups(t *testing.T) {
+	m := newTestModel()
+	tri := []float32{0, 0, 1, 0, 0, 1}
+	for i := 0; i < 3; i++ {
+		m.mesh(-1, tri...)
+	}
+	m.Parts = []Part{
+		{ID: "a", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildPart, 1}, {ChildMesh, 0}}},
+		{ID: "b", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 1}}},
+		{ID: "empty", Flags: PartVisible, GroupMode: GroupIsolated},
+	}
+	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{
+		{Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 0}, {Group: &DrawGroup{Part: 1, Children: []DrawNode{{Mesh: 1}}}}}}},
+		{Group: &DrawGroup{Part: 2}}, // draws nothing: no commands
+		{Mesh: 2},
+	}}
+	r := m.rig(t)
+	eval(t, r)
+	want := []RenderCommand{OpenGroup(0), 0, OpenGroup(1), 1, CloseGroup, CloseGroup, 2}
+	got := r.RenderCommands()
+	if len(got) != len(want) {
+		t.Fatalf("commands %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("commands %v, want %v", got, want)
+		}
+	}
+}

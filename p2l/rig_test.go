@@ -1,6 +1,7 @@
 package p2l_test
 
 import (
+	"bytes"
 	"math"
 	"reflect"
 	"sync"
@@ -170,6 +171,41 @@ func TestCharacterRendersSomething(t *testing.T) {
 		for _, v := range r.MeshVertices(i) {
 			if !(v > -1024 && v < 2048) {
 				t.Fatalf("mesh %d vertex %v far off the canvas", i, v)
+			}
+		}
+	}
+}
+
+// TestEncodingsEvaluateIdentically writes the synthetic character as v2,
+// v1, deflate and zstd, loads each, and requires bit-identical evaluations
+// (the spec's v1/v2/compression conformance rule).
+func TestEncodingsEvaluateIdentically(t *testing.T) {
+	m := synth.Generate(synth.Options{Seed: 11, Meshes: 40})
+	opts := []*p2l.WriteOptions{{}, {V1: true}, {Compression: p2l.CompressDeflate}, {Compression: p2l.CompressZstd}}
+	var rigs []*p2l.Rig
+	for _, o := range opts {
+		var buf bytes.Buffer
+		if err := p2l.Write(&buf, m, o); err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		lm, err := p2l.Load(buf.Bytes())
+		if err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		rigs = append(rigs, lm.NewRig())
+	}
+	for f := 0; f < 5; f++ {
+		var want snapshot
+		for k, r := range rigs {
+			pose(r, r.Model(), f)
+			r.Evaluate()
+			if r.Err() != nil {
+				t.Fatal(r.Err())
+			}
+			if k == 0 {
+				want = snap(r)
+			} else if !bitsEqual(want, snap(r)) {
+				t.Fatalf("frame %d: encoding %+v evaluates differently", f, opts[k])
 			}
 		}
 	}
