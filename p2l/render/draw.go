@@ -185,6 +185,9 @@ func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 			tex = Premul{1, 1, 1, 1}
 		} else {
 			tex = sample(c.page, u+k*du, v+k*dv)
+			if c.fixed && tex == (Premul{}) {
+				continue // a transparent fragment leaves a fixed-function destination as it is
+			}
 		}
 		scale := c.opacity
 		if c.masked {
@@ -311,6 +314,11 @@ func sample(img *image.RGBA, u, v float64) Premul {
 	b := p[y0*s+4*x1 : y0*s+4*x1+4 : y0*s+4*x1+4]
 	c := p[y1*s+4*x0 : y1*s+4*x0+4 : y1*s+4*x0+4]
 	d := p[y1*s+4*x1 : y1*s+4*x1+4 : y1*s+4*x1+4]
+	if a[3]|b[3]|c[3]|d[3] == 0 {
+		// Four transparent texels: premultiplied colour is zero too
+		// (decoded pages keep rgb ≤ a). The common case around sprites.
+		return Premul{}
+	}
 	wa := (1 - fx) * (1 - fy)
 	wb := fx * (1 - fy)
 	wc := (1 - fx) * fy

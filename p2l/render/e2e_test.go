@@ -10,6 +10,9 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
+// BenchmarkRender draws a whole character into a 1024×1024 image (the
+// canvas fitted), steady state: the character-scale synthetic model (120
+// meshes) and the default character.
 func BenchmarkRender(b *testing.B) {
 	for _, tc := range []struct {
 		name  string
@@ -30,13 +33,19 @@ func BenchmarkRender(b *testing.B) {
 			if err := r.Render(rig, img, nil); err != nil {
 				b.Fatal(err)
 			}
+			defer lockThread()()
 			b.ReportAllocs()
 			b.ResetTimer()
+			c0 := threadCPU()
 			for b.Loop() {
 				if err := r.Render(rig, img, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
+			if cpu := threadCPU() - c0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/frame")
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
 		})
 	}
 }
