@@ -299,7 +299,9 @@ func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip, u float64) {
 		}
 		return
 	}
-	for base := math.Floor(prev/d) * d; base <= u; base += d {
+	// u − prev < d, so at most two laps are touched; the counter guards
+	// against float absorption with absurd durations.
+	for base, n := math.Floor(prev/d)*d, 0; base <= u && n < 3; base, n = base+d, n+1 {
 		for _, ev := range c.Events {
 			if ev.Time < 0 || float64(ev.Time) > d {
 				continue

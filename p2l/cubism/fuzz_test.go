@@ -1,0 +1,39 @@
+package cubism
+
+import (
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// FuzzImport feeds arbitrary bytes to every importer: each must return a
+// value or an error, never panic or hang.
+func FuzzImport(f *testing.F) {
+	f.Add([]byte(motion))
+	f.Add([]byte(physicsJSONText(`"VertexIndex": 1`)))
+	f.Add([]byte(`{"Parameters": [{"Id": "ParamHair", "Value": 1, "Blend": "Multiply"}]}`))
+	f.Add([]byte(`{"Groups": [[{"Id": "PartArmA", "Link": ["PartHandA"]}]]}`))
+	f.Add([]byte(`{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0, 1, 0, 1, 0.5, 2, 1]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := baseModel()
+		m.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+		m.Draw = p2l.DrawGroup{Part: -1}
+		for _, name := range []string{"f.motion3.json", "f.physics3.json", "f.exp3.json", "f.pose3.json"} {
+			_ = Import(m, "", File{Name: name, Data: data})
+		}
+		// Whatever imported must play without panicking.
+		r := m.NewRig()
+		r.SetBehaviors(p2l.AllBehaviors)
+		for c := range m.Clips {
+			r.PlayLayer(c%p2l.MaxLayers, c, 1)
+		}
+		for x := range m.Expressions {
+			r.AddExpression(x)
+		}
+		r.ShowPose(0, 1)
+		for _, dt := range []float32{0, 1.0 / 60, 0.5, 7, 1e9} {
+			r.Update(dt)
+		}
+		r.PhysicsStabilize()
+	})
+}
