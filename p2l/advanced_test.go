@@ -516,3 +516,54 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 		t.Logf("%s: enabled %04b, PrepareAdvanced: %v", name, got, err)
 	}
 }
+
+func TestClothSimulationBuilder(t *testing.T) {
+	m := synth.Advanced(synth.AdvancedOptions{})
+	s, err := p2l.ClothSimulation(m, synth.AdvRibbonMesh, p2l.ClothOptions{ID: "Built", Pinned: func(v int) bool { return v < 2 },
+		Colliders: []int{0}, Parameters: []int{synth.AdvParamSwing}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A 2×7 strip of 12 triangles: 7 rungs + 12 column segments + 6 cell
+	// diagonals = 25 edges; 6 diagonals + 5 inner rungs = 11 bending
+	// pairs; 12 free vertices each tied to the nearest top vertex.
+	if len(s.StretchA) != 25 || len(s.TriA) != 12 || len(s.BendT1) != 11 || len(s.LongParticle) != 12 {
+		t.Fatalf("stretch %d, triangles %d, bends %d, long-range %d; want 25, 12, 11, 12",
+			len(s.StretchA), len(s.TriA), len(s.BendT1), len(s.LongParticle))
+	}
+	for i := range s.StretchA {
+		a, b := s.StretchA[i], s.StretchB[i]
+		want := float32(synth.AdvRibbonStep)
+		switch {
+		case b-a == 1 && a%2 == 0:
+			want = 10 // a rung
+		case b-a == 1:
+			want = float32(math.Hypot(10, synth.AdvRibbonStep)) // a diagonal
+		}
+		if math.Abs(float64(s.Rest[i]-want)) > 1e-4 {
+			t.Fatalf("edge %d–%d rest %v, want %v", a, b, s.Rest[i], want)
+		}
+	}
+	if last := len(s.MaxDistance) - 1; s.LongRoot[last] != 1 || math.Abs(float64(s.MaxDistance[last])-6*synth.AdvRibbonStep*1.05) > 1e-3 {
+		t.Fatalf("bottom-right vertex tied to %d at %v, want 1 at %v", s.LongRoot[last], s.MaxDistance[last], 6*synth.AdvRibbonStep*1.05)
+	}
+	// It runs: the built simulation replaces the hand-written one.
+	m.Simulations.Sims = []p2l.Simulation{s}
+	if err := m.PrepareAdvanced(); err != nil {
+		t.Fatal(err)
+	}
+	r := m.NewRig()
+	if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+		t.Fatalf("enabled %b", got)
+	}
+	for f := 0; f < 120; f++ {
+		r.Update(1.0 / 60)
+	}
+	v := r.MeshVertices(synth.AdvRibbonMesh)
+	if l := math.Hypot(float64(v[26]-v[2]), float64(v[27]-v[3])); l > 6*synth.AdvRibbonStep*1.05+1e-3 {
+		t.Fatalf("bottom vertex %v from the top, beyond its long-range limit", l)
+	}
+	if _, err := p2l.ClothSimulation(m, 9, p2l.ClothOptions{}); err == nil {
+		t.Fatal("mesh 9 accepted")
+	}
+}
