@@ -116,7 +116,7 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 	return p
 }
 
-// clipFadeIn returns the clip's fade-in time: negative means Cubism's
+// clipFade returns a clip fade time: negative (or NaN) means Cubism's
 // default of 1 s.
 func clipFade(v float32) float32 {
 	if v < 0 || v != v {
