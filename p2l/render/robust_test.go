@@ -1,0 +1,100 @@
+package render
+
+import (
+	"image"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/internal/conformance"
+)
+
+// TestRenderSurvivesGarbage feeds frames with non-finite and huge
+// vertices, indices out of range, odd-length arrays, bad modes, NaN
+// colours and opacities, masks and group commands out of range: the
+// renderer must neither panic nor hang.
+func TestRenderSurvivesGarbage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := []float32{0, 1, -1, 5, 31.5, 1e30, -1e30, float32(math.NaN()), float32(math.Inf(1)), 0.5}
+	pick := func() float32 { return vals[rng.IntN(len(vals))] + rng.Float32()*32 }
+	for iter := 0; iter < 200; iter++ {
+		f := &fakeFrame{}
+		n := 1 + rng.IntN(4)
+		for k := 0; k < n; k++ {
+			nv := rng.IntN(7)
+			verts := make([]float32, nv*2+rng.IntN(2))
+			uvs := make([]float32, nv*2)
+			for i := range verts {
+				verts[i] = pick()
+			}
+			for i := range uvs {
+				uvs[i] = pick() / 32
+			}
+			idx := make([]uint32, rng.IntN(10))
+			for i := range idx {
+				idx[i] = uint32(rng.IntN(nv + 2))
+			}
+			mi := f.addMesh(p2l.Mesh{
+				TexturePage: rng.IntN(4) - 2,
+				Blend:       p2l.BlendMode(rng.IntN(20)),
+				AlphaBlend:  p2l.AlphaMode(rng.IntN(6)),
+				Masks:       []int{rng.IntN(6) - 1},
+				Flags:       p2l.MeshFlags(rng.IntN(4)),
+			}, verts, uvs, idx)
+			f.opacity[mi] = pick()
+			f.mul[mi] = p2l.Color{pick(), pick(), pick()}
+			f.scr[mi] = p2l.Color{pick(), 0, pick()}
+		}
+		f.m.Parts = []p2l.Part{{}, {}}
+		f.groups = map[int]p2l.Composite{0: {Opacity: pick(), Multiply: p2l.Color{pick(), 1, 1}, MaskMeshes: []int{9, -3, 0}, Blend: 99, AlphaBlend: 3}}
+		cmds := []p2l.RenderCommand{p2l.CloseGroup, p2l.OpenGroup(0), p2l.OpenGroup(7)}
+		f.cmds = append(cmds, append(f.cmds, p2l.RenderCommand(99))...)
+		r := Renderer{Pages: []*image.RGBA{softMaskPage(), nil}}
+		img := image.NewRGBA(image.Rect(0, 0, 32, 32))
+		xf := p2l.Affine{A: float64(pick()), D: 1, TX: float64(pick())}
+		if err := r.render(f, img, &Options{Transform: &xf}); err != nil {
+			t.Fatal(err)
+		}
+		r.hitTestAlpha(f, pick(), pick(), 0.5)
+	}
+}
+
+// TestHitTestAlphaOnRig runs the pixel-accurate hit test on an evaluated
+// conformance model.
+func TestHitTestAlphaOnRig(t *testing.T) {
+	c := conformance.Features()
+	m := c.Model
+	m.HitAreas = []p2l.HitArea{
+		{ID: "masked", Meshes: []int{m.MeshIndex("masked")}},
+		{ID: "pages", Meshes: []int{m.MeshIndex("page_3"), m.MeshIndex("page_4")}},
+	}
+	rig := m.NewRig()
+	rig.Evaluate()
+	if rig.Err() != nil {
+		t.Fatal(rig.Err())
+	}
+	var r Renderer
+	// The masked mesh stretches the source page (alpha 0.25 at texel
+	// column 0, 1 at column 7) over x 4..60: at x 4.5 alpha ≈ 0.25.
+	if got := r.HitTestAlpha(rig, 4.5, 20, 0.5); got != -1 {
+		t.Errorf("low-alpha texel hit area %d", got)
+	}
+	if got := r.HitTestAlpha(rig, 4.5, 20, 0.2); got != 0 {
+		t.Errorf("threshold 0.2: area %d, want 0", got)
+	}
+	// page_3 has no page (opaque), page_4's page is unavailable (plain
+	// triangle test): both hit.
+	if got := r.HitTestAlpha(rig, 70, 60, 1); got != 1 {
+		t.Errorf("page-less mesh: area %d, want 1", got)
+	}
+	if got := r.HitTestAlpha(rig, 90, 60, 1); got != 1 {
+		t.Errorf("unavailable page: area %d, want 1", got)
+	}
+	if got := r.HitTestAlpha(rig, 150, 90, 0); got != -1 {
+		t.Errorf("empty spot: area %d", got)
+	}
+	if a, in := r.MeshAlphaAt(rig, m.MeshIndex("masked"), 4.5, 20); !in || math.Abs(float64(a)-64.0/255) > 0.02 {
+		t.Errorf("MeshAlphaAt = %v, %v", a, in)
+	}
+}
