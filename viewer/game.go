@@ -33,6 +33,8 @@ type options struct {
 	noUI       bool
 	noAudio    bool
 	speak      bool // play the bundled speech at start
+	clip       string
+	expression string
 	width      int
 	height     int
 }
@@ -123,7 +125,31 @@ func newGame(opts options) (*game, error) {
 	if opts.speak {
 		g.speak(g.speech)
 	}
+	if opts.clip != "" {
+		c := g.model.ClipIndex(opts.clip)
+		if c < 0 {
+			return nil, fmt.Errorf("-clip %q: no such clip in %s (clips: %s)", opts.clip, g.name, clipIDs(g.model))
+		}
+		g.rig.Play(c)
+	}
+	if opts.expression != "" {
+		e := g.model.ExpressionIndex(opts.expression)
+		if e < 0 {
+			return nil, fmt.Errorf("-expression %q: no such expression in %s", opts.expression, g.name)
+		}
+		g.rig.SetExpression(e)
+		g.panel.stacked[e] = true
+	}
 	return g, nil
+}
+
+// clipIDs lists the clip ids of m, for error messages.
+func clipIDs(m *p2l.Model) string {
+	ids := make([]string, len(m.Clips))
+	for i, c := range m.Clips {
+		ids[i] = c.ID
+	}
+	return strings.Join(ids, ", ")
 }
 
 // openFile loads a model file given on the command line.
@@ -211,9 +237,15 @@ func (g *game) speak(t *track) {
 }
 
 // geoM maps canvas pixels to the screen: fit, zoom about the centre, pan.
+// Without the UI the canvas is scaled by min(W/width, H/height) and centred.
 func (g *game) geoM() ebiten.GeoM {
 	cw, ch := float64(g.model.Canvas.Width), float64(g.model.Canvas.Height)
-	s := fitScale(cw, ch, float64(g.screenW), float64(g.screenH)) * g.zoom
+	// With the UI shown, fit between the two windows.
+	w := float64(g.screenW)
+	if !g.opts.noUI && g.screenW > 2*(panelWidth+20)+100 {
+		w -= 2 * (panelWidth + 20)
+	}
+	s := fitScale(cw, ch, w, float64(g.screenH)) * g.zoom
 	var m ebiten.GeoM
 	m.Translate(-cw/2, -ch/2)
 	m.Scale(s, s)
@@ -278,6 +310,8 @@ func (g *game) Update() error {
 		}
 	}
 
+	g.followClipPose()
+
 	stages := p2l.AllStages
 	if !g.physics {
 		stages &^= p2l.StagePhysics
@@ -300,6 +334,37 @@ func (g *game) Update() error {
 	}
 	g.frame++
 	return nil
+}
+
+// followClipPose lets the playing clip's part-opacity curves choose the
+// visible part of a pose group, as Cubism's pose does: the entry whose curve
+// is highest now (the first on ties) is shown. This runtime leaves the choice
+// to the host (ShowPose; docs/ANIMATION.md, "Pose") and multiplies the
+// curves into the part opacities, so without this a clip that switches arm
+// poses would hide both arms.
+func (g *game) followClipPose() {
+	m := g.model
+	c := g.rig.PlayingClip()
+	if m.Pose == nil || c < 0 || len(m.Clips[c].TargetCurves) == 0 {
+		return
+	}
+	t := g.rig.ClipTime()
+	for gi, pg := range m.Pose.Groups {
+		best, bestV := -1, float32(0.001)
+		for ei, e := range pg.Entries {
+			for k := range m.Clips[c].TargetCurves {
+				tc := &m.Clips[c].TargetCurves[k]
+				if tc.Target == p2l.TargetPartOpacity && tc.Part == e.Part {
+					if v := tc.Value(t); v > bestV {
+						best, bestV = ei, v
+					}
+				}
+			}
+		}
+		if best >= 0 {
+			g.rig.ShowPose(gi, best)
+		}
+	}
 }
 
 // handleDrops opens dropped models and plays dropped audio.

@@ -49,6 +49,8 @@ func run(args []string) error {
 	fs.BoolVar(&o.noAudio, "noaudio", false, "no audio output (lip sync on a silent clock)")
 	fs.BoolVar(&o.speak, "speak", false, "play the bundled speech at start")
 	fs.StringVar(&size, "size", "1280x800", "window size WxH")
+	fs.StringVar(&o.clip, "clip", "", "clip id to play at start")
+	fs.StringVar(&o.expression, "expression", "", "expression id to show at start")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: viewer [flags] [model.p2lrt]")
 		fs.PrintDefaults()

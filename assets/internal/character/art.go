@@ -50,6 +50,20 @@ func transparent() color.NRGBA { return color.NRGBA{} }
 
 func newLayer() *image.RGBA { return image.NewRGBA(image.Rect(0, 0, W, H)) }
 
+// fadeBottom fades a layer out towards the bottom of the canvas, where the
+// bust ends.
+func fadeBottom(l *image.RGBA) {
+	const from, to = 1060.0, H
+	for y := int(from); y < H; y++ {
+		a := clamp((to-float64(y)-0.5)/(to-from), 0, 1)
+		a = a * a * (3 - 2*a)
+		row := l.Pix[y*l.Stride : y*l.Stride+4*W]
+		for i := range row {
+			row[i] = uint8(math.Round(float64(row[i]) * a))
+		}
+	}
+}
+
 // mirror returns x reflected about the vertical centre line.
 func mirror(x float64) float64 { return 2*cx - x }
 
@@ -165,6 +179,7 @@ func paintBody(pa *painter) *image.RGBA {
 	knot := pa.shape(func(p *path) { p.ellipse(cx, 848, 13, 15, 0) })
 	fill(l, knot, linear(pt{cx, 834}, pt{cx, 864}, stop{0, ribbon}, stop{1, ribbonDark}))
 	fill(l, outline(knot, 2), solid(hex(0x6e1624, 255)))
+	fadeBottom(l)
 	return l
 }
 
@@ -182,6 +197,7 @@ func paintArmDown(pa *painter, s side) *image.RGBA {
 	fill(l, outline(arm, 2), solid(clothLine))
 	// A fold line.
 	fill(l, pa.stroke(curve(pt{s.x(226), 900}, pt{s.x(232), 960}, pt{s.x(236), 1020}, pt{s.x(240), 1080}, 16), taper(1.6)), solid(clothShade))
+	fadeBottom(l)
 	return l
 }
 
@@ -202,6 +218,7 @@ func paintUpperArmWave(pa *painter) *image.RGBA {
 	})
 	fill(l, arm, linear(pt{236, 0}, pt{320, 0}, stop{0, clothShade}, stop{0.5, cloth}, stop{1, cloth}))
 	fill(l, outline(arm, 2), solid(clothLine))
+	fadeBottom(l)
 	return l
 }
 
@@ -352,7 +369,7 @@ func paintHairShine(pa *painter) *image.RGBA {
 		y := 362 - 112*math.Sin(a) + 3*math.Sin(float64(i)*2.1)
 		rx, ry := 19.0, 4+1.5*math.Abs(math.Sin(float64(i)*1.3))
 		petal := pa.shape(func(p *path) { p.ellipse(x, y, rx, ry, -math.Cos(a)*0.6) })
-		fill(l, intersect(petal, inside), radial(pt{x, y}, rx, rx, stop{0, hex(0x4e4038, 255)}, stop{1, hex(0x4e4038, 0)}))
+		fill(l, intersect(petal, inside), radial(pt{x, y}, rx, rx, stop{0, hex(0x3c302a, 255)}, stop{1, hex(0x3c302a, 0)}))
 	}
 	return l
 }

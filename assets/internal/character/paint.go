@@ -356,20 +356,16 @@ func outline(m *image.Alpha, r int) *image.Alpha {
 	return subtract(m, er)
 }
 
-// shift returns m moved by (dx, dy).
+// shift returns m moved by (dx, dy); pixels shifted in from outside the
+// canvas repeat the edge, so shapes that run off the canvas get no outline
+// along the canvas border.
 func shift(m *image.Alpha, dx, dy int) *image.Alpha {
 	out := image.NewAlpha(m.Rect)
 	w, h := m.Rect.Dx(), m.Rect.Dy()
 	for y := 0; y < h; y++ {
-		sy := y - dy
-		if sy < 0 || sy >= h {
-			continue
-		}
+		sy := clampInt(y-dy, 0, h-1)
 		for x := 0; x < w; x++ {
-			sx := x - dx
-			if sx < 0 || sx >= w {
-				continue
-			}
+			sx := clampInt(x-dx, 0, w-1)
 			out.Pix[y*m.Stride+x] = m.Pix[sy*m.Stride+sx]
 		}
 	}
