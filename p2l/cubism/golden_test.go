@@ -2,6 +2,7 @@ package cubism
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -113,6 +114,7 @@ type goldenMotion struct {
 		Play    string    `json:"play"`
 		Values  []float64 `json:"values"`
 		Opacity float64   `json:"opacity"`
+		Events  []string  `json:"events"`
 	} `json:"frames"`
 }
 
@@ -159,8 +161,8 @@ func TestCurvesMatchCubism(t *testing.T) {
 // TestMotionFadesMatchCubism replays the framework's motion queue: motions
 // replacing each other (every replaced motion fading out with its own time),
 // a curve with its own fade-in, a curve with its own fade-out, the Model
-// EyeBlink and LipSync effects on parameters with their own curves, and the
-// Model Opacity curve. The framework's model was reset to the host pose
+// EyeBlink and LipSync effects on parameters with their own curves, the
+// Model Opacity curve, and UserData events (also from clips fading out). The framework's model was reset to the host pose
 // before each update, as this runtime does.
 func TestMotionFadesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
@@ -190,6 +192,13 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 		}
 		if got := float64(r.Opacity()); math.Abs(got-fr.Opacity) > 1e-6 {
 			t.Fatalf("frame %d opacity %v, Cubism %v", f, got, fr.Opacity)
+		}
+		var got []string
+		for _, e := range r.Events() {
+			got = append(got, e.Value)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(fr.Events) {
+			t.Fatalf("frame %d events %q, Cubism %q", f, got, fr.Events)
 		}
 	}
 	t.Logf("%d frames, worst relative difference %.3g", len(g.Frames), worst)
