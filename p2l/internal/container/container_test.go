@@ -98,3 +98,30 @@ func TestZstdFrameWalker(t *testing.T) {
 		}
 	}
 }
+
+// FuzzContainer: Parse and Content must never panic; every entry Parse
+// accepts lies inside the file.
+func FuzzContainer(f *testing.F) {
+	big := bytes.Repeat([]byte("p2lrt "), 50)
+	for _, c := range []Compression{None, Deflate, Zstd} {
+		d, _ := Write(0, 0, []ChunkData{{Tag: "STRS", Version: 1, Required: true, Data: []byte{0, 0, 0, 0, 0, 0, 0, 0}},
+			{Tag: "DATA", Version: 2, Data: big, Compress: c}, {Tag: "zero", Version: 1}}, true)
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, es, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for i := range es {
+			e := &es[i]
+			if e.Offset+e.Length > uint64(len(data)) || e.Offset%16 != 0 {
+				t.Fatalf("accepted entry outside the file: %+v", e)
+			}
+			CheckCRC(data, e)
+			if b, err := Content(data, e, 1<<22); err == nil && uint64(len(b)) != e.RawLength {
+				t.Fatalf("content length %d ≠ raw_length %d", len(b), e.RawLength)
+			}
+		}
+	})
+}

@@ -1,0 +1,75 @@
+package p2l_test
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
+)
+
+// Synthetic models from the evaluation helper's generator must pass
+// validation and survive every writer variant.
+func TestSynthRoundTrip(t *testing.T) {
+	for _, m := range []*p2l.Model{synth.Character(1), synth.Advanced(synth.AdvancedOptions{SkinWeights: true})} {
+		for _, o := range []*p2l.WriteOptions{nil, {Compression: p2l.CompressZstd, CRC: true}} {
+			var b bytes.Buffer
+			if err := p2l.Write(&b, m, o); err != nil {
+				t.Fatal(err)
+			}
+			got, err := p2l.Load(b.Bytes(), p2l.WithCRC())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, m) {
+				t.Fatal("synthetic model changed in the round trip")
+			}
+		}
+	}
+}
+
+func largeModelFile(b *testing.B, o *p2l.WriteOptions) []byte {
+	m := synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64})
+	var buf bytes.Buffer
+	if err := p2l.Write(&buf, m, o); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkLoad decodes and validates a large model (400 meshes of about
+// 400 vertices). b.SetBytes makes the MB/s column the file throughput. The
+// trial evaluation is included, as Load always runs it.
+func BenchmarkLoad(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		o    *p2l.WriteOptions
+	}{{"f32", nil}, {"zstd", &p2l.WriteOptions{Compression: p2l.CompressZstd}}, {"deflate", &p2l.WriteOptions{Compression: p2l.CompressDeflate}}, {"f16", &p2l.WriteOptions{Codec: p2l.CodecF16}}, {"v1", &p2l.WriteOptions{V1: true}}} {
+		data := largeModelFile(b, c.o)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p2l.Load(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWrite encodes the same large model.
+func BenchmarkWrite(b *testing.B) {
+	m := synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64})
+	var buf bytes.Buffer
+	p2l.Write(&buf, m, nil)
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := p2l.Write(&buf, m, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
