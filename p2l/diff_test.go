@@ -7,10 +7,15 @@ import (
 
 // diffModels describes the first differing field of two models.
 func diffModels(a, b any) string {
-	return diff(reflect.ValueOf(a), reflect.ValueOf(b), "m")
+	return diff(reflect.ValueOf(a), reflect.ValueOf(b), "m", false)
 }
 
-func diff(a, b reflect.Value, path string) string {
+// diffLenient is diffModels treating nil and empty slices as equal.
+func diffLenient(a, b any) string {
+	return diff(reflect.ValueOf(a), reflect.ValueOf(b), "m", true)
+}
+
+func diff(a, b reflect.Value, path string, lenient bool) string {
 	if a.Kind() != b.Kind() {
 		return path + ": kinds differ"
 	}
@@ -22,16 +27,16 @@ func diff(a, b reflect.Value, path string) string {
 		if a.IsNil() {
 			return ""
 		}
-		return diff(a.Elem(), b.Elem(), path)
+		return diff(a.Elem(), b.Elem(), path, lenient)
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {
-			if d := diff(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
+			if d := diff(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name, lenient); d != "" {
 				return d
 			}
 		}
 		return ""
 	case reflect.Slice:
-		if a.IsNil() != b.IsNil() {
+		if !lenient && a.IsNil() != b.IsNil() {
 			return fmt.Sprintf("%s: nil %v vs %v (len %d, %d)", path, a.IsNil(), b.IsNil(), a.Len(), b.Len())
 		}
 		fallthrough
@@ -40,7 +45,7 @@ func diff(a, b reflect.Value, path string) string {
 			return fmt.Sprintf("%s: len %d vs %d", path, a.Len(), b.Len())
 		}
 		for i := 0; i < a.Len(); i++ {
-			if d := diff(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
+			if d := diff(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i), lenient); d != "" {
 				return d
 			}
 		}

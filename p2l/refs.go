@@ -217,8 +217,12 @@ func (r *refChecker) glues() {
 // once in the tree.
 func (r *refChecker) draw() {
 	seen := make([]bool, r.nMesh)
-	var walk func(g *DrawGroup, path string)
-	walk = func(g *DrawGroup, path string) {
+	var walk func(g *DrawGroup, path string, depth int)
+	walk = func(g *DrawGroup, path string, depth int) {
+		if depth > maxDepth {
+			r.fail("DRAW", path, "draw tree deeper than %d levels", maxDepth)
+			return
+		}
 		r.opt(g.Part, r.nPart, "DRAW", "part", pf("%s.part", path))
 		r.channels("DRAW", path, g.Channels)
 		if g.Composite != nil {
@@ -229,7 +233,7 @@ func (r *refChecker) draw() {
 				return
 			}
 			if n.Group != nil {
-				walk(n.Group, fmt.Sprintf("%s.children[%d]", path, j))
+				walk(n.Group, fmt.Sprintf("%s.children[%d]", path, j), depth+1)
 				continue
 			}
 			r.in(n.Mesh, r.nMesh, "DRAW", "mesh", pf("%s.children[%d].mesh", path, j))
@@ -241,7 +245,7 @@ func (r *refChecker) draw() {
 			}
 		}
 	}
-	walk(&r.m.Draw, "root")
+	walk(&r.m.Draw, "root", 0)
 }
 
 func (r *refChecker) physics() {
@@ -299,16 +303,20 @@ func (r *refChecker) side() {
 			r.in(j.Horizontal, r.nPar, "PGUI", "parameter", pf("joysticks[%d].horizontal", i))
 			r.in(j.Vertical, r.nPar, "PGUI", "parameter", pf("joysticks[%d].vertical", i))
 		}
-		var walk func(ns []GUINode)
-		walk = func(ns []GUINode) {
+		var walk func(ns []GUINode, depth int)
+		walk = func(ns []GUINode, depth int) {
+			if depth > maxDepth {
+				r.fail("PGUI", "tree", "PGUI tree deeper than %d levels", maxDepth)
+				return
+			}
 			for _, n := range ns {
 				if n.Kind == GUIParameter {
 					r.in(n.Parameter, r.nPar, "PGUI", "parameter", pf("tree node parameter"))
 				}
-				walk(n.Children)
+				walk(n.Children, depth+1)
 			}
 		}
-		walk(g.Tree)
+		walk(g.Tree, 0)
 	}
 	for i, e := range m.Expressions {
 		for j, x := range e.Entries {

@@ -87,6 +87,11 @@ func TestValidateRules(t *testing.T) {
 		{"draw group with mesh", func(m *Model) { m.Draw.Children[0].Mesh = 1 }, "a group node must have Mesh 0"},
 		{"draw part", func(m *Model) { m.Draw.Children[0].Group.Part = 2 }, "part 2 out of range"},
 		{"draw depth", func(m *Model) { m.Draw = deep() }, "draw tree deeper than 256"},
+		{"draw cycle", func(m *Model) {
+			g := &DrawGroup{Part: -1}
+			g.Children = []DrawNode{{Group: g}}
+			m.Draw.Children = append(m.Draw.Children, DrawNode{Group: g})
+		}, "draw tree deeper than 256"},
 		{"embedded page without data", func(m *Model) { m.Textures[0].Data = nil }, "empty texture payload"},
 		{"external page without uri", func(m *Model) { m.Textures[2].URI = "" }, "external page without a URI"},
 		{"external page with data", func(m *Model) { m.Textures[2].Data = []byte{1} }, "carries no data"},
