@@ -2,7 +2,10 @@ module github.com/psd2live/p2l-ebiten/mobile/internal/bindcheck
 
 go 1.26.0
 
-require github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325
+require (
+	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325
+	github.com/hajimehoshi/ebiten/v2 v2.8.8
+)
 
 require (
 	golang.org/x/mod v0.42.0 // indirect

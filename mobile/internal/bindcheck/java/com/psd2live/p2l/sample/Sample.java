@@ -33,15 +33,15 @@ public final class Sample {
             Mobile.setTapReaction("HitAreaBody", "wave");
             Mobile.setParameter("ParamAngleX", 15.0);
             double angle = Mobile.parameter("ParamAngleX");
-            if ((Mobile.advancedFeatures() & Mobile.AdvancedSkin) != 0) {
-                Mobile.setAdvanced(Mobile.AdvancedSkin | Mobile.AdvancedExactLinks);
-            }
+            long on = Mobile.setAdvanced(Mobile.advancedFeatures() & (Mobile.AdvancedSkin | Mobile.AdvancedExactLinks));
             long bits = Mobile.advanced();
+            Mobile.setBehaviors(Mobile.BehaviorBlink | Mobile.BehaviorLookAt);
+            Mobile.setLipSyncGain(2.0);
             Mobile.setFraming(2.5, 0.5, 0.2);
             Mobile.setIdleRate(15);
             Mobile.pause();
             Mobile.resume();
-            System.out.println(area + " " + angle + " " + bits + " " + Mobile.paused());
+            System.out.println(area + " " + angle + " " + on + " " + bits + " " + Mobile.paused());
         } catch (Exception e) {
             System.err.println("model: " + e.getMessage());
         }
