@@ -325,26 +325,31 @@ func (s *Scene) kinematic(i int, tgt, anc []float64) (float64, float64) {
 }
 
 // Advance runs the fixed steps that dt seconds make up, at most
-// MaxStepsPerUpdate, dropping the time beyond them, and returns how many it
-// ran. Within the frame, targets, anchors and colliders move linearly from
-// the previous SetInputs to the last one, so step k of n sees the inputs at
-// the fraction of the frame its end time falls on.
+// MaxStepsPerUpdate, and returns how many it ran. When more steps are due,
+// the oldest time is dropped: the steps run are the last ones of the frame,
+// so after a hitch the scene continues from the present inputs. Within the
+// frame, targets, anchors and colliders move linearly from the previous
+// SetInputs to the last one, and each step sees them at its end time.
 func (s *Scene) Advance(dt float64) int {
 	if !s.started || !(dt > 0) || math.IsInf(dt, 0) {
 		return 0
 	}
 	start := s.accum
-	s.accum += dt
-	n := 0
-	for s.accum >= s.step && n < MaxStepsPerUpdate {
-		s.accum -= s.step
-		n++
-		s.stepOnce(s.frameFraction(start, dt, n))
+	total := math.Floor((start + dt) / s.step)
+	n := MaxStepsPerUpdate
+	if total < MaxStepsPerUpdate {
+		n = int(total)
 	}
-	if s.accum >= s.step {
-		// Drop what more than MaxStepsPerUpdate steps would have used;
-		// keep the fractional remainder so interpolation stays continuous.
-		s.accum = math.Mod(s.accum, s.step)
+	skip := total - float64(n) // steps dropped, the oldest ones
+	for k := 1; k <= n; k++ {
+		s.stepOnce(s.frameFraction(start, dt, skip+float64(k)))
+	}
+	// The fractional remainder stays for the output interpolation.
+	s.accum = start + dt - total*s.step
+	if !(s.accum >= 0) { // rounding, or dt too large for the subtraction
+		s.accum = 0
+	} else if s.accum >= s.step {
+		s.accum = math.Nextafter(s.step, 0)
 	}
 	return n
 }
@@ -353,8 +358,8 @@ func (s *Scene) Advance(dt float64) int {
 // end of step n (1-based) of this frame lies. The accumulator held `start`
 // seconds before the frame, so step n ends step*n − start seconds into the
 // frame's dt.
-func (s *Scene) frameFraction(start, dt float64, n int) float64 {
-	f := (s.step*float64(n) - start) / dt
+func (s *Scene) frameFraction(start, dt, n float64) float64 {
+	f := (s.step*n - start) / dt
 	if f > 1 {
 		f = 1
 	}

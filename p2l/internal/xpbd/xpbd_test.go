@@ -360,3 +360,27 @@ func BenchmarkStepPerParticle(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/step/particle")
 }
+
+func TestHitchDropsTheOldestTime(t *testing.T) {
+	// A kinematic particle whose target moves from 0 to 100 during a
+	// one-second frame at 60 fps: 60 steps are due, the last 4 run, and the
+	// last of them ends with the frame, so the particle ends on the new
+	// target rather than 4/60 of the way there.
+	s := base(1)
+	s.InvMass[0] = 0
+	sc := mustScene(t, s)
+	sc.SetInputs([]float64{0, 0}, []float64{0, 0}, nil)
+	sc.SetInputs([]float64{100, 0}, []float64{0, 0}, nil)
+	if n := sc.Advance(1); n != MaxStepsPerUpdate {
+		t.Fatalf("%d steps, want %d", n, MaxStepsPerUpdate)
+	}
+	out := make([]float64, 2)
+	sc.Last(out)
+	if math.Abs(out[0]-100) > 1e-9 {
+		t.Fatalf("after the hitch the particle is at x = %v, want 100", out[0])
+	}
+	sc.Advance(1e300) // absurd dt: no hang, no NaN
+	if a := sc.Alpha(); !(a >= 0 && a < 1) {
+		t.Fatalf("alpha %v after an absurd dt", a)
+	}
+}
