@@ -143,6 +143,7 @@ func (r *Renderer) drawMesh(f frame, m *p2l.Model, t p2l.Affine, mi, depth int) 
 	c.opacity = min(op, 1)
 	c.blend, c.alpha = mesh.Blend, mesh.AlphaBlend
 	c.fixed = FixedFunction(c.blend, c.alpha) || c.blend >= p2l.NumBlendModes || c.alpha >= p2l.NumAlphaModes
+	c.normal = c.blend == p2l.BlendNormal && c.alpha == p2l.AlphaOver
 	c.area = area
 	c.masked = len(mesh.Masks) > 0
 	c.invert = mesh.Flags&p2l.MeshInvertMask != 0
@@ -199,6 +200,16 @@ func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 		}
 		s := Shade(tex, c.mul, c.scr, scale)
 		p := row[4*x : 4*x+4 : 4*x+4]
+		if c.normal {
+			// Composite's Normal+Over case inlined (same operations, so
+			// the same bits): the common case.
+			k := 1 - s.A
+			p[0] = clamp01(s.R + p[0]*k)
+			p[1] = clamp01(s.G + p[1]*k)
+			p[2] = clamp01(s.B + p[2]*k)
+			p[3] = clamp01(s.A + p[3]*k)
+			continue
+		}
 		var d Premul
 		if c.fixed {
 			if s == (Premul{}) {

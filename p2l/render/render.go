@@ -90,6 +90,7 @@ type Renderer struct {
 		blend    p2l.BlendMode
 		alpha    p2l.AlphaMode
 		fixed    bool
+		normal   bool // Normal+Over: the inlined fast path
 		masked   bool
 		invert   bool
 		area     rect // snapshot / coverage area
