@@ -9,7 +9,8 @@
 // channels (draw order, opacity, multiply, screen, a flag flip, glue
 // intensity), glue, a part tree with pass-through, sorted and isolated
 // groups, group composites with masks, mesh masks (normal and inverted),
-// several blend and alpha modes, texture pages holding real PNGs, hit areas,
+// several blend and alpha modes, culling on front-facing meshes, texture
+// pages holding real PNGs, hit areas,
 // user data, roles, a clip, an expression, a physics group and a pose group.
 package synth
 
@@ -494,6 +495,9 @@ func (g *gen) meshes() {
 			TexturePage: page, DrawOrder: float32(100 + g.n(900)), Opacity: 1,
 			Multiply: p2l.White, Screen: p2l.Black,
 		}
+		if i%10 == 9 {
+			me.Flags |= p2l.MeshCulling // front faces only; every triangle is front-facing
+		}
 		if i%11 == 7 {
 			me.AlphaBlend = p2l.AlphaMode(1 + g.n(int(p2l.NumAlphaModes)-1))
 		}
@@ -508,7 +512,8 @@ func (g *gen) meshes() {
 			for c := 0; c+1 < nx; c++ {
 				a := uint32(r*nx + c)
 				b, d, e := a+1, a+uint32(nx), a+uint32(nx)+1
-				me.Indices = append(me.Indices, a, b, d, b, e, d)
+				// Front-facing in canvas coordinates: (b − a) × (c − a) < 0.
+				me.Indices = append(me.Indices, a, d, b, b, d, e)
 			}
 		}
 		nv := nx * ny

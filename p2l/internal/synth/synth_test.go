@@ -42,3 +42,27 @@ func TestDeterministic(t *testing.T) {
 		t.Fatal("different seeds gave the same model")
 	}
 }
+
+// TestFrontFacing: every triangle is front-facing in canvas coordinates at
+// rest ((b − a) × (c − a) < 0, the renderers' culling rule), so culled
+// meshes still show.
+func TestFrontFacing(t *testing.T) {
+	m := Character(1)
+	culled := 0
+	for i, me := range m.Meshes {
+		if me.Flags&p2l.MeshCulling != 0 {
+			culled++
+		}
+		p := me.Positions
+		for k := 0; k < len(me.Indices); k += 3 {
+			a, b, c := 2*me.Indices[k], 2*me.Indices[k+1], 2*me.Indices[k+2]
+			cross := (p[b]-p[a])*(p[c+1]-p[a+1]) - (p[b+1]-p[a+1])*(p[c]-p[a])
+			if !(cross < 0) {
+				t.Fatalf("mesh %d triangle %d is not front-facing (cross %v)", i, k/3, cross)
+			}
+		}
+	}
+	if culled == 0 {
+		t.Fatal("no culled mesh")
+	}
+}

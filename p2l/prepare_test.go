@@ -1,0 +1,64 @@
+package p2l
+
+import (
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+	"weak"
+)
+
+// TestPreparedFormIsDroppedWithTheModel: the per-model prepared form does
+// not keep its model alive; it goes away when the model is collected.
+func TestPreparedFormIsDroppedWithTheModel(t *testing.T) {
+	var keys []weak.Pointer[Model]
+	func() {
+		for i := 0; i < 10; i++ {
+			m := newTestModel(param("p", 0, 1, 0))
+			m.mesh(-1, 0, 0, 1, 0, 0, 1)
+			r := m.Model.NewRig()
+			r.Evaluate()
+			if r.Err() != nil {
+				t.Fatal(r.Err())
+			}
+			keys = append(keys, weak.Make(&m.Model))
+		}
+	}()
+	alive := func() int {
+		prepCache.Lock()
+		defer prepCache.Unlock()
+		n := 0
+		for _, k := range keys {
+			if _, ok := prepCache.m[k]; ok {
+				n++
+			}
+		}
+		return n
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for alive() > 0 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := alive(); n > 0 {
+		t.Fatalf("%d prepared forms outlive their models", n)
+	}
+}
+
+// TestPreparationKeepsModelsComparable: preparing one of two equal models
+// does not make them unequal under reflect.DeepEqual.
+func TestPreparationKeepsModelsComparable(t *testing.T) {
+	build := func() *Model {
+		m := newTestModel(param("p", 0, 1, 0))
+		m.mesh(-1, 0, 0, 1, 0, 0, 1)
+		return &m.Model
+	}
+	a, b := build(), build()
+	a.NewRig().Evaluate()
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("prepared model differs from an unprepared copy")
+	}
+	if a.MeshIndex("m0") != 0 || b.ParameterIndex("p") != 0 {
+		t.Fatal("lookups")
+	}
+}
