@@ -42,8 +42,9 @@ import (
 // Options control one Render call. The zero value (or nil) fits the canvas
 // into the image and clears it to transparent first.
 type Options struct {
-	// Transform maps canvas pixels (y down) to image pixels. Nil: the
-	// canvas is scaled uniformly to fit the image, at its top-left corner.
+	// Transform maps canvas pixels (y down) to image pixels, counted from
+	// the image's Bounds().Min. Nil: the canvas is scaled uniformly to fit
+	// the image, at its top-left corner.
 	Transform *p2l.Affine
 	// Keep draws over the image's existing content instead of clearing it.
 	Keep bool
