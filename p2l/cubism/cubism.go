@@ -234,14 +234,14 @@ type motionJSON struct {
 
 // bezierPieces is the number of linear pieces an unrestricted Bezier
 // segment becomes (see ImportMotion).
-const bezierPieces = 16
+const bezierPieces = 64
 
 // ImportMotion converts a motion3.json file into a clip whose id is the file
 // name without ".motion3.json".
 //
 // Bezier segments of files that do not declare AreBeziersRestricted, and
 // whose control times are not at 1/3 and 2/3 of the segment, are converted
-// into 16 linear pieces sampled from Cubism's cubic-in-time evaluation,
+// into 64 linear pieces sampled from Cubism's cubic-in-time evaluation,
 // since the p2l runtime evaluates Bezier segments linearly in time.
 func ImportMotion(m *p2l.Model, name string, data []byte) (p2l.Clip, error) {
 	c := &ctx{file: name, m: m}

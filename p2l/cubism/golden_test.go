@@ -295,3 +295,35 @@ func TestExpressionMatchesCubism(t *testing.T) {
 		}
 	}
 }
+
+// TestUnrestrictedBezierNearCubism: an unrestricted ease-in-out Bezier
+// (control times 0.4 and 0.6 of a unit segment) imported as linear pieces
+// stays within 2e-4 of the framework's cubic-in-time (Cardano) evaluation
+// at 257 times.
+func TestUnrestrictedBezierNearCubism(t *testing.T) {
+	data, err := os.ReadFile("testdata/cubism-bezier-unrestricted.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Motion json.RawMessage `json:"motion"`
+		Times  []float64       `json:"times"`
+		Values []float64       `json:"values"`
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ImportMotion(baseModel(), "b.motion3.json", g.Motion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for i, tm := range g.Times {
+		d := math.Abs(float64(c.Curves[0].Value(float32(tm))) - g.Values[i])
+		worst = max(worst, d)
+		if d > 2e-4 {
+			t.Errorf("t = %v: %v, Cubism %v", tm, c.Curves[0].Value(float32(tm)), g.Values[i])
+		}
+	}
+	t.Logf("worst difference %.3g", worst)
+}
