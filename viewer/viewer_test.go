@@ -324,3 +324,32 @@ func TestPanelFromPGUI(t *testing.T) {
 		t.Errorf("clip groups = %+v", gs)
 	}
 }
+
+// TestClickHitArea clicks the head and the body through the viewer's input
+// path (screen → canvas through the last Draw's transform, here the
+// identity) and checks the hit name and the reaction clip.
+func TestClickHitArea(t *testing.T) {
+	g, err := newGame(options{noUI: true, noAudio: true, frames: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := g.model
+	for _, c := range []struct {
+		x, y  float64
+		name  string
+		group string
+	}{{500, 420, "Head", "TapHead"}, {560, 1100, "Body", "TapBody"}} {
+		g.click(c.x, c.y)
+		if g.hitName != c.name {
+			t.Errorf("click at (%v, %v): hit %q, want %q", c.x, c.y, g.hitName, c.name)
+		}
+		if p := g.rig.PlayingClip(); p < 0 || m.Clips[p].Group != c.group {
+			t.Errorf("click on %s: playing clip %d, want one of group %s", c.name, p, c.group)
+		}
+	}
+	g.hitName = ""
+	g.click(30, 30) // empty canvas corner
+	if g.hitName != "" {
+		t.Errorf("click on the background hit %q", g.hitName)
+	}
+}
