@@ -12,10 +12,10 @@ import (
 // calls (each guarded by r.adv != nil, so that with every feature off the
 // core path runs unchanged):
 //
-//	H1  advHoldParameters   end of stage 1, after clamping
-//	H2  advArcPivot         a rotation deformer's pivot, before its frame
-//	H4  advMeshLocal        a mesh's local positions, before its parent
-//	H6  advSimulate         after glue
+//	H1  advRig.holdParameters  end of stage 1, after clamping
+//	H2  advRig.arcPivot        a rotation deformer's pivot, before its frame
+//	H4  advRig.meshLocal       a mesh's local positions, before its parent
+//	H6  advRig.simulate        after glue
 //
 // H3 (bone frames) needs no stage of its own: bones are DEFM rotation
 // frames, which stage 2 computes, or virtual bones, evaluated on demand.
@@ -187,11 +187,8 @@ func (m *Model) PrepareAdvanced() error {
 		return m.prep().err
 	}
 	a := m.adv()
-	if a.err != nil {
-		return fmt.Errorf("p2l: advanced mode: %w", a.err)
-	}
-	errs := []error{a.warn}
-	if m.Skins != nil && len(m.Skins.Meshes) > 0 {
+	errs := []error{a.err, a.warn}
+	if a.err == nil && m.Skins != nil && len(m.Skins.Meshes) > 0 {
 		fs := newBoneSource(m, a)
 		for si := range m.Skins.Meshes {
 			if _, err := a.skinFit(m, si, fs); err != nil {
@@ -316,10 +313,6 @@ type advRig struct {
 	in     rigSimInputs
 }
 
-// AdvancedAvailable returns the feature bits the rig's model carries and
-// this runtime supports (Model.AdvancedAvailable).
-func (r *Rig) AdvancedAvailable() uint16 { return r.model.AdvancedAvailable() }
-
 // Advanced returns the feature bits currently on.
 func (r *Rig) Advanced() uint16 {
 	if r.adv == nil {
@@ -398,7 +391,7 @@ func newAdvRig(r *Rig, bits uint16) *advRig {
 		}
 	}
 	if ad.bits&FeatureSim != 0 {
-		coll := ad.bits&FeatureCollision != 0 && ad.bs != nil
+		coll := ad.bits&FeatureCollision != 0
 		for si := range m.Simulations.Sims {
 			run, err := newSimRun(m, si, coll)
 			if err != nil {
