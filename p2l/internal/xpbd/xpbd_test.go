@@ -2,6 +2,7 @@ package xpbd
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -382,5 +383,70 @@ func TestHitchDropsTheOldestTime(t *testing.T) {
 	sc.Advance(1e300) // absurd dt: no hang, no NaN
 	if a := sc.Alpha(); !(a >= 0 && a < 1) {
 		t.Fatalf("alpha %v after an absurd dt", a)
+	}
+}
+
+func TestRandomScenesStayFinite(t *testing.T) {
+	// Random cloths with random (also negative, also zero) compliances,
+	// coincident particles, pins, goals, welds and colliders (one of zero
+	// radius): positions stay finite.
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func() float64 {
+		switch rng.IntN(4) {
+		case 0:
+			return -1
+		case 1:
+			return 0
+		}
+		return math.Pow(10, -8+6*rng.Float64())
+	}
+	for trial := 0; trial < 40; trial++ {
+		n := 2 + rng.IntN(20)
+		s := base(n)
+		s.Substeps = 1 + rng.IntN(6)
+		s.GravityX, s.GravityY = rng.NormFloat64()*300, -980*rng.Float64()
+		s.PinCompliance = pick()
+		tg := make([]float64, 2*n)
+		for i := 0; i < n; i++ {
+			tg[2*i], tg[2*i+1] = float64(rng.IntN(5)*7), float64(rng.IntN(5)*7) // coincident points likely
+			s.InvMass[i] = float64(rng.IntN(3)) * 0.5
+			s.PinWeight[i] = float64(rng.IntN(2))
+			s.GoalCompliance[i] = pick()
+			s.Damping[i] = rng.Float64() * 5
+			s.WindFactor[i] = rng.Float64()
+		}
+		u := func() uint32 { return uint32(rng.IntN(n)) }
+		for c := 0; c < 3*n; c++ {
+			s.StretchA, s.StretchB = append(s.StretchA, u()), append(s.StretchB, u())
+			s.Rest = append(s.Rest, rng.Float64()*20)
+			s.Compliance, s.CompressionCompliance = append(s.Compliance, pick()), append(s.CompressionCompliance, pick())
+			s.TriA, s.TriB, s.TriC = append(s.TriA, u()), append(s.TriB, u()), append(s.TriC, u())
+			s.AreaCompliance = append(s.AreaCompliance, pick())
+			s.WeldA, s.WeldB = append(s.WeldA, u()), append(s.WeldB, u())
+			s.WeightA, s.WeightB, s.WeldCompliance = append(s.WeightA, rng.Float64()), append(s.WeightB, rng.Float64()), append(s.WeldCompliance, pick())
+			s.LongParticle, s.LongRoot = append(s.LongParticle, u()), append(s.LongRoot, u())
+			s.MaxDistance = append(s.MaxDistance, rng.Float64()*30)
+		}
+		for c := 0; c+1 < len(s.TriA); c += 2 {
+			s.BendT1, s.BendT2 = append(s.BendT1, uint32(c)), append(s.BendT2, uint32(c+1))
+			s.BendCompliance = append(s.BendCompliance, pick())
+		}
+		s.Colliders = 2
+		col := []Shape{
+			{Capsule: true, AX: 0, AY: -10, BX: 30, BY: -12, RadiusA: 3, RadiusB: 6, Friction: rng.Float64()},
+			{AX: 14, AY: 14, RadiusA: 0, Friction: 1}, // a zero-radius circle
+		}
+		sc := mustScene(t, s)
+		out := make([]float64, 2*n)
+		for f := 0; f < 60; f++ {
+			sc.SetInputs(tg, tg, col)
+			sc.Advance(rng.Float64() / 20)
+			sc.Interpolated(out)
+			for i, v := range out {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("trial %d frame %d: value %d is %v", trial, f, i, v)
+				}
+			}
+		}
 	}
 }
