@@ -204,3 +204,69 @@ func TestUpdateStabilize(t *testing.T) {
 		t.Errorf("after an update %v, want 10", got)
 	}
 }
+
+func TestUpdateAPIEdges(t *testing.T) {
+	m := animModel()
+	m.Clips = append(m.Clips, Clip{ID: "ev", Duration: 2, FadeIn: 0, FadeOut: 0.5,
+		Curves: []ParameterCurve{constCurve(1, 8)},
+		Events: []Event{{Time: 0, Value: "zero"}, {Time: 0.4, Value: "early"}, {Time: 0.6, Value: "late"}}})
+	r := m.NewRig()
+	// Seek before the clip started: the first update starts at 0.5 and
+	// fires nothing before it.
+	r.PlayLayer(1, 1, 0)
+	if !r.SeekLayer(1, 0.5) {
+		t.Fatal("seek refused")
+	}
+	r.Update(0.05)
+	if len(r.Events()) != 0 || !near(float64(r.LayerTime(1)), 0.5, 1e-6) {
+		t.Errorf("after seek: events %v, time %v", r.Events(), r.LayerTime(1))
+	}
+	r.Update(0.15)
+	if ev := r.Events(); len(ev) != 1 || ev[0].Value != "late" {
+		t.Errorf("events %v, want [late]", ev)
+	}
+	// Layer weight ½: b = 0 + (8 − 0)·½.
+	r.SetLayerWeight(1, 0.5)
+	r.Update(0.1)
+	if got := r.ParameterCurrent(1); got != 4 || r.LayerWeight(1) != 0.5 {
+		t.Errorf("layer weight: b = %v, weight %v", got, r.LayerWeight(1))
+	}
+	// StopLayer: priority 0 at once, the clip fades out (0.5 s) after the
+	// next update, then the layer is empty.
+	r.PlayLayer(1, 1, 5)
+	r.StopLayer(1)
+	if r.LayerPriority(1) != 0 || r.LayerClip(1) != -1 {
+		t.Errorf("after stop: priority %d clip %d", r.LayerPriority(1), r.LayerClip(1))
+	}
+	for range 8 {
+		r.Update(0.1)
+	}
+	if got := r.ParameterCurrent(1); got != 0 || len(r.animation.clips.layers[1].entries) != 0 {
+		t.Errorf("stopped layer still applies: b = %v", got)
+	}
+	// Settings are sanitized; bad calls are ignored.
+	r.SetBlinkSettings(BlinkSettings{MinInterval: -1, MaxInterval: 3, Closing: float32(math.NaN()), Closed: 0.1, Opening: 0.2})
+	if s := r.BlinkSettings(); s.MinInterval != 0 || s.Closing != 0 || s.MaxInterval != 3 {
+		t.Errorf("blink settings %+v", s)
+	}
+	r.SetBehaviorStrength(-1)
+	r.SetLookAtSettings(LookAtSettings{Omega: -3})
+	if r.BehaviorStrength() != 1 || r.LookAtSettings().Omega != 10 {
+		t.Error("negative strength or omega accepted")
+	}
+	r.EnableBehavior(BehaviorBlink|BehaviorBreath, true)
+	r.EnableBehavior(BehaviorBlink, false)
+	if r.Behaviors() != BehaviorBreath {
+		t.Errorf("behaviors %v, want breath only", r.Behaviors())
+	}
+	if r.SetExpression(5) || r.ShowPose(0, 9) || !math.IsNaN(float64(r.PoseOpacity(-1))) || !math.IsNaN(float64(r.PartOpacityMultiplier(7))) {
+		t.Error("out-of-range calls not refused")
+	}
+	r.SetParameterOverride(99, 1, 1) // ignored
+	r.SetMeshColors(99, White, Black)
+	r.SetPartOpacity(-1, 0)
+	r.Update(0.1)
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+}
