@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/assets/internal/character"
+	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
 // TestDefaultModelUpToDate regenerates the model and compares bytes with the
@@ -49,5 +50,26 @@ func TestDefaultModelLoads(t *testing.T) {
 func TestSpeechIsOggVorbis(t *testing.T) {
 	if !bytes.HasPrefix(Speech, []byte("OggS")) || !bytes.Contains(Speech[:64], []byte("vorbis")) {
 		t.Error("speech.ogg is not an Ogg Vorbis stream")
+	}
+}
+
+// BenchmarkDefaultModelUpdate is one viewer frame of the default character
+// without drawing: idle clip, every behavior, physics, evaluation.
+func BenchmarkDefaultModelUpdate(b *testing.B) {
+	m, err := DefaultModel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := m.NewRig()
+	r.SetBehaviors(p2l.AllBehaviors)
+	r.Play(m.ClipIndex("Idle"))
+	r.LookAt(0.3, 0.1)
+	for i := 0; i < 120; i++ {
+		r.Update(1.0 / 60)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Update(1.0 / 60)
 	}
 }

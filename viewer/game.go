@@ -500,9 +500,13 @@ func (g *game) drawOverlay(screen *ebiten.Image) {
 	if !g.opts.noUI {
 		x = panelWidth + 20
 	}
-	lines := []string{
-		fmt.Sprintf("%s   FPS %.1f   eval %.3f ms   meshes %d", g.name, ebiten.ActualFPS(), float64(g.evalTime.Microseconds())/1000, len(g.rig.RenderOrder())),
+	stats := fmt.Sprintf("%s   FPS %.1f   eval %.3f ms   meshes %d", g.name, ebiten.ActualFPS(), float64(g.evalTime.Microseconds())/1000, len(g.rig.RenderOrder()))
+	// ebitenp2l counts its DrawTrianglesShader calls internally; show
+	// them when the Character exports the count.
+	if dc, ok := any(g.char).(interface{ DrawCalls() int }); ok {
+		stats += fmt.Sprintf("   draw calls %d", dc.DrawCalls())
 	}
+	lines := []string{stats}
 	if g.voice != nil {
 		src := "audio"
 		if g.voice.player == nil {
