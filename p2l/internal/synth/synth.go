@@ -202,6 +202,7 @@ func grid[T any](g *gen, axes []int, sparse bool, value func(coord []uint16, atD
 		defs[a] = g.defaultKey(ks, pi)
 		total *= len(ks)
 	}
+	dropped := false
 	for l := 0; l < total; l++ {
 		coord := make([]uint16, len(axes))
 		off, rest := 0, l
@@ -212,7 +213,8 @@ func grid[T any](g *gen, axes []int, sparse bool, value func(coord []uint16, atD
 				off++
 			}
 		}
-		if sparse && off >= 2 && g.n(2) == 0 {
+		if sparse && off >= 2 && (!dropped || g.n(2) == 0) {
+			dropped = true // at least one cell is missing
 			continue
 		}
 		gr.Cells = append(gr.Cells, p2l.Cell[T]{Coord: coord, Value: value(coord, off == 0)})
@@ -275,9 +277,12 @@ func (g *gen) deformers() {
 				d.Flags |= p2l.DeformerBilinear
 			}
 			naxes := 1 + g.n(2)
+			sparse := i == 4
+			if sparse {
+				naxes = 2 // a sparse grid needs two axes to drop a cell
+			}
 			axes := g.pickAxes(naxes)
 			amp := 0.08
-			sparse := i == 4
 			phase := g.f(0, 6.28)
 			d.Warp = &p2l.Warp{Columns: cols, Rows: rows}
 			base := func(coord []uint16) []float32 {

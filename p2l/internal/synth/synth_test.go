@@ -26,6 +26,27 @@ func TestCharacterScale(t *testing.T) {
 	if len(m.Meshes) < 100 || verts < 8000 || len(m.Deformers) < 50 || len(m.Parameters) < 40 || warps < 10 || rots < 10 || len(m.Glues) == 0 {
 		t.Fatal("character below the required scale")
 	}
+	sparse := func(axes []p2l.Axis, cells int) bool {
+		n := 1
+		for _, a := range axes {
+			n *= len(a.Keys)
+		}
+		return cells < n
+	}
+	var sparseMesh, sparseWarp, sparseRot bool
+	for _, me := range m.Meshes {
+		sparseMesh = sparseMesh || sparse(me.Keyforms.Axes, len(me.Keyforms.Cells))
+	}
+	for _, d := range m.Deformers {
+		if d.Warp != nil {
+			sparseWarp = sparseWarp || sparse(d.Warp.Keyforms.Axes, len(d.Warp.Keyforms.Cells))
+		} else {
+			sparseRot = sparseRot || sparse(d.Rotation.Keyforms.Axes, len(d.Rotation.Keyforms.Cells))
+		}
+	}
+	if !sparseMesh || !sparseWarp || !sparseRot {
+		t.Fatalf("sparse grids: mesh %v warp %v rotation %v", sparseMesh, sparseWarp, sparseRot)
+	}
 	r := m.NewRig()
 	r.Evaluate()
 	if err := r.Err(); err != nil {
