@@ -3,6 +3,8 @@ package ebitenp2l
 import (
 	"image"
 	"image/color"
+	"image/png"
+	"os"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -106,4 +108,13 @@ func pixels(img *ebiten.Image) []byte {
 func at(p []byte, w, x, y int) [4]float64 {
 	o := 4 * (y*w + x)
 	return [4]float64{float64(p[o]) / 255, float64(p[o+1]) / 255, float64(p[o+2]) / 255, float64(p[o+3]) / 255}
+}
+
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return png.Encode(f, img)
 }
