@@ -1,0 +1,78 @@
+// Package ebitenp2l draws PSD2Live .p2lrt characters (package p2l) with
+// Ebitengine, exactly as the CPU reference renderer (p2l/render) draws them,
+// and cheaply enough for dozens of characters per frame.
+//
+// # Game-loop integration
+//
+// Load a model once, make one Character per on-screen character, advance it
+// in Update and draw it in Draw:
+//
+//	type Game struct {
+//		hero *ebitenp2l.Character
+//	}
+//
+//	func (g *Game) Update() error {
+//		g.hero.Update(1 / float64(ebiten.TPS()))
+//		return nil
+//	}
+//
+//	func (g *Game) Draw(screen *ebiten.Image) {
+//		var o ebitenp2l.DrawOptions
+//		o.GeoM.Scale(0.5, 0.5) // canvas pixels to screen pixels
+//		o.GeoM.Translate(100, 40)
+//		g.hero.Draw(screen, &o)
+//	}
+//
+//	func main() {
+//		model, err := p2l.LoadFile("hero.p2lrt")
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		g := &Game{hero: ebitenp2l.NewCharacter(model)}
+//		g.hero.Rig().SetBehaviors(p2l.AllBehaviors) // blink, breath, look-at…
+//		g.hero.Rig().Play(0)                        // clips, expressions: see p2l.Rig
+//		if err := ebiten.RunGame(g); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// A *p2l.Model is immutable and shared: characters of the same model share
+// its texture pages on the GPU (uploaded premultiplied by the first one).
+// Everything that animates a character is on its *p2l.Rig (Character.Rig):
+// clips, expressions, parameters, behaviors (blink, breath, look-at, lip
+// sync), hit areas. Character.Update calls Rig.Update; to pose a rig
+// yourself, call Rig.Evaluate (or UpdateStages) instead and Draw shows the
+// last evaluation. ScreenToCanvas, CanvasToScreen and HitTest map points
+// through the GeoM of the last Draw, for look-at targets and clicks;
+// BoneGeoM attaches sprites to the bones of the advanced mode. Dispose a
+// character when the game unloads it: the model's textures go with its last
+// character, the pooled offscreens with the last character of all.
+//
+// Draw and Dispose must run on the game's goroutine (in Update or Draw), like
+// every Ebitengine drawing call; tests run inside the game loop as
+// Ebitengine's own do.
+//
+// # How a character is drawn
+//
+// Meshes go straight into the destination through DrawOptions.GeoM: there
+// is no whole-character offscreen, so a character stays sharp at any zoom.
+// One Kage program (shaders/mesh.kage) draws every plain mesh; per-mesh
+// opacity and multiply/screen colors travel in the vertex attributes
+// (ColorR..A, Custom0..3), the shader samples with imageSrc0UnsafeAt and
+// filters bilinearly itself, and no uniform is read, so consecutive meshes
+// on one texture page with the same blend state go out in one
+// DrawTrianglesShader call and consecutive calls (several characters) merge
+// into one Ebitengine command. Normal+Over and the Compatible Add/Multiply
+// modes use hardware blending; every other blend/alpha combination copies
+// the destination under its bounds and composites in shaders/composite.kage
+// with the CPU renderer's formulas (consecutive ones whose areas do not
+// overlap share the copy). Masks are exact: a coverage image holds the
+// maximum texture alpha of the mask meshes (rendered with a max blend once
+// per mask set and frame); inverted masks use 1 − coverage. Isolated groups
+// draw into pooled offscreen layers (one page per nesting depth, groups as
+// sub-images of it, drawn innermost first before the main pass) and are
+// then composited with their colors, opacity, masks and modes. A steady
+// frame allocates nothing in this package.
+//
+// docs/EBITEN.md describes the design, the verification and the limits.
+package ebitenp2l

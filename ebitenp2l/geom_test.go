@@ -1,0 +1,72 @@
+package ebitenp2l
+
+import (
+	"math"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// TestGeoM: the GeoM maps points as the affine transform does, by its
+// definition x' = A·x + B·y + TX, y' = C·x + D·y + TY.
+func TestGeoM(t *testing.T) {
+	a := p2l.Affine{A: 0.8, B: -0.6, C: 0.6, D: 0.8, TX: 12, TY: -7}
+	g := GeoM(a)
+	for _, p := range [][2]float64{{0, 0}, {1, 0}, {0, 1}, {3.5, -2}} {
+		x, y := g.Apply(p[0], p[1])
+		wx := 0.8*p[0] - 0.6*p[1] + 12
+		wy := 0.6*p[0] + 0.8*p[1] - 7
+		if math.Abs(x-wx) > 1e-12 || math.Abs(y-wy) > 1e-12 {
+			t.Errorf("GeoM maps %v to (%g, %g), want (%g, %g)", p, x, y, wx, wy)
+		}
+	}
+}
+
+// TestBoneGeoM: BoneGeoM is the bone's canvas transform followed by the last
+// Draw's GeoM.
+func TestBoneGeoM(t *testing.T) {
+	m := &p2l.Model{
+		Canvas: p2l.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1},
+		Deformers: []p2l.Deformer{{
+			Kind: p2l.RotationDeformer, ID: "arm", Parent: -1, Part: -1,
+			Flags: p2l.DeformerVisible | p2l.DeformerEnabled, Opacity: 1,
+			Multiply: p2l.White, Screen: p2l.Black,
+			Rotation: &p2l.Rotation{Keyforms: &p2l.Grid[p2l.RotationKey]{
+				Cells: []p2l.Cell[p2l.RotationKey]{{Value: p2l.RotationKey{X: 40, Y: 30, Angle: 30, Scale: 2}}},
+			}},
+		}},
+		Draw:  p2l.DrawGroup{Part: -1},
+		Bones: &p2l.Bones{Attachable: []p2l.AttachableBone{{Deformer: 0, ID: "arm"}}},
+	}
+	var c *Character
+	onGame(func() {
+		c = NewCharacter(m)
+		var o DrawOptions
+		o.GeoM.Scale(3, 3)
+		o.GeoM.Translate(5, 7)
+		dst := blackImage(8, 8)
+		c.Draw(dst, &o)
+		dst.Deallocate()
+	})
+	defer onGame(c.Dispose)
+	a, ok := c.Rig().BoneTransform(0)
+	if !ok {
+		t.Fatalf("no bone transform (rig error: %v)", c.Rig().Err())
+	}
+	g, ok := c.BoneGeoM(0)
+	if !ok {
+		t.Fatal("BoneGeoM: not ok")
+	}
+	for _, p := range [][2]float64{{0, 0}, {1, 0}, {0, 1}, {-2, 5}} {
+		bx := a.A*p[0] + a.B*p[1] + a.TX
+		by := a.C*p[0] + a.D*p[1] + a.TY
+		wx, wy := 3*bx+5, 3*by+7
+		x, y := g.Apply(p[0], p[1])
+		if math.Abs(x-wx) > 1e-9 || math.Abs(y-wy) > 1e-9 {
+			t.Errorf("BoneGeoM maps %v to (%g, %g), want (%g, %g)", p, x, y, wx, wy)
+		}
+	}
+	if _, ok := c.BoneGeoM(1); ok {
+		t.Error("BoneGeoM(1) of a model with one bone: ok")
+	}
+}
