@@ -1,6 +1,7 @@
 package p2l
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -140,5 +141,39 @@ func TestSkinFitAndArmOnArc(t *testing.T) {
 		// The fake source allocates its []float32 argument; the run itself
 		// must not.
 		t.Errorf("apply allocates %v per call", allocs)
+	}
+}
+
+func TestSkinFitPerAxisBeyond1024Combinations(t *testing.T) {
+	// Ten more two-key axes on parameters that move nothing make 3·2¹⁰ =
+	// 3072 combinations, beyond the 1024 the fit samples jointly: it then
+	// samples each axis alone (3 + 10·2 samples) and still recovers the
+	// weights.
+	m, fs := armModel()
+	sk := &m.Skins.Meshes[0]
+	for i := 0; i < 10; i++ {
+		m.Parameters = append(m.Parameters, Parameter{ID: fmt.Sprint("P", i), Min: -1, Max: 1})
+		sk.Axes = append(sk.Axes, Axis{Parameter: len(m.Parameters) - 1, Keys: []float32{-1, 1}})
+	}
+	home, err := checkSkin(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := restCarries(m, sk, home, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := fitSkin(m, sk, home, rc, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range fs.truth.w {
+		tf, tt, tw := fs.truth.from[v], fs.truth.to[v], fs.truth.w[v]
+		if tw == 0 {
+			tt = tf
+		}
+		if w.from[v] != tf || w.to[v] != tt || math.Abs(w.w[v]-tw) > 1e-9 {
+			t.Errorf("vertex %d fitted (%d, %d, %v), want (%d, %d, %v)", v, w.from[v], w.to[v], w.w[v], tf, tt, tw)
+		}
 	}
 }
