@@ -73,6 +73,7 @@ type Core struct {
 	pending  []note
 	samples  []float32 // lip-sync PCM conversion buffer, reused
 	lipGain  float64
+	onEvent  func(clip int, value string) // c.addEvent, bound once
 }
 
 // note is one listener notification waiting for the mutex to be released.
@@ -93,6 +94,7 @@ const (
 // default pacing.
 func New() *Core {
 	c := &Core{newRig: newP2LRig, lipGain: 1}
+	c.onEvent = c.addEvent
 	c.pace = defaultPacer()
 	c.gesture.slop = defaultSlop
 	return c

@@ -44,14 +44,19 @@ func (c *Core) tickLocked(dt float64, touches []Touch) {
 		return
 	}
 	c.pace.observe(r, by)
-	r.Events(func(clip int, value string) {
-		id := ""
-		if clip >= 0 && clip < len(m.Clips) {
-			id = m.Clips[clip].ID
-		}
-		c.pending = append(c.pending, note{kind: noteEvent, id: id, value: value})
-	})
+	r.Events(c.onEvent)
 	c.view.dirty = true
+}
+
+// addEvent queues the notification of a clip event. It is bound once to
+// onEvent (New) so that passing it to Rig.Events allocates nothing per
+// tick. The mutex must be held.
+func (c *Core) addEvent(clip int, value string) {
+	id := ""
+	if m := c.model; m != nil && clip >= 0 && clip < len(m.Clips) {
+		id = m.Clips[clip].ID
+	}
+	c.pending = append(c.pending, note{kind: noteEvent, id: id, value: value})
 }
 
 // deliver calls the listener for each note, outside the mutex. A panic in

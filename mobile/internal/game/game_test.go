@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/ebitenp2l"
 	"github.com/psd2live/p2l-ebiten/mobile/internal/core"
 	"github.com/psd2live/p2l-ebiten/p2l"
@@ -34,6 +35,10 @@ type harness struct {
 	layoutW    int
 	layoutH    int
 	isChar     bool
+	loadErr    error
+	shoot      bool
+	shot       []byte // RGBA of the screen at tickShot
+	shotW      int
 }
 
 // Script (ticks at 60 TPS): the model loads at tick 0 with a blue
@@ -41,12 +46,15 @@ type harness struct {
 // 0.5 s quiet) every tick redraws; after that nothing changes, so the game
 // skips drawing and the screen keeps its content. At tick 60 and tick 200
 // the harness paints a red marker over the frame it just drew; at tick 230
-// the background turns green.
+// the background turns green; at tick 260 the default character is loaded
+// and at tick 270 the screen is read back.
 const (
 	tickPaintAwake = 60
 	tickPaintIdle  = 200
 	tickGreen      = 230
-	tickEnd        = 260
+	tickLoad       = 260 // the default character replaces the empty model
+	tickShot       = 270 // the screen is read back
+	tickEnd        = 275
 )
 
 var h = &harness{}
@@ -74,6 +82,10 @@ func (h *harness) Update() error {
 		h.paint = true
 	case tickGreen:
 		_ = h.c.SetBackground(0, 1, 0, 1)
+	case tickLoad:
+		h.loadErr = h.c.Load(assets.DefaultModelBytes)
+	case tickShot:
+		h.shoot = true
 	case tickEnd:
 		return ebiten.Termination
 	}
@@ -83,6 +95,12 @@ func (h *harness) Update() error {
 
 func (h *harness) Draw(screen *ebiten.Image) {
 	h.g.Draw(screen)
+	if h.shoot && h.shot == nil {
+		b := screen.Bounds()
+		h.shot = make([]byte, 4*b.Dx()*b.Dy())
+		screen.ReadPixels(h.shot)
+		h.shotW = b.Dx()
+	}
 	px := screen.At(1, 1).(color.RGBA)
 	h.frames = append(h.frames, frame{tick: h.ticks, px: px})
 	if h.paint {
@@ -163,4 +181,38 @@ func TestIdleFramesAreNotRedrawn(t *testing.T) {
 	if last := h.frames[len(h.frames)-1]; last.px != green {
 		t.Errorf("after SetBackground: %v, want green", last.px)
 	}
+}
+
+// TestDrawsCharacterInItsBox: the default character (canvas 1000×1200) in
+// the 320×240 view is scaled by min(320/1000, 240/1200) = 0.2 into a
+// 200×240 box centred horizontally, x ∈ [60, 260). Inside the box the
+// character covers a good part of the green background; outside it (the
+// letterbox) every pixel is background.
+func TestDrawsCharacterInItsBox(t *testing.T) {
+	if h.loadErr != nil {
+		t.Fatal(h.loadErr)
+	}
+	if h.shot == nil || h.shotW != 320 {
+		t.Fatalf("no screenshot (width %d)", h.shotW)
+	}
+	inside, outside := 0, 0
+	for i := 0; i+3 < len(h.shot); i += 4 {
+		x := (i / 4) % h.shotW
+		px := color.RGBA{h.shot[i], h.shot[i+1], h.shot[i+2], h.shot[i+3]}
+		if px == green {
+			continue
+		}
+		if x >= 60 && x < 260 {
+			inside++
+		} else {
+			outside++
+		}
+	}
+	if outside != 0 {
+		t.Errorf("%d pixels drawn outside the character's box", outside)
+	}
+	if inside < 200*240/20 {
+		t.Errorf("only %d character pixels in the 200×240 box, want at least 5%%", inside)
+	}
+	t.Logf("character pixels: %d of %d in the box", inside, 200*240)
 }
