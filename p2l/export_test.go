@@ -5,3 +5,9 @@ var DiffModels = diffModels
 
 // DiffLenient is diffLenient for the external test package.
 var DiffLenient = diffLenient
+
+// DecodeForBench decodes and validates without the trial evaluation.
+func DecodeForBench(data []byte) error {
+	_, err := decode(data, defaultConfig())
+	return err
+}

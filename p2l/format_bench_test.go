@@ -69,6 +69,19 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
+// BenchmarkDecode is BenchmarkLoad/f32 without the trial evaluation:
+// container, chunk decoding and every validation.
+func BenchmarkDecode(b *testing.B) {
+	data := largeModelFile(b, nil)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := p2l.DecodeForBench(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkWrite encodes the same large model.
 func BenchmarkWrite(b *testing.B) {
 	m := synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64})

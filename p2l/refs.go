@@ -19,22 +19,17 @@ func (r *refChecker) fail(tag, field string, format string, args ...any) {
 	}
 }
 
-// in checks 0 ≤ v < n.
-func (r *refChecker) in(v, n int, tag, what string, path func() string) {
-	if r.err == nil && (v < 0 || v >= n) {
-		r.fail(tag, path(), "%s %d out of range (%d)", what, v, n)
-	}
-}
+// bad reports whether v lies outside [0, n) while no error is recorded.
+// Callers format the field path only when it does, so the checks allocate
+// nothing on a valid model.
+func (r *refChecker) bad(v, n int) bool { return r.err == nil && (v < 0 || v >= n) }
 
-// opt checks v == −1 or 0 ≤ v < n.
-func (r *refChecker) opt(v, n int, tag, what string, path func() string) {
-	if v != -1 {
-		r.in(v, n, tag, what, path)
-	}
-}
+// badOpt is bad for nullable references (−1 allowed).
+func (r *refChecker) badOpt(v, n int) bool { return v != -1 && r.bad(v, n) }
 
-func pf(format string, args ...any) func() string {
-	return func() string { return fmt.Sprintf(format, args...) }
+// outOfRange records a reference error; path is a format for the field.
+func (r *refChecker) outOfRange(tag, what string, v, n int, path string, args ...any) {
+	r.fail(tag, fmt.Sprintf(path, args...), "%s %d out of range (%d)", what, v, n)
 }
 
 func vertexCount(me *Mesh) int { return len(me.Positions) / 2 }
@@ -59,24 +54,42 @@ func checkRefs(m *Model) error {
 }
 
 func (r *refChecker) axes(tag, path string, axes []Axis) {
+	r.axesAt(tag, "%s", path, -1, axes)
+}
+
+// axesAt checks grid axes; the field path is fmt.Sprintf(pathFmt, path, i)
+// (i omitted when negative), built only on error.
+func (r *refChecker) axesAt(tag, pathFmt, path string, idx int, axes []Axis) {
 	for i, a := range axes {
-		r.in(a.Parameter, r.nPar, tag, "parameter", pf("%s.axes[%d].parameter", path, i))
+		if r.bad(a.Parameter, r.nPar) {
+			var p string
+			if idx >= 0 {
+				p = fmt.Sprintf(pathFmt, path, idx)
+			} else {
+				p = fmt.Sprintf(pathFmt, path)
+			}
+			r.outOfRange(tag, "parameter", a.Parameter, r.nPar, "%s.axes[%d].parameter", p, i)
+		}
 	}
 }
 
 func (r *refChecker) channels(tag, path string, chs []Channel) {
 	for i, ch := range chs {
 		if ch.Grid != nil {
-			r.axes(tag, fmt.Sprintf("%s.channels[%d].grid", path, i), ch.Grid.Axes)
+			r.axesAt(tag, "%s.channels[%d].grid", path, i, ch.Grid.Axes)
 		}
 	}
 }
 
 func bindingRefs[S any](r *refChecker, tag, path string, bs []Binding[S]) {
 	for i, b := range bs {
-		r.in(b.Parameter, r.nPar, tag, "parameter", pf("%s.shapes[%d].parameter", path, i))
+		if r.bad(b.Parameter, r.nPar) {
+			r.outOfRange(tag, "parameter", b.Parameter, r.nPar, "%s.shapes[%d].parameter", path, i)
+		}
 		for j, l := range b.Limits {
-			r.in(l.Parameter, r.nPar, tag, "parameter", pf("%s.shapes[%d].limits[%d].parameter", path, i, j))
+			if r.bad(l.Parameter, r.nPar) {
+				r.outOfRange(tag, "parameter", l.Parameter, r.nPar, "%s.shapes[%d].limits[%d].parameter", path, i, j)
+			}
 		}
 	}
 }
@@ -94,7 +107,9 @@ func (r *refChecker) deformers(tag string, ds []Deformer, first int) {
 		if d.Parent != -1 && (d.Parent < 0 || d.Parent >= i) {
 			r.fail(tag, path+".parent", "parent %d must be an earlier deformer (index < %d)", d.Parent, i)
 		}
-		r.opt(d.Part, r.nPart, tag, "part", pf("%s.part", path))
+		if r.badOpt(d.Part, r.nPart) {
+			r.outOfRange(tag, "part", d.Part, r.nPart, "%s.part", path)
+		}
 		r.channels(tag, path, d.Channels)
 		if d.Warp != nil {
 			if d.Warp.Keyforms != nil {
@@ -113,10 +128,14 @@ func (r *refChecker) deformers(tag string, ds []Deformer, first int) {
 
 func (r *refChecker) composite(tag, path string, c *Composite) {
 	for j, mm := range c.MaskMeshes {
-		r.in(mm, r.nMesh, tag, "mask mesh", pf("%s.maskMeshes[%d]", path, j))
+		if r.bad(mm, r.nMesh) {
+			r.outOfRange(tag, "mask mesh", mm, r.nMesh, "%s.maskMeshes[%d]", path, j)
+		}
 	}
 	for j, mp := range c.MaskParts {
-		r.in(mp, r.nPart, tag, "mask part", pf("%s.maskParts[%d]", path, j))
+		if r.bad(mp, r.nPart) {
+			r.outOfRange(tag, "mask part", mp, r.nPart, "%s.maskParts[%d]", path, j)
+		}
 	}
 }
 
@@ -135,20 +154,24 @@ func (r *refChecker) parts() {
 		p := &r.m.Parts[i]
 		path := fmt.Sprintf("parts[%d]", i)
 		for j, ch := range p.Children {
-			cp := pf("%s.children[%d]", path, j)
+			const cp = "%s.children[%d]"
 			if ch.Kind == ChildPart {
-				r.in(ch.Index, r.nPart, "PART", "part", cp)
+				if r.bad(ch.Index, r.nPart) {
+					r.outOfRange("PART", "part", ch.Index, r.nPart, cp, path, j)
+				}
 				if r.err == nil {
 					if ch.Index == i || partParent[ch.Index] != -1 {
-						r.fail("PART", cp(), "part %d is its own child or has two parents", ch.Index)
+						r.fail("PART", fmt.Sprintf(cp, path, j), "part %d is its own child or has two parents", ch.Index)
 					}
 					partParent[ch.Index] = i
 				}
 			} else {
-				r.in(ch.Index, r.nMesh, "PART", "mesh", cp)
+				if r.bad(ch.Index, r.nMesh) {
+					r.outOfRange("PART", "mesh", ch.Index, r.nMesh, cp, path, j)
+				}
 				if r.err == nil {
 					if meshParent[ch.Index] != -1 {
-						r.fail("PART", cp(), "mesh %d has two parent parts", ch.Index)
+						r.fail("PART", fmt.Sprintf(cp, path, j), "mesh %d has two parent parts", ch.Index)
 					}
 					meshParent[ch.Index] = i
 				}
@@ -174,40 +197,58 @@ func (r *refChecker) meshes() {
 	for i := range r.m.Meshes {
 		me := &r.m.Meshes[i]
 		path := fmt.Sprintf("meshes[%d]", i)
-		r.opt(me.Parent, r.nDef, "MESH", "parent deformer", pf("%s.parent", path))
+		if r.badOpt(me.Parent, r.nDef) {
+			r.outOfRange("MESH", "parent deformer", me.Parent, r.nDef, "%s.parent", path)
+		}
 		for j, k := range me.Masks {
-			r.in(k, r.nMesh, "MESH", "mask mesh", pf("%s.masks[%d]", path, j))
+			if r.bad(k, r.nMesh) {
+				r.outOfRange("MESH", "mask mesh", k, r.nMesh, "%s.masks[%d]", path, j)
+			}
 			if k == i {
 				r.fail("MESH", fmt.Sprintf("%s.masks[%d]", path, j), "a mesh cannot mask itself")
 			}
 		}
-		r.opt(me.TexturePage, r.nTex, "MESH", "texture page", pf("%s.texturePage", path))
+		if r.badOpt(me.TexturePage, r.nTex) {
+			r.outOfRange("MESH", "texture page", me.TexturePage, r.nTex, "%s.texturePage", path)
+		}
 		if me.Keyforms != nil {
-			r.axes("MESH", path+".keyforms", me.Keyforms.Axes)
+			r.axesAt("MESH", "%s.keyforms", path, -1, me.Keyforms.Axes)
 		}
 		r.channels("MESH", path, me.Channels)
 		bindingRefs(r, "MESH", path, me.Shapes)
 	}
 }
 
-func (r *refChecker) meshVertices(v uint32, mesh int, tag string, path func() string) {
-	if r.err == nil && mesh >= 0 && mesh < r.nMesh && uint64(v) >= uint64(vertexCount(&r.m.Meshes[mesh])) {
-		r.fail(tag, path(), "vertex %d not below mesh %d's vertex count %d", v, mesh, vertexCount(&r.m.Meshes[mesh]))
-	}
+// badVertex reports whether vertex v is not below mesh's vertex count
+// (mesh itself already checked) while no error is recorded.
+func (r *refChecker) badVertex(v uint32, mesh int) bool {
+	return r.err == nil && mesh >= 0 && mesh < r.nMesh && uint64(v) >= uint64(vertexCount(&r.m.Meshes[mesh]))
+}
+
+func (r *refChecker) vertexError(v uint32, mesh int, tag string, path string, args ...any) {
+	r.fail(tag, fmt.Sprintf(path, args...), "vertex %d not below mesh %d's vertex count %d", v, mesh, vertexCount(&r.m.Meshes[mesh]))
 }
 
 func (r *refChecker) glues() {
 	for i := range r.m.Glues {
 		g := &r.m.Glues[i]
 		path := fmt.Sprintf("glues[%d]", i)
-		r.in(g.MeshA, r.nMesh, "GLUE", "mesh", pf("%s.meshA", path))
-		r.in(g.MeshB, r.nMesh, "GLUE", "mesh", pf("%s.meshB", path))
+		if r.bad(g.MeshA, r.nMesh) {
+			r.outOfRange("GLUE", "mesh", g.MeshA, r.nMesh, "%s.meshA", path)
+		}
+		if r.bad(g.MeshB, r.nMesh) {
+			r.outOfRange("GLUE", "mesh", g.MeshB, r.nMesh, "%s.meshB", path)
+		}
 		if r.err != nil {
 			return
 		}
 		for j, p := range g.Pairs {
-			r.meshVertices(p.A, g.MeshA, "GLUE", pf("%s.pairs[%d].a", path, j))
-			r.meshVertices(p.B, g.MeshB, "GLUE", pf("%s.pairs[%d].b", path, j))
+			if r.badVertex(p.A, g.MeshA) {
+				r.vertexError(p.A, g.MeshA, "GLUE", "%s.pairs[%d].a", path, j)
+			}
+			if r.badVertex(p.B, g.MeshB) {
+				r.vertexError(p.B, g.MeshB, "GLUE", "%s.pairs[%d].b", path, j)
+			}
 		}
 		r.channels("GLUE", path, g.Channels)
 	}
@@ -223,7 +264,9 @@ func (r *refChecker) draw() {
 			r.fail("DRAW", path, "draw tree deeper than %d levels", maxDepth)
 			return
 		}
-		r.opt(g.Part, r.nPart, "DRAW", "part", pf("%s.part", path))
+		if r.badOpt(g.Part, r.nPart) {
+			r.outOfRange("DRAW", "part", g.Part, r.nPart, "%s.part", path)
+		}
 		r.channels("DRAW", path, g.Channels)
 		if g.Composite != nil {
 			r.composite("DRAW", path+".composite", g.Composite)
@@ -236,7 +279,9 @@ func (r *refChecker) draw() {
 				walk(n.Group, fmt.Sprintf("%s.children[%d]", path, j), depth+1)
 				continue
 			}
-			r.in(n.Mesh, r.nMesh, "DRAW", "mesh", pf("%s.children[%d].mesh", path, j))
+			if r.bad(n.Mesh, r.nMesh) {
+				r.outOfRange("DRAW", "mesh", n.Mesh, r.nMesh, "%s.children[%d].mesh", path, j)
+			}
 			if r.err == nil {
 				if seen[n.Mesh] {
 					r.fail("DRAW", fmt.Sprintf("%s.children[%d].mesh", path, j), "mesh %d appears twice in the draw tree", n.Mesh)
@@ -251,14 +296,20 @@ func (r *refChecker) draw() {
 func (r *refChecker) physics() {
 	for i, g := range r.m.Physics.Groups {
 		for j, in := range g.Inputs {
-			r.in(in.Parameter, r.nPar, "PHYS", "parameter", pf("groups[%d].inputs[%d].parameter", i, j))
+			if r.bad(in.Parameter, r.nPar) {
+				r.outOfRange("PHYS", "parameter", in.Parameter, r.nPar, "groups[%d].inputs[%d].parameter", i, j)
+			}
 			if in.Source > PhysicsY {
 				r.fail("PHYS", fmt.Sprintf("groups[%d].inputs[%d].source", i, j), "unknown source %d", in.Source)
 			}
 		}
 		for j, o := range g.Outputs {
-			r.in(o.Parameter, r.nPar, "PHYS", "parameter", pf("groups[%d].outputs[%d].parameter", i, j))
-			r.in(o.Particle, len(g.Particles), "PHYS", "particle", pf("groups[%d].outputs[%d].particle", i, j))
+			if r.bad(o.Parameter, r.nPar) {
+				r.outOfRange("PHYS", "parameter", o.Parameter, r.nPar, "groups[%d].outputs[%d].parameter", i, j)
+			}
+			if r.bad(o.Particle, len(g.Particles)) {
+				r.outOfRange("PHYS", "particle", o.Particle, len(g.Particles), "groups[%d].outputs[%d].particle", i, j)
+			}
 			if o.Source > PhysicsY {
 				r.fail("PHYS", fmt.Sprintf("groups[%d].outputs[%d].source", i, j), "unknown source %d", o.Source)
 			}
@@ -270,16 +321,22 @@ func (r *refChecker) clips() {
 	for i := range r.m.Clips {
 		cl := &r.m.Clips[i]
 		for j, cv := range cl.Curves {
-			r.in(cv.Parameter, r.nPar, "CLIP", "parameter", pf("clips[%d].curves[%d].parameter", i, j))
+			if r.bad(cv.Parameter, r.nPar) {
+				r.outOfRange("CLIP", "parameter", cv.Parameter, r.nPar, "clips[%d].curves[%d].parameter", i, j)
+			}
 		}
 		for j, t := range cl.TargetCurves {
 			if t.Target == TargetPartOpacity {
-				r.in(t.Part, r.nPart, "CEXT", "part", pf("clip %d targetCurves[%d].part", i, j))
+				if r.bad(t.Part, r.nPart) {
+					r.outOfRange("CEXT", "part", t.Part, r.nPart, "clip %d targetCurves[%d].part", i, j)
+				}
 			}
 		}
 		seen := make(map[int]bool, len(cl.CurveFades))
 		for j, f := range cl.CurveFades {
-			r.in(f.Curve, len(cl.Curves), "CEXT", "curve", pf("clip %d curveFades[%d].curve", i, j))
+			if r.bad(f.Curve, len(cl.Curves)) {
+				r.outOfRange("CEXT", "curve", f.Curve, len(cl.Curves), "clip %d curveFades[%d].curve", i, j)
+			}
 			if r.err == nil && seen[f.Curve] {
 				r.fail("CEXT", fmt.Sprintf("clip %d curveFades[%d].curve", i, j), "curve %d has two fade entries", f.Curve)
 			}
@@ -292,16 +349,24 @@ func (r *refChecker) side() {
 	m := r.m
 	for i, ro := range m.Roles {
 		for j, p := range ro.Parameters {
-			r.in(p, r.nPar, "ROLE", "parameter", pf("roles[%d].parameters[%d]", i, j))
+			if r.bad(p, r.nPar) {
+				r.outOfRange("ROLE", "parameter", p, r.nPar, "roles[%d].parameters[%d]", i, j)
+			}
 		}
 	}
 	if g := m.GUI; g != nil {
 		for i, s := range g.Snaps {
-			r.in(s.Parameter, r.nPar, "PGUI", "parameter", pf("snaps[%d].parameter", i))
+			if r.bad(s.Parameter, r.nPar) {
+				r.outOfRange("PGUI", "parameter", s.Parameter, r.nPar, "snaps[%d].parameter", i)
+			}
 		}
 		for i, j := range g.Joysticks {
-			r.in(j.Horizontal, r.nPar, "PGUI", "parameter", pf("joysticks[%d].horizontal", i))
-			r.in(j.Vertical, r.nPar, "PGUI", "parameter", pf("joysticks[%d].vertical", i))
+			if r.bad(j.Horizontal, r.nPar) {
+				r.outOfRange("PGUI", "parameter", j.Horizontal, r.nPar, "joysticks[%d].horizontal", i)
+			}
+			if r.bad(j.Vertical, r.nPar) {
+				r.outOfRange("PGUI", "parameter", j.Vertical, r.nPar, "joysticks[%d].vertical", i)
+			}
 		}
 		var walk func(ns []GUINode, depth int)
 		walk = func(ns []GUINode, depth int) {
@@ -311,7 +376,9 @@ func (r *refChecker) side() {
 			}
 			for _, n := range ns {
 				if n.Kind == GUIParameter {
-					r.in(n.Parameter, r.nPar, "PGUI", "parameter", pf("tree node parameter"))
+					if r.bad(n.Parameter, r.nPar) {
+						r.outOfRange("PGUI", "parameter", n.Parameter, r.nPar, "tree node parameter")
+					}
 				}
 				walk(n.Children, depth+1)
 			}
@@ -320,26 +387,36 @@ func (r *refChecker) side() {
 	}
 	for i, e := range m.Expressions {
 		for j, x := range e.Entries {
-			r.in(x.Parameter, r.nPar, "EXPR", "parameter", pf("expressions[%d].entries[%d].parameter", i, j))
+			if r.bad(x.Parameter, r.nPar) {
+				r.outOfRange("EXPR", "parameter", x.Parameter, r.nPar, "expressions[%d].entries[%d].parameter", i, j)
+			}
 		}
 	}
 	for i, h := range m.HitAreas {
 		for j, k := range h.Meshes {
-			r.in(k, r.nMesh, "HITA", "mesh", pf("hitAreas[%d].meshes[%d]", i, j))
+			if r.bad(k, r.nMesh) {
+				r.outOfRange("HITA", "mesh", k, r.nMesh, "hitAreas[%d].meshes[%d]", i, j)
+			}
 		}
 	}
 	for i, u := range m.UserData {
 		if u.Kind != 0 {
 			r.fail("UDAT", fmt.Sprintf("userData[%d].kind", i), "unknown kind %d", u.Kind)
 		}
-		r.in(u.Target, r.nMesh, "UDAT", "mesh", pf("userData[%d].target", i))
+		if r.bad(u.Target, r.nMesh) {
+			r.outOfRange("UDAT", "mesh", u.Target, r.nMesh, "userData[%d].target", i)
+		}
 	}
 	if p := m.Pose; p != nil {
 		for i, g := range p.Groups {
 			for j, e := range g.Entries {
-				r.in(e.Part, r.nPart, "POSE", "part", pf("groups[%d].entries[%d].part", i, j))
+				if r.bad(e.Part, r.nPart) {
+					r.outOfRange("POSE", "part", e.Part, r.nPart, "groups[%d].entries[%d].part", i, j)
+				}
 				for k, l := range e.Linked {
-					r.in(l, r.nPart, "POSE", "part", pf("groups[%d].entries[%d].linked[%d]", i, j, k))
+					if r.bad(l, r.nPart) {
+						r.outOfRange("POSE", "part", l, r.nPart, "groups[%d].entries[%d].linked[%d]", i, j, k)
+					}
 				}
 			}
 		}
@@ -348,24 +425,36 @@ func (r *refChecker) side() {
 
 func (r *refChecker) header(tag string, h *ExtensionHeader) {
 	for i, p := range h.Parameters {
-		r.in(p, r.nPar, tag, "parameter", pf("header.parameters[%d]", i))
+		if r.bad(p, r.nPar) {
+			r.outOfRange(tag, "parameter", p, r.nPar, "header.parameters[%d]", i)
+		}
 	}
 	for i, g := range h.PhysicsGroups {
-		r.in(g, r.nGroups, tag, "physics group", pf("header.physicsGroups[%d]", i))
+		if r.bad(g, r.nGroups) {
+			r.outOfRange(tag, "physics group", g, r.nGroups, "header.physicsGroups[%d]", i)
+		}
 	}
 	for i, d := range h.Deformers {
-		r.in(d, r.nAllDef, tag, "deformer", pf("header.deformers[%d]", i))
+		if r.bad(d, r.nAllDef) {
+			r.outOfRange(tag, "deformer", d, r.nAllDef, "header.deformers[%d]", i)
+		}
 	}
 	for i, rc := range h.Replaced {
-		r.in(rc.Mesh, r.nMesh, tag, "mesh", pf("header.replaced[%d].mesh", i))
+		if r.bad(rc.Mesh, r.nMesh) {
+			r.outOfRange(tag, "mesh", rc.Mesh, r.nMesh, "header.replaced[%d].mesh", i)
+		}
 		for j, p := range rc.AxisParameters {
-			r.in(p, r.nPar, tag, "parameter", pf("header.replaced[%d].axisParameters[%d]", i, j))
+			if r.bad(p, r.nPar) {
+				r.outOfRange(tag, "parameter", p, r.nPar, "header.replaced[%d].axisParameters[%d]", i, j)
+			}
 		}
 		if r.err != nil {
 			return
 		}
 		for j, b := range rc.Bindings {
-			r.in(int(b), len(r.m.Meshes[rc.Mesh].Shapes), tag, "binding", pf("header.replaced[%d].bindings[%d]", i, j))
+			if r.bad(int(b), len(r.m.Meshes[rc.Mesh].Shapes)) {
+				r.outOfRange(tag, "binding", int(b), len(r.m.Meshes[rc.Mesh].Shapes), "header.replaced[%d].bindings[%d]", i, j)
+			}
 		}
 	}
 }
@@ -385,20 +474,30 @@ func (r *refChecker) extensions() {
 		r.header("BONE", &b.Header)
 		r.deformers("BONE", b.Virtual, r.nDef)
 		for i, a := range b.Attachable {
-			r.in(a.Deformer, r.nAllDef, "BONE", "deformer", pf("attachable[%d].deformer", i))
+			if r.bad(a.Deformer, r.nAllDef) {
+				r.outOfRange("BONE", "deformer", a.Deformer, r.nAllDef, "attachable[%d].deformer", i)
+			}
 		}
 		for i, a := range b.Arcs {
-			r.in(a.Deformer, r.nAllDef, "BONE", "deformer", pf("arcs[%d].deformer", i))
-			r.in(a.Parameter, r.nPar, "BONE", "parameter", pf("arcs[%d].parameter", i))
+			if r.bad(a.Deformer, r.nAllDef) {
+				r.outOfRange("BONE", "deformer", a.Deformer, r.nAllDef, "arcs[%d].deformer", i)
+			}
+			if r.bad(a.Parameter, r.nPar) {
+				r.outOfRange("BONE", "parameter", a.Parameter, r.nPar, "arcs[%d].parameter", i)
+			}
 		}
 	}
 	if s := m.Skins; s != nil {
 		r.header("SKIN", &s.Header)
 		for i, sk := range s.Meshes {
-			r.in(sk.Mesh, r.nMesh, "SKIN", "mesh", pf("meshes[%d].mesh", i))
+			if r.bad(sk.Mesh, r.nMesh) {
+				r.outOfRange("SKIN", "mesh", sk.Mesh, r.nMesh, "meshes[%d].mesh", i)
+			}
 			r.axes("SKIN", fmt.Sprintf("meshes[%d]", i), sk.Axes)
 			for j, d := range sk.Bones {
-				r.in(d, r.nAllDef, "SKIN", "deformer", pf("meshes[%d].bones[%d]", i, j))
+				if r.bad(d, r.nAllDef) {
+					r.outOfRange("SKIN", "deformer", d, r.nAllDef, "meshes[%d].bones[%d]", i, j)
+				}
 				if r.err == nil && !r.rotation(d) {
 					r.fail("SKIN", fmt.Sprintf("meshes[%d].bones[%d]", i, j), "bone %d is not a rotation deformer", d)
 				}
@@ -413,11 +512,19 @@ func (r *refChecker) extensions() {
 		nColl = len(k.Colliders)
 		r.header("COLL", &k.Header)
 		for i, o := range k.Colliders {
-			r.opt(o.Deformer, r.nAllDef, "COLL", "deformer", pf("colliders[%d].deformer", i))
-			r.opt(o.Mesh, r.nMesh, "COLL", "mesh", pf("colliders[%d].mesh", i))
+			if r.badOpt(o.Deformer, r.nAllDef) {
+				r.outOfRange("COLL", "deformer", o.Deformer, r.nAllDef, "colliders[%d].deformer", i)
+			}
+			if r.badOpt(o.Mesh, r.nMesh) {
+				r.outOfRange("COLL", "mesh", o.Mesh, r.nMesh, "colliders[%d].mesh", i)
+			}
 			if o.Mesh >= 0 {
-				r.meshVertices(o.VertexA, o.Mesh, "COLL", pf("colliders[%d].vertexA", i))
-				r.meshVertices(o.VertexB, o.Mesh, "COLL", pf("colliders[%d].vertexB", i))
+				if r.badVertex(o.VertexA, o.Mesh) {
+					r.vertexError(o.VertexA, o.Mesh, "COLL", "colliders[%d].vertexA", i)
+				}
+				if r.badVertex(o.VertexB, o.Mesh) {
+					r.vertexError(o.VertexB, o.Mesh, "COLL", "colliders[%d].vertexB", i)
+				}
 			}
 		}
 	}
@@ -427,7 +534,9 @@ func (r *refChecker) extensions() {
 			x := &s.Sims[i]
 			path := fmt.Sprintf("sims[%d]", i)
 			for j, t := range x.Targets {
-				r.in(t.Mesh, r.nMesh, "SIMS", "mesh", pf("%s.targets[%d].mesh", path, j))
+				if r.bad(t.Mesh, r.nMesh) {
+					r.outOfRange("SIMS", "mesh", t.Mesh, r.nMesh, "%s.targets[%d].mesh", path, j)
+				}
 				if r.err == nil && int(t.VertexCount) != vertexCount(&m.Meshes[t.Mesh]) {
 					r.fail("SIMS", fmt.Sprintf("%s.targets[%d].vertexCount", path, j), "%d ≠ mesh %d's vertex count %d", t.VertexCount, t.Mesh, vertexCount(&m.Meshes[t.Mesh]))
 				}
@@ -436,19 +545,31 @@ func (r *refChecker) extensions() {
 				if am == 0xFFFFFFFF || r.err != nil {
 					continue
 				}
-				r.in(int(am), r.nMesh, "SIMS", "mesh", pf("%s.anchorMesh[%d]", path, j))
-				r.meshVertices(x.AnchorVertex[j], int(am), "SIMS", pf("%s.anchorVertex[%d]", path, j))
+				if r.bad(int(am), r.nMesh) {
+					r.outOfRange("SIMS", "mesh", int(am), r.nMesh, "%s.anchorMesh[%d]", path, j)
+				}
+				if r.badVertex(x.AnchorVertex[j], int(am)) {
+					r.vertexError(x.AnchorVertex[j], int(am), "SIMS", "%s.anchorVertex[%d]", path, j)
+				}
 			}
 			for j, p := range x.Parameters {
-				r.in(p, r.nPar, "SIMS", "parameter", pf("%s.parameters[%d]", path, j))
+				if r.bad(p, r.nPar) {
+					r.outOfRange("SIMS", "parameter", p, r.nPar, "%s.parameters[%d]", path, j)
+				}
 			}
 			for j, g := range x.PhysicsGroups {
-				r.in(g, r.nGroups, "SIMS", "physics group", pf("%s.physicsGroups[%d]", path, j))
+				if r.bad(g, r.nGroups) {
+					r.outOfRange("SIMS", "physics group", g, r.nGroups, "%s.physicsGroups[%d]", path, j)
+				}
 			}
 			for j, k := range x.Corrections {
-				r.in(k.Parameter, r.nPar, "SIMS", "parameter", pf("%s.corrections[%d].parameter", path, j))
+				if r.bad(k.Parameter, r.nPar) {
+					r.outOfRange("SIMS", "parameter", k.Parameter, r.nPar, "%s.corrections[%d].parameter", path, j)
+				}
 				for q, cm := range k.Meshes {
-					r.in(cm.Mesh, r.nMesh, "SIMS", "mesh", pf("%s.corrections[%d].meshes[%d].mesh", path, j, q))
+					if r.bad(cm.Mesh, r.nMesh) {
+						r.outOfRange("SIMS", "mesh", cm.Mesh, r.nMesh, "%s.corrections[%d].meshes[%d].mesh", path, j, q)
+					}
 					if r.err != nil {
 						return
 					}
@@ -462,7 +583,9 @@ func (r *refChecker) extensions() {
 				}
 			}
 			for j, k := range x.Colliders {
-				r.in(k, nColl, "SIMS", "collider", pf("%s.colliders[%d]", path, j))
+				if r.bad(k, nColl) {
+					r.outOfRange("SIMS", "collider", k, nColl, "%s.colliders[%d]", path, j)
+				}
 			}
 		}
 	}

@@ -23,7 +23,7 @@ func decompress(method Compression, src []byte, want int64) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := readExactly(zr, want)
+		out, err := readExactly(zr, want, len(src))
 		if err != nil {
 			return nil, err
 		}
@@ -46,7 +46,7 @@ func decompress(method Compression, src []byte, want int64) ([]byte, error) {
 		if err := d.Reset(bytes.NewReader(src)); err != nil {
 			return nil, err
 		}
-		return readExactly(d, want)
+		return readExactly(d, want, len(src))
 	}
 	return nil, fmt.Errorf("unknown compression method %d", method)
 }
@@ -60,12 +60,12 @@ var zstdPool = sync.Pool{New: func() any {
 	return d
 }}
 
-// readExactly reads r to EOF and requires exactly want bytes.
-func readExactly(r io.Reader, want int64) ([]byte, error) {
-	initial := want
-	if initial > 1<<20 {
-		initial = 1 << 20
-	}
+// readExactly reads r to EOF and requires exactly want bytes. The buffer
+// starts at want when that is at most 32 times the compressed size (plus
+// 1 MiB), which covers real chunks in one allocation; a stream claiming a
+// larger ratio has to deliver the bytes to make the buffer grow.
+func readExactly(r io.Reader, want int64, srcLen int) ([]byte, error) {
+	initial := min(want, 32*int64(srcLen)+1<<20)
 	buf := bytes.NewBuffer(make([]byte, 0, initial+1))
 	n, err := buf.ReadFrom(io.LimitReader(r, want+1))
 	if err != nil {
