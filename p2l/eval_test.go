@@ -764,3 +764,41 @@ func TestNestedIsolatedGroups(t *testing.T) {
 		}
 	}
 }
+
+func TestModelLookups(t *testing.T) {
+	m := newTestModel(param("a", 0, 1, 0), param("b", 0, 1, 0))
+	m.mesh(-1, 0, 0)
+	m.GUI = &GUI{Snaps: []Snap{{Parameter: 1, Keys: []float32{0, 0.5, 1}}}}
+	m.Meta = []MetaEntry{{Key: "generator", Value: "test"}}
+	m.Roles = []Role{{Name: "EyeBlink", Parameters: []int{0, 1}}}
+	m.UserData = []UserData{{Kind: 0, Target: 0, Value: "hello"}}
+	m.Textures = []TexturePage{{Kind: TextureExternal, Width: 4, Height: 2, URI: "a.png"}}
+	md := &m.Model
+	if s := md.ParameterSnaps(1); len(s) != 3 || md.ParameterSnaps(0) != nil {
+		t.Errorf("snaps %v", s)
+	}
+	if v, ok := md.MetaValue("generator"); !ok || v != "test" {
+		t.Error("meta")
+	}
+	if _, ok := md.MetaValue("nope"); ok {
+		t.Error("meta absent")
+	}
+	if r := md.RoleParameters("EyeBlink"); len(r) != 2 || md.RoleParameters("x") != nil {
+		t.Error("roles")
+	}
+	if u, ok := md.MeshUserData(0); !ok || u != "hello" {
+		t.Error("user data")
+	}
+	if _, ok := md.MeshUserData(1); ok {
+		t.Error("user data out of range")
+	}
+	if ti, ok := md.TextureInfo(0); !ok || ti.URI != "a.png" || ti.Width != 4 || ti.Kind != TextureExternal {
+		t.Error("texture info")
+	}
+	if _, ok := md.TextureInfo(1); ok {
+		t.Error("texture info out of range")
+	}
+	if md.ParameterIndex("b") != 1 || md.PartIndex("x") != -1 || md.PartParent(0) != -1 || md.MeshPart(5) != -1 {
+		t.Error("indices")
+	}
+}

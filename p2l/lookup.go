@@ -48,6 +48,31 @@ func (m *Model) RoleParameters(role string) []int {
 	return nil
 }
 
+// ParameterSnaps returns the snap values of parameter i from the PGUI
+// chunk (ascending), nil when it has none. The slice belongs to the Model.
+func (m *Model) ParameterSnaps(i int) []float32 {
+	if m.GUI == nil {
+		return nil
+	}
+	for _, s := range m.GUI.Snaps {
+		if s.Parameter == i {
+			return s.Keys
+		}
+	}
+	return nil
+}
+
+// MetaValue returns the META value stored under key (such as "generator"
+// or "capabilities") and whether the key is present.
+func (m *Model) MetaValue(key string) (string, bool) {
+	for _, e := range m.Meta {
+		if e.Key == key {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
 // PartParent returns the part whose children list holds part i, −1 for a
 // top-level part or an out-of-range index.
 func (m *Model) PartParent(i int) int {
