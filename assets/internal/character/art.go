@@ -374,6 +374,50 @@ func paintHairShine(pa *painter) *image.RGBA {
 	return l
 }
 
+// paintHairBow is a small red bow clipped to the hair on the viewer's
+// right, matching the sailor ribbon.
+func paintHairBow(pa *painter) *image.RGBA {
+	l := newLayer()
+	const bx, by, rot, k = 640.0, 222.0, -0.45, 1.25
+	sn, cs := math.Sincos(rot)
+	tr := func(x, y float64) (float64, float64) { return bx + k*(x*cs-y*sn), by + k*(x*sn+y*cs) }
+	loop := func(p *path, f float64) {
+		x0, y0 := tr(0, 0)
+		p.moveTo(x0, y0)
+		c1x, c1y := tr(f*16, -22)
+		c2x, c2y := tr(f*40, -24)
+		ex, ey := tr(f*40, -2)
+		p.cubicTo(c1x, c1y, c2x, c2y, ex, ey)
+		c1x, c1y = tr(f*40, 18)
+		c2x, c2y = tr(f*16, 16)
+		p.cubicTo(c1x, c1y, c2x, c2y, x0, y0).Close()
+	}
+	bow := pa.shape(func(p *path) { loop(p, -1); loop(p, 1) })
+	tails := pa.shape(func(p *path) {
+		for _, f := range []float64{-1, 1} {
+			x0, y0 := tr(f*2, 4)
+			x1, y1 := tr(f*18, 34)
+			x2, y2 := tr(f*10, 38)
+			x3, y3 := tr(f*-2, 8)
+			p.poly([]pt{{x0, y0}, {x1, y1}, {x2, y2}, {x3, y3}})
+		}
+	})
+	fill(l, tails, solid(ribbonDark))
+	fill(l, outline(tails, 2), solid(hex(0x6e1624, 255)))
+	kx, ky := tr(0, 0)
+	fill(l, bow, radial(pt{kx, ky}, 44, 30, stop{0, ribbonDark}, stop{0.55, ribbon}, stop{1, hex(0xf07080, 255)}))
+	fill(l, outline(bow, 2), solid(hex(0x6e1624, 255)))
+	knot := pa.shape(func(p *path) { p.ellipse(kx, ky, 8, 9, rot) })
+	fill(l, knot, solid(ribbon))
+	fill(l, outline(knot, 2), solid(hex(0x6e1624, 255)))
+	// A glint on each loop.
+	for _, f := range []float64{-1, 1} {
+		x, y := tr(f*26, -10)
+		fill(l, pa.shape(func(p *path) { p.ellipse(x, y, 5, 2.5, rot+f*0.4) }), solid(hex(0xffffff, 170)))
+	}
+	return l
+}
+
 func paintAhoge(pa *painter) *image.RGBA {
 	l := newLayer()
 	m := pa.stroke(curve(pt{496, 134}, pt{500, 80}, pt{540, 54}, pt{566, 84}, 32), func(t float64) float64 {

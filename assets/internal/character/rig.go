@@ -303,6 +303,7 @@ func (b *builder) meshes() []*meshSpec {
 				return sway(float64(k[0]), 16*st.swayGain, (p.Y-st.rootY)/(st.tipY-st.rootY))
 			}})
 	}
+	add(&meshSpec{id: "HairBow", name: "Hair bow", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairBow(pa)})
 	add(&meshSpec{id: "HairShine", name: "Hair shine", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairShine(pa), blend: p2l.BlendAdd})
 	add(&meshSpec{id: "Ahoge", name: "Ahoge", part: "PartHairFront", parent: "FrontHairParallax", img: paintAhoge(pa),
 		axes: []axisSpec{{"ParamHairFront", keys3}},
