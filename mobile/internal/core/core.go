@@ -38,13 +38,10 @@ type Color struct{ R, G, B, A float32 }
 // ErrNoModel is returned by calls that need a model before one is loaded.
 var ErrNoModel = errors.New("no model loaded")
 
-// Reaction layers and priorities. Reactions to taps play on layer 0 with a
-// priority above the app's default so that a tap interrupts an idle loop
-// started with the default priority (Cubism's "normal" over "idle").
-const (
-	DefaultPriority  = 1
-	ReactionPriority = 2
-)
+// ReactionPriority is the priority reactions to taps play with on layer 0:
+// Cubism's "normal", so a tap interrupts an idle loop started with priority
+// 1 ("idle") but not a clip the app forced with a higher one.
+const ReactionPriority = 2
 
 // Core is the state behind one character view.
 type Core struct {
@@ -56,8 +53,9 @@ type Core struct {
 	newRig func(*p2l.Model) (Rig, error)
 	failed bool
 
-	// reactions maps a hit-area index to the clip a tap plays (−1: none);
-	// next is the round-robin position within a "Tap<Name>" clip group.
+	// reactions maps a hit-area index to the clip the app chose for a tap
+	// (−1: the default); tapGroups lists the area's "Tap<Name>" clips and
+	// tapNext is the round-robin position in them.
 	reactions []int
 	tapGroups [][]int
 	tapNext   []int
@@ -221,6 +219,7 @@ func (c *Core) fail(err error) {
 		return
 	}
 	c.failed = true
+	c.view.dirty = true // the inert character is no longer drawn
 	c.pending = append(c.pending, note{kind: noteError, value: err.Error()})
 }
 
