@@ -210,3 +210,35 @@ func TestEncodingsEvaluateIdentically(t *testing.T) {
 		}
 	}
 }
+
+// TestExtremeHostValues: any host value, however absurd, evaluates to
+// finite geometry without failing the rig.
+func TestExtremeHostValues(t *testing.T) {
+	m := synth.Generate(synth.Options{Seed: 21, Meshes: 30})
+	r := m.NewRig()
+	vals := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e30, -1e30, 0, 1e-30}
+	for f := 0; f < 40; f++ {
+		for i := range m.Parameters {
+			r.SetParameter(i, vals[(f*7+i*3)%len(vals)])
+		}
+		r.Evaluate()
+		if r.Err() != nil {
+			t.Fatal(r.Err())
+		}
+		for i := range m.Meshes {
+			for _, v := range r.MeshVertices(i) {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					t.Fatalf("frame %d mesh %d: non-finite vertex", f, i)
+				}
+			}
+			if op := r.MeshOpacity(i); !(op >= 0 && op <= 1) {
+				t.Fatalf("mesh %d opacity %v", i, op)
+			}
+		}
+		for i, p := range m.Parameters {
+			if c := r.ParameterCurrent(i); !(c >= p.Min && c <= p.Max) {
+				t.Fatalf("parameter %d current %v outside [%v, %v]", i, c, p.Min, p.Max)
+			}
+		}
+	}
+}
