@@ -51,6 +51,14 @@ if grep -rn "skipped" "$work/android/java" "$work/ios/src/gobind"/*.h; then
 	exit 1
 fi
 
+# The entry points docs/MOBILE.md's Swift snippet uses (no Swift compiler
+# here: at least check that the Objective-C header declares them).
+for sym in MobileLoadModel MobileSetListener MobilePlayClipLayer MobilePriorityIdle \
+	"@protocol MobileListener" "onEvent:(NSString\* _Nullable)clipID value:"; do
+	grep -q "$sym" "$work/ios/src/gobind/Mobile.objc.h" ||
+		{ echo "bindcheck: Mobile.objc.h lacks $sym" >&2; exit 1; }
+done
+
 echo "bindcheck: javac"
 mkdir "$work/classes"
 # shellcheck disable=SC2046
