@@ -2,6 +2,7 @@ package mobile
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -433,5 +434,93 @@ func TestAdvancedOnDefaultModel(t *testing.T) {
 	}
 	if b, _ := Advanced(); b != on {
 		t.Errorf("Advanced = %d, want %d", b, on)
+	}
+}
+
+// TestRandomCalls drives the API and the touch path with a deterministic
+// random mix of valid and invalid calls on the default character. Every
+// call must return (errors are fine), and since the API turns a panic
+// inside into an inert character plus OnError, the character must still be
+// live at the end with finite parameter values.
+func TestRandomCalls(t *testing.T) {
+	rec := loadDefault(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	ids := []string{"", "Idle", "Greeting", "Nod", "Surprise", "Smile", "Sad", "HitAreaHead",
+		"ParamAngleX", "ParamMouthOpenY", "nope", "\x00\xff"}
+	num := func() float64 {
+		switch rng.IntN(8) {
+		case 0:
+			return math.NaN()
+		case 1:
+			return math.Inf(1 - 2*rng.IntN(2))
+		case 2:
+			return 1e30 * (rng.Float64() - 0.5)
+		}
+		return 4 * (rng.Float64() - 0.5)
+	}
+	id := func() string { return ids[rng.IntN(len(ids))] }
+	for range 3000 {
+		switch rng.IntN(16) {
+		case 0:
+			_ = LookAt(num(), num())
+		case 1:
+			_ = SetLipSync(num())
+		case 2:
+			b := make([]byte, rng.IntN(9000))
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			_ = LipSyncPCM(b, rng.IntN(400000)-1000)
+		case 3:
+			_ = PlayClipLayer(rng.IntN(20)-2, id(), rng.IntN(6)-1)
+		case 4:
+			_ = PlayClip(id())
+		case 5:
+			switch rng.IntN(3) {
+			case 0:
+				_ = SetExpression(id())
+			case 1:
+				_ = AddExpression(id())
+			default:
+				_ = RemoveExpression(id())
+			}
+		case 6:
+			_, _ = HitTest(num(), num())
+		case 7:
+			_ = SetParameter(id(), num())
+		case 8:
+			_ = SetFraming(num(), num(), num())
+		case 9:
+			_, _ = SetAdvanced(rng.IntN(40) - 4)
+		case 10:
+			_ = SetBehaviors(rng.IntN(20) - 2)
+		case 11:
+			_ = SetTapReaction(id(), id())
+		case 12:
+			_ = StopClips()
+		case 13:
+			std.SetViewSize(float64(rng.IntN(3000)), float64(rng.IntN(3000)))
+		default:
+			var touches []core.Touch
+			for range rng.IntN(3) {
+				touches = append(touches, core.Touch{ID: rng.IntN(3), X: 3000 * num(), Y: 3000 * num()})
+			}
+			std.Tick(1.0/60, touches)
+		}
+	}
+	if len(rec.errs) != 0 {
+		t.Fatalf("the character failed: %v", rec.errs)
+	}
+	_ = SetFraming(1, 0.5, 0.5)
+	_ = StopClips()
+	_ = SetLipSync(0)
+	run(1)
+	for i := range ParameterCount() {
+		if v := param(t, ParameterID(i)); math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Errorf("%s = %v", ParameterID(i), v)
+		}
+	}
+	if err := PlayClip("Greeting"); err != nil {
+		t.Errorf("PlayClip after the random calls: %v", err)
 	}
 }
