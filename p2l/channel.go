@@ -7,6 +7,7 @@ const numChannelIDs = int(ChannelGlueIntensity) + 1
 
 // cchan is one channel prepared for evaluation.
 type cchan struct {
+	id   ChannelID
 	kind ChannelKind
 	g    cgrid
 	vals []ChannelValue
@@ -46,7 +47,7 @@ func compileChannels(chs []Channel, nparams int) (chanSet, error) {
 			continue // the first channel with an id wins
 		}
 		s.at[ch.ID] = int8(len(s.list))
-		s.list = append(s.list, cchan{kind: ch.Kind, g: g, vals: vals})
+		s.list = append(s.list, cchan{id: ch.ID, kind: ch.Kind, g: g, vals: vals})
 	}
 	return s, nil
 }
@@ -63,13 +64,17 @@ func (s *chanSet) value(id ChannelID, cur []float32, scratch []corner) (v [3]flo
 	if i < 0 {
 		return v, false
 	}
-	ch := &s.list[i]
+	return s.list[i].eval(cur, scratch), true
+}
+
+// eval evaluates the channel at the parameter values cur.
+func (ch *cchan) eval(cur []float32, scratch []corner) (v [3]float64) {
 	if ch.kind == ChannelFlag {
 		if c := ch.g.flagCell(cur); c >= 0 {
 			cv := ch.vals[c]
 			v = [3]float64{float64(cv[0]), float64(cv[1]), float64(cv[2])}
 		}
-		return v, true
+		return v
 	}
 	for _, c := range ch.g.weights(cur, scratch) {
 		if c.cell < 0 {
@@ -80,7 +85,7 @@ func (s *chanSet) value(id ChannelID, cur []float32, scratch []corner) (v [3]flo
 		v[1] += c.w * float64(cv[1])
 		v[2] += c.w * float64(cv[2])
 	}
-	return v, true
+	return v
 }
 
 // scalar evaluates a scalar channel, or returns def when absent.

@@ -87,22 +87,23 @@ type cobj struct {
 // evalChannels computes the properties without blend shapes.
 func (o *cobj) evalChannels(cur []float32, sc []corner) props {
 	p := o.static
-	if len(o.ch.list) == 0 {
-		return p
-	}
-	p.drawOrder = o.ch.scalar(ChannelDrawOrder, float32(p.drawOrder), cur, sc)
-	p.opacity = o.ch.scalar(ChannelOpacity, float32(p.opacity), cur, sc)
-	if v, ok := o.ch.value(ChannelMultiply, cur, sc); ok {
-		p.mul = v
-	}
-	if v, ok := o.ch.value(ChannelScreen, cur, sc); ok {
-		p.scr = v
-	}
-	if v, ok := o.ch.value(ChannelFlipX, cur, sc); ok {
-		p.flipX = v[0]
-	}
-	if v, ok := o.ch.value(ChannelFlipY, cur, sc); ok {
-		p.flipY = v[0]
+	for k := range o.ch.list {
+		ch := &o.ch.list[k]
+		v := ch.eval(cur, sc)
+		switch ch.id {
+		case ChannelDrawOrder:
+			p.drawOrder = v[0]
+		case ChannelOpacity:
+			p.opacity = v[0]
+		case ChannelMultiply:
+			p.mul = v
+		case ChannelScreen:
+			p.scr = v
+		case ChannelFlipX:
+			p.flipX = v[0]
+		case ChannelFlipY:
+			p.flipY = v[0]
+		}
 	}
 	return p
 }
