@@ -37,7 +37,6 @@ func (b *builder) animation() {
 		})
 	}
 
-	down, wave := b.parts["PartArmRDown"], b.parts["PartArmRWave"]
 	m.Clips = []p2l.Clip{
 		{
 			ID: "Idle", Name: "Idle", Group: "Idle", Duration: 6, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
@@ -51,6 +50,8 @@ func (b *builder) animation() {
 		{
 			ID: "Greeting", Name: "Greeting", Group: "Greeting", Duration: 3.4, Fps: 30, FadeIn: 0.4, FadeOut: 0.6,
 			Curves: []p2l.ParameterCurve{
+				// Raise the waving arm in place of the hanging one.
+				b.curve("ParamArmRWave", k(0, 0), k(0.2, 1), k(2.9, 1), k(3.2, 0)),
 				b.curve("ParamHandWave", k(0, 0), k(0.5, -1), k(0.9, 1), k(1.3, -1), k(1.7, 1), k(2.1, -1), k(2.5, 0.6), k(2.9, 0)),
 				b.curve("ParamArmRA", k(0, 0), k(0.4, 4), k(2.8, 4), k(3.4, 0)),
 				b.curve("ParamMouthForm", k(0, 0), k(0.3, 1), k(3, 1), k(3.4, 0)),
@@ -61,12 +62,6 @@ func (b *builder) animation() {
 				b.curve("ParamCheek", k(0, 0), k(0.5, 1), k(3, 1), k(3.4, 0)),
 			},
 			Events: []p2l.Event{{Time: 0.5, Value: "hello"}, {Time: 2.9, Value: "wave_end"}},
-			// The pose group shows the first part whose opacity is set:
-			// raise the waving arm, then put the hanging one back.
-			TargetCurves: []p2l.TargetCurve{
-				partCurve(down, 0, 3.1, 1),
-				partCurve(wave, 1, 3.1, 0),
-			},
 		},
 		{
 			ID: "Nod", Name: "Nod", Group: "TapHead", Duration: 1.6, Fps: 30, FadeIn: 0.3, FadeOut: 0.4,
@@ -115,7 +110,7 @@ func (b *builder) animation() {
 		}},
 	}
 
-	m.Pose = &p2l.Pose{FadeIn: 0.3, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: down}, {Part: wave}}}}}
+	m.Pose = &p2l.Pose{FadeIn: 0.3, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: b.parts["PartArmL"]}, {Part: b.parts["PartArmLV"]}}}}}
 	m.Roles = []p2l.Role{
 		{Name: "EyeBlink", Parameters: []int{b.param("ParamEyeLOpen"), b.param("ParamEyeROpen")}},
 		{Name: "LipSync", Parameters: []int{b.param("ParamMouthOpenY")}},
@@ -152,7 +147,7 @@ func (b *builder) animation() {
 			group("GroupEyes", "Eyes", 0xFF8CC8F0, true, "ParamEyeLOpen", "ParamEyeROpen", "ParamEyeBallX", "ParamEyeBallY"),
 			group("GroupBrows", "Brows", 0xFFC8A070, false, "ParamBrowLY", "ParamBrowRY", "ParamBrowLAngle", "ParamBrowRAngle"),
 			group("GroupMouth", "Mouth", 0xFFF08CA0, true, "ParamMouthForm", "ParamMouthOpenY"),
-			group("GroupBody", "Body", 0xFFA0D8A0, false, "ParamBodyAngleX", "ParamBreath", "ParamArmLA", "ParamArmRA", "ParamHandWave"),
+			group("GroupBody", "Body", 0xFFA0D8A0, false, "ParamBodyAngleX", "ParamBreath", "ParamArmLA", "ParamArmRA", "ParamArmRWave", "ParamHandWave"),
 			group("GroupHair", "Hair", 0xFFB89070, false, "ParamHairFront", "ParamHairSide", "ParamHairBack"),
 		},
 	}
@@ -182,18 +177,4 @@ func (b *builder) curve(id string, keys ...key) p2l.ParameterCurve {
 		})
 	}
 	return p2l.ParameterCurve{Parameter: b.param(id), Curve: c}
-}
-
-// partCurve is a part-opacity curve holding during until switchT, then after
-// (stepped: part opacities are set, not faded; the pose fades).
-func partCurve(part int, during, switchT, after float32) p2l.TargetCurve {
-	return p2l.TargetCurve{
-		Target: p2l.TargetPartOpacity, Part: part, FadeIn: -1, FadeOut: -1,
-		Curve: p2l.Curve{
-			Start: p2l.Point{T: 0, V: during},
-			Segments: []p2l.Segment{
-				{Kind: p2l.SegmentStepped, End: p2l.Point{T: switchT, V: after}},
-			},
-		},
-	}
 }

@@ -255,6 +255,39 @@ func paintHand(pa *painter) *image.RGBA {
 	return l
 }
 
+// mirrorLayer flips a layer about the vertical centre line.
+func mirrorLayer(l *image.RGBA) *image.RGBA {
+	out := newLayer()
+	for y := 0; y < H; y++ {
+		for x := 0; x < W; x++ {
+			copy(out.Pix[out.PixOffset(W-1-x, y):][:4], l.Pix[l.PixOffset(x, y):][:4])
+		}
+	}
+	return out
+}
+
+// paintVSignHand is the left hand (viewer's right) making a V sign beside
+// the face: index and middle finger up, the others folded under the thumb.
+func paintVSignHand(pa *painter) *image.RGBA {
+	l := newLayer()
+	const hx, hy = 764.0, 680.0
+	hand := pa.shape(func(p *path) {
+		p.ellipse(hx, hy, 28, 31, -0.05)
+		p.ellipse(hx-13, hy-56, 9, 30, -0.28)
+		p.ellipse(hx+12, hy-58, 9, 31, 0.22)
+		p.ellipse(hx+22, hy-18, 10, 9, 0)
+		p.ellipse(hx+24, hy-2, 9, 8, 0)
+	})
+	skin := radial(pt{hx, hy - 20}, 60, 70, stop{0, skinLight}, stop{0.7, skinBase}, stop{1, skinShade})
+	fill(l, hand, skin)
+	fill(l, outline(hand, 2), solid(skinLine))
+	// The thumb folds across the palm.
+	thumb := pa.shape(func(p *path) { p.ellipse(hx-2, hy-6, 20, 8.5, 0.35) })
+	fill(l, thumb, skin)
+	fill(l, outline(thumb, 2), solid(skinLine))
+	return l
+}
+
 // ---------------------------------------------------------------- hair
 
 // strand is a bang: a pointed lock from its root (left, right x at rootY)

@@ -95,6 +95,8 @@ type builder struct {
 	defIdx  map[string]int
 	parts   map[string]int
 	meshIdx map[string]int
+	// partSpecs parallels Model.Parts.
+	partSpecs []partSpec
 }
 
 func (b *builder) param(id string) int {
@@ -146,6 +148,7 @@ func Build() (*p2l.Model, error) {
 	}
 	for _, p := range partList {
 		b.parts[p.id] = len(m.Parts)
+		b.partSpecs = append(b.partSpecs, p)
 		m.Parts = append(m.Parts, p2l.Part{
 			ID: p.id, Name: p.name, Flags: p2l.PartVisible, GroupMode: p.mode, DrawOrder: p.order,
 			Composite: neutralComposite(),
@@ -416,6 +419,14 @@ func (b *builder) drawTree(ms []*meshSpec) {
 			part.DrawOrder = int32(b.m.Meshes[mi].DrawOrder)
 			c := part.Composite
 			g = &p2l.DrawGroup{Part: pi, DrawOrder: part.DrawOrder, Composite: &c}
+			if f := b.partSpecs[pi].fader; f != "" {
+				// The group's composite opacity follows the fader; the
+				// static value is the one at the default (0).
+				c.Opacity = 0
+				b.m.Parts[pi].Composite.Opacity = 0
+				g.Channels = []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar,
+					Grid: grid(b, []axisSpec{{f, keys01}}, func(k []float32) p2l.ChannelValue { return p2l.ChannelValue{k[0]} })}}
+			}
 			groups[s.part] = g
 			root.Children = append(root.Children, p2l.DrawNode{Group: g})
 		}

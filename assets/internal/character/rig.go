@@ -31,30 +31,37 @@ var parameters = []p2l.Parameter{
 	{ID: "ParamArmLA", Name: "Arm L", Min: -10, Max: 10},
 	{ID: "ParamArmRA", Name: "Arm R", Min: -10, Max: 10},
 	{ID: "ParamHandWave", Name: "Hand Wave", Min: -1, Max: 1},
+	{ID: "ParamArmRWave", Name: "Raise Right Arm", Min: 0, Max: 1},
 }
 
 type partSpec struct {
 	id, name string
 	mode     p2l.GroupMode
 	order    int32
+	// opacity, when set, drives the isolated group's opacity from the
+	// parameter fader (0 → hidden, 1 → shown).
+	fader string
 }
 
-// partList: the two right-arm parts form the pose group; the waving arm is
-// an isolated group so that its sleeve, forearm and hand fade as one layer
-// during the pose cross-fade instead of showing through each other.
+// partList: the two left-arm parts form the pose group (hanging, or a V sign
+// by the face). The right arm is raised to wave by ParamArmRWave, which
+// fades the hanging arm out and the waving arm in; the waving arm is an
+// isolated group whose group opacity follows the parameter, so its sleeve,
+// forearm and hand fade as one layer instead of showing through each other.
 var partList = []partSpec{
-	{"PartHairBack", "Back hair", p2l.GroupPassThrough, 500},
-	{"PartBody", "Body", p2l.GroupPassThrough, 500},
-	{"PartArmL", "Left arm", p2l.GroupPassThrough, 500},
-	{"PartArmRDown", "Right arm (down)", p2l.GroupPassThrough, 500},
-	{"PartArmRWave", "Right arm (waving)", p2l.GroupIsolated, 500},
-	{"PartFace", "Face", p2l.GroupPassThrough, 500},
-	{"PartCheek", "Cheek", p2l.GroupPassThrough, 500},
-	{"PartEyes", "Eyes", p2l.GroupPassThrough, 500},
-	{"PartBrows", "Brows", p2l.GroupPassThrough, 500},
-	{"PartMouth", "Mouth", p2l.GroupPassThrough, 500},
-	{"PartHairSide", "Side hair", p2l.GroupPassThrough, 500},
-	{"PartHairFront", "Front hair", p2l.GroupPassThrough, 500},
+	{"PartHairBack", "Back hair", p2l.GroupPassThrough, 500, ""},
+	{"PartBody", "Body", p2l.GroupPassThrough, 500, ""},
+	{"PartArmL", "Left arm (down)", p2l.GroupPassThrough, 500, ""},
+	{"PartArmLV", "Left arm (V sign)", p2l.GroupPassThrough, 500, ""},
+	{"PartArmRDown", "Right arm (down)", p2l.GroupPassThrough, 500, ""},
+	{"PartArmRWave", "Right arm (waving)", p2l.GroupIsolated, 500, "ParamArmRWave"},
+	{"PartFace", "Face", p2l.GroupPassThrough, 500, ""},
+	{"PartCheek", "Cheek", p2l.GroupPassThrough, 500, ""},
+	{"PartEyes", "Eyes", p2l.GroupPassThrough, 500, ""},
+	{"PartBrows", "Brows", p2l.GroupPassThrough, 500, ""},
+	{"PartMouth", "Mouth", p2l.GroupPassThrough, 500, ""},
+	{"PartHairSide", "Side hair", p2l.GroupPassThrough, 500, ""},
+	{"PartHairFront", "Front hair", p2l.GroupPassThrough, 500, ""},
 }
 
 var (
@@ -131,6 +138,7 @@ func deformers() []*defSpec {
 		parallax("FrontHairParallax", "PartHairFront", 270, 30, 730, 500, 10, 7),
 		parallax("BackHairParallax", "PartHairBack", 230, 100, 770, 940, -16, -6),
 		armRotation("ArmLRot", "PartArmL", pt{mirror(shoulderR.X), shoulderR.Y}, "ParamArmLA", 1),
+		armRotation("ArmLVRot", "PartArmLV", pt{mirror(shoulderR.X), shoulderR.Y}, "ParamArmLA", 1),
 		armRotation("ArmRDownRot", "PartArmRDown", shoulderR, "ParamArmRA", -1),
 		armRotation("ArmRWaveRot", "PartArmRWave", shoulderR, "ParamArmRA", -1),
 		{
@@ -216,7 +224,8 @@ func (b *builder) meshes() []*meshSpec {
 	add(&meshSpec{id: "Neck", name: "Neck", part: "PartBody", parent: "BodyWarp", img: paintNeck(pa)})
 	add(&meshSpec{id: "Body", name: "Body", part: "PartBody", parent: "BodyWarp", img: paintBody(pa)})
 	add(&meshSpec{id: "ArmL", name: "Left arm", part: "PartArmL", parent: "ArmLRot", img: paintArmDown(pa, 1)})
-	add(&meshSpec{id: "ArmRDown", name: "Right arm", part: "PartArmRDown", parent: "ArmRDownRot", img: paintArmDown(pa, -1)})
+	add(&meshSpec{id: "ArmRDown", name: "Right arm", part: "PartArmRDown", parent: "ArmRDownRot", img: paintArmDown(pa, -1),
+		opacityAxis: &axisSpec{"ParamArmRWave", keys01}, opacity: func(v float32) float32 { return 1 - v }})
 	add(&meshSpec{id: "Face", name: "Face", part: "PartFace", parent: "HeadTurn", img: paintFace(pa)})
 	add(&meshSpec{id: "Blush", name: "Blush", part: "PartCheek", parent: "FaceParallax", img: paintBlush(pa),
 		blend: p2l.BlendMultiply, opacityAxis: &axisSpec{"ParamCheek", keys01},
@@ -311,7 +320,10 @@ func (b *builder) meshes() []*meshSpec {
 			t := clamp((130-p.Y)/76, 0, 1)
 			return pt{-float64(k[0]) * 16 * t, 0}
 		}})
-	// The raised arm is in front of the hair.
+	// The raised arms are in front of the hair.
+	add(&meshSpec{id: "ArmLVUpper", name: "Left upper arm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintUpperArmWave(pa))})
+	add(&meshSpec{id: "ArmLVFore", name: "Left forearm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintForearmWave(pa))})
+	add(&meshSpec{id: "HandLV", name: "Left hand (V sign)", part: "PartArmLV", parent: "ArmLVRot", img: paintVSignHand(pa)})
 	add(&meshSpec{id: "ArmRWaveUpper", name: "Right upper arm", part: "PartArmRWave", parent: "ArmRWaveRot", img: paintUpperArmWave(pa)})
 	add(&meshSpec{id: "ArmRWaveFore", name: "Right forearm", part: "PartArmRWave", parent: "ForearmRWaveRot", img: paintForearmWave(pa)})
 	add(&meshSpec{id: "HandR", name: "Right hand", part: "PartArmRWave", parent: "ForearmRWaveRot", img: paintHand(pa)})
