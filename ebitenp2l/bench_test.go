@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -65,7 +67,8 @@ func (s *benchScene) dispose() {
 
 // runFrames runs f as one frame per benchmark iteration, timing only f:
 // between iterations the game loop ends the frame, so Ebitengine flushes
-// and recycles its command queue as in a game.
+// and recycles its command queue as in a game. Besides wall time it reports
+// cpu-ns/op, the CPU time of the thread running f.
 func runFrames(b *testing.B, f func()) {
 	b.StopTimer()
 	b.ReportAllocs()
@@ -73,13 +76,19 @@ func runFrames(b *testing.B, f func()) {
 		onGame(f)
 	}
 	b.ResetTimer() // drops the setup (model decoding, uploads)
+	var cpu time.Duration
 	for range b.N {
 		onGame(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			b.StartTimer()
+			t0 := threadCPU()
 			f()
+			cpu += threadCPU() - t0
 			b.StopTimer()
 		})
 	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 func benchmarkCharacters(b *testing.B, n int, update bool) {
