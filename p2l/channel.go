@@ -52,9 +52,6 @@ func compileChannels(chs []Channel, nparams int) (chanSet, error) {
 	return s, nil
 }
 
-// has reports whether the set drives id.
-func (s *chanSet) has(id ChannelID) bool { return s.at[id] >= 0 }
-
 // value evaluates channel id at the parameter values cur. Scalar and color
 // channels blend multilinearly (a missing cell contributes zero); flag
 // channels take the cell at the key not above the value on every axis.

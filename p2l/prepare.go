@@ -340,9 +340,8 @@ func (p *prepared) build(m *Model) error {
 	return nil
 }
 
-// buildObj prepares channels and the scalar part of bindings; targets gives
-// each binding's per-key property targets.
-func (p *prepared) buildObj(o *cobj, static props, chs []Channel, np int, sc []corner) error {
+// buildObj prepares a record's static properties and channels.
+func (p *prepared) buildObj(o *cobj, static props, chs []Channel, np int) error {
 	o.static = static
 	var err error
 	if o.ch, err = compileChannels(chs, np); err != nil {
@@ -401,7 +400,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		opacity: float64(d.Opacity), mul: colorProps(d.Multiply), scr: colorProps(d.Screen),
 		flipX: flagValue(d.Flags&DeformerFlipX != 0), flipY: flagValue(d.Flags&DeformerFlipY != 0),
 	}
-	if err := p.buildObj(&c.obj, st, d.Channels, np, sc); err != nil {
+	if err := p.buildObj(&c.obj, st, d.Channels, np); err != nil {
 		return err
 	}
 	switch d.Kind {
@@ -548,7 +547,7 @@ func (p *prepared) buildPart(m *Model, i int, sc []corner) error {
 	}
 	st := props{drawOrder: float64(pt.DrawOrder), opacity: float64(pt.Composite.Opacity),
 		mul: colorProps(pt.Composite.Multiply), scr: colorProps(pt.Composite.Screen)}
-	if err := p.buildObj(&c.obj, st, pt.Channels, np, sc); err != nil {
+	if err := p.buildObj(&c.obj, st, pt.Channels, np); err != nil {
 		return err
 	}
 	if err := checkComposite(m, &pt.Composite); err != nil {
@@ -639,7 +638,7 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 		}
 	}
 	st := props{drawOrder: float64(me.DrawOrder), opacity: float64(me.Opacity), mul: colorProps(me.Multiply), scr: colorProps(me.Screen)}
-	if err := p.buildObj(&c.obj, st, me.Channels, np, sc); err != nil {
+	if err := p.buildObj(&c.obj, st, me.Channels, np); err != nil {
 		return err
 	}
 	var def []float64
