@@ -16,8 +16,9 @@ type FormatError struct {
 	Tag string
 	// Offset is the byte offset of the offending field: a file offset, or,
 	// when Decompressed is true, an offset inside the chunk's decompressed
-	// content. It is −1 for errors found in a model (Write, Validate) or by
-	// cross-reference checks after decoding.
+	// content. For a reference error found after decoding (an index out of
+	// range, a cycle) it is the file offset where the chunk's data starts.
+	// It is −1 for errors found in a model (Write, Validate).
 	Offset int64
 	// Decompressed tells that Offset is relative to the decompressed chunk.
 	Decompressed bool

@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -179,10 +180,17 @@ func (l *loader) run(entries []container.Entry) (*Model, error) {
 			}
 		}
 	}
-	if err := mergeCEXT(l.m, l.cext); err != nil {
-		return nil, err
+	err := mergeCEXT(l.m, l.cext)
+	if err == nil {
+		err = checkRefs(l.m)
 	}
-	if err := checkRefs(l.m); err != nil {
+	if err != nil {
+		// Cross-reference errors are found on the decoded model; point at
+		// the start of the chunk that holds the reference.
+		var fe *FormatError
+		if errors.As(err, &fe) && fe.Offset < 0 && byTag[fe.Tag] != nil {
+			fe.Offset = int64(byTag[fe.Tag].Offset)
+		}
 		return nil, err
 	}
 	return l.m, nil

@@ -203,3 +203,18 @@ func TestFormatErrorFields(t *testing.T) {
 		t.Fatalf("offset %d not inside MESH [%d, +%d)", fe.Offset, meshOff, len(bad[5].data))
 	}
 }
+
+// TestReferenceErrorOffset: a reference error found after decoding names
+// the chunk and points at the chunk's data.
+func TestReferenceErrorOffset(t *testing.T) {
+	cs := withChunk("DRAW", func(c *tchunk) { c.data[len(c.data)-4] = 5 }) // mesh 5 of 1
+	data := buildV2(cs...)
+	_, err := Load(data)
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Tag != "DRAW" || !strings.Contains(fe.Msg, "mesh 5 out of range (1)") {
+		t.Fatalf("%v", err)
+	}
+	if want := int64(binary.LittleEndian.Uint64(data[tocRow(6)+8:])); fe.Offset != want {
+		t.Fatalf("offset %d, want DRAW's %d", fe.Offset, want)
+	}
+}
