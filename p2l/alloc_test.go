@@ -62,3 +62,31 @@ func TestHugeCountSmallChunk(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeWarpWithoutKeyforms: a 4000×4000 warp whose keyform grid has no
+// cell would make evaluation allocate hundreds of MB from a file of a few
+// hundred bytes; the reader rejects it first.
+func TestHugeWarpWithoutKeyforms(t *testing.T) {
+	m := minimalModel()
+	w := &Warp{Columns: 4000, Rows: 4000, Keyforms: &Grid[[]float32]{}}
+	m.Deformers = []Deformer{{Kind: WarpDeformer, ID: "w", Parent: -1, Part: -1, Opacity: 1, Multiply: White, Warp: w}}
+	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "at least one cell") {
+		t.Fatalf("Validate: %v", err)
+	}
+	// The same record, hand-built: DEFM with one warp, grid with no axes
+	// and no cells.
+	defm := (&bld{}).u32(1).u8(0).u32(none).i32(-1).i32(-1).u8(0).f32(1, 1, 1, 1, 0, 0, 0).
+		u32(4000).u32(4000).u16(0).u32(0).u8(0).u16(0).b
+	data := buildV2(withChunk("DEFM", func(c *tchunk) { c.data = defm })...)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Load(data)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "DEFM") || !strings.Contains(err.Error(), "at least one cell") {
+		t.Fatalf("Load: %v", err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Fatalf("allocated %d bytes", d)
+	}
+}

@@ -82,9 +82,11 @@ func (c *coder) deformer(d *Deformer) {
 			w.Columns, w.Rows = int(cols), int(rows)
 		}
 		np := (w.Columns + 1) * (w.Rows + 1) * 2
+		pos = c.pos
 		grid(c, &w.Keyforms, minArray, "keyforms", func(c *coder, v *[]float32) {
 			c.sizedFloats(v, hintPosition, np, false, "points")
 		})
+		c.needKeyform(pos, w.Keyforms == nil || len(w.Keyforms.Cells) == 0)
 		c.channels(&d.Channels, false, "channels")
 		bindings(c, &w.Shapes, minArray+4+24, "shapes", func(c *coder, s *WarpShape, present bool) {
 			c.sizedFloats(&s.Points, hintPosition, np, !present, "points")
@@ -101,6 +103,8 @@ func (c *coder) deformer(d *Deformer) {
 		}
 		r := d.Rotation
 		c.f32(&r.BaseAngle, "baseAngle")
+		pos := c.pos
+		defer func() { c.needKeyform(pos, r.Keyforms == nil || len(r.Keyforms.Cells) == 0) }()
 		grid(c, &r.Keyforms, 16, "keyforms", func(c *coder, k *RotationKey) {
 			c.f32(&k.X, "x")
 			c.f32(&k.Y, "y")
@@ -119,6 +123,16 @@ func (c *coder) deformer(d *Deformer) {
 			c.rgb(&s.Multiply, "multiply")
 			c.rgb(&s.Screen, "screen")
 		})
+	}
+}
+
+// needKeyform rejects a deformer without any keyform. A deformer's shape
+// exists only through its keyforms; requiring one also keeps a warp's point
+// count backed by bytes in the file (a tiny file cannot declare a
+// 4096×4096 warp that evaluation would have to allocate).
+func (c *coder) needKeyform(pos int, missing bool) {
+	if c.ok() && missing {
+		c.failAt(pos, "keyforms", "a deformer needs a keyform grid with at least one cell")
 	}
 }
 

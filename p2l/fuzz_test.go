@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"bytes"
+	"runtime"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,7 +31,15 @@ func FuzzLoad(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Allocation must stay proportional to the input (decoding,
+		// validation and the trial evaluation together).
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		m, err := Load(data, WithCRC(), WithMaxDecompressed(1<<22))
+		runtime.ReadMemStats(&after)
+		if a := after.TotalAlloc - before.TotalAlloc; a > 256*uint64(len(data))+32<<20 {
+			t.Fatalf("%d-byte input allocated %d bytes (err %v)", len(data), a, err)
+		}
 		if err != nil {
 			if strings.Contains(err.Error(), "panicked") {
 				t.Fatal(err)

@@ -29,6 +29,9 @@ func TestValidateRules(t *testing.T) {
 		{"deformer own parent", func(m *Model) { m.Deformers[1].Parent = 1 }, "must be an earlier deformer"},
 		{"deformer part out of range", func(m *Model) { m.Deformers[0].Part = 2 }, "deformers[0].part: part 2 out of range"},
 		{"deformer kind without data", func(m *Model) { m.Deformers[0].Warp = nil }, "needs Warp set"},
+		{"warp without keyforms", func(m *Model) { m.Deformers[0].Warp.Keyforms = nil }, "needs a keyform grid with at least one cell"},
+		{"warp without cells", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells = nil }, "needs a keyform grid with at least one cell"},
+		{"rotation without keyforms", func(m *Model) { m.Deformers[1].Rotation.Keyforms = nil }, "needs a keyform grid with at least one cell"},
 		{"warp columns 0", func(m *Model) { m.Deformers[0].Warp.Columns = 0 }, "columns and rows must be in 1..65535"},
 		{"warp keyform size", func(m *Model) { w := m.Deformers[0].Warp; w.Keyforms.Cells[0].Value = w.Keyforms.Cells[0].Value[:10] }, "has 10 values, want 12"},
 		{"warp shape size", func(m *Model) { s := &m.Deformers[0].Warp.Shapes[0].Shapes[1]; s.Points = s.Points[:2] }, "has 2 values, want 12"},
@@ -134,7 +137,7 @@ func TestValidateRules(t *testing.T) {
 		{"ext replaced binding", func(m *Model) { m.Skins.Header.Replaced[0].Bindings[0] = 1 }, "binding 1 out of range"},
 		{"ext physics group", func(m *Model) { m.Simulations.Header.PhysicsGroups[0] = 1 }, "physics group 1 out of range"},
 		{"virtual bone kind", func(m *Model) {
-			m.Bones.Virtual[0].Kind, m.Bones.Virtual[0].Warp, m.Bones.Virtual[0].Rotation = WarpDeformer, &Warp{Columns: 1, Rows: 1}, nil
+			m.Bones.Virtual[0].Kind, m.Bones.Virtual[0].Warp, m.Bones.Virtual[0].Rotation = WarpDeformer, &Warp{Columns: 1, Rows: 1, Keyforms: &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: make([]float32, 8)}}}}, nil
 		}, "a virtual bone must be a rotation deformer"},
 		{"virtual bone parent", func(m *Model) { m.Bones.Virtual[0].Parent = 2 }, "must be an earlier deformer"},
 		{"arc deformer", func(m *Model) { m.Bones.Arcs[0].Deformer = 3 }, "deformer 3 out of range"},
