@@ -115,14 +115,20 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 	if m == nil {
 		return errors.New("nil model")
 	}
+	// The rig is made without the mutex: with the game's rig maker it
+	// decodes and uploads the texture pages (a few hundred ms for the
+	// default character), which would stall the render thread otherwise.
+	// ebitenp2l guards its shared resources itself; the new character is
+	// handed to the game loop under the mutex below.
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	// The rig is made with the mutex held: the game's rig maker creates GPU
-	// resources that must not be used concurrently with drawing.
-	r, err := c.newRig(m)
+	newRig := c.newRig
+	c.mu.Unlock()
+	r, err := newRig(m)
 	if err != nil {
 		return err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.rig != nil {
 		dispose(c.rig)
 	}

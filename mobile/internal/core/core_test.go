@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -570,3 +571,39 @@ func TestConcurrentCalls(t *testing.T) {
 }
 
 func second(_ int, err error) error { return err }
+
+// TestLoadDoesNotStallTicks: while a new model's rig is being made (the
+// game's maker decodes and uploads textures), ticks and API calls on the
+// current character proceed.
+func TestLoadDoesNotStallTicks(t *testing.T) {
+	c, _ := newTestCore(t)
+	release := make(chan struct{})
+	next := &fakeRig{}
+	c.newRig = func(*p2l.Model) (Rig, error) { <-release; return next, nil }
+	loaded := make(chan error)
+	go func() { loaded <- c.SetModel(testModel()) }()
+	ticked := make(chan error)
+	go func() {
+		for range 10 {
+			c.Tick(tick, nil)
+		}
+		_, err := c.HitTest(0.3, 0.15)
+		ticked <- err
+	}()
+	select {
+	case err := <-ticked:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ticks blocked while the rig was being made")
+	}
+	close(release)
+	if err := <-loaded; err != nil {
+		t.Fatal(err)
+	}
+	c.Tick(tick, nil)
+	if next.updates != 1 {
+		t.Errorf("the new rig got %d updates, want 1", next.updates)
+	}
+}

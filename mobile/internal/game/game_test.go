@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -39,6 +40,7 @@ type harness struct {
 	shoot      bool
 	shot       []byte // RGBA of the screen at tickShot
 	shotW      int
+	loadTime   time.Duration
 }
 
 // Script (ticks at 60 TPS): the model loads at tick 0 with a blue
@@ -83,7 +85,9 @@ func (h *harness) Update() error {
 	case tickGreen:
 		_ = h.c.SetBackground(0, 1, 0, 1)
 	case tickLoad:
+		start := time.Now()
 		h.loadErr = h.c.Load(assets.DefaultModelBytes)
+		h.loadTime = time.Since(start)
 	case tickShot:
 		h.shoot = true
 	case tickEnd:
@@ -214,5 +218,5 @@ func TestDrawsCharacterInItsBox(t *testing.T) {
 	if inside < 200*240/20 {
 		t.Errorf("only %d character pixels in the 200×240 box, want at least 5%%", inside)
 	}
-	t.Logf("character pixels: %d of %d in the box", inside, 200*240)
+	t.Logf("character pixels: %d of %d in the box; LoadModel took %v", inside, 200*240, h.loadTime)
 }
