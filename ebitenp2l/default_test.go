@@ -21,7 +21,8 @@ import (
 // layer page of a nesting depth), blend and mask set; two calls (copy and
 // draw) per item that reads the backdrop, except that consecutive ones with
 // equal state may share them when their areas are disjoint (the lower
-// bound). A group's composite is an item of the target around it.
+// bound). A group's composite is an item of the target around it; a group
+// with opacity 0 is not drawn at all.
 // Fixed-function is decided by p2l/render's FixedFunction.
 func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi int) {
 	m := rig.Model()
@@ -36,6 +37,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi int) {
 	}
 	// Parse the commands into a tree.
 	root := &node{part: -1}
+	skipped := &node{part: -1} // receives the contents of groups not drawn
 	stack := []*node{root}
 	for _, c := range rig.RenderCommands() {
 		top := stack[len(stack)-1]
@@ -44,6 +46,11 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi int) {
 				top.children = append(top.children, node{mesh: mi, part: -1})
 			}
 		} else if part, ok := c.Group(); ok {
+			if len(stack) > 1 && stack[len(stack)-1] == skipped || !(rig.GroupComposite(part).Opacity > 0) {
+				// A transparent group draws nothing, not even its layer.
+				stack = append(stack, skipped)
+				continue
+			}
 			top.children = append(top.children, node{mesh: -1, part: part})
 			stack = append(stack, &top.children[len(top.children)-1])
 		} else if len(stack) > 1 {

@@ -219,7 +219,16 @@ func (r *renderer) plan() bool {
 	r.items, r.groups, r.stack, r.post, r.covUsed = r.items[:0], r.groups[:0], r.stack[:0], r.post[:0], r.covUsed[:0]
 	r.bdAll = image.Rectangle{}
 
+	skip := 0 // > 0 inside a group that is not drawn
 	for _, cmd := range r.rig.RenderCommands() {
+		if skip > 0 {
+			if _, ok := cmd.Group(); ok {
+				skip++
+			} else if cmd == p2l.CloseGroup {
+				skip--
+			}
+			continue
+		}
 		if mi, ok := cmd.Mesh(); ok {
 			if mi >= n || !r.visibleMesh(mi) {
 				continue
@@ -243,6 +252,12 @@ func (r *renderer) plan() bool {
 			continue
 		}
 		if part, ok := cmd.Group(); ok {
+			if !(r.rig.GroupComposite(part).Opacity > 0) {
+				// A transparent group leaves its target as it is in every
+				// mode: neither its layer nor its masks are drawn.
+				skip = 1
+				continue
+			}
 			gi := len(r.groups)
 			r.items = append(r.items, item{mesh: -1, group: gi})
 			ms := -1
