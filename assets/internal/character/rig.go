@@ -230,6 +230,9 @@ func (b *builder) meshes() []*meshSpec {
 	add(&meshSpec{id: "Blush", name: "Blush", part: "PartCheek", parent: "FaceParallax", img: paintBlush(pa),
 		blend: p2l.BlendMultiply, opacityAxis: &axisSpec{"ParamCheek", keys01},
 		opacity: func(v float32) float32 { return 0.45 + 0.55*v }})
+	// The brows are drawn over the bangs (added after the hair), so that
+	// expressions read through the hair.
+	var brows []*meshSpec
 	for _, s := range []side{-1, 1} {
 		sfx := "L"
 		open, bx, by, brow, browA := "ParamEyeLOpen", "ParamEyeBallX", "ParamEyeBallY", "ParamBrowLY", "ParamBrowLAngle"
@@ -263,13 +266,13 @@ func (b *builder) meshes() []*meshSpec {
 				c := 1 - float64(k[0])
 				return pt{0, c * (closedY(s, p.X) - upperRimY(s, clamp(p.X, s.x(eyeDX)-50, s.x(eyeDX)+50)))}
 			}})
-		add(&meshSpec{id: "Brow" + sfx, name: "Brow " + sfx, part: "PartBrows", parent: "FaceParallax",
+		brows = append(brows, &meshSpec{id: "Brow" + sfx, name: "Brow " + sfx, part: "PartBrows", parent: "FaceParallax",
 			img: paintBrow(pa, s), cols: 6, rows: 2,
 			axes: []axisSpec{{brow, keys3}, {browA, keys3}},
 			deform: func(k []float32, p pt) pt {
 				// Angle +1 raises the inner end (worried), −1 lowers
 				// it (angry); rotate about the brow's centre.
-				a := float64(s) * float64(k[1]) * 14 * math.Pi / 180
+				a := float64(s) * float64(k[1]) * 20 * math.Pi / 180
 				c := pt{s.x(eyeDX) + float64(s)*5, browY}
 				r := p.sub(c)
 				sn, cs := math.Sincos(a)
@@ -320,6 +323,9 @@ func (b *builder) meshes() []*meshSpec {
 			t := clamp((130-p.Y)/76, 0, 1)
 			return pt{-float64(k[0]) * 16 * t, 0}
 		}})
+	for _, b := range brows {
+		add(b)
+	}
 	// The raised arms are in front of the hair.
 	add(&meshSpec{id: "ArmLVUpper", name: "Left upper arm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintUpperArmWave(pa))})
 	add(&meshSpec{id: "ArmLVFore", name: "Left forearm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintForearmWave(pa))})
