@@ -2,6 +2,7 @@ package container
 
 import (
 	"bytes"
+	"slices"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -63,25 +64,31 @@ var zstdPool = sync.Pool{New: func() any {
 // readExactly reads r to EOF and requires exactly want bytes. The buffer
 // starts at want when that is at most 32 times the compressed size (plus
 // 1 MiB), which covers real chunks in one allocation; a stream claiming a
-// larger ratio has to deliver the bytes to make the buffer grow.
+// larger ratio has to deliver the bytes to make the buffer grow (at most
+// doubling, never past want+1).
 func readExactly(r io.Reader, want int64, srcLen int) ([]byte, error) {
-	initial := min(want, 32*int64(srcLen)+1<<20)
-	buf := bytes.NewBuffer(make([]byte, 0, initial+1))
-	n, err := buf.ReadFrom(io.LimitReader(r, want+1))
-	if err != nil {
-		return nil, err
+	buf := make([]byte, 0, min(want, 32*int64(srcLen)+1<<20)+1)
+	for {
+		if len(buf) == cap(buf) {
+			grow := min(int64(cap(buf)), want+1-int64(len(buf)))
+			buf = slices.Grow(buf, int(grow))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > want {
+			return nil, fmt.Errorf("decompressed more than raw_length %d bytes", want)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if n != want {
-		return nil, fmt.Errorf("decompressed %s bytes, raw_length is %d", more(n, want), want)
+	if int64(len(buf)) != want {
+		return nil, fmt.Errorf("decompressed %d bytes, raw_length is %d", len(buf), want)
 	}
-	return buf.Bytes(), nil
-}
-
-func more(n, want int64) string {
-	if n > want {
-		return fmt.Sprintf("more than %d", want)
-	}
-	return fmt.Sprint(n)
+	return buf, nil
 }
 
 // checkZstdFrame walks the frame structure of src without decoding it: it

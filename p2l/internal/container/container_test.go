@@ -2,6 +2,7 @@ package container
 
 import (
 	"bytes"
+	"runtime"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -124,4 +125,28 @@ func FuzzContainer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDecompressionBomb: a stream that inflates far beyond raw_length is
+// stopped one byte past it; memory stays near raw_length.
+func TestDecompressionBomb(t *testing.T) {
+	zeros := make([]byte, 16<<20)
+	for _, m := range []Compression{Deflate, Zstd} {
+		z, err := compress(m, zeros)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err = decompress(m, z, 1000)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "raw_length") {
+			t.Errorf("%v: %v", m, err)
+		}
+		// The decoders' own state is bounded; the output buffer is ~1 KB.
+		if d := after.TotalAlloc - before.TotalAlloc; d > 8<<20 {
+			t.Errorf("%v: allocated %d bytes", m, d)
+		}
+	}
 }
