@@ -190,3 +190,16 @@ func BenchmarkFloor(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEvaluateUnchanged evaluates the character again with unchanged
+// inputs (a paused or fully idle rig): the results are kept.
+func BenchmarkEvaluateUnchanged(b *testing.B) {
+	m := synth.Character(1)
+	r := m.NewRig()
+	r.SetParameterValues(animatedPose(m, 0))
+	r.Evaluate()
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Evaluate()
+	}
+}

@@ -697,6 +697,7 @@ func TestOutOfRangeAndInert(t *testing.T) {
 	}
 	// An internal failure during evaluation is recovered and recorded.
 	m.Model.Meshes[mi].Positions = nil // breaks the prepared sizes
+	r.SetParameter(0, 0.5)             // new inputs: the rig evaluates again
 	r.Evaluate()
 	if r.Err() == nil || r.MeshVertices(mi) != nil {
 		t.Fatal("evaluation failure not recorded")
@@ -800,5 +801,50 @@ func TestModelLookups(t *testing.T) {
 	}
 	if md.ParameterIndex("b") != 1 || md.PartIndex("x") != -1 || md.PartParent(0) != -1 || md.MeshPart(5) != -1 {
 		t.Error("indices")
+	}
+}
+
+// TestUnchangedInputsKeepResults: an evaluation on unchanged inputs keeps
+// the results and reports no change; any changed input evaluates again.
+func TestUnchangedInputsKeepResults(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
+	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{ChildMesh, a}}}}
+	r := m.rig(t)
+	eval(t, r)
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn {
+		t.Fatalf("unchanged: %b", r.MeshChanges(a))
+	}
+	checkVerts(t, r, a, 0, 0, 1, 0, 0, 1)
+	// Host value outside the range clamps to the same current value: still
+	// unchanged.
+	r.SetParameter(0, -5)
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn {
+		t.Fatalf("same clamped value: %b", r.MeshChanges(a))
+	}
+	r.SetParameter(0, 1)
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn|MeshVerticesChanged {
+		t.Fatalf("moved: %b", r.MeshChanges(a))
+	}
+	checkVerts(t, r, a, 1, 1, 2, 1, 1, 2)
+	r.partOpacityMul[0] = 0.5
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn|MeshOpacityChanged || r.MeshOpacity(a) != 0.5 {
+		t.Fatalf("part multiplier: %b %v", r.MeshChanges(a), r.MeshOpacity(a))
+	}
+	r.partColorOverride[0] = colorOverride{set: true, mul: Color{1, 0, 0}}
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn|MeshColorsChanged {
+		t.Fatalf("part color: %b", r.MeshChanges(a))
+	}
+	r.modelOpacity = 0.5
+	eval(t, r)
+	if r.MeshOpacity(a) != 0.25 {
+		t.Fatalf("model opacity: %v", r.MeshOpacity(a))
 	}
 }

@@ -87,6 +87,18 @@ type Rig struct {
 	partProps []props
 	comps     []Composite
 
+	// lastIn holds the inputs of the last full evaluation, so that an
+	// evaluation on unchanged inputs can keep its results (a paused or
+	// idle rig costs almost nothing).
+	lastIn struct {
+		valid        bool
+		current      []float32
+		partMul      []float32
+		modelOpacity float32
+		meshColor    []colorOverride
+		partColor    []colorOverride
+	}
+
 	renderOrder []int
 	commands    []RenderCommand
 
@@ -320,6 +332,15 @@ func (r *Rig) evaluate() {
 	}()
 	r.stage = "parameters"
 	r.clampCurrent()
+	if r.adv == nil && r.sameInputs() {
+		// Nothing that evaluation reads has changed: the results stand,
+		// and nothing changed since the last evaluation.
+		for i := range r.changes {
+			r.changes[i] &= MeshDrawn
+		}
+		r.stage = ""
+		return
+	}
 	if r.adv != nil { // advanced mode, hook H1
 		r.adv.holdParameters(r)
 	}
@@ -342,7 +363,49 @@ func (r *Rig) evaluate() {
 	r.stage = "change flags"
 	r.updateChanges()
 	r.evaluated = true
+	r.saveInputs()
 	r.stage = ""
+}
+
+// sameInputs reports whether the last evaluation ran in Cubism mode on the
+// same inputs: clamped parameter values, part and model opacity
+// multipliers and host color overrides (bit for bit). The model is
+// immutable, so the results would be identical.
+func (r *Rig) sameInputs() bool {
+	in := &r.lastIn
+	if !in.valid || math.Float32bits(r.modelOpacity) != math.Float32bits(in.modelOpacity) ||
+		!bitsEqual32(r.current, in.current) || !bitsEqual32(r.partOpacityMul, in.partMul) {
+		return false
+	}
+	return sameOverrides(r.meshColorOverride, in.meshColor) && sameOverrides(r.partColorOverride, in.partColor)
+}
+
+// sameOverrides compares color overrides bit for bit.
+func sameOverrides(a, b []colorOverride) bool {
+	for i := range a {
+		if a[i].set != b[i].set || !bitsEqual32(a[i].mul[:], b[i].mul[:]) || !bitsEqual32(a[i].scr[:], b[i].scr[:]) {
+			return false
+		}
+	}
+	return true
+}
+
+// saveInputs records the inputs of a full evaluation for sameInputs; an
+// evaluation in advanced mode is never reused.
+func (r *Rig) saveInputs() {
+	in := &r.lastIn
+	if in.current == nil {
+		in.current = make([]float32, len(r.current))
+		in.partMul = make([]float32, len(r.partOpacityMul))
+		in.meshColor = make([]colorOverride, len(r.meshColorOverride))
+		in.partColor = make([]colorOverride, len(r.partColorOverride))
+	}
+	copy(in.current, r.current)
+	copy(in.partMul, r.partOpacityMul)
+	copy(in.meshColor, r.meshColorOverride)
+	copy(in.partColor, r.partColorOverride)
+	in.modelOpacity = r.modelOpacity
+	in.valid = r.adv == nil
 }
 
 func (r *Rig) meshOK(i int) bool {
