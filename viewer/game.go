@@ -195,10 +195,14 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	if g.idleClip >= 0 {
 		g.rig.Play(g.idleClip)
 	}
+	var bad []string
 	for i := range m.Textures {
 		if err := g.char.TextureInfo(i); err != nil {
-			g.message = fmt.Sprintf("texture page %d unavailable: %v", i, err)
+			bad = append(bad, err.Error())
 		}
+	}
+	if len(bad) > 0 {
+		g.message = "unavailable texture pages (their meshes are not drawn): " + strings.Join(bad, "; ")
 	}
 	g.resetCamera()
 }
@@ -520,8 +524,21 @@ func (g *game) drawOverlay(screen *ebiten.Image) {
 	if g.hitName != "" && g.now < g.hitUntil {
 		lines = append(lines, "hit: "+g.hitName)
 	}
-	for i, l := range lines {
-		ebitenutil.DebugPrintAt(screen, l, x, 8+16*i)
+	// Wrap to the space between the UI windows (the debug font is 6 px
+	// wide).
+	width := g.screenW - x - 10
+	if !g.opts.noUI {
+		width -= panelWidth + 20
+	}
+	cols := max(20, width/6)
+	y := 8
+	for _, l := range lines {
+		for len(l) > cols {
+			ebitenutil.DebugPrintAt(screen, l[:cols], x, y)
+			l, y = l[cols:], y+16
+		}
+		ebitenutil.DebugPrintAt(screen, l, x, y)
+		y += 16
 	}
 	for i, e := range g.events {
 		ebitenutil.DebugPrintAt(screen, "event "+e, x, g.screenH-16*(len(g.events)-i)-8)

@@ -356,7 +356,7 @@ func (g *game) controlUI(ctx *debugui.Context) {
 		}
 		ctx.Checkbox(&g.physics, "Physics")
 	})
-	ctx.Header("Advanced mode", false, func() { g.advancedUI(ctx) })
+	ctx.Header("Advanced mode", m.AdvancedAvailable() != 0, func() { g.advancedUI(ctx) })
 	ctx.Header("Lip sync", true, func() {
 		ctx.Button("Speak (bundled voice)").On(func() { g.speak(g.speech) })
 		ctx.Text("or drop a WAV/OGG/MP3 file")
