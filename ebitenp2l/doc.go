@@ -40,7 +40,8 @@
 // its texture pages on the GPU (uploaded premultiplied by the first one).
 // Everything that animates a character is on its *p2l.Rig (Character.Rig):
 // clips, expressions, parameters, behaviors (blink, breath, look-at, lip
-// sync), hit areas. Character.Update calls Rig.Update; to pose a rig
+// sync), hit areas. LookAtScreen aims the look-at behavior at a screen
+// point. Character.Update calls Rig.Update; to pose a rig
 // yourself, call Rig.Evaluate (or UpdateStages) instead and Draw shows the
 // last evaluation. ScreenToCanvas, CanvasToScreen and HitTest map points
 // through the GeoM of the last Draw, for look-at targets and clicks;

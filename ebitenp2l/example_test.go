@@ -17,14 +17,9 @@ type Game struct {
 }
 
 func (g *Game) Update() error {
-	// Look at the cursor: screen point → canvas point through the GeoM of
-	// the last Draw.
+	// Look at the cursor (through the GeoM of the last Draw).
 	mx, my := ebiten.CursorPosition()
-	if x, y, ok := g.hero.ScreenToCanvas(float64(mx), float64(my)); ok {
-		m := g.hero.Rig().Model()
-		// Look-at takes −1..1 around the canvas center.
-		g.hero.Rig().LookAt(float32(2*x/float64(m.Canvas.Width)-1), float32(1-2*y/float64(m.Canvas.Height)))
-	}
+	g.hero.LookAtScreen(float64(mx), float64(my))
 	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
 		if area := g.hero.HitTest(float64(mx), float64(my)); area >= 0 {
 			log.Println("clicked", g.hero.Rig().Model().HitAreas[area].Name)

@@ -70,3 +70,17 @@ func TestBoneGeoM(t *testing.T) {
 		t.Error("BoneGeoM(1) of a model with one bone: ok")
 	}
 }
+
+// TestLookAtTarget: the canvas center looks straight ahead, the top-right
+// corner is (1, 1) of the look-at range (x right, y up).
+func TestLookAtTarget(t *testing.T) {
+	cv := p2l.Canvas{Width: 1000, Height: 1200}
+	for _, c := range []struct{ cx, cy, x, y float64 }{
+		{500, 600, 0, 0}, {1000, 0, 1, 1}, {0, 1200, -1, -1}, {750, 900, 0.5, -0.5},
+	} {
+		x, y := lookAtTarget(cv, c.cx, c.cy)
+		if math.Abs(float64(x)-c.x) > 1e-6 || math.Abs(float64(y)-c.y) > 1e-6 {
+			t.Errorf("canvas (%g, %g): look-at (%g, %g), want (%g, %g)", c.cx, c.cy, x, y, c.x, c.y)
+		}
+	}
+}
