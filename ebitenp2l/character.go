@@ -47,7 +47,13 @@ func NewCharacter(model *p2l.Model) *Character {
 }
 
 // NewCharacterWithOptions is NewCharacter with options; opts may be nil.
+// A nil model is a programming error: it panics with an "ebitenp2l:"
+// message. A model that cannot be evaluated gives a character that draws
+// nothing; Rig().Err() says why.
 func NewCharacterWithOptions(model *p2l.Model, opts *Options) *Character {
+	if model == nil {
+		panic("ebitenp2l: NewCharacter with a nil model")
+	}
 	rig := model.NewRig()
 	rig.Evaluate()
 	return newCharacter(model, opts, rig, rig)

@@ -199,3 +199,22 @@ func TestSplitLargeMesh(t *testing.T) {
 		}
 	})
 }
+
+// TestBadMaskIndex: a mask index out of range contributes no coverage (the
+// masked mesh disappears, its inverted twin shows fully), without a panic.
+func TestBadMaskIndex(t *testing.T) {
+	onGame(func() {
+		s := newScene(4, 2)
+		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
+		a := s.quad(white, 0, 0, 4, 1, p2l.Mesh{Masks: []int{99}})
+		b := s.quad(white, 0, 1, 4, 2, p2l.Mesh{Masks: []int{-3}, Flags: p2l.MeshInvertMask})
+		s.pose.cmds = []p2l.RenderCommand{mesh(a), mesh(b)}
+		c := s.character(t)
+		dst := blackImage(4, 2)
+		defer dst.Deallocate()
+		c.Draw(dst, nil)
+		p := pixels(dst)
+		check(t, p, 4, 1, 0, [4]float64{0, 0, 0, 1}, 0, "masked by nothing")
+		check(t, p, 4, 1, 1, [4]float64{1, 1, 1, 1}, 0, "inverted, masked by nothing")
+	})
+}

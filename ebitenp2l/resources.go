@@ -89,7 +89,15 @@ func (r *modelRes) maskSet(masks []int) int {
 	if len(masks) == 0 {
 		return -1
 	}
-	s := slices.Clone(masks)
+	// Indices out of range (a model built in code and never validated)
+	// contribute no coverage, as in the CPU renderer: a set of only such
+	// indices stays a (zero-coverage) mask.
+	s := make([]int, 0, len(masks))
+	for _, mi := range masks {
+		if mi >= 0 && mi < len(r.model.Meshes) {
+			s = append(s, mi)
+		}
+	}
 	slices.Sort(s)
 	s = slices.Compact(s)
 	for i, t := range r.maskSets {
