@@ -848,3 +848,30 @@ func TestUnchangedInputsKeepResults(t *testing.T) {
 		t.Fatalf("model opacity: %v", r.MeshOpacity(a))
 	}
 }
+
+func TestColorChannels(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+	colorGrid := func(a, b Color) *Grid[ChannelValue] {
+		return &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
+			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue(a)}, {Coord: []uint16{1}, Value: ChannelValue(b)}}}
+	}
+	m.Deformers[d].Channels = []Channel{{ID: ChannelScreen, Kind: ChannelColor, Grid: colorGrid(Color{0, 0, 0}, Color{0.4, 0.2, 0})}}
+	mi := m.mesh(d, 0, 0)
+	m.Meshes[mi].Channels = []Channel{{ID: ChannelMultiply, Kind: ChannelColor, Grid: colorGrid(Color{1, 1, 1}, Color{0, 0.5, 1})}}
+	m.Meshes[mi].Screen = Color{0.5, 0, 0}
+	r := m.rig(t)
+	r.SetParameter(0, 0.5)
+	eval(t, r)
+	mul, scr := r.MeshColors(mi)
+	// Multiply: ½(1,1,1) + ½(0,0.5,1) = (0.5, 0.75, 1); the deformer's is white.
+	// Screen: deformer ½(0.4,0.2,0) = (0.2,0.1,0) composed with the mesh's
+	// (0.5,0,0): 0.5 + 0.2 − 0.1 = 0.6, 0.1, 0.
+	want := []float64{0.5, 0.75, 1, 0.6, 0.1, 0}
+	got := []float32{mul[0], mul[1], mul[2], scr[0], scr[1], scr[2]}
+	for k := range want {
+		if !near(float64(got[k]), want[k], tol) {
+			t.Fatalf("colors %v %v, want %v", mul, scr, want)
+		}
+	}
+}
