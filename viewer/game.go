@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ebitengine/debugui"
@@ -74,6 +75,8 @@ type game struct {
 	physics   bool
 	lipManual float64
 	lipGain   float64
+
+	prepErr *atomic.Pointer[string] // why PrepareAdvanced failed, per model
 
 	audioCtx *audio.Context
 	audioWhy string
@@ -179,6 +182,18 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	}
 	opts := &ebitenp2l.Options{Textures: texture.Options{FS: dir}}
 	g.model, g.name = m, name
+	g.prepErr = &atomic.Pointer[string]{}
+	if m.AdvancedAvailable() != 0 {
+		// Fit skin weights and build bone frames off the game loop, so
+		// that switching a feature on later does not stall a frame.
+		prep := g.prepErr
+		go func() {
+			if err := m.PrepareAdvanced(); err != nil {
+				s := err.Error()
+				prep.Store(&s)
+			}
+		}()
+	}
 	g.char = ebitenp2l.NewCharacterWithOptions(m, opts)
 	g.rig = g.char.Rig()
 	g.rig.SetBehaviors(p2l.AllBehaviors)

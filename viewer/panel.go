@@ -389,6 +389,9 @@ func (g *game) controlUI(ctx *debugui.Context) {
 func (g *game) advancedUI(ctx *debugui.Context) {
 	m, r := g.model, g.rig
 	avail := m.AdvancedAvailable()
+	if e := g.prepErr.Load(); e != nil {
+		ctx.Text("extension data: " + *e)
+	}
 	for _, f := range []struct {
 		bit  uint16
 		name string
