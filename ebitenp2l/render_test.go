@@ -1,6 +1,7 @@
 package ebitenp2l
 
 import (
+	"image"
 	"image/color"
 	"math"
 	"testing"
@@ -216,5 +217,38 @@ func TestBadMaskIndex(t *testing.T) {
 		p := pixels(dst)
 		check(t, p, 4, 1, 0, [4]float64{0, 0, 0, 1}, 0, "masked by nothing")
 		check(t, p, 4, 1, 1, [4]float64{1, 1, 1, 1}, 0, "inverted, masked by nothing")
+	})
+}
+
+// TestSubImageTarget: drawing into a sub-image (whose bounds do not start
+// at 0, as Ebitengine keeps the parent's coordinates) gives the same pixels
+// as drawing into an image of its own, with masks, groups and backdrop
+// reads.
+func TestSubImageTarget(t *testing.T) {
+	onGame(func() {
+		s := newScene(16, 16)
+		pg := s.page(solid(color.NRGBA{200, 120, 40, 220}))
+		mk := s.quad(pg, 2, 2, 12, 12, p2l.Mesh{})
+		a := s.quad(pg, 0, 0, 16, 8, p2l.Mesh{Masks: []int{mk}})
+		b := s.quad(pg, 4, 4, 16, 16, p2l.Mesh{Blend: p2l.BlendOverlay})
+		g := s.part()
+		s.pose.comps[g] = p2l.Composite{Opacity: 0.8, Multiply: p2l.White, Blend: p2l.BlendHardLight, MaskMeshes: []int{mk}, InvertMask: true}
+		s.pose.cmds = []p2l.RenderCommand{mesh(a), p2l.OpenGroup(g), mesh(b), p2l.CloseGroup, mesh(b)}
+		c := s.character(t)
+		own := blackImage(16, 16)
+		defer own.Deallocate()
+		c.Draw(own, nil)
+		want := pixels(own)
+
+		parent := blackImage(40, 40)
+		defer parent.Deallocate()
+		sub := parent.SubImage(image.Rect(20, 10, 36, 26)).(*ebiten.Image)
+		var o DrawOptions
+		o.GeoM.Translate(20, 10)
+		c.Draw(sub, &o)
+		got := pixels(sub)
+		if d, at, _, _ := maxDiff(got, want, 16, func(int, int) bool { return false }); d > 1 {
+			t.Errorf("sub-image target differs by %d/255 at %v", d, at)
+		}
 	})
 }
