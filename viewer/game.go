@@ -182,6 +182,7 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	}
 	opts := &ebitenp2l.Options{Textures: texture.Options{FS: dir}}
 	g.model, g.name = m, name
+	ebiten.SetWindowTitle("p2l viewer - " + name)
 	g.prepErr = &atomic.Pointer[string]{}
 	if m.AdvancedAvailable() != 0 {
 		// Fit skin weights and build bone frames off the game loop, so

@@ -80,7 +80,6 @@ func run(args []string) error {
 		return err
 	}
 	ebiten.SetWindowSize(o.width, o.height)
-	ebiten.SetWindowTitle("p2l viewer")
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	if o.screenshot != "" {
 		// Run as fast as possible; the steps are fixed anyway.
