@@ -756,11 +756,12 @@ func (g *gen) textures() {
 func (g *gen) extras() {
 	m := g.m
 	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{4, 5}}, {Name: "LipSync", Parameters: []int{8}}}
+	n := len(m.Meshes)
 	m.HitAreas = []p2l.HitArea{
-		{ID: "HitAreaHead", Name: "Head", Meshes: []int{1, 2}},
-		{ID: "HitAreaBody", Name: "Body", Meshes: []int{0, 3}},
+		{ID: "HitAreaHead", Name: "Head", Meshes: []int{1 % n, 2 % n}},
+		{ID: "HitAreaBody", Name: "Body", Meshes: []int{0, 3 % n}},
 	}
-	m.UserData = []p2l.UserData{{Kind: 0, Target: 0, Value: "synthetic mesh 0"}, {Kind: 0, Target: 2, Value: "synthetic mesh 2"}}
+	m.UserData = []p2l.UserData{{Kind: 0, Target: 0, Value: "synthetic mesh 0"}, {Kind: 0, Target: 2 % n, Value: "synthetic mesh 2"}}
 	m.Clips = []p2l.Clip{{
 		ID: "Idle", Name: "Idle", Group: "Idle", Duration: 2, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
 		Curves: []p2l.ParameterCurve{

@@ -87,3 +87,23 @@ func TestFrontFacing(t *testing.T) {
 		t.Fatal("no culled mesh")
 	}
 }
+
+// TestSmallAndOddSizes: every size gives a valid model that evaluates.
+func TestSmallAndOddSizes(t *testing.T) {
+	for _, o := range []Options{
+		{Meshes: 1, Deformers: 1, Parameters: 1, VerticesPerMesh: 1, Textures: 1, TextureSize: 1},
+		{Seed: 2, Meshes: 3, VerticesPerMesh: 5},
+		{Seed: 3, Meshes: 7, Deformers: 9, Parameters: 17},
+		{Seed: 4, Meshes: 25, VerticesPerMesh: 400, Textures: 3, TextureSize: 32},
+	} {
+		m := Generate(o)
+		if err := m.Validate(); err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		r := m.NewRig()
+		r.Evaluate()
+		if r.Err() != nil {
+			t.Fatalf("%+v: %v", o, r.Err())
+		}
+	}
+}
