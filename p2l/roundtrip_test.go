@@ -2,8 +2,11 @@ package p2l
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
 )
 
 func mustWrite(t testing.TB, m *Model, o *WriteOptions) []byte {
@@ -80,5 +83,56 @@ func TestV1LossReport(t *testing.T) {
 	// The PHYS line counts the Y entries: one input and one output.
 	if losses[4] != "PHYS: 2 vertical (Y) physics inputs/outputs dropped (PHYS version 2 only)" {
 		t.Errorf("PHYS loss: %q", losses[4])
+	}
+}
+
+// TestCompressedChunkContentsEqual: uncompressed, deflate and zstd files of
+// one model hold byte-identical chunk contents once decompressed (the
+// spec's conformance comparison), and TEXR is never compressed.
+func TestCompressedChunkContentsEqual(t *testing.T) {
+	m := fullModel()
+	contents := func(o *WriteOptions) map[string][]byte {
+		data := mustWrite(t, m, o)
+		_, es, err := container.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]byte{}
+		for i := range es {
+			b, err := container.Content(data, &es[i], 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if es[i].Tag == "TEXR" && es[i].Compression() != container.None {
+				t.Fatal("TEXR compressed")
+			}
+			out[es[i].Tag] = b
+		}
+		return out
+	}
+	plain := contents(nil)
+	for _, o := range []*WriteOptions{{Compression: CompressDeflate}, {Compression: CompressZstd, CRC: true}} {
+		if got := contents(o); !reflect.DeepEqual(got, plain) {
+			t.Fatalf("%+v: chunk contents differ", o)
+		}
+	}
+}
+
+// TestDecompressedErrorOffset: errors inside a compressed chunk give the
+// offset within the decompressed content.
+func TestDecompressedErrorOffset(t *testing.T) {
+	var raw []byte
+	cs := withChunk("CANV", func(c *tchunk) {
+		c.data = append(c.data[:4:4], 0, 0, 0xc0, 0x7f) // height = NaN, then truncated
+		raw = c.data
+		c.data = zlibBytes(c.data)
+		c.flags |= 1 << 2
+	})
+	data := buildV2(cs...)
+	data = patch(data, tocRow(1)+24, uint64(len(raw)))
+	_, err := Load(data)
+	var fe *FormatError
+	if !errors.As(err, &fe) || !fe.Decompressed || fe.Offset != 4 || fe.Field != "height" {
+		t.Fatalf("%#v", fe)
 	}
 }

@@ -20,10 +20,19 @@ func decompress(method Compression, src []byte, want int64) ([]byte, error) {
 	switch method {
 	case Deflate:
 		br := bytes.NewReader(src)
-		zr, err := zlib.NewReader(br)
-		if err != nil {
-			return nil, err
+		var zr io.ReadCloser
+		if p, ok := zlibPool.Get().(io.ReadCloser); ok {
+			if err := p.(zlib.Resetter).Reset(br, nil); err != nil {
+				return nil, err
+			}
+			zr = p
+		} else {
+			var err error
+			if zr, err = zlib.NewReader(br); err != nil {
+				return nil, err
+			}
 		}
+		defer zlibPool.Put(zr)
 		out, err := readExactly(zr, want, len(src))
 		if err != nil {
 			return nil, err
@@ -51,6 +60,9 @@ func decompress(method Compression, src []byte, want int64) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("unknown compression method %d", method)
 }
+
+// zlibPool recycles zlib readers (their inflate tables are large).
+var zlibPool sync.Pool
 
 var zstdPool = sync.Pool{New: func() any {
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
