@@ -29,7 +29,6 @@ import (
 type renderer struct {
 	mu sync.Mutex
 
-	c   *Character
 	res *modelRes
 	rig pose
 
@@ -37,7 +36,6 @@ type renderer struct {
 	cs        [4]float32 // ColorScale
 	csOK      bool       // ColorScale alpha > 0
 	flags     float32    // vertex flag bits: 2 = nearest sampling
-	dst       *ebiten.Image
 	dstBounds image.Rectangle
 
 	// Screen-space vertices of the meshes transformed this frame.
@@ -158,7 +156,7 @@ func (r *renderer) draw(c *Character, dst *ebiten.Image, opts *DrawOptions) {
 		r.offsets = make([]float32, 4)
 		r.uniforms = map[string]any{"Mode": r.mode, "Offsets": r.offsets}
 	}
-	r.c, r.res, r.rig = c, c.res, c.pose
+	r.res, r.rig = c.res, c.pose
 	var g ebiten.GeoM
 	var cs ebiten.ColorScale
 	r.flags = 0
@@ -172,12 +170,12 @@ func (r *renderer) draw(c *Character, dst *ebiten.Image, opts *DrawOptions) {
 	r.geo = [6]float64{g.Element(0, 0), g.Element(0, 1), g.Element(1, 0), g.Element(1, 1), g.Element(0, 2), g.Element(1, 2)}
 	r.cs = [4]float32{cs.R(), cs.G(), cs.B(), cs.A()}
 	r.csOK = r.cs[3] > 0
-	r.dst = dst
 	r.dstBounds = dst.Bounds()
 	r.key = batchKey{}
 	r.bdOn = false
 	r.verts, r.inds = r.verts[:0], r.inds[:0]
 
+	defer r.release()
 	if !r.plan() {
 		return
 	}
@@ -189,7 +187,20 @@ func (r *renderer) draw(c *Character, dst *ebiten.Image, opts *DrawOptions) {
 	top := target{img: dst, screenMin: r.dstBounds.Min, bounds: r.dstBounds, top: true}
 	r.renderRange(0, len(r.items), &top)
 	r.flush()
-	r.c, r.res, r.rig, r.dst, r.bdT.img = nil, nil, nil, nil, nil
+}
+
+// release drops the references to the caller's objects (rig, images) that
+// the renderer's state still holds, so that they are not kept alive until
+// the next Draw.
+func (r *renderer) release() {
+	r.res, r.rig = nil, nil
+	r.key = batchKey{}
+	r.bdT = target{}
+	r.opts.Images = [4]*ebiten.Image{}
+	r.copyOpts.Images = [4]*ebiten.Image{}
+	for i := range r.groups {
+		r.groups[i].img = nil
+	}
 }
 
 // plan flattens the render commands and computes every bound; it reports
