@@ -2,8 +2,8 @@ package p2l
 
 import (
 	"bytes"
-	"runtime"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 

@@ -2,11 +2,11 @@ package container
 
 import (
 	"bytes"
-	"slices"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/zlib"

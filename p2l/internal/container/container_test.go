@@ -2,8 +2,8 @@ package container
 
 import (
 	"bytes"
-	"runtime"
 	"encoding/binary"
+	"runtime"
 	"strings"
 	"testing"
 )
