@@ -640,7 +640,9 @@ func paintBlush(pa *painter) *image.RGBA {
 		fill(l, m, radial(pt{x, 496}, 46, 20, stop{0, hex(0xf27a8c, 170)}, stop{0.6, hex(0xf590a0, 110)}, stop{1, hex(0xf8a8b4, 0)}))
 		for i := -1; i <= 1; i++ {
 			x0 := x + float64(i)*14
-			fill(l, pa.stroke([]pt{{x0 + 5, 486}, {x0 - 5, 504}}, taper(1.6)), solid(hex(0xe0607a, 200)))
+			// A tapered stroke needs inner points to have any width.
+			a, b := pt{x0 + 5, 486}, pt{x0 - 5, 504}
+			fill(l, pa.stroke(curve(a, lerp(a, b, 1.0/3), lerp(a, b, 2.0/3), b, 8), taper(1.5)), solid(hex(0xe0607a, 170)))
 		}
 	}
 	return l
