@@ -73,3 +73,153 @@ func BenchmarkDefaultModelUpdate(b *testing.B) {
 		r.Update(1.0 / 60)
 	}
 }
+
+// pose evaluates the default model with the given parameters and returns
+// the rig.
+func pose(t *testing.T, m *p2l.Model, set map[string]float32) *p2l.Rig {
+	t.Helper()
+	r := m.NewRig()
+	for id, v := range set {
+		if !r.SetParameterByID(id, v) {
+			t.Fatalf("no parameter %s", id)
+		}
+	}
+	r.Evaluate()
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// extent returns the bounding box of mesh id's evaluated vertices.
+func extent(t *testing.T, r *p2l.Rig, id string) (x0, y0, x1, y1 float32) {
+	t.Helper()
+	i := r.Model().MeshIndex(id)
+	v := r.MeshVertices(i)
+	if len(v) == 0 {
+		t.Fatalf("mesh %s has no vertices", id)
+	}
+	x0, y0, x1, y1 = v[0], v[1], v[0], v[1]
+	for k := 0; k < len(v); k += 2 {
+		x0, x1 = min(x0, v[k]), max(x1, v[k])
+		y0, y1 = min(y0, v[k+1]), max(y1, v[k+1])
+	}
+	return
+}
+
+// thickness is the largest vertical extent of mesh id's vertices that share
+// an x coordinate.
+func thickness(r *p2l.Rig, id string) float32 {
+	v := r.MeshVertices(r.Model().MeshIndex(id))
+	lo, hi := map[float32]float32{}, map[float32]float32{}
+	for k := 0; k < len(v); k += 2 {
+		x, y := v[k], v[k+1]
+		if l, ok := lo[x]; !ok || y < l {
+			lo[x] = y
+		}
+		if h, ok := hi[x]; !ok || y > h {
+			hi[x] = y
+		}
+	}
+	var best float32
+	for x := range lo {
+		best = max(best, hi[x]-lo[x])
+	}
+	return best
+}
+
+func centerX(t *testing.T, r *p2l.Rig, id string) float32 {
+	x0, _, x1, _ := extent(t, r, id)
+	return (x0 + x1) / 2
+}
+
+// TestHeadTurnIsPseudo3D: turning the head right moves the face features
+// further than the face outline, and the back hair the least (it lies
+// behind): the parallax that makes the turn read as 3D.
+func TestHeadTurnIsPseudo3D(t *testing.T) {
+	m, err := DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := pose(t, m, nil)
+	turned := pose(t, m, map[string]float32{"ParamAngleX": 30})
+	shift := func(id string) float32 { return centerX(t, turned, id) - centerX(t, rest, id) }
+	iris, face, back := shift("IrisL"), shift("Face"), shift("HairBack")
+	if !(iris > face && face > back && iris > 20) {
+		t.Errorf("AngleX=30 shifts: iris %.1f, face %.1f, back hair %.1f px; want iris > face > back hair, iris > 20", iris, face, back)
+	}
+	// Looking up moves the features up.
+	up := pose(t, m, map[string]float32{"ParamAngleY": 30})
+	_, y0, _, _ := extent(t, rest, "MouthLine")
+	_, y1, _, _ := extent(t, up, "MouthLine")
+	if !(y1 < y0-5) {
+		t.Errorf("AngleY=30 moves the mouth from y %.1f to %.1f; want it up", y0, y1)
+	}
+}
+
+// TestBlinkAndMouth: a closed eye squashes its white (the mask of the iris)
+// to a sliver; an open mouth is much taller than a closed one.
+func TestBlinkAndMouth(t *testing.T) {
+	m, err := DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := pose(t, m, nil)
+	closed := pose(t, m, map[string]float32{"ParamEyeLOpen": 0, "ParamEyeROpen": 0})
+	for _, id := range []string{"EyeWhiteL", "EyeWhiteR"} {
+		// The white closes onto a curved lid line: measure its height
+		// column by column (blinking moves vertices only vertically).
+		a, b := thickness(open, id), thickness(closed, id)
+		if !(b < 0.1*a) {
+			t.Errorf("%s: thickness %.1f open, %.1f closed; want closed < 10%%", id, a, b)
+		}
+	}
+	shut := pose(t, m, map[string]float32{"ParamMouthOpenY": 0})
+	wide := pose(t, m, map[string]float32{"ParamMouthOpenY": 1})
+	_, a0, _, a1 := extent(t, shut, "MouthInner")
+	_, b0, _, b1 := extent(t, wide, "MouthInner")
+	if !(b1-b0 > 5*(a1-a0)) {
+		t.Errorf("mouth inside: height %.1f shut, %.1f open; want open > 5× shut", a1-a0, b1-b0)
+	}
+	// Smiling raises the corners above the middle of the lip line.
+	smile := pose(t, m, map[string]float32{"ParamMouthForm": 1})
+	v := smile.MeshVertices(m.MeshIndex("MouthLine"))
+	x0, _, x1, _ := extent(t, smile, "MouthLine")
+	var cornerY, midY float32
+	for k := 0; k < len(v); k += 2 {
+		if v[k] == x0 {
+			cornerY = v[k+1]
+		}
+		if d := v[k] - (x0+x1)/2; d > -3 && d < 3 {
+			midY = v[k+1]
+		}
+	}
+	if !(cornerY < midY) {
+		t.Errorf("smile: corner y %.1f, middle y %.1f; want the corner higher", cornerY, midY)
+	}
+}
+
+// TestPoseAndWave: the pose group starts on its first entry; raising the
+// right arm fades the hanging arm out and the isolated waving arm in.
+func TestPoseAndWave(t *testing.T) {
+	m, err := DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.NewRig()
+	r.Update(1.0 / 60)
+	down, vsign := m.PartIndex("PartArmL"), m.PartIndex("PartArmLV")
+	if r.PoseOpacity(down) != 1 || r.PoseOpacity(vsign) != 0 {
+		t.Errorf("initial pose opacities %v, %v; want 1, 0", r.PoseOpacity(down), r.PoseOpacity(vsign))
+	}
+	wave := m.PartIndex("PartArmRWave")
+	hang := m.MeshIndex("ArmRDown")
+	if c := r.GroupComposite(wave); c.Opacity != 0 || r.MeshOpacity(hang) != 1 {
+		t.Errorf("at rest: waving group opacity %v, hanging arm %v; want 0, 1", c.Opacity, r.MeshOpacity(hang))
+	}
+	r.SetParameterByID("ParamArmRWave", 1)
+	r.Update(1.0 / 60)
+	if c := r.GroupComposite(wave); c.Opacity != 1 || r.MeshOpacity(hang) != 0 {
+		t.Errorf("raised: waving group opacity %v, hanging arm %v; want 1, 0", c.Opacity, r.MeshOpacity(hang))
+	}
+}
