@@ -20,7 +20,7 @@ var parameters = []p2l.Parameter{
 	{ID: "ParamBrowRY", Name: "Brow R Y", Min: -1, Max: 1},
 	{ID: "ParamBrowLAngle", Name: "Brow L Angle", Min: -1, Max: 1},
 	{ID: "ParamBrowRAngle", Name: "Brow R Angle", Min: -1, Max: 1},
-	{ID: "ParamMouthForm", Name: "Mouth Form", Min: -1, Max: 1, Default: 0.3}, // a gentle smile at rest
+	{ID: "ParamMouthForm", Name: "Mouth Form", Min: -1, Max: 1},
 	{ID: "ParamMouthOpenY", Name: "Mouth Open", Min: 0, Max: 1},
 	{ID: "ParamCheek", Name: "Cheek", Min: 0, Max: 1},
 	{ID: "ParamBodyAngleX", Name: "Body Angle X", Min: -10, Max: 10},
