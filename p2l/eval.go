@@ -102,6 +102,22 @@ func sincosDeg(a float64) (s, c float64) {
 	return math.Sincos(a * (math.Pi / 180))
 }
 
+// chained clamps an object's own opacity and colors to [0,1] and composes
+// them with those of its parent deformer (−1: none), which already carry the
+// whole chain above: opacities and multiply colors multiply, screen colors
+// compose as screens (screenOf). Deformers and meshes share this rule.
+func (r *Rig) chained(pr props, parent int32) (op float64, mul, scr [3]float64) {
+	op = clamp01(pr.opacity)
+	mul, scr = clampColor(pr.mul), clampColor(pr.scr)
+	if parent >= 0 {
+		op *= r.defOpacity[parent]
+		pm := r.defMul[parent]
+		mul = [3]float64{mul[0] * pm[0], mul[1] * pm[1], mul[2] * pm[2]}
+		scr = screenOf(scr, r.defScr[parent])
+	}
+	return op, mul, scr
+}
+
 // evalDeformers is stage 2: deformers in file order (parents first). Every
 // deformer ends in canvas space: a warp as its grid mapped through its
 // parents, a rotation as a rigid frame.
@@ -110,14 +126,7 @@ func (r *Rig) evalDeformers() {
 	for i := range p.defs {
 		c := &p.defs[i]
 		pr := r.evalObj(&c.obj)
-		op := clamp01(pr.opacity)
-		mul, scr := clampColor(pr.mul), clampColor(pr.scr)
-		if c.parent >= 0 {
-			op *= r.defOpacity[c.parent]
-			pm := r.defMul[c.parent]
-			mul = [3]float64{mul[0] * pm[0], mul[1] * pm[1], mul[2] * pm[2]}
-			scr = screenOf(scr, r.defScr[c.parent])
-		}
+		op, mul, scr := r.chained(pr, c.parent)
 		r.defOpacity[i], r.defMul[i], r.defScr[i] = op, mul, scr
 		f := &r.frames[i]
 		if c.kind == WarpDeformer {
@@ -411,14 +420,7 @@ func (r *Rig) evalMeshes() {
 	for i := range p.meshes {
 		c := &p.meshes[i]
 		pr := r.evalObj(&c.obj)
-		op := clamp01(pr.opacity)
-		mul, scr := clampColor(pr.mul), clampColor(pr.scr)
-		if c.parent >= 0 {
-			op *= r.defOpacity[c.parent]
-			pm := r.defMul[c.parent]
-			mul = [3]float64{mul[0] * pm[0], mul[1] * pm[1], mul[2] * pm[2]}
-			scr = screenOf(scr, r.defScr[c.parent])
-		}
+		op, mul, scr := r.chained(pr, c.parent)
 		r.meshOpacity[i] = float32(op)
 		r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
 		r.meshDraw64[i] = pr.drawOrder

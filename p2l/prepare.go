@@ -365,6 +365,25 @@ func (p *prepared) addBinding(o *cobj, b cbind, targets []props, sc []corner) {
 	p.maxBinds = max(p.maxBinds, len(o.binds))
 }
 
+// compileKeyforms compiles a keyform grid whose cells each hold n floats
+// (a warp's grid points or a mesh's vertex offsets, x,y interleaved) and
+// checks every cell's size, so evaluation can index without checks.
+func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]float32, error) {
+	g, err := compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np)
+	if err != nil {
+		return cgrid{}, nil, err
+	}
+	p.maxAxes = max(p.maxAxes, len(g.params))
+	cells := make([][]float32, len(kf.Cells))
+	for k, cell := range kf.Cells {
+		if len(cell.Value) != n {
+			return cgrid{}, nil, fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
+		}
+		cells[k] = cell.Value
+	}
+	return g, cells, nil
+}
+
 // blendPoints returns the grid blend of per-cell float arrays at cur into a
 // new float64 slice of length n (missing cells contribute zero).
 func blendPoints(g *cgrid, cells [][]float32, cur []float32, n int, sc []corner) []float64 {
@@ -423,17 +442,8 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			return fmt.Errorf("warp deformer without keyforms")
 		}
 		var err error
-		c.g, err = compileGrid(w.Keyforms.Axes, len(w.Keyforms.Cells), func(k int) []uint16 { return w.Keyforms.Cells[k].Coord }, np)
-		if err != nil {
+		if c.g, c.wcells, err = p.compileKeyforms(w.Keyforms, n, np); err != nil {
 			return err
-		}
-		p.maxAxes = max(p.maxAxes, len(c.g.params))
-		c.wcells = make([][]float32, len(w.Keyforms.Cells))
-		for k, cell := range w.Keyforms.Cells {
-			if len(cell.Value) != n {
-				return fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
-			}
-			c.wcells[k] = cell.Value
 		}
 		def := blendPoints(&c.g, c.wcells, p.defaults, n, sc)
 		for bi := range w.Shapes {
@@ -644,17 +654,8 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	var def []float64
 	if me.Keyforms != nil {
 		var err error
-		c.g, err = compileGrid(me.Keyforms.Axes, len(me.Keyforms.Cells), func(k int) []uint16 { return me.Keyforms.Cells[k].Coord }, np)
-		if err != nil {
+		if c.g, c.cells, err = p.compileKeyforms(me.Keyforms, n, np); err != nil {
 			return err
-		}
-		p.maxAxes = max(p.maxAxes, len(c.g.params))
-		c.cells = make([][]float32, len(me.Keyforms.Cells))
-		for k, cell := range me.Keyforms.Cells {
-			if len(cell.Value) != n {
-				return fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
-			}
-			c.cells[k] = cell.Value
 		}
 		def = blendPoints(&c.g, c.cells, p.defaults, n, sc)
 	} else {
