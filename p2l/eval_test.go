@@ -592,6 +592,53 @@ func TestMeshChanges(t *testing.T) {
 	}
 }
 
+// TestMeshChangeFlagsOrderAndColors covers the change flags TestMeshChanges
+// does not reach: the draw-order value, the position in the render order,
+// colors and the model-level opacity (ABI 1.4; Cubism's dynamic flags).
+func TestMeshChangeFlagsOrderAndColors(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	// a's draw order goes 500 -> 600 with p; b stays at 550, so at p = 1
+	// the two swap places in the render order.
+	m.Meshes[a].Channels = []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
+		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{500}}, {Coord: []uint16{1}, Value: ChannelValue{600}}}}}}
+	m.Meshes[b].DrawOrder = 550
+	r := m.rig(t)
+	eval(t, r)
+	if o := r.RenderOrder(); len(o) != 2 || o[0] != a || o[1] != b {
+		t.Fatalf("order at p=0: %v, want [a b]", o)
+	}
+	r.SetParameter(0, 1)
+	eval(t, r)
+	if o := r.RenderOrder(); len(o) != 2 || o[0] != b || o[1] != a {
+		t.Fatalf("order at p=1: %v, want [b a]", o)
+	}
+	if got, want := r.MeshChanges(a), MeshDrawn|MeshDrawOrderChanged|MeshRenderOrderChanged; got != want {
+		t.Errorf("a (value and position changed): %07b, want %07b", got, want)
+	}
+	if got, want := r.MeshChanges(b), MeshDrawn|MeshRenderOrderChanged; got != want {
+		t.Errorf("b (only its position changed): %07b, want %07b", got, want)
+	}
+	r.SetMeshColors(b, Color{0.5, 0.5, 0.5}, Black)
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn || r.MeshChanges(b) != MeshDrawn|MeshColorsChanged {
+		t.Errorf("colour override: a %07b, b %07b", r.MeshChanges(a), r.MeshChanges(b))
+	}
+	// The model opacity multiplies every mesh: both report an opacity change.
+	r.SetOpacity(0.5)
+	eval(t, r)
+	for _, i := range []int{a, b} {
+		if r.MeshChanges(i) != MeshDrawn|MeshOpacityChanged || r.MeshOpacity(i) != 0.5 {
+			t.Errorf("model opacity: mesh %d flags %07b opacity %v", i, r.MeshChanges(i), r.MeshOpacity(i))
+		}
+	}
+	eval(t, r)
+	if r.MeshChanges(a) != MeshDrawn || r.MeshChanges(b) != MeshDrawn {
+		t.Errorf("steady state: a %07b, b %07b", r.MeshChanges(a), r.MeshChanges(b))
+	}
+}
+
 func TestHitTest(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 10, 0, 0, 10)
