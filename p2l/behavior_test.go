@@ -121,3 +121,92 @@ func TestBreath(t *testing.T) {
 		t.Errorf("strength 0 still sways: %v", v[3])
 	}
 }
+
+// TestBehaviorsOneByOne drives each behavior alone through the public Rig
+// API: only the parameters of the behavior switched on move, and the blink
+// settings are the ones used.
+func TestBehaviorsOneByOne(t *testing.T) {
+	m := behaviorModel()
+	m.Canvas = Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
+	m.Draw = DrawGroup{Part: -1}
+	const dt = 1.0 / 64 // exact in float32
+	// moved runs 1 s of updates with only b on and returns which
+	// parameters left their default at some frame.
+	moved := func(b Behavior, setup func(r *Rig)) map[int]bool {
+		r := m.NewRig()
+		if r.Err() != nil {
+			t.Fatal(r.Err())
+		}
+		r.SetBehaviorSeed(7)
+		r.SetBehaviors(b)
+		r.LookAt(1, 0)
+		r.LipSync(0.6)
+		if setup != nil {
+			setup(r)
+		}
+		out := map[int]bool{}
+		for range 64 {
+			r.Update(dt)
+			for i := range m.Parameters {
+				if r.ParameterCurrent(i) != m.Parameters[i].Default {
+					out[i] = true
+				}
+			}
+		}
+		return out
+	}
+	const eye, mouth, breath, angleX, angleZ, eyeBallX = 0, 1, 2, 3, 4, 5
+	set := func(ps ...int) map[int]bool {
+		s := map[int]bool{}
+		for _, p := range ps {
+			s[p] = true
+		}
+		return s
+	}
+	same := func(a, b map[int]bool) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for k := range a {
+			if !b[k] {
+				return false
+			}
+		}
+		return true
+	}
+	fastBlink := func(r *Rig) {
+		r.SetBlinkSettings(BlinkSettings{MinInterval: 0.5, MaxInterval: 0.5, Closing: 0.1, Closed: 0.05, Opening: 0.15})
+	}
+	for _, c := range []struct {
+		name  string
+		b     Behavior
+		setup func(*Rig)
+		want  map[int]bool
+	}{
+		{"none", 0, nil, set()},
+		// The default interval is at least 2 s: no blink within 1 s.
+		{"blink, default settings", BehaviorBlink, nil, set()},
+		// A 0.5 s interval: the eye closes (0.1 s) and holds shut 0.05 s
+		// before 1 s has passed.
+		{"blink, 0.5 s interval", BehaviorBlink, fastBlink, set(eye)},
+		{"look-at", BehaviorLookAt, nil, set(angleX, eyeBallX)}, // y = 0: no AngleZ tilt (x·y = 0)
+		{"lip sync", BehaviorLipSync, nil, set(mouth)},
+	} {
+		if got := moved(c.b, c.setup); !same(got, c.want) {
+			t.Errorf("%s: moved %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Breath: the Breath role parameter and the angle sway move; the eye,
+	// mouth and eyeball stay.
+	got := moved(BehaviorBreath, nil)
+	if !got[breath] || !got[angleX] || got[eye] || got[mouth] || got[eyeBallX] {
+		t.Errorf("breath: moved %v", got)
+	}
+	// Switching one behavior off with EnableBehavior leaves the others.
+	r := m.NewRig()
+	r.SetBehaviors(AllBehaviors)
+	r.EnableBehavior(BehaviorLipSync, false)
+	if r.Behaviors() != BehaviorBlink|BehaviorBreath|BehaviorLookAt {
+		t.Errorf("behaviors after switching lip sync off: %b", r.Behaviors())
+	}
+}

@@ -922,3 +922,39 @@ func TestColorChannels(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkHostPose: ParameterValues / SetParameterValues read and write the
+// whole host pose in PARM order; values are stored as given and clamped
+// only when evaluated; a slice of the wrong length changes nothing.
+func TestBulkHostPose(t *testing.T) {
+	m := newTestModel(param("a", 0, 10, 2), param("b", -1, 1, 0))
+	// One mesh whose first vertex moves by a's value along x (offset
+	// keyforms 0 at a = 0 and 10 at a = 10: the vertex x equals a).
+	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}}, Cells: []Cell[[]float32]{
+		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{10, 0, 0, 0, 0, 0}}}}
+	r := m.rig(t)
+	if got := r.ParameterValues(nil); len(got) != 2 || got[0] != 2 || got[1] != 0 {
+		t.Fatalf("defaults %v, want [2 0]", got)
+	}
+	if !r.SetParameterValues([]float32{12, -0.5}) {
+		t.Fatal("SetParameterValues refused a full pose")
+	}
+	// Appends to dst; the stored host value keeps 12 (not clamped).
+	if got := r.ParameterValues([]float32{99}); len(got) != 3 || got[0] != 99 || got[1] != 12 || got[2] != -0.5 {
+		t.Errorf("ParameterValues(dst) = %v, want [99 12 -0.5]", got)
+	}
+	eval(t, r)
+	// Evaluation clamps a to 10: vertex 0 at x = 10.
+	if v := r.MeshVertices(mi); v[0] != 10 || r.ParameterCurrent(0) != 10 {
+		t.Errorf("clamped evaluation: x = %v, current %v; want 10, 10", v[0], r.ParameterCurrent(0))
+	}
+	for _, bad := range [][]float32{nil, {1}, {1, 2, 3}} {
+		if r.SetParameterValues(bad) {
+			t.Errorf("SetParameterValues(%v) accepted", bad)
+		}
+	}
+	if got := r.ParameterValues(nil); got[0] != 12 || got[1] != -0.5 {
+		t.Errorf("a refused pose changed the values: %v", got)
+	}
+}
