@@ -60,12 +60,12 @@ type Options struct {
 	// page, or an error that makes the page unavailable.
 	Resolve func(index int, page *p2l.TexturePage) (image.Image, error)
 
-	// FS holds external pages that the loader did not read already
-	// (p2l.LoadFile and p2l.LoadFS store an external page's bytes in its
-	// Data, which is decoded first). A page's URI is a slash-separated path
+	// FS holds external pages. The loader does not read them (p2l.LoadFile
+	// and LoadFS keep only the URI); a page whose Data a tool filled is
+	// decoded from Data instead. A page's URI is a slash-separated path
 	// relative to the model file, so FS is normally os.DirFS of the model's
-	// directory (or the fs.FS the model itself was loaded from, rooted at
-	// its directory). Nil: external pages need Resolve.
+	// directory (or fs.Sub of the fs.FS the model was loaded from, rooted at
+	// its directory). Nil: external pages need Resolve or Data.
 	FS fs.FS
 
 	// MaxPixels bounds width×height of a decoded page (0: DefaultMaxPixels).
@@ -193,8 +193,7 @@ func decodePage(i int, tp *p2l.TexturePage, opts *Options) (*image.RGBA, string,
 		return img, "ktx2 " + format, err
 	case p2l.TextureExternal:
 		if len(tp.Data) > 0 {
-			// p2l.LoadFile / LoadFS (or WithTextureResolver) already
-			// read the file next to the model into Data.
+			// A tool (not the loader) put the file's bytes in Data.
 			return decodeSniffed(tp.URI, tp.Data, max)
 		}
 		return decodeExternal(tp.URI, opts.FS, max)
