@@ -1,7 +1,10 @@
 package p2l
 
 import (
+	"bytes"
+	"log/slog"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -956,5 +959,32 @@ func TestBulkHostPose(t *testing.T) {
 	}
 	if got := r.ParameterValues(nil); got[0] != 12 || got[1] != -0.5 {
 		t.Errorf("a refused pose changed the values: %v", got)
+	}
+}
+
+// TestRigFailureLogged: a rig that becomes inert reports the reason to the
+// model's logger (the one Load got through WithLogger), once.
+func TestRigFailureLogged(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	// A keyform with 4 floats for 3 vertices: the model cannot be prepared.
+	m.Meshes[mi].Keyforms = static([]float32{1, 2, 3, 4})
+	var buf bytes.Buffer
+	setLogger(&m.Model, slog.New(slog.NewTextHandler(&buf, nil)))
+	r := m.Model.NewRig()
+	if r.Err() == nil {
+		t.Fatal("a model with a short keyform gave a working rig")
+	}
+	r.Evaluate() // inert: nothing more is logged
+	log := buf.String()
+	if strings.Count(log, "p2l: rig failed") != 1 || !strings.Contains(log, "keyform 0 has 4 floats, want 6") || !strings.Contains(log, "level=ERROR") {
+		t.Errorf("log %q, want one error naming the short keyform", log)
+	}
+	// Without a logger nothing is written anywhere and nothing panics.
+	m2 := newTestModel()
+	m2.Meshes = m.Meshes
+	m2.Draw = m.Draw
+	if r := m2.Model.NewRig(); r.Err() == nil {
+		t.Fatal("second model: no failure")
 	}
 }

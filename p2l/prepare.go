@@ -2,8 +2,10 @@ package p2l
 
 import (
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"weak"
 )
 
@@ -27,11 +29,27 @@ var prepCache struct {
 type prepEntry struct {
 	once sync.Once
 	p    *prepared
+	// logger receives the failures of m's rigs (WithLogger); nil: none.
+	logger atomic.Pointer[slog.Logger]
 }
 
 // prep returns the prepared form of m, building it on first use. Safe for
 // concurrent use.
 func (m *Model) prep() *prepared {
+	e := m.entry()
+	e.once.Do(func() { e.p = prepare(m) })
+	return e.p
+}
+
+// setLogger makes l receive the failures of m's rigs (Load calls it with
+// the WithLogger option's logger). Safe for concurrent use.
+func setLogger(m *Model, l *slog.Logger) { m.entry().logger.Store(l) }
+
+// logger returns the logger set by setLogger, or nil.
+func (m *Model) logger() *slog.Logger { return m.entry().logger.Load() }
+
+// entry returns m's side-table entry, creating it on first use.
+func (m *Model) entry() *prepEntry {
 	k := weak.Make(m)
 	prepCache.Lock()
 	if prepCache.m == nil {
@@ -48,8 +66,7 @@ func (m *Model) prep() *prepared {
 		}, k)
 	}
 	prepCache.Unlock()
-	e.once.Do(func() { e.p = prepare(m) })
-	return e.p
+	return e
 }
 
 // props are the channel-driven properties shared by deformers, meshes and

@@ -1,7 +1,9 @@
 package p2l
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"math"
 )
 
@@ -182,7 +184,7 @@ func (m *Model) NewRig() *Rig {
 	p := m.prep()
 	r.p = p
 	if p.err != nil {
-		r.err = p.err
+		r.fail(p.err)
 		return r
 	}
 	np, nd, nm, npt := len(m.Parameters), len(m.Deformers), len(m.Meshes), len(m.Parts)
@@ -234,10 +236,14 @@ func (r *Rig) Model() *Model { return r.model }
 // Err reports the internal failure that made the rig inert, or nil.
 func (r *Rig) Err() error { return r.err }
 
-// fail records an internal failure and makes the rig inert.
+// fail records an internal failure and makes the rig inert. The first
+// failure also goes to the model's logger (WithLogger), at Error level.
 func (r *Rig) fail(err error) {
 	if r.err == nil {
 		r.err = err
+		if l := r.model.logger(); l != nil {
+			l.LogAttrs(context.Background(), slog.LevelError, "p2l: rig failed", slog.String("error", err.Error()))
+		}
 	}
 }
 
