@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,6 +110,16 @@ func TestRenderCommandClipGIF(t *testing.T) {
 			t.Errorf("delay %d = %d, want 10", i, d)
 		}
 	}
+	// One palette shared by every frame (median cut over the whole clip),
+	// entry 0 the transparent colour.
+	for i, fr := range g.Image {
+		if !slices.Equal(fr.Palette, g.Image[0].Palette) {
+			t.Errorf("frame %d has its own palette", i)
+		}
+	}
+	if _, _, _, a := g.Image[0].Palette[0].RGBA(); a != 0 {
+		t.Errorf("palette entry 0 is not transparent")
+	}
 	// Only the triangle (0,0)-(10,0)-(10,10) is drawn: the lower-left
 	// corner is transparent (index 0), the upper-right one is not.
 	if g.Image[0].ColorIndexAt(2, 14) != 0 || g.Image[0].ColorIndexAt(14, 2) == 0 {
@@ -175,5 +186,57 @@ func TestMedianCutPalette(t *testing.T) {
 	}
 	if lo > 16 || hi < 239 {
 		t.Errorf("ramp palette spans %d..%d", lo, hi)
+	}
+}
+
+// TestRenderCommandParamAndExpression: --param and --expression change the
+// pose that is drawn. The mesh's opacity follows P (1 at P = 0, 0 at P = 1),
+// so the centre pixel's alpha over a transparent background is 255·(1 − P).
+func TestRenderCommandParamAndExpression(t *testing.T) {
+	m := tinyModel()
+	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
+	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}
+	m.Meshes[0].Indices = []uint32{0, 1, 2, 0, 2, 3}
+	m.Parts[0].Flags = p2l.PartVisible
+	m.Meshes[0].Channels = []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: &p2l.Grid[p2l.ChannelValue]{
+		Axes:  []p2l.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+		Cells: []p2l.Cell[p2l.ChannelValue]{{Coord: []uint16{0}, Value: p2l.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2l.ChannelValue{0}}}}}}
+	m.Expressions = []p2l.Expression{{ID: "Quarter", FadeIn: 0.5, FadeOut: 0.5,
+		Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionOverwrite, Value: 0.75}}}}
+	in := writeTiny(t, m)
+	alpha := func(args ...string) uint8 {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "a.png")
+		code, _, stderr := runCmd(append([]string{"render", in, "-o", out, "--size", "10"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return color.NRGBAModel.Convert(img.At(5, 5)).(color.NRGBA).A
+	}
+	for _, c := range []struct {
+		args []string
+		want uint8
+	}{
+		{nil, 255},                      // P = 0
+		{[]string{"--param", "P=1"}, 0}, // fully transparent
+		{[]string{"--param", "P=0.5"}, 128},
+		// The expression overwrites P with 0.75 once its fade-in is over.
+		{[]string{"--expression", "Quarter"}, 64},
+	} {
+		if got := int(alpha(c.args...)); got < int(c.want)-1 || got > int(c.want)+1 {
+			t.Errorf("%v: alpha %d, want %d", c.args, got, c.want)
+		}
+	}
+	if code, _, stderr := runCmd("render", in, "-o", filepath.Join(t.TempDir(), "x.png"), "--expression", "Nope"); code != 2 || !strings.Contains(stderr, "Quarter") {
+		t.Errorf("unknown expression: exit %d, stderr %q", code, stderr)
 	}
 }
