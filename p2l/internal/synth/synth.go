@@ -427,20 +427,16 @@ func binding[S any](g *gen, p int, shape func(present bool) S) p2l.Binding[S] {
 }
 
 func (g *gen) scalarChannel(id p2l.ChannelID, p int, atDef, away float32) p2l.Channel {
-	ks := g.keys(p)
-	dk := g.defaultKey(ks, p)
-	gr := &p2l.Grid[p2l.ChannelValue]{Axes: []p2l.Axis{{Parameter: p, Keys: ks}}}
-	for k := range ks {
-		v := away
-		if k == dk {
-			v = atDef
-		}
-		gr.Cells = append(gr.Cells, p2l.Cell[p2l.ChannelValue]{Coord: []uint16{uint16(k)}, Value: p2l.ChannelValue{v}})
-	}
-	return p2l.Channel{ID: id, Kind: p2l.ChannelScalar, Grid: gr}
+	return g.channel(id, p2l.ChannelScalar, p, p2l.ChannelValue{atDef}, p2l.ChannelValue{away})
 }
 
 func (g *gen) colorChannel(id p2l.ChannelID, p int, atDef, away p2l.Color) p2l.Channel {
+	return g.channel(id, p2l.ChannelColor, p, p2l.ChannelValue(atDef), p2l.ChannelValue(away))
+}
+
+// channel keys a channel on parameter p: atDef at the key holding p's
+// default, away at every other key.
+func (g *gen) channel(id p2l.ChannelID, kind p2l.ChannelKind, p int, atDef, away p2l.ChannelValue) p2l.Channel {
 	ks := g.keys(p)
 	dk := g.defaultKey(ks, p)
 	gr := &p2l.Grid[p2l.ChannelValue]{Axes: []p2l.Axis{{Parameter: p, Keys: ks}}}
@@ -449,9 +445,9 @@ func (g *gen) colorChannel(id p2l.ChannelID, p int, atDef, away p2l.Color) p2l.C
 		if k == dk {
 			v = atDef
 		}
-		gr.Cells = append(gr.Cells, p2l.Cell[p2l.ChannelValue]{Coord: []uint16{uint16(k)}, Value: p2l.ChannelValue(v)})
+		gr.Cells = append(gr.Cells, p2l.Cell[p2l.ChannelValue]{Coord: []uint16{uint16(k)}, Value: v})
 	}
-	return p2l.Channel{ID: id, Kind: p2l.ChannelColor, Grid: gr}
+	return p2l.Channel{ID: id, Kind: kind, Grid: gr}
 }
 
 var blendModes = []p2l.BlendMode{
