@@ -6,7 +6,7 @@ DEB_PKGS := libgl1-mesa-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-d
             libxxf86vm-dev libasound2-dev pkg-config xvfb xauth
 FUZZTIME ?= 30s
 
-.PHONY: all deps run test bench fuzz generate
+.PHONY: all deps run test bench fuzz generate mobile-check
 
 all: test
 
@@ -24,13 +24,22 @@ deps:
 	  fi; \
 	fi
 
+# The desktop viewer on the embedded default character (pass FILE=x.p2lrt
+# to open another model).
 run: deps
-	$(GO) run ./cmd/p2l info testdata/sample.p2lrt
+	$(GO) run ./viewer $(FILE)
 
 test: deps
 	$(GO) vet ./...
 	$(XRUN) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race ./p2l/...
+	@if command -v javac >/dev/null 2>&1; then $(MAKE) --no-print-directory mobile-check; \
+	 else echo "mobile-check skipped: no javac (install a JDK to check the Java binding)"; fi
+
+# gobind generates the Java/Objective-C bindings of ./mobile and javac
+# compiles the Java side (no Android SDK needed; docs/MOBILE.md).
+mobile-check:
+	sh mobile/internal/bindcheck/check.sh
 
 bench: deps
 	$(XRUN) $(GO) test -run='^$$' -bench=. -benchmem ./...

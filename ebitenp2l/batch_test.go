@@ -36,6 +36,9 @@ func TestBatching(t *testing.T) {
 			if n := calls(func() { c.Draw(dst, nil) }); n != 1 {
 				t.Errorf("six normal meshes on one page: %d calls, want 1", n)
 			}
+			if n := c.DrawCalls(); n != 1 {
+				t.Errorf("DrawCalls() = %d after one batched draw, want 1", n)
+			}
 		})
 	})
 	t.Run("alternating pages", func(t *testing.T) {

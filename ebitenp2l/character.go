@@ -23,6 +23,7 @@ type Character struct {
 	pose     pose // rig, except in tests
 	res      *modelRes
 	geoM     ebiten.GeoM // of the last Draw
+	calls    int         // DrawTrianglesShader calls of the last Draw
 	disposed bool
 }
 
@@ -165,8 +166,15 @@ func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
 	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
+	before := rd.drawCalls
 	rd.draw(c, dst, opts)
+	c.calls = rd.drawCalls - before
 }
+
+// DrawCalls returns how many DrawTrianglesShader calls the last Draw made
+// (Ebitengine may merge consecutive ones further into fewer GPU commands).
+// Viewers show it; tests check batching with it.
+func (c *Character) DrawCalls() int { return c.calls }
 
 // ScreenToCanvas maps a point of the destination of the last Draw (for
 // example the cursor position) to canvas pixels, through the inverse of
