@@ -495,7 +495,8 @@ func (c *coder) v1count(n, elemSize int, f string) int {
 	return c.count(n, 4, elemSize, f)
 }
 
-// floats codes array<f32>. want ≥ 0 requires that length.
+// floats codes array<f32>: reading accepts any float codec; writing uses
+// f32, or the codec the hint allows under CodecF16.
 func (c *coder) floats(p *[]float32, hint arrayHint, f string) {
 	if c.err != nil {
 		return

@@ -28,6 +28,7 @@ type FormatError struct {
 	Msg string
 }
 
+// Error formats the error as "p2l: chunk TAG: offset N: field: message".
 func (e *FormatError) Error() string {
 	s := "p2l: "
 	if e.Tag != "" {

@@ -68,8 +68,8 @@ func FuzzInspect(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { Inspect(data) })
 }
 
-// chunkSeeds returns the content of tag in writer output of fullModel,
-// plus the string table the content refers to.
+// chunkSeed returns the stored content of tag in the writer output of
+// fullModel (its strings resolve against fuzzStrings).
 func chunkSeed(t testing.TB, tag string) []byte {
 	data := mustWrite(t, fullModel(), nil)
 	_, es, err := container.Parse(data)

@@ -43,6 +43,7 @@ const (
 	reserved Compression = 3
 )
 
+// String returns "none", "deflate" or "zstd".
 func (c Compression) String() string {
 	switch c {
 	case None:
@@ -64,6 +65,7 @@ type Error struct {
 	Msg    string
 }
 
+// Error formats the error with its tag, offset and field.
 func (e *Error) Error() string {
 	s := "p2lrt"
 	if e.Tag != "" {
