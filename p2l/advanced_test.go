@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
 )
 
 const allBits = p2l.FeatureSkin | p2l.FeatureExactLinks | p2l.FeatureSim | p2l.FeatureCollision

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
 )
 
 // benchPose puts every parameter halfway between its first two grid keys,

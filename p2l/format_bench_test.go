@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
 )
 
 // Synthetic models from the evaluation helper's generator must pass

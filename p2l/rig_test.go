@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
 )
 
 // pose sets a varied pose from a frame number.

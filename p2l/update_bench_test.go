@@ -3,8 +3,8 @@ package p2l_test
 import (
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
 )
 
 // animatedRig is the character-scale synthetic model with everything

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
