@@ -46,8 +46,9 @@ func WithMaxDecompressed(n int64) LoadOption {
 	}
 }
 
-// WithLogger sends load diagnostics to l: the reason a load failed (Error)
-// and chunks skipped as unknown (Debug).
+// WithLogger sends diagnostics to l: the reason a load failed (Error),
+// chunks skipped as unknown (Debug), and later the failures of the loaded
+// model's rigs.
 func WithLogger(l *slog.Logger) LoadOption { return func(c *loadConfig) { c.logger = l } }
 
 // Load decodes and validates a v1 or v2 .p2lrt file, then runs one trial
@@ -60,6 +61,9 @@ func Load(data []byte, opts ...LoadOption) (*Model, error) {
 	}
 	m, err := decode(data, cfg)
 	if err == nil {
+		if cfg.logger != nil {
+			setLogger(m, cfg.logger) // rig failures of this model go there too
+		}
 		err = trialEvaluate(m)
 	}
 	if err != nil {
