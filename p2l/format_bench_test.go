@@ -2,6 +2,7 @@ package p2l_test
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"testing"
 
@@ -94,5 +95,44 @@ func BenchmarkWrite(b *testing.B) {
 		if err := p2l.Write(&buf, m, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestF16EvaluatedError reports how far the evaluated vertices of an
+// f16/unorm16 file move from those of the f32 file. The codec rounds each
+// position and offset to 11 significant bits (relative error ≤ 2⁻¹¹), so a
+// vertex at canvas scale S moves by about S·2⁻¹¹; the test allows twice
+// that, with S the canvas's larger side.
+func TestF16EvaluatedError(t *testing.T) {
+	m := synth.Character(1)
+	load := func(o *p2l.WriteOptions) *p2l.Rig {
+		var b bytes.Buffer
+		if err := p2l.Write(&b, m, o); err != nil {
+			t.Fatal(err)
+		}
+		lm, err := p2l.Load(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := lm.NewRig()
+		r.Evaluate()
+		return r
+	}
+	a, h := load(nil), load(&p2l.WriteOptions{Codec: p2l.CodecF16})
+	s := float64(max(m.Canvas.Width, m.Canvas.Height))
+	bound := 2 * s / 2048
+	var worst float64
+	for i := range m.Meshes {
+		va, vh := a.MeshVertices(i), h.MeshVertices(i)
+		if len(va) != len(vh) {
+			t.Fatalf("mesh %d: %d vs %d values", i, len(va), len(vh))
+		}
+		for j := range va {
+			worst = max(worst, math.Abs(float64(va[j]-vh[j])))
+		}
+	}
+	t.Logf("f16/unorm16 file: max evaluated vertex error %.4f px (canvas %v px, bound %.3f px)", worst, s, bound)
+	if worst > bound {
+		t.Fatalf("vertex error %.4f px beyond the codec bound %.3f px", worst, bound)
 	}
 }
