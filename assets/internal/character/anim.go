@@ -147,7 +147,7 @@ func (b *builder) animation() {
 			group("GroupEyes", "Eyes", 0xFF8CC8F0, true, "ParamEyeLOpen", "ParamEyeROpen", "ParamEyeBallX", "ParamEyeBallY"),
 			group("GroupBrows", "Brows", 0xFFC8A070, false, "ParamBrowLY", "ParamBrowRY", "ParamBrowLAngle", "ParamBrowRAngle"),
 			group("GroupMouth", "Mouth", 0xFFF08CA0, true, "ParamMouthForm", "ParamMouthOpenY"),
-			group("GroupBody", "Body", 0xFFA0D8A0, false, "ParamBodyAngleX", "ParamBreath", "ParamArmLA", "ParamArmRA", "ParamArmRWave", "ParamHandWave"),
+			group("GroupBody", "Body", 0xFFA0D8A0, false, "ParamBodyAngleX", "ParamBreath", "ParamArmLA", "ParamArmRA", "ParamArmRWave", "ParamHandWave", "ParamArmRElbow"),
 			group("GroupHair", "Hair", 0xFFB89070, false, "ParamHairFront", "ParamHairSide", "ParamHairBack"),
 		},
 	}

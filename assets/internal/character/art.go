@@ -161,7 +161,14 @@ func paintBody(pa *painter) *image.RGBA {
 	fill(l, outline(collar, 2), solid(hex(0x141c3a, 255)))
 	// No outline where the torso meets the neck.
 	fill(l, subtract(outline(torso, 2), pa.shape(func(p *path) { p.moveTo(420, 600).lineTo(580, 600).lineTo(580, 700).lineTo(420, 700) })), solid(clothLine))
-	// Ribbon: knot and two tails.
+	fadeBottom(l)
+	return l
+}
+
+// paintRibbonTails paints the sailor ribbon's two tails: a layer of their own
+// over the body, so that advanced mode can simulate them as cloth.
+func paintRibbonTails(pa *painter) *image.RGBA {
+	l := newLayer()
 	tails := pa.shape(func(p *path) {
 		p.moveTo(492, 850).cubicTo(470, 900, 452, 950, 446, 1004).lineTo(472, 990).lineTo(488, 1012).
 			cubicTo(492, 950, 500, 900, 504, 860).Close()
@@ -170,6 +177,12 @@ func paintBody(pa *painter) *image.RGBA {
 	})
 	fill(l, tails, linear(pt{cx, 850}, pt{cx, 1010}, stop{0, ribbon}, stop{1, ribbonDark}))
 	fill(l, outline(tails, 2), solid(hex(0x6e1624, 255)))
+	return l
+}
+
+// paintRibbonBow paints the ribbon's bow and knot, over the tails.
+func paintRibbonBow(pa *painter) *image.RGBA {
+	l := newLayer()
 	bow := pa.shape(func(p *path) {
 		p.moveTo(cx, 846).cubicTo(470, 818, 430, 812, 428, 840).cubicTo(426, 868, 470, 868, cx, 852).Close()
 		p.moveTo(cx, 846).cubicTo(530, 818, 570, 812, 572, 840).cubicTo(574, 868, 530, 868, cx, 852).Close()
@@ -179,7 +192,6 @@ func paintBody(pa *painter) *image.RGBA {
 	knot := pa.shape(func(p *path) { p.ellipse(cx, 848, 13, 15, 0) })
 	fill(l, knot, linear(pt{cx, 834}, pt{cx, 864}, stop{0, ribbon}, stop{1, ribbonDark}))
 	fill(l, outline(knot, 2), solid(hex(0x6e1624, 255)))
-	fadeBottom(l)
 	return l
 }
 

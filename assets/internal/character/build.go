@@ -170,6 +170,9 @@ func Build() (*p2l.Model, error) {
 	}
 	b.drawTree(meshes)
 	b.animation()
+	if err := b.advanced(); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -32,6 +32,7 @@ var parameters = []p2l.Parameter{
 	{ID: "ParamArmRA", Name: "Arm R", Min: -10, Max: 10},
 	{ID: "ParamHandWave", Name: "Hand Wave", Min: -1, Max: 1},
 	{ID: "ParamArmRWave", Name: "Raise Right Arm", Min: 0, Max: 1},
+	{ID: "ParamArmRElbow", Name: "Right Elbow", Min: 0, Max: 1},
 }
 
 type partSpec struct {
@@ -144,8 +145,8 @@ func deformers() []*defSpec {
 		{
 			id: "ForearmRWaveRot", parent: "ArmRWaveRot", part: "PartArmRWave", rot: true,
 			origin: elbowR,
-			axes:   []axisSpec{{"ParamHandWave", keys3}},
-			rotate: func(k []float32) (pt, float64) { return pt{}, 12 * float64(k[0]) },
+			axes:   forearmAxes,
+			rotate: func(k []float32) (pt, float64) { return pt{}, forearmAngle(k) },
 		},
 	}
 }
@@ -223,6 +224,10 @@ func (b *builder) meshes() []*meshSpec {
 		axes: []axisSpec{{"ParamHairBack", keys3}}, deform: hairBack})
 	add(&meshSpec{id: "Neck", name: "Neck", part: "PartBody", parent: "BodyWarp", img: paintNeck(pa)})
 	add(&meshSpec{id: "Body", name: "Body", part: "PartBody", parent: "BodyWarp", img: paintBody(pa)})
+	// The ribbon tails: a 4×6 strip, simulated as cloth in advanced mode.
+	add(&meshSpec{id: ribbonTailsID, name: "Ribbon tails", part: "PartBody", parent: "BodyWarp", img: paintRibbonTails(pa),
+		cols: ribbonCols, rows: ribbonRows})
+	add(&meshSpec{id: "RibbonBow", name: "Ribbon bow", part: "PartBody", parent: "BodyWarp", img: paintRibbonBow(pa)})
 	add(&meshSpec{id: "ArmL", name: "Left arm", part: "PartArmL", parent: "ArmLRot", img: paintArmDown(pa, 1)})
 	add(&meshSpec{id: "ArmRDown", name: "Right arm", part: "PartArmRDown", parent: "ArmRDownRot", img: paintArmDown(pa, -1),
 		opacityAxis: &axisSpec{"ParamArmRWave", keys01}, opacity: func(v float32) float32 { return 1 - v }})
@@ -331,7 +336,11 @@ func (b *builder) meshes() []*meshSpec {
 	add(&meshSpec{id: "ArmLVFore", name: "Left forearm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintForearmWave(pa))})
 	add(&meshSpec{id: "HandLV", name: "Left hand (V sign)", part: "PartArmLV", parent: "ArmLVRot", img: paintVSignHand(pa)})
 	add(&meshSpec{id: "ArmRWaveUpper", name: "Right upper arm", part: "PartArmRWave", parent: "ArmRWaveRot", img: paintUpperArmWave(pa)})
-	add(&meshSpec{id: "ArmRWaveFore", name: "Right forearm", part: "PartArmRWave", parent: "ForearmRWaveRot", img: paintForearmWave(pa)})
+	// The forearm sleeve is skinned: its home is the upper arm and its
+	// keyforms bake the forearm's rotation, blended into the upper arm
+	// across the elbow (see advanced.go).
+	add(&meshSpec{id: "ArmRWaveFore", name: "Right forearm", part: "PartArmRWave", parent: "ArmRWaveRot", img: paintForearmWave(pa),
+		axes: forearmAxes, deform: sleeveDeform})
 	add(&meshSpec{id: "HandR", name: "Right hand", part: "PartArmRWave", parent: "ForearmRWaveRot", img: paintHand(pa)})
 	return ms
 }
