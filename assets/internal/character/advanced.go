@@ -91,8 +91,8 @@ func (b *builder) advanced() error {
 	sim, err := p2l.ClothSimulation(m, tails, p2l.ClothOptions{
 		ID:             "RibbonTails",
 		Pinned:         func(v int) bool { return v <= ribbonCols },
-		GoalCompliance: 1e-2,
-		Damping:        1.5,
+		GoalCompliance: 0.2,
+		Damping:        1,
 		Colliders:      []int{0, 1},
 	})
 	if err != nil {
