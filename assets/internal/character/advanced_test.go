@@ -169,7 +169,6 @@ func TestSkinnedSleeve(t *testing.T) {
 	}
 }
 
-
 // usedVertices lists the vertices of mesh mi that some triangle uses.
 func usedVertices(m *p2l.Model, mi int) []int {
 	used := map[uint32]bool{}
