@@ -427,10 +427,14 @@ func TestRealPacing(t *testing.T) {
 
 func TestAdvancedOnDefaultModel(t *testing.T) {
 	loadDefault(t)
-	// The default character has no extension chunks: nothing turns on.
+	// The default character carries skinning, simulation and collision
+	// (assets/README.md): asking for skin and simulation turns exactly those on.
+	if got, want := AdvancedFeatures(), AdvancedSkin|AdvancedSim|AdvancedCollision; got != want {
+		t.Errorf("AdvancedFeatures = %d, want %d", got, want)
+	}
 	on, err := SetAdvanced(AdvancedSkin | AdvancedSim)
-	if err != nil || on != AdvancedFeatures() {
-		t.Errorf("SetAdvanced = %d, %v; want %d", on, err, AdvancedFeatures())
+	if err != nil || on != AdvancedSkin|AdvancedSim {
+		t.Errorf("SetAdvanced = %d, %v; want %d", on, err, AdvancedSkin|AdvancedSim)
 	}
 	if b, _ := Advanced(); b != on {
 		t.Errorf("Advanced = %d, want %d", b, on)
