@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -238,5 +239,54 @@ func TestRenderCommandParamAndExpression(t *testing.T) {
 	}
 	if code, _, stderr := runCmd("render", in, "-o", filepath.Join(t.TempDir(), "x.png"), "--expression", "Nope"); code != 2 || !strings.Contains(stderr, "Quarter") {
 		t.Errorf("unknown expression: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRenderCommandPhysicsSwitch: with --physics off the pendulums do not
+// run, so a clip that moves a physics input draws the hair (physics
+// outputs) at rest; with physics on it swings, and the frames differ.
+func TestRenderCommandPhysicsSwitch(t *testing.T) {
+	m, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[int]bool{}
+	for _, g := range m.Physics.Groups {
+		for _, in := range g.Inputs {
+			inputs[in.Parameter] = true
+		}
+	}
+	clip := ""
+	for _, c := range m.Clips {
+		for _, pc := range c.Curves {
+			if inputs[pc.Parameter] && clip == "" {
+				clip = c.ID
+			}
+		}
+	}
+	if clip == "" {
+		t.Skip("the default character has no clip moving a physics input")
+	}
+	name := filepath.Join(t.TempDir(), "default.p2lrt")
+	if err := os.WriteFile(name, assets.DefaultModelBytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	render := func(physics string) []byte {
+		out := filepath.Join(t.TempDir(), physics+".png")
+		if code, _, stderr := runCmd("render", name, "-o", out, "--size", "96", "--clip", clip, "--time", "0.7", "--physics", physics); code != 0 {
+			t.Fatalf("--physics %s: exit %d: %s", physics, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	on, off := render("on"), render("off")
+	if bytes.Equal(on, off) {
+		t.Errorf("clip %s at 0.7 s: --physics on and off drew the same image", clip)
+	}
+	if !bytes.Equal(off, render("off")) {
+		t.Error("two renders with --physics off differ")
 	}
 }
