@@ -47,7 +47,7 @@ bench: deps
 fuzz:
 	@for pkg in $$($(GO) list ./p2l/...); do \
 	  for f in $$($(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "fuzz $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s $$pkg || exit 1; \
 	  done; \
 	done
 
