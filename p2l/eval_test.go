@@ -988,3 +988,35 @@ func TestRigFailureLogged(t *testing.T) {
 		t.Fatal("second model: no failure")
 	}
 }
+
+// TestLoadLoggerReceivesRigFailures: end to end through the public API, the
+// logger given to Load with WithLogger receives the failure of a rig of that
+// model (here provoked the way the documentation names: changing the model
+// after it was prepared, which makes evaluation panic inside).
+func TestLoadLoggerReceivesRigFailures(t *testing.T) {
+	tm := newTestModel(param("p", 0, 1, 0))
+	tm.mesh(-1, 0, 0, 1, 0, 0, 1)
+	var file bytes.Buffer
+	if err := Write(&file, &tm.Model, nil); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	m, err := Load(file.Bytes(), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logs.Len() != 0 {
+		t.Fatalf("a good load logged %q", logs.String())
+	}
+	r := m.NewRig()
+	r.Evaluate()
+	m.Meshes[0].Positions = nil // breaks the prepared sizes
+	r.SetParameter(0, 0.5)
+	r.Evaluate()
+	if r.Err() == nil {
+		t.Fatal("no rig failure")
+	}
+	if got := logs.String(); !strings.Contains(got, "p2l: rig failed") || !strings.Contains(got, `stage \"meshes\"`) {
+		t.Errorf("log %q, want the rig failure in stage meshes", got)
+	}
+}
