@@ -11,18 +11,27 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
-// benchModel is the default character (assets): 36 meshes, 1,622 drawn
-// vertices, one page, one isolated group, masks, and Add and Multiply
-// meshes that read the backdrop.
-func benchModel(b *testing.B) *p2l.Model {
+// benchModels are the benchmarked models: the default character (assets:
+// 36 meshes, 1,622 drawn vertices, one page, one isolated group, masks, and
+// Add and Multiply meshes that read the backdrop) and the character-scale
+// synthetic model (synth.Character(1): 118 drawn meshes, 8,496 vertices,
+// two pages, random blend and alpha modes, masks, isolated groups).
+func benchModels(b *testing.B) []struct {
+	name  string
+	model *p2l.Model
+} {
 	m, err := assets.DefaultModel()
 	if err != nil {
 		b.Fatal(err)
 	}
-	return m
+	return []struct {
+		name  string
+		model *p2l.Model
+	}{{"default", m}, {"synth", synth.Character(1)}}
 }
 
 // benchScene is n characters tiled over a 512×512 target.
@@ -91,8 +100,7 @@ func runFrames(b *testing.B, f func()) {
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
-func benchmarkCharacters(b *testing.B, n int, update bool) {
-	model := benchModel(b)
+func benchmarkCharacters(b *testing.B, model *p2l.Model, n int, update bool) {
 	var s *benchScene
 	onGame(func() { s = newBenchScene(model, n) })
 	defer onGame(s.dispose)
@@ -102,16 +110,20 @@ func benchmarkCharacters(b *testing.B, n int, update bool) {
 }
 
 // BenchmarkFrame measures the CPU time of Update + Draw per frame for 1, 10
-// and 100 characters; BenchmarkDraw the Draw part alone.
+// and 100 characters of each model; BenchmarkDraw the Draw part alone.
 func BenchmarkFrame(b *testing.B) {
-	for _, n := range []int{1, 10, 100} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) { benchmarkCharacters(b, n, true) })
+	for _, bm := range benchModels(b) {
+		for _, n := range []int{1, 10, 100} {
+			b.Run(fmt.Sprint(bm.name, "/", n), func(b *testing.B) { benchmarkCharacters(b, bm.model, n, true) })
+		}
 	}
 }
 
 func BenchmarkDraw(b *testing.B) {
-	for _, n := range []int{1, 10, 100} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) { benchmarkCharacters(b, n, false) })
+	for _, bm := range benchModels(b) {
+		for _, n := range []int{1, 10, 100} {
+			b.Run(fmt.Sprint(bm.name, "/", n), func(b *testing.B) { benchmarkCharacters(b, bm.model, n, false) })
+		}
 	}
 }
 
@@ -119,7 +131,12 @@ func BenchmarkDraw(b *testing.B) {
 // characters, prepared once and submitted with plain DrawTriangles calls of
 // at most 65,535 vertices (one call for one character).
 func BenchmarkFloor(b *testing.B) {
-	model := benchModel(b)
+	for _, bm := range benchModels(b) {
+		b.Run(bm.name, func(b *testing.B) { benchmarkFloor(b, bm.model) })
+	}
+}
+
+func benchmarkFloor(b *testing.B, model *p2l.Model) {
 	rig := model.NewRig()
 	rig.Evaluate()
 	var verts []ebiten.Vertex
@@ -145,45 +162,39 @@ func BenchmarkFloor(b *testing.B) {
 			defer onGame(func() { src.Deallocate(); dst.Deallocate() })
 			per := max(1, maxBatchVertices/len(verts)) // characters per call
 			var op ebiten.DrawTrianglesOptions
+			// per copies of the character in each full call, the rest in a
+			// last one; built before the timed frames.
+			fullV, fullI := floorVerts(verts, per), floorInds(inds, len(verts), per)
+			restV, restI := floorVerts(verts, n%per), floorInds(inds, len(verts), n%per)
 			runFrames(b, func() {
 				dst.Clear()
-				for done := 0; done < n; done += per {
-					k := min(per, n-done)
-					// k copies of the character in one call.
-					dst.DrawTriangles(floorVerts(verts, k), floorInds(inds, len(verts), k), src, &op)
+				for range n / per {
+					dst.DrawTriangles(fullV, fullI, src, &op)
+				}
+				if len(restV) > 0 {
+					dst.DrawTriangles(restV, restI, src, &op)
 				}
 			})
 		})
 	}
 }
 
-var floorV = map[int][]ebiten.Vertex{}
-var floorI = map[int][]uint16{}
-
-// floorVerts returns k copies of v (built once, outside the timed frames'
-// steady state).
+// floorVerts returns k copies of v.
 func floorVerts(v []ebiten.Vertex, k int) []ebiten.Vertex {
-	if s, ok := floorV[k]; ok {
-		return s
-	}
 	var s []ebiten.Vertex
 	for range k {
 		s = append(s, v...)
 	}
-	floorV[k] = s
 	return s
 }
 
+// floorInds returns k copies of the indices in, the j-th offset by j·nv.
 func floorInds(in []uint16, nv, k int) []uint16 {
-	if s, ok := floorI[k]; ok {
-		return s
-	}
 	var s []uint16
 	for j := range k {
 		for _, x := range in {
 			s = append(s, x+uint16(j*nv))
 		}
 	}
-	floorI[k] = s
 	return s
 }
