@@ -342,3 +342,76 @@ func TestCubismModeUnchangedByExtensions(t *testing.T) {
 		t.Error("rendered images differ from the model without extension chunks")
 	}
 }
+
+// TestAdvancedUpdateAllocatesNothing: with every feature on, a steady-state
+// update of the character (clip, physics, skinning, simulation) allocates
+// nothing.
+func TestAdvancedUpdateAllocatesNothing(t *testing.T) {
+	m := loadCharacter(t, true)
+	r := m.NewRig()
+	r.SetAdvanced(0xF)
+	setParams(t, r, map[string]float32{"ParamArmRWave": 1, "ParamArmRElbow": 0.4, "ParamHandWave": 0.3})
+	for i := 0; i < 10; i++ {
+		r.Update(1.0 / 60)
+	}
+	if n := testing.AllocsPerRun(50, func() { r.Update(1.0 / 60) }); n != 0 {
+		t.Errorf("%v allocations per update", n)
+	}
+}
+
+// BenchmarkCharacterUpdate: one 60 Hz update of the character in Cubism
+// mode and with the advanced features on; the weight fit (Load plus
+// PrepareAdvanced, against Load alone).
+func BenchmarkCharacterUpdate(b *testing.B) {
+	var buf bytes.Buffer
+	if err := Write(&buf); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		bits uint16
+	}{{"off", 0}, {"skin", p2l.FeatureSkin}, {"sim+coll", p2l.FeatureSim | p2l.FeatureCollision}, {"all", 0xF}} {
+		b.Run(c.name, func(b *testing.B) {
+			m, err := p2l.Load(buf.Bytes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := m.NewRig()
+			r.SetAdvanced(c.bits)
+			r.SetParameterByID("ParamArmRWave", 1)
+			r.SetParameterByID("ParamArmRElbow", 0.4)
+			for i := 0; i < 10; i++ {
+				r.Update(1.0 / 60)
+			}
+			// The head moves every frame, so every mode evaluates (Cubism
+			// mode skips an evaluation whose inputs did not change).
+			ax := m.ParameterIndex("ParamAngleX")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r.SetParameter(ax, float32(i%20))
+				r.Update(1.0 / 60)
+			}
+		})
+	}
+	b.Run("fit", func(b *testing.B) {
+		// Load plus PrepareAdvanced (fitting the sleeve's weights), minus
+		// the load alone measured below.
+		for i := 0; i < b.N; i++ {
+			m, err := p2l.Load(buf.Bytes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := m.PrepareAdvanced(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := p2l.Load(buf.Bytes()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
