@@ -48,6 +48,11 @@ func setLogger(m *Model, l *slog.Logger) { m.entry().logger.Store(l) }
 // logger returns the logger set by setLogger, or nil.
 func (m *Model) logger() *slog.Logger { return m.entry().logger.Load() }
 
+// Logger returns the logger m was loaded with (WithLogger), or nil. Rig
+// failures of m go there; renderers send undecodable texture pages there
+// when they are given no logger of their own.
+func (m *Model) Logger() *slog.Logger { return m.logger() }
+
 // entry returns m's side-table entry, creating it on first use.
 func (m *Model) entry() *prepEntry {
 	k := weak.Make(m)

@@ -71,7 +71,8 @@ type Options struct {
 	// MaxPixels bounds width×height of a decoded page (0: DefaultMaxPixels).
 	MaxPixels int
 
-	// Logger receives one warning per undecodable page. Nil: no logging.
+	// Logger receives one warning per undecodable page. Nil: the logger
+	// the model was loaded with (p2l.WithLogger), if any.
 	Logger *slog.Logger
 }
 
@@ -128,7 +129,8 @@ func (e *PageError) Unwrap() error { return e.Err }
 
 // Decode decodes every texture page of m. It never fails as a whole: pages
 // that cannot be decoded have a nil Image and a non-nil Info.Err, and are
-// logged through opts.Logger. opts may be nil.
+// logged through opts.Logger (or the model's own logger, p2l.WithLogger).
+// opts may be nil.
 func Decode(m *p2l.Model, opts *Options) []Page {
 	if opts == nil {
 		opts = &Options{}
@@ -155,8 +157,12 @@ func DecodePage(m *p2l.Model, i int, opts *Options) Page {
 	info.Format = format
 	if err != nil {
 		info.Err = &PageError{Index: i, Kind: tp.Kind, URI: tp.URI, Err: err}
-		if opts.Logger != nil {
-			opts.Logger.Warn("texture page unavailable", "page", i, "kind", int(tp.Kind), "uri", tp.URI, "err", err)
+		logger := opts.Logger
+		if logger == nil {
+			logger = m.Logger()
+		}
+		if logger != nil {
+			logger.Warn("texture page unavailable", "page", i, "kind", int(tp.Kind), "uri", tp.URI, "err", err)
 		}
 		return Page{Info: info}
 	}

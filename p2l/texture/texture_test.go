@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"log/slog"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -373,5 +374,31 @@ func TestResolveCallback(t *testing.T) {
 	checkPremul(t, pages[1].Image, host)
 	if pages[2].Available() || !strings.Contains(pages[2].Err.Error(), "host refuses") {
 		t.Errorf("page 2: %v", pages[2].Err)
+	}
+}
+
+// TestModelLoggerReceivesPages: with no logger of its own, Decode reports
+// undecodable pages to the logger the model was loaded with.
+func TestModelLoggerReceivesPages(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/conformance/features.p2lrt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	m, err := p2l.Load(data, p2l.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unavailable := 0
+	for _, p := range Decode(m, nil) { // no FS: the external page has no source
+		if !p.Available() {
+			unavailable++
+		}
+	}
+	if unavailable == 0 {
+		t.Fatal("features model decoded completely; the test needs an unavailable page")
+	}
+	if got := strings.Count(log.String(), "texture page unavailable"); got != unavailable {
+		t.Errorf("model logger got %d warnings, want %d:\n%s", got, unavailable, log.String())
 	}
 }
