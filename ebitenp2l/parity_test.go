@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func TestParity(t *testing.T) {
 		}
 		topts := texture.Options{FS: os.DirFS(conformanceDir)}
 		cpu := render.Renderer{TextureOptions: topts}
-		worst, worstDiv := 0, 0
+		worst, worstDiv, worstStored := 0, 0, 0
 		for pi, pose := range parityPoses(m) {
 			for _, s := range []float64{1, 2} {
 				w := int(float64(m.Canvas.Width)*s + 0.5)
@@ -91,6 +92,15 @@ func TestParity(t *testing.T) {
 				}
 				d, at, dd, dat := maxDiff(gpu, want.Pix, w, amplifying(name, s))
 				worst, worstDiv = max(worst, d), max(worstDiv, dd)
+				if name == "blend-matrix" {
+					// The amplifying cells, held to parityTolerance against
+					// the same rules on a backdrop stored in 8 bits.
+					q, qat := storedBackdropDiff(t, m, gpu, w, h, s)
+					worstStored = max(worstStored, q)
+					if q > parityTolerance {
+						t.Errorf("%s pose %d scale %g: ColorBurn/ColorDodge cells differ by %d/255 at %v from the rules on an 8-bit backdrop", name, pi, s, q, qat)
+					}
+				}
 				if d > parityTolerance || dd > divisionTolerance {
 					if dd > divisionTolerance {
 						d, at = dd, dat
@@ -104,7 +114,7 @@ func TestParity(t *testing.T) {
 			}
 		}
 		if name == "blend-matrix" {
-			t.Logf("%s: max channel difference GPU vs CPU %d/255 (ColorBurn and ColorDodge cells: %d/255)", name, worst, worstDiv)
+			t.Logf("%s: max channel difference GPU vs CPU %d/255 (ColorBurn and ColorDodge cells: %d/255; against an 8-bit backdrop: %d/255)", name, worst, worstDiv, worstStored)
 		} else {
 			t.Logf("%s: max channel difference GPU vs CPU %d/255", name, worst)
 		}
@@ -112,19 +122,131 @@ func TestParity(t *testing.T) {
 }
 
 // divisionTolerance applies to the blend matrix's ColorBurn and ColorDodge
-// cells, where the two renderers' inputs differ by amounts far below 1/255
-// and the blend functions amplify them: 1 − (1 − d)/s has slope
-// (1 − d)/s² in s and 1/s in d, d/(1 − s) has d/(1 − s)² and 1/(1 − s).
-// The inputs differ because the GPU interpolates texture coordinates in
-// float32 vertex attributes where the CPU uses exact edge functions (at
-// scale 2 the samples fall between texels), and because a GPU render target
-// stores 8 bits per channel where the CPU keeps float32 layers (a
-// half-transparent backdrop inside a group). Measured: 4/255 at scale 1
-// (inside groups only), 7/255 at scale 2; with its layers rounded to 8 bits
-// the CPU still differs by 7/255 there, so this is the sampling's
-// conditioning, not a formula. Every other cell and model is held to
-// parityTolerance.
-const divisionTolerance = 8
+// cells only. Their blend functions divide by a small quantity
+// (1 − (1 − d)/s: slope 1/s in d; d/(1 − s): slope 1/(1 − s)), and the GPU
+// backdrop is stored in an 8-bit image where the CPU keeps float32 layers,
+// so a backdrop the CPU holds between two 8-bit steps is amplified. The
+// worst pixel, (254, 30) at scale 2, ColorBurn over an opaque backdrop:
+// backdrop red 250.75/255 (bilinear between texels 238 and 255), source
+// straight red 4.125/248.25 ≈ 0.0166. CPU: (1 − d)/s = 1.003, B = 0, red
+// 7/255. An 8-bit target holds 251/255: (1 − d)/s = 0.944, B = 0.056, red
+// 21/255 — what the GPU draws, and what the CPU draws too when its layers
+// are rounded to 8 bits after every write (tried, not kept: p2l/render is
+// the reference). With 250/255 it would be 7 again: no 8-bit value
+// reproduces the CPU's neighbourhood of the threshold. At scale 1 the worst
+// is 4/255 inside groups: a backdrop of opacity 0.5 is stored with alpha
+// 128/255 (CPU 0.5), so the straight colour the blend works on moves. These
+// cells are held to parityTolerance as well, against the same rules on a
+// backdrop stored in 8 bits (storedBackdropDiff: measured 1/255); every
+// other cell and model is held to parityTolerance against the CPU.
+const divisionTolerance = 14
+
+// storedBackdropDiff recomputes the ColorBurn and ColorDodge cells of the
+// blend matrix drawn at scale s (see conformance.BlendMatrix: per cell a
+// backdrop quad and a source quad with one texel per canvas pixel; in the
+// bottom half an isolated group holding the backdrop at opacity 0.5 on the
+// cell's left half) from the drawing rules, with the backdrop rounded to 8
+// bits as a GPU target stores it, and returns the largest channel
+// difference to gpu and where. Sampling is written here from the rules
+// (bilinear, texel centres at i + 0.5, clamp to edge, pages premultiplied by
+// p2l/texture); compositing is render.Composite, the CPU reference's rule.
+func storedBackdropDiff(t *testing.T, m *p2l.Model, gpu []byte, w, h int, s float64) (int, image.Point) {
+	page := func(id string) *image.RGBA {
+		for _, me := range m.Meshes {
+			if me.ID == id {
+				img, err := texture.DecodePNG(m.Textures[me.TexturePage].Data, texture.DefaultMaxPixels)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return img
+			}
+		}
+		t.Fatalf("blend matrix: no mesh %s", id)
+		return nil
+	}
+	src, bd := page("source_0_0"), page("backdrop_0_0")
+	const cell = 16
+	bilinear := func(img *image.RGBA, x, y float64) render.Premul {
+		tap := func(i, j int) [4]float64 {
+			i, j = max(0, min(i, cell-1)), max(0, min(j, cell-1))
+			p := img.Pix[img.PixOffset(i, j):]
+			return [4]float64{float64(p[0]) / 255, float64(p[1]) / 255, float64(p[2]) / 255, float64(p[3]) / 255}
+		}
+		x, y = x-0.5, y-0.5
+		i, j := math.Floor(x), math.Floor(y)
+		fx, fy := x-i, y-j
+		a, b, c, d := tap(int(i), int(j)), tap(int(i)+1, int(j)), tap(int(i), int(j)+1), tap(int(i)+1, int(j)+1)
+		var o [4]float32
+		for k := range 4 {
+			o[k] = float32((a[k]*(1-fx)+b[k]*fx)*(1-fy) + (c[k]*(1-fx)+d[k]*fx)*fy)
+		}
+		return render.Premul{R: o[0], G: o[1], B: o[2], A: o[3]}
+	}
+	// stored lists the 8-bit values a target may hold for v: the nearest,
+	// or both neighbours when v is within 0.01 of a tie (opacity 0.5 makes
+	// exact ties, which GPUs may round either way).
+	stored := func(v float32) []float32 {
+		x := float64(v) * 255
+		if f := x - math.Floor(x); math.Abs(f-0.5) < 0.01 {
+			return []float32{float32(math.Floor(x)) / 255, float32(math.Ceil(x)) / 255}
+		}
+		return []float32{float32(math.Round(x)) / 255}
+	}
+	worst, at := 0, image.Point{}
+	for py := range h {
+		for px := range w {
+			cx, cy := (float64(px)+0.5)/s, (float64(py)+0.5)/s
+			col, row := int(cx)/cell, int(cy)/cell
+			bm := p2l.BlendMode(col)
+			if bm != p2l.BlendColorBurn && bm != p2l.BlendColorDodge {
+				continue
+			}
+			lx, ly := cx-float64(col*cell), cy-float64(row*cell)
+			var b render.Premul
+			alpha := p2l.AlphaMode(row)
+			if row < int(p2l.NumAlphaModes) {
+				b = bilinear(bd, lx, ly) // opaque, drawn over nothing
+			} else {
+				alpha -= p2l.NumAlphaModes
+				if lx < cell/2 { // the group's backdrop at opacity 0.5, u 0..0.5 over half a cell
+					b = bilinear(bd, lx, ly)
+					b = render.Premul{R: b.R * 0.5, G: b.G * 0.5, B: b.B * 0.5, A: b.A * 0.5}
+				}
+			}
+			sp := bilinear(src, lx, ly)
+			i := 4 * (py*w + px)
+			// The smallest difference over the possible stored backdrops.
+			best := math.MaxInt
+			for _, r := range stored(b.R) {
+				for _, g := range stored(b.G) {
+					for _, bb := range stored(b.B) {
+						for _, a := range stored(b.A) {
+							// Default colours and opacity 1: the fragment is
+							// the texel; the group composites its layer
+							// unchanged onto the transparent canvas.
+							o := render.Composite(sp, render.Premul{R: r, G: g, B: bb, A: a}, bm, alpha)
+							want := [4]float64{float64(o.R), float64(o.G), float64(o.B), float64(o.A)}
+							wa := math.Round(want[3] * 255)
+							diff := 0
+							for k := range 4 {
+								e := math.Round(want[k] * 255)
+								if k < 3 {
+									e = min(e, wa)
+								}
+								diff = max(diff, int(math.Abs(e-float64(gpu[i+k]))))
+							}
+							best = min(best, diff)
+						}
+					}
+				}
+			}
+			if best > worst {
+				worst, at = best, image.Pt(px, py)
+			}
+		}
+	}
+	return worst, at
+}
 
 // amplifying returns, for model name drawn at scale s, whether canvas pixel
 // (x, y) of the output lies in a ColorBurn or ColorDodge cell of the blend
