@@ -32,10 +32,11 @@ type Character struct {
 // shared by every later character of the same model.
 type Options struct {
 	// Textures says how texture pages decode: Textures.FS resolves external
-	// pages (use os.DirFS of the model's directory, or the fs.FS the model
-	// was loaded from), Textures.Resolve lets the host supply any page, and
+	// pages, Textures.Resolve lets the host supply any page, and
 	// Textures.Logger receives a warning per page that cannot be decoded.
-	// The default (zero) value decodes embedded PNG and KTX2 pages only.
+	// The default (zero) value decodes embedded PNG and KTX2 pages, reads
+	// external pages from the directory the model was loaded from
+	// (p2l.LoadFile, LoadFS) and logs to the model's own logger.
 	Textures texture.Options
 }
 

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
+	"path/filepath"
 	"runtime/debug"
 	"unicode/utf8"
 
@@ -75,28 +77,38 @@ func Load(data []byte, opts ...LoadOption) (*Model, error) {
 	return m, nil
 }
 
-// LoadFile loads the file at name.
-//
-// External texture pages (TextureExternal) are not read here: their URIs
-// are relative to the model file, and package p2l/texture decodes them
-// given texture.Options{FS: os.DirFS(filepath.Dir(name))}.
+// LoadFile loads the file at name. The model remembers the file's
+// directory (Model.Dir): its external texture pages (TextureExternal)
+// resolve there when package p2l/texture decodes them.
 func LoadFile(name string, opts ...LoadOption) (*Model, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return Load(data, opts...)
+	m, err := Load(data, opts...)
+	if err != nil {
+		return nil, err
+	}
+	setDir(m, os.DirFS(filepath.Dir(name)))
+	return m, nil
 }
 
-// LoadFS loads the file name from fsys. External texture pages resolve
-// relative to path.Dir(name) in fsys (see package p2l/texture, Options.FS
-// with fs.Sub(fsys, path.Dir(name))).
+// LoadFS loads the file name from fsys. The model remembers
+// path.Dir(name) in fsys (Model.Dir), where its external texture pages
+// resolve.
 func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	return Load(data, opts...)
+	m, err := Load(data, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if dir, err := fs.Sub(fsys, path.Dir(name)); err == nil {
+		setDir(m, dir)
+	}
+	return m, nil
 }
 
 // trialEvaluate evaluates the model once at its default pose. A panic in

@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"runtime"
 	"sync"
@@ -31,6 +32,8 @@ type prepEntry struct {
 	p    *prepared
 	// logger receives the failures of m's rigs (WithLogger); nil: none.
 	logger atomic.Pointer[slog.Logger]
+	// dir is the directory the model was loaded from (LoadFile, LoadFS).
+	dir atomic.Pointer[fs.FS]
 }
 
 // prep returns the prepared form of m, building it on first use. Safe for
@@ -47,6 +50,19 @@ func setLogger(m *Model, l *slog.Logger) { m.entry().logger.Store(l) }
 
 // logger returns the logger set by setLogger, or nil.
 func (m *Model) logger() *slog.Logger { return m.entry().logger.Load() }
+
+// setDir records the directory m was loaded from.
+func setDir(m *Model, dir fs.FS) { m.entry().dir.Store(&dir) }
+
+// Dir returns the directory of the file m was loaded from by LoadFile or
+// LoadFS, where its external texture pages resolve; nil for a model from
+// Load or built in code. Package p2l/texture uses it when given no FS.
+func (m *Model) Dir() fs.FS {
+	if d := m.entry().dir.Load(); d != nil {
+		return *d
+	}
+	return nil
+}
 
 // Logger returns the logger m was loaded with (WithLogger), or nil. Rig
 // failures of m go there; renderers send undecodable texture pages there

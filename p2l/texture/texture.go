@@ -10,7 +10,7 @@
 //     or SRGB, optionally Zstandard or zlib supercompressed) decode in pure Go;
 //     every other format is reported unavailable (ErrUnsupported).
 //   - External: a file named by a URI relative to the model file, opened
-//     through Options.FS (usually os.DirFS of the model's directory) and
+//     through Options.FS (by default the model's directory, Model.Dir) and
 //     decoded as PNG or KTX2 by its signature.
 //
 // A host callback (Options.Resolve) can supply the pixels of any page first.
@@ -60,12 +60,12 @@ type Options struct {
 	// page, or an error that makes the page unavailable.
 	Resolve func(index int, page *p2l.TexturePage) (image.Image, error)
 
-	// FS holds external pages. The loader does not read them (p2l.LoadFile
-	// and LoadFS keep only the URI); a page whose Data a tool filled is
-	// decoded from Data instead. A page's URI is a slash-separated path
-	// relative to the model file, so FS is normally os.DirFS of the model's
-	// directory (or fs.Sub of the fs.FS the model was loaded from, rooted at
-	// its directory). Nil: external pages need Resolve or Data.
+	// FS holds external pages. A page's URI is a slash-separated path
+	// relative to the model file; the loader does not read the page (a page
+	// whose Data a tool filled is decoded from Data instead). Nil: the
+	// directory the model was loaded from (p2l.Model.Dir, set by LoadFile
+	// and LoadFS); for a model from p2l.Load, external pages then need
+	// Resolve or Data.
 	FS fs.FS
 
 	// MaxPixels bounds width×height of a decoded page (0: DefaultMaxPixels).
@@ -152,6 +152,13 @@ func DecodePage(m *p2l.Model, i int, opts *Options) Page {
 		return Page{Info: Info{Index: i, Err: fmt.Errorf("texture page %d: index out of range (model has %d pages)", i, len(m.Textures))}}
 	}
 	tp := &m.Textures[i]
+	if opts.FS == nil && tp.Kind == p2l.TextureExternal {
+		if dir := m.Dir(); dir != nil {
+			o := *opts
+			o.FS = dir // the directory the model was loaded from
+			opts = &o
+		}
+	}
 	info := Info{Index: i, Kind: tp.Kind, Width: int(tp.Width), Height: int(tp.Height), URI: tp.URI}
 	img, format, err := decodePage(i, tp, opts)
 	info.Format = format

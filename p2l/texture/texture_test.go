@@ -402,3 +402,42 @@ func TestModelLoggerReceivesPages(t *testing.T) {
 		t.Errorf("model logger got %d warnings, want %d:\n%s", got, unavailable, log.String())
 	}
 }
+
+// TestExternalPagesBesideTheModel: a model loaded by LoadFile or LoadFS
+// finds its external pages next to the file without any option.
+func TestExternalPagesBesideTheModel(t *testing.T) {
+	const dir = "../../testdata/conformance"
+	fromFile, err := p2l.LoadFile(dir + "/features.p2lrt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFS, err := p2l.LoadFS(os.DirFS("../.."), "testdata/conformance/features.p2lrt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(dir + "/features.p2lrt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromBytes, err := p2l.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	external := -1
+	for i, tp := range fromBytes.Textures {
+		if tp.Kind == p2l.TextureExternal {
+			external = i
+		}
+	}
+	if external < 0 {
+		t.Fatal("features model has no external page")
+	}
+	for name, m := range map[string]*p2l.Model{"LoadFile": fromFile, "LoadFS": fromFS} {
+		if p := DecodePage(m, external, nil); !p.Available() {
+			t.Errorf("%s: external page unavailable: %v", name, p.Err)
+		}
+	}
+	if p := DecodePage(fromBytes, external, nil); !errors.Is(p.Err, ErrNoSource) {
+		t.Errorf("Load from bytes: external page %v, want ErrNoSource", p.Err)
+	}
+}
