@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -217,5 +218,17 @@ func TestDrawAllocs(t *testing.T) {
 		c.Draw(dst, &o)
 	}); n != 0 {
 		t.Errorf("allocations per Draw: %v, want 0", n)
+	}
+}
+
+// TestSynthFrameAllocs: steady frames of three character-scale synthetic
+// characters (Update + Draw, as BenchmarkFrame runs them) make no
+// allocation in this package.
+func TestSynthFrameAllocs(t *testing.T) {
+	var s *benchScene
+	onGame(func() { s = newBenchScene(synth.Character(1), 3) })
+	defer onGame(s.dispose)
+	if n := ownAllocs(10, func() { s.frame(true) }); n != 0 {
+		t.Errorf("allocations per frame: %v, want 0", n)
 	}
 }
