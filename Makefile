@@ -6,7 +6,7 @@ DEB_PKGS := libgl1-mesa-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-d
             libxxf86vm-dev libasound2-dev pkg-config xvfb xauth
 FUZZTIME ?= 30s
 
-.PHONY: all deps run test bench fuzz generate mobile-check
+.PHONY: all deps run test test-ports bench fuzz generate mobile-check
 
 all: test
 
@@ -33,8 +33,17 @@ test: deps
 	$(GO) vet ./...
 	$(XRUN) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race ./p2l/... ./internal/...
+	$(MAKE) --no-print-directory test-ports
 	@if command -v javac >/dev/null 2>&1; then $(MAKE) --no-print-directory mobile-check; \
 	 else echo "mobile-check skipped: no javac (install a JDK to check the Java binding)"; fi
+
+# The runtime (everything under p2l/, no Ebitengine) on other ports: its
+# tests under WebAssembly in Node, and a 32-bit build.
+test-ports:
+	GOARCH=386 $(GO) vet ./p2l/... ./internal/...
+	@if command -v node >/dev/null 2>&1; then \
+	  PATH="$$PATH:$$($(GO) env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm $(GO) test -count=1 ./p2l/... ./internal/...; \
+	 else echo "wasm tests skipped: no node"; fi
 
 # gobind generates the Java/Objective-C bindings of ./mobile and javac
 # compiles the Java side (no Android SDK needed; docs/MOBILE.md).
