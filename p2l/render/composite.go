@@ -180,7 +180,9 @@ func blendChannel(mode p2l.BlendMode, s, d float32) float32 {
 		if d <= 0 {
 			return 0
 		}
-		if s == 1 {
+		// s ≥ 1 rather than W3C's s == 1: a straight colour a rounding step
+		// above 1 must not divide by a negative (the shader tests the same).
+		if s >= 1 {
 			return 1
 		}
 		return min(1, d/(1-s))

@@ -296,3 +296,14 @@ func TestShade(t *testing.T) {
 		t.Errorf("Shade = %v, want %v", got, want)
 	}
 }
+
+// TestColorDodgeSourceAboveOne: a source a rounding step above 1 dodges to
+// 1, as a source of exactly 1 does (no division by a negative).
+func TestColorDodgeSourceAboveOne(t *testing.T) {
+	s := math.Nextafter32(1, 2)
+	got := Blend(p2l.BlendColorDodge, [3]float32{s, 1, 0.5}, [3]float32{0.25, 0.25, 0.25})
+	want := [3]float32{1, 1, 0.5} // 0.25/(1-0.5) = 0.5
+	if got != want {
+		t.Errorf("ColorDodge(%v) = %v, want %v", s, got, want)
+	}
+}
