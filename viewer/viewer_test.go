@@ -314,10 +314,18 @@ func TestPanelFromPGUI(t *testing.T) {
 	if got := reactionClip(m, "Body"); got < 0 || m.Clips[got].Group != "TapBody" {
 		t.Errorf("reaction clip for Body = %d", got)
 	}
-	if m.AdvancedAvailable() == 0 {
-		if r := unavailableReason(m, p2l.FeatureSkin); r != "the file has no SKIN chunk" {
-			t.Errorf("reason = %q", r)
-		}
+	// The default character carries BONE without arcs: exact links are
+	// unavailable, and the panel says why.
+	if m.AdvancedAvailable()&p2l.FeatureExactLinks != 0 {
+		t.Error("default character offers exact links; the reason below is untested")
+	}
+	if r := unavailableReason(m, p2l.FeatureExactLinks); r != "the BONE chunk has no arcs" {
+		t.Errorf("exact-links reason = %q", r)
+	}
+	noSkin := *m
+	noSkin.Skins = nil
+	if r := unavailableReason(&noSkin, p2l.FeatureSkin); r != "the file has no SKIN chunk" {
+		t.Errorf("skin reason = %q", r)
 	}
 	gs := clipGroups(m)
 	if len(gs) != 4 || gs[0].name != "Idle" {
