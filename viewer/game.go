@@ -389,10 +389,14 @@ func (g *game) followClipPose() {
 
 // handleDrops opens dropped models and plays dropped audio.
 func (g *game) handleDrops() {
-	dropped := ebiten.DroppedFiles()
-	if dropped == nil {
-		return
+	if dropped := ebiten.DroppedFiles(); dropped != nil {
+		g.openDropped(dropped)
 	}
+}
+
+// openDropped opens every file of a drop: audio files speak, anything else
+// is opened as a model (its external pages resolve beside it in the drop).
+func (g *game) openDropped(dropped fs.FS) {
 	_ = fs.WalkDir(dropped, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil

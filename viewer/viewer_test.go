@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/p2l"
@@ -359,5 +361,52 @@ func TestClickHitArea(t *testing.T) {
 	g.click(30, 30) // empty canvas corner
 	if g.hitName != "" {
 		t.Errorf("click on the background hit %q", g.hitName)
+	}
+}
+
+// TestDropFiles drops files on the viewer through the path ebiten's
+// DroppedFiles feeds: a model opens with its external page found beside it
+// in the drop; a bad model keeps the current one and names the file.
+func TestDropFiles(t *testing.T) {
+	g, err := newGame(options{noUI: true, noAudio: true, frames: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	features, err := os.ReadFile("../testdata/conformance/features.p2lrt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := os.ReadFile("../testdata/conformance/features-ext.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := p2l.Load(features)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.openDropped(fstest.MapFS{
+		"drop/features.p2lrt":   {Data: features},
+		"drop/features-ext.png": {Data: ext},
+	})
+	if g.message != "" {
+		t.Fatalf("dropping features.p2lrt: message %q", g.message)
+	}
+	if len(g.model.Meshes) != len(want.Meshes) || g.model.Meshes[0].ID != want.Meshes[0].ID {
+		t.Fatal("the dropped model is not the one shown")
+	}
+	for i, tp := range g.model.Textures {
+		if tp.Kind == p2l.TextureExternal {
+			if err := g.char.TextureInfo(i); err != nil {
+				t.Errorf("external page %d beside the dropped model: %v", i, err)
+			}
+		}
+	}
+	opened := g.model
+	g.openDropped(fstest.MapFS{"bad.p2lrt": {Data: []byte("P2LRT\x00\x00\x00garbage")}})
+	if g.model != opened {
+		t.Error("a dropped bad file replaced the model")
+	}
+	if !strings.Contains(g.message, "bad.p2lrt") {
+		t.Errorf("message after a bad drop = %q, want it to name the file", g.message)
 	}
 }
