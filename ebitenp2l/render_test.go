@@ -247,7 +247,7 @@ func TestSubImageTarget(t *testing.T) {
 		o.GeoM.Translate(20, 10)
 		c.Draw(sub, &o)
 		got := pixels(sub)
-		if d, at, _, _ := maxDiff(got, want, 16, func(int, int) bool { return false }); d > 1 {
+		if d, at, _ := maxDiff(got, want, 16, func(int, int) bool { return false }); d > 1 {
 			t.Errorf("sub-image target differs by %d/255 at %v", d, at)
 		}
 	})

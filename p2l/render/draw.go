@@ -204,10 +204,10 @@ func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 			// Composite's Normal+Over case inlined (same operations, so
 			// the same bits): the common case.
 			k := 1 - s.A
-			p[0] = clamp01(s.R + p[0]*k)
-			p[1] = clamp01(s.G + p[1]*k)
-			p[2] = clamp01(s.B + p[2]*k)
-			p[3] = clamp01(s.A + p[3]*k)
+			p[0] = store8(clamp01(s.R + p[0]*k))
+			p[1] = store8(clamp01(s.G + p[1]*k))
+			p[2] = store8(clamp01(s.B + p[2]*k))
+			p[3] = store8(clamp01(s.A + p[3]*k))
 			continue
 		}
 		var d Premul
@@ -222,9 +222,43 @@ func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 			d = Premul{q[0], q[1], q[2], q[3]}
 		}
 		o := Composite(s, d, c.blend, c.alpha)
-		p[0], p[1], p[2], p[3] = o.R, o.G, o.B, o.A
+		p[0], p[1], p[2], p[3] = store8(o.R), store8(o.G), store8(o.B), store8(o.A)
 	}
 }
+
+// store8 is what an 8-bit render target keeps of a composited channel v in
+// [0, 1]: the nearest k/255, ties to even (the D3D rule for float to
+// UNORM). Every layer holds only such values between
+// composite steps (docs/RENDERING.md, "8-bit destination"), so the next
+// mesh or group reads its backdrop as a GPU reads its target.
+//
+// Ties are real: opacity 0.5 over 8-bit values, or bilinear weights of
+// 1/4, give exact half steps, but float32 lands a few 1e-6 of a step on
+// either side of them (k/255 is not exact). A value within tieEps of a half
+// step is therefore taken as the tie it stands for, so the result follows
+// the exact arithmetic rather than the rounding noise; a GPU computing the
+// same products exactly stores the same value. Values of these pipelines
+// that are not ties lie at least 1/16 step away from one.
+func store8(v float32) float32 {
+	const tieEps = 1.0 / 1024 // in steps of 1/255
+	x := v * 255
+	n := int32(x + 0.5) // nearest, ties up (v ≥ 0)
+	if f := x - float32(int32(x)); f >= 0.5-tieEps && f <= 0.5+tieEps {
+		// A tie (rare, so the branch predicts well): to even.
+		n = int32(x)
+		n += n & 1
+	}
+	return unorm8[uint8(n)] // n ≤ 255: v ≤ 1
+}
+
+// unorm8 holds k/255 as correctly rounded float32 (a division once, not per
+// channel), which to8 maps back to k exactly.
+var unorm8 = func() (t [256]float32) {
+	for k := range t {
+		t[k] = float32(k) / 255
+	}
+	return t
+}()
 
 // maskPage is the page of the mask mesh being rasterized into coverage.
 type maskPage struct {
@@ -306,7 +340,7 @@ func (r *Renderer) closeGroup(f frame, m *p2l.Model, t p2l.Affine, part, depth i
 			s := Shade(Premul{sp[0], sp[1], sp[2], sp[3]}, comp.Multiply, comp.Screen, scale)
 			dp := dst.pix[4*i : 4*i+4 : 4*i+4]
 			o := Composite(s, Premul{dp[0], dp[1], dp[2], dp[3]}, comp.Blend, comp.AlphaBlend)
-			dp[0], dp[1], dp[2], dp[3] = o.R, o.G, o.B, o.A
+			dp[0], dp[1], dp[2], dp[3] = store8(o.R), store8(o.G), store8(o.B), store8(o.A)
 		}
 	}
 	dst.dirty = dst.dirty.union(area)

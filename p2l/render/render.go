@@ -26,6 +26,11 @@
 //   - Isolated groups draw into a cleared layer, which is then shaded with
 //     the group's colours, opacity and mask coverage and composited with the
 //     group's modes; groups nest.
+//   - The destination and every group layer hold premultiplied 8-bit values
+//     between composite steps: after each fragment of a mesh and each group
+//     composite the stored channel is rounded to the nearest k/255, as an
+//     RGBA8 render target stores it (the spec draws into the host's RGBA8
+//     image). The per-pixel math (Shade, Composite, Blend) is float32.
 package render
 
 import (
@@ -99,8 +104,9 @@ type Renderer struct {
 	drawSpan, maskSpan spanFunc
 }
 
-// layer is an image-sized premultiplied float32 RGBA buffer and the region
-// that may hold non-transparent pixels.
+// layer is an image-sized premultiplied RGBA buffer and the region that may
+// hold non-transparent pixels. Its channels are float32 for the arithmetic
+// but always hold 8-bit values k/255 (store8), as a GPU render target does.
 type layer struct {
 	pix   []float32
 	dirty rect
@@ -235,7 +241,8 @@ func (r *Renderer) clear(l *layer, c Premul) {
 	l.dirty = r.full()
 }
 
-// load copies dst's pixels into the base layer (Options.Keep).
+// load copies dst's pixels into the base layer (Options.Keep), as the 8-bit
+// premultiplied values a render target would hold.
 func (r *Renderer) load(dst draw.Image) {
 	base := &r.layers[0]
 	b := dst.Bounds()
@@ -254,14 +261,14 @@ func (r *Renderer) load(dst draw.Image) {
 			for x := 0; x < r.w; x++ {
 				a := float32(src[4*x+3]) / 255
 				for k := 0; k < 3; k++ {
-					row[4*x+k] = float32(src[4*x+k]) / 255 * a
+					row[4*x+k] = store8(float32(src[4*x+k]) / 255 * a)
 				}
 				row[4*x+3] = a
 			}
 		default:
 			for x := 0; x < r.w; x++ {
 				cr, cg, cb, ca := dst.At(b.Min.X+x, b.Min.Y+y).RGBA()
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = float32(cr)/65535, float32(cg)/65535, float32(cb)/65535, float32(ca)/65535
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = store8(float32(cr)/65535), store8(float32(cg)/65535), store8(float32(cb)/65535), store8(float32(ca)/65535)
 			}
 		}
 	}
