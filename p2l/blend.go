@@ -6,6 +6,7 @@ import "strconv"
 // (Core 06.00 ColorBlendType). The file format stores these numbers.
 type BlendMode uint8
 
+// Color blend modes.
 const (
 	BlendNormal             BlendMode = 0
 	BlendAddCompatible      BlendMode = 1
@@ -36,6 +37,7 @@ var blendNames = [NumBlendModes]string{
 	"Overlay", "SoftLight", "HardLight", "LinearLight", "Hue", "Color",
 }
 
+// String returns the Cubism name of b, such as "Multiply".
 func (b BlendMode) String() string {
 	if int(b) < len(blendNames) {
 		return blendNames[b]
@@ -46,6 +48,7 @@ func (b BlendMode) String() string {
 // AlphaMode is an alpha compositing mode (Cubism 5.3 AlphaBlendType).
 type AlphaMode uint8
 
+// Alpha compositing modes.
 const (
 	AlphaOver         AlphaMode = 0
 	AlphaAtop         AlphaMode = 1
@@ -59,6 +62,7 @@ const (
 
 var alphaNames = [NumAlphaModes]string{"Over", "Atop", "Out", "ConjointOver", "DisjointOver"}
 
+// String returns the Cubism name of a, such as "Atop".
 func (a AlphaMode) String() string {
 	if int(a) < len(alphaNames) {
 		return alphaNames[a]

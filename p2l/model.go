@@ -41,6 +41,7 @@ var (
 // DeformerKind tells a warp deformer from a rotation deformer.
 type DeformerKind uint8
 
+// Deformer kinds.
 const (
 	WarpDeformer     DeformerKind = 0
 	RotationDeformer DeformerKind = 1
@@ -49,6 +50,7 @@ const (
 // DeformerFlags are the DEFM flag bits.
 type DeformerFlags uint8
 
+// Deformer flag bits.
 const (
 	DeformerVisible  DeformerFlags = 1
 	DeformerEnabled  DeformerFlags = 2
@@ -137,6 +139,7 @@ type Cell[T any] struct {
 // ChannelID names what a channel drives.
 type ChannelID uint8
 
+// Channels, in the order the file numbers them.
 const (
 	ChannelDrawOrder ChannelID = iota
 	ChannelOpacity
@@ -194,6 +197,7 @@ type LimitPoint struct {
 // PartFlags are the PART flag bits.
 type PartFlags uint8
 
+// Part flag bits.
 const (
 	PartVisible PartFlags = 1
 	PartSketch  PartFlags = 2
@@ -214,6 +218,7 @@ const (
 // ChildKind tells a part child from a mesh child.
 type ChildKind uint8
 
+// Child kinds.
 const (
 	ChildPart ChildKind = 0
 	ChildMesh ChildKind = 1
@@ -261,6 +266,7 @@ type Composite struct {
 // MeshFlags are the MESH flag bits.
 type MeshFlags uint8
 
+// Mesh flag bits.
 const (
 	MeshInvertMask MeshFlags = 1
 	MeshCulling    MeshFlags = 2
@@ -340,6 +346,7 @@ type DrawNode struct {
 // TextureKind is the payload type of a texture page.
 type TextureKind uint8
 
+// Texture page kinds.
 const (
 	TexturePNG      TextureKind = 0
 	TextureKTX2     TextureKind = 1
@@ -364,6 +371,7 @@ type Physics struct {
 // PhysicsSource is what a physics input reads or an output writes.
 type PhysicsSource uint8
 
+// Physics sources.
 const (
 	PhysicsX     PhysicsSource = 0
 	PhysicsAngle PhysicsSource = 1
@@ -415,6 +423,7 @@ type PhysicsNormalization struct {
 // SegmentKind is the type of a curve segment (Cubism's numbering).
 type SegmentKind uint8
 
+// Curve segment kinds.
 const (
 	SegmentLinear         SegmentKind = 0
 	SegmentBezier         SegmentKind = 1
@@ -470,6 +479,7 @@ type Event struct {
 // CurveTarget is what a non-parameter curve drives.
 type CurveTarget uint8
 
+// Curve targets.
 const (
 	TargetPartOpacity  CurveTarget = 1
 	TargetModelOpacity CurveTarget = 2
@@ -519,6 +529,7 @@ type Joystick struct {
 // GUINodeKind tells a parameter node from a group node.
 type GUINodeKind uint8
 
+// GUI node kinds.
 const (
 	GUIParameter GUINodeKind = 0
 	GUIGroup     GUINodeKind = 1
@@ -527,6 +538,7 @@ const (
 // GUILabel says which label a node shows.
 type GUILabel uint8
 
+// GUI labels.
 const (
 	GUILabelNone   GUILabel = 0
 	GUILabelPreset GUILabel = 1
@@ -553,6 +565,7 @@ type MetaEntry struct {
 // ExpressionBlend is how an expression entry combines with the value.
 type ExpressionBlend uint8
 
+// Expression blends.
 const (
 	ExpressionAdd       ExpressionBlend = 0
 	ExpressionMultiply  ExpressionBlend = 1

@@ -29,6 +29,7 @@ type Error struct {
 	Msg         string
 }
 
+// Error returns "file: field: message" (without the field when it is empty).
 func (e *Error) Error() string {
 	if e.Field == "" {
 		return e.File + ": " + e.Msg

@@ -113,6 +113,7 @@ type PageError struct {
 	Err   error
 }
 
+// Error names the page, its kind and URI, and the cause.
 func (e *PageError) Error() string {
 	kind := [...]string{"PNG", "KTX2", "external"}
 	k := fmt.Sprintf("kind %d", e.Kind)
@@ -125,6 +126,7 @@ func (e *PageError) Error() string {
 	return fmt.Sprintf("texture page %d (%s): %v", e.Index, k, e.Err)
 }
 
+// Unwrap returns the cause, so errors.Is and errors.As see it.
 func (e *PageError) Unwrap() error { return e.Err }
 
 // Decode decodes every texture page of m. It never fails as a whole: pages
