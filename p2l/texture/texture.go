@@ -52,7 +52,8 @@ var ErrUnsupported = errors.New("texture format not supported")
 var ErrNoSource = errors.New("no source for external texture page")
 
 // Options says where pages come from and how failures are reported. The zero
-// value decodes embedded pages only.
+// value decodes embedded pages and reads external pages from the directory
+// the model was loaded from (p2l.Model.Dir), logging to the model's logger.
 type Options struct {
 	// Resolve, when set, is asked first for every page. It returns the
 	// page's pixels (any image.Image; they are converted to premultiplied
