@@ -19,6 +19,8 @@
 //	-noui                hide the UI windows
 //	-noaudio             no audio output; lip sync runs on a silent clock
 //	                     (also NO_AUDIO=1, and automatic without a device)
+//	-clip ID             play a clip at start
+//	-expression ID       show an expression at start
 //	-speak               play the bundled speech clip at start
 //	-size WxH            window size (default 1280x800)
 package main
