@@ -1,11 +1,16 @@
-// Command p2l inspects, validates, converts (and, with the commands other
-// files register, renders and traces) .p2lrt models.
+// Command p2l inspects, validates, converts, renders and traces .p2lrt
+// models, and imports Cubism motion, expression, physics and pose files
+// into them.
 //
 //	p2l info FILE
 //	p2l validate [--crc] FILE
 //	p2l convert IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--crc]
+//	p2l render FILE -o out.png [--size 1024] [--param Id=value ...] [--clip NAME [--time T]] ...
+//	p2l render FILE --clip NAME (--gif out.gif [--dither] | --frames DIR) [--fps 30] [--physics on|off]
+//	p2l trace FILE [--clip NAME] [--expression NAME] [--input frames.jsonl] [--dt 0.016] [--frames N]
+//	p2l import [--motion F.motion3.json]... [--expression F.exp3.json]... [--physics F] [--pose F] [--group NAME] IN OUT
 //
-// Run "p2l help" for the full list.
+// Run "p2l help" for the full list, "p2l COMMAND -h" for a command's flags.
 package main
 
 import (
