@@ -69,8 +69,9 @@ type Renderer struct {
 	// the model's pages itself with TextureOptions the first time it sees
 	// the model, and keeps them while it draws that model.
 	Pages []*image.RGBA
-	// TextureOptions are used when the renderer decodes pages itself
-	// (external pages need its FS or Resolve).
+	// TextureOptions are used when the renderer decodes pages itself (the
+	// zero value reads external pages from the model's directory,
+	// p2l.Model.Dir; set FS or Resolve for other sources).
 	TextureOptions texture.Options
 
 	model *p2l.Model
