@@ -23,6 +23,8 @@
 //		g.hero.Draw(screen, &o)
 //	}
 //
+//	func (g *Game) Layout(w, h int) (int, int) { return w, h }
+//
 //	func main() {
 //		model, err := p2l.LoadFile("hero.p2lrt")
 //		if err != nil {
