@@ -12,7 +12,12 @@ func loadModel(data []byte) (*p2l.Model, error) { return p2l.Load(data) }
 
 // Companion is what the game keeps with a rig: its drawable. The core
 // disposes it when the model is replaced.
-type Companion interface{ Dispose() }
+type Companion interface {
+	// Dispose releases the companion's resources (GPU images); the core
+	// calls it once, when its rig is discarded (the model is replaced, or
+	// the new rig failed its first evaluation).
+	Dispose()
+}
 
 // RigMaker makes the rig of a freshly loaded model and, optionally, its
 // companion. The game installs one that makes an ebitenp2l.Character and
