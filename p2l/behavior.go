@@ -29,7 +29,9 @@ const (
 // a uniformly random time in [MinInterval, MaxInterval] after the previous
 // one ended.
 type BlinkSettings struct {
+	// MinInterval and MaxInterval bound the random pause between blinks.
 	MinInterval, MaxInterval float32
+	// Closing, Closed and Opening are the durations of the blink's phases.
 	Closing, Closed, Opening float32
 }
 

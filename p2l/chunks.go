@@ -65,8 +65,8 @@ const formatMinor = 0
 // ChunkSupport is one chunk tag and the highest version a reader of this
 // library understands.
 type ChunkSupport struct {
-	Tag     string
-	Version uint16
+	Tag     string // four-character chunk tag, such as "MESH"
+	Version uint16 // highest version read
 }
 
 // Support lists what this library reads and writes.
@@ -93,15 +93,15 @@ func FormatSupport() Support {
 
 // ChunkInfo is one row of a file's chunk table.
 type ChunkInfo struct {
-	Tag         string
-	Version     uint16
-	Required    bool
-	HasCRC      bool
+	Tag         string // four-character chunk tag
+	Version     uint16 // the chunk's version
+	Required    bool   // the required flag: a reader that does not know the chunk must reject the file
+	HasCRC      bool   // CRC holds the chunk's CRC32
 	Compression string // "none", "deflate" or "zstd"
-	Offset      uint64
+	Offset      uint64 // file offset of the chunk's data
 	Length      uint64 // stored bytes
 	RawLength   uint64 // decompressed bytes
-	CRC         uint32
+	CRC         uint32 // CRC32 of the stored bytes, when HasCRC
 	// Known tells whether this library understands the chunk (tag known,
 	// version not newer).
 	Known bool
@@ -109,9 +109,9 @@ type ChunkInfo struct {
 
 // FileInfo is what Inspect learns from a file without decoding it all.
 type FileInfo struct {
-	Major, Minor  int
-	Flags         uint32
-	NamesStripped bool
+	Major, Minor  int    // format version from the header
+	Flags         uint32 // header flag bits
+	NamesStripped bool   // header flag bit 0: display names were stripped
 	// Chunks is the chunk table in file order (empty for v1 files).
 	Chunks []ChunkInfo
 	// Meta is the META chunk (nil when absent, always nil for v1).

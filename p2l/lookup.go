@@ -122,7 +122,7 @@ func (m *Model) GroupInfo(part int) (c Composite, ok bool) {
 // TextureInfo describes a texture page without decoding it.
 type TextureInfo struct {
 	Kind          TextureKind
-	Width, Height uint32
+	Width, Height uint32 // the size the TEXR record declares
 	// URI is the path of an external page relative to the model file.
 	URI string
 }
