@@ -11,7 +11,7 @@ import (
 // (Cubism's additive blending keeps the destination alpha), which is why the
 // type does not enforce rgb ≤ a.
 type Premul struct {
-	R, G, B, A float32
+	R, G, B, A float32 // colour channels already multiplied by A
 }
 
 // Shade computes a fragment's premultiplied colour from a premultiplied

@@ -33,16 +33,16 @@ const (
 
 // KTX2Header is the part of a KTX2 header this package reads.
 type KTX2Header struct {
-	VkFormat              uint32
+	VkFormat              uint32 // Vulkan format number (FormatName names it)
 	TypeSize              uint32
-	Width, Height, Depth  uint32
-	Layers, Faces, Levels uint32
-	Supercompression      uint32
-	DFDOffset, DFDLength  uint32
-	Level0Offset          uint64
-	Level0Length          uint64
-	Level0Uncompressed    uint64
-	AlphaPremultiplied    bool
+	Width, Height, Depth  uint32 // pixel size of level 0
+	Layers, Faces, Levels uint32 // array layers, cube faces, mip levels
+	Supercompression      uint32 // 0 none, 2 Zstandard, 3 zlib
+	DFDOffset, DFDLength  uint32 // the data format descriptor
+	Level0Offset          uint64 // file offset of level 0
+	Level0Length          uint64 // stored bytes of level 0
+	Level0Uncompressed    uint64 // bytes of level 0 after supercompression is undone
+	AlphaPremultiplied    bool   // the DFD's premultiplied-alpha flag
 }
 
 // FormatName names a VkFormat this package knows, or gives its number.

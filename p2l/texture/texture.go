@@ -108,10 +108,10 @@ type Page struct {
 
 // PageError is the error of a page that could not be decoded.
 type PageError struct {
-	Index int
-	Kind  p2l.TextureKind
-	URI   string
-	Err   error
+	Index int             // page index in Model.Textures
+	Kind  p2l.TextureKind // the page's kind
+	URI   string          // the external page's URI ("" for embedded pages)
+	Err   error           // the cause
 }
 
 // Error names the page, its kind and URI, and the cause.
