@@ -12,27 +12,30 @@ type Model struct {
 	// empty, IDs are kept.
 	NamesStripped bool
 
-	Canvas      Canvas
-	Parameters  []Parameter
-	Deformers   []Deformer
-	Parts       []Part
-	Meshes      []Mesh
-	Glues       []Glue
-	Draw        DrawGroup
-	Textures    []TexturePage
-	Physics     Physics
-	Clips       []Clip
-	Roles       []Role
-	GUI         *GUI // nil without PGUI
-	Meta        []MetaEntry
-	Expressions []Expression
-	HitAreas    []HitArea
-	UserData    []UserData
-	Pose        *Pose // nil without POSE
+	// Core chunks.
+	Canvas     Canvas        // CANV
+	Parameters []Parameter   // PARM
+	Deformers  []Deformer    // DEFM
+	Parts      []Part        // PART
+	Meshes     []Mesh        // MESH
+	Glues      []Glue        // GLUE
+	Draw       DrawGroup     // DRAW: the root group of the draw tree
+	Textures   []TexturePage // TEXR
+	Physics    Physics       // PHYS
+	Clips      []Clip        // CLIP
+	Roles      []Role        // ROLE
+
+	// Side chunks.
+	GUI         *GUI         // PGUI; nil without it
+	Meta        []MetaEntry  // META
+	Expressions []Expression // EXPR
+	HitAreas    []HitArea    // HITA
+	UserData    []UserData   // UDAT
+	Pose        *Pose        // POSE; nil without it
 
 	// Extension chunks; nil when absent.
-	Bones       *Bones
-	Skins       *Skins
-	Collision   *Collision
-	Simulations *Simulations
+	Bones       *Bones       // BONE
+	Skins       *Skins       // SKIN
+	Collision   *Collision   // COLL
+	Simulations *Simulations // SIMS
 }
