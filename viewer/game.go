@@ -525,8 +525,7 @@ func (g *game) drawOverlay(screen *ebiten.Image) {
 		x = panelWidth + 20
 	}
 	stats := fmt.Sprintf("%s   FPS %.1f   eval %.3f ms   meshes %d", g.name, ebiten.ActualFPS(), float64(g.evalTime.Microseconds())/1000, len(g.rig.RenderOrder()))
-	// ebitenp2l counts its DrawTrianglesShader calls internally; show
-	// them when the Character exports the count.
+	// Character.DrawCalls: the DrawTrianglesShader calls of the last Draw.
 	if dc, ok := any(g.char).(interface{ DrawCalls() int }); ok {
 		stats += fmt.Sprintf("   draw calls %d", dc.DrawCalls())
 	}
