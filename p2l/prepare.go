@@ -422,6 +422,36 @@ func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]f
 	return g, cells, nil
 }
 
+// compileShapeDiffs compiles shape binding bi of a warp or mesh, whose
+// shapes carry n floats each: key (absolute points of a warp, deltas of a
+// mesh) gives a shape's float vector and its property targets. It returns the
+// compiled binding, the per-key targets and, per present non-neutral key, the
+// shape's difference from def, the keyform-blended default (nil for the
+// neutral and absent keys, which contribute nothing).
+func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float64, np int, key func(*S) ([]float32, props)) (cbind, []props, [][]float64, error) {
+	b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
+	if err != nil {
+		return cbind{}, nil, nil, fmt.Errorf("binding %d: %w", bi, err)
+	}
+	targets := make([]props, len(sb.Shapes))
+	gd := make([][]float64, len(sb.Shapes))
+	for k := range sb.Shapes {
+		var pts []float32
+		pts, targets[k] = key(&sb.Shapes[k])
+		if !b.present[k] || k == b.neutral {
+			continue
+		}
+		if len(pts) != n {
+			return cbind{}, nil, nil, fmt.Errorf("binding %d key %d has %d floats, want %d", bi, k, len(pts), n)
+		}
+		gd[k] = make([]float64, n)
+		for j, v := range pts {
+			gd[k][j] = float64(v) - def[j]
+		}
+	}
+	return b, targets, gd, nil
+}
+
 // blendPoints returns the grid blend of per-cell float arrays at cur into a
 // new float64 slice of length n (missing cells contribute zero).
 func blendPoints(g *cgrid, cells [][]float32, cur []float32, n int, sc []corner) []float64 {
@@ -485,25 +515,11 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		}
 		def := blendPoints(&c.g, c.wcells, p.defaults, n, sc)
 		for bi := range w.Shapes {
-			sb := &w.Shapes[bi]
-			b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
+			b, targets, gd, err := compileShapeDiffs(&w.Shapes[bi], bi, n, def, np, func(s *WarpShape) ([]float32, props) {
+				return s.Points, props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
+			})
 			if err != nil {
-				return fmt.Errorf("binding %d: %w", bi, err)
-			}
-			targets := make([]props, len(sb.Shapes))
-			gd := make([][]float64, len(sb.Shapes))
-			for k, s := range sb.Shapes {
-				targets[k] = props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
-				if !b.present[k] || k == b.neutral {
-					continue
-				}
-				if len(s.Points) != n {
-					return fmt.Errorf("binding %d key %d has %d floats, want %d", bi, k, len(s.Points), n)
-				}
-				gd[k] = make([]float64, n)
-				for j, v := range s.Points {
-					gd[k][j] = float64(v) - def[j]
-				}
+				return err
 			}
 			// Flips of a warp are not shape-driven: keep them at the default.
 			def := c.obj.evalChannels(p.defaults, sc)
@@ -700,25 +716,11 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 		def = make([]float64, n)
 	}
 	for bi := range me.Shapes {
-		sb := &me.Shapes[bi]
-		b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
+		b, targets, gd, err := compileShapeDiffs(&me.Shapes[bi], bi, n, def, np, func(s *MeshShape) ([]float32, props) {
+			return s.Deltas, props{drawOrder: float64(s.DrawOrder), opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
+		})
 		if err != nil {
-			return fmt.Errorf("binding %d: %w", bi, err)
-		}
-		targets := make([]props, len(sb.Shapes))
-		gd := make([][]float64, len(sb.Shapes))
-		for k, s := range sb.Shapes {
-			targets[k] = props{drawOrder: float64(s.DrawOrder), opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
-			if !b.present[k] || k == b.neutral {
-				continue
-			}
-			if len(s.Deltas) != n {
-				return fmt.Errorf("binding %d key %d has %d floats, want %d", bi, k, len(s.Deltas), n)
-			}
-			gd[k] = make([]float64, n)
-			for j, v := range s.Deltas {
-				gd[k][j] = float64(v) - def[j]
-			}
+			return err
 		}
 		p.addBinding(&c.obj, b, targets, sc)
 		c.gdiff = append(c.gdiff, gd)
