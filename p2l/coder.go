@@ -495,6 +495,29 @@ func (c *coder) v1count(n, elemSize int, f string) int {
 	return c.count(n, 4, elemSize, f)
 }
 
+// readArrayStart reads the start of an array that floats or uints decode:
+// its header (in v1, a bare u32 count of v1codec elements). On success it
+// resets *p, and for a non-empty array returns the codec, the slice to fill
+// and the bytes its elements start at (the header checked that they are all
+// there); out is nil when there is nothing to decode (an error or an empty
+// array).
+func readArrayStart[T any](c *coder, p *[]T, v1codec uint8, elemSize func(uint8) int, f string) (codec uint8, out []T, b []byte) {
+	var n int
+	if c.v1 {
+		codec, n = v1codec, c.v1count(0, 4, f)
+	} else {
+		codec, n = c.arrayHeader(0, 0, f, elemSize)
+	}
+	if !c.ok() {
+		return 0, nil, nil
+	}
+	*p = nil
+	if n == 0 {
+		return 0, nil, nil
+	}
+	return codec, make([]T, n), c.b[c.pos:]
+}
+
 // floats codes array<f32>: reading accepts any float codec; writing uses
 // f32, or the codec the hint allows under CodecF16.
 func (c *coder) floats(p *[]float32, hint arrayHint, f string) {
@@ -502,22 +525,11 @@ func (c *coder) floats(p *[]float32, hint arrayHint, f string) {
 		return
 	}
 	if c.read {
-		var codec uint8
-		var n int
-		if c.v1 {
-			codec, n = codecF32, c.v1count(0, 4, f)
-		} else {
-			codec, n = c.arrayHeader(0, 0, f, floatSize)
-		}
-		if !c.ok() {
+		codec, out, b := readArrayStart(c, p, codecF32, floatSize, f)
+		if out == nil {
 			return
 		}
-		*p = nil
-		if n == 0 {
-			return
-		}
-		out := make([]float32, n)
-		b := c.b[c.pos:]
+		n := len(out)
 		switch codec {
 		case codecF32:
 			for i := range out {
@@ -638,22 +650,11 @@ func (c *coder) uints(p *[]uint32, wide bool, f string) {
 		return
 	}
 	if c.read {
-		var codec uint8
-		var n int
-		if c.v1 {
-			codec, n = codecU32, c.v1count(0, 4, f)
-		} else {
-			codec, n = c.arrayHeader(0, 0, f, intSize)
-		}
-		if !c.ok() {
+		codec, out, b := readArrayStart(c, p, codecU32, intSize, f)
+		if out == nil {
 			return
 		}
-		*p = nil
-		if n == 0 {
-			return
-		}
-		out := make([]uint32, n)
-		b := c.b[c.pos:]
+		n := len(out)
 		if codec == codecU16 {
 			for i := range out {
 				out[i] = uint32(le.Uint16(b[2*i:]))
