@@ -125,8 +125,8 @@ func texel8(c color.NRGBA) (rgb64, float64) {
 // TestBlendMatrixIndependently checks every pixel of the blend-matrix
 // golden (scale 1, one texel per pixel) against the float64 W3C/KHR/Cubism
 // formulas of composite_test.go: top half over the opaque backdrop, bottom
-// half inside an isolated group over a half-transparent backdrop (left)
-// and a transparent one (right). The half-transparent backdrop is taken as
+// half inside an isolated group over a translucent backdrop (left)
+// and a transparent one (right). The translucent backdrop is taken as
 // the group layer stores it, in 8 bits (docs/RENDERING.md, "8-bit
 // destination"), and the result must lie within 1/255 of the formulas.
 func TestBlendMatrixIndependently(t *testing.T) {
@@ -140,14 +140,15 @@ func TestBlendMatrixIndependently(t *testing.T) {
 					cs, as := texel8(conformance.SourceTexel(i, j))
 					cd, _ := texel8(conformance.BackdropTexel(i, j))
 					// Inside the group the opaque backdrop is drawn at
-					// opacity 0.5 into a layer that stores 8 bits: channel
-					// C/255 · 0.5 is kept as the nearest k/255, ties to
-					// even, i.e. C/2 rounded to even in integers; alpha
-					// 127.5 → 128/255. The formulas then read that stored
+					// opacity 0.6 into a layer that stores 8 bits: channel
+					// C/255 · 0.6 is kept as the nearest k/255 (never a
+					// tie: C is a multiple of 16, conformance.BackdropTexel),
+					// alpha 153/255. The formulas then read that stored
 					// backdrop.
 					bt := conformance.BackdropTexel(i, j)
-					const halfA = 128.0
-					half8 := func(c uint8) float64 { return math.RoundToEven(float64(c)/2) / halfA }
+					op := float64(float32(conformance.GroupBackdropOpacity))
+					halfA := math.Round(255 * op)
+					half8 := func(c uint8) float64 { return math.Round(float64(c)*op) / halfA }
 					cdg := rgb64{half8(bt.R), half8(bt.G), half8(bt.B)}
 					for half := 0; half < 2; half++ {
 						ad := 1.0

@@ -56,11 +56,30 @@ func SourceTexel(i, j int) color.NRGBA {
 	}
 }
 
-// BackdropTexel is the opaque straight colour of texel (i, j) of the blend
-// matrix's backdrop page.
+// BackdropTexel is the opaque straight colour of texel (i, j) of the
+// backdrop page (blend matrix, groups, features): red ramps along i, green
+// along j, blue cycles 0, 80, 160, 240 along the diagonals.
+//
+// Every channel is a multiple of 16 so that the backdrop a sampler
+// produces is never an exact 8-bit tie (k + 1/2)/255, whose rounding to
+// an RGBA8 target OpenGL leaves to the implementation (no CPU rule can
+// reproduce it; docs/RENDERING.md, "8-bit destination"). The models draw
+// the page at one texel per canvas pixel, so at scale 1 every output pixel
+// centre samples a texel centre (weight 1) and at scale 2 it lies a quarter
+// texel off the centres on both axes (weights 1/4 and 3/4 per axis, so
+// multiples of 1/16 per tap): a combination Σ w·16n with Σ w = 1 and each
+// w a multiple of 1/16 is an integer. The blend matrix's group backdrop is
+// drawn at GroupBackdropOpacity = 3/5 of such an integer (and alpha 255),
+// whose fraction is a multiple of 1/5, at least 1/10 step from a tie.
+// TestBackdropHasNoTies checks this over every sample position.
 func BackdropTexel(i, j int) color.NRGBA {
-	return color.NRGBA{R: uint8(17 * i), G: uint8(17 * j), B: uint8(85 * ((i + j) % 4)), A: 255}
+	return color.NRGBA{R: uint8(16 * i), G: uint8(16 * j), B: uint8(80 * ((i + j) % 4)), A: 255}
 }
+
+// GroupBackdropOpacity is the opacity of the backdrop inside the blend
+// matrix's isolated groups: 0.6 rather than 0.5, because half of an odd
+// value (and of alpha 255) is an exact tie (see BackdropTexel).
+const GroupBackdropOpacity = 0.6
 
 func pagePNG(w, h int, f func(i, j int) color.NRGBA) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
@@ -178,7 +197,8 @@ func rgb(c p2l.Color) p2l.ChannelValue { return p2l.ChannelValue(c) }
 // BlendMatrix has, for blend mode b (column) and alpha mode a (row), a
 // source quad over an opaque backdrop quad in cell (b, a) of the top half,
 // and in cell (b, 5 + a) of the bottom half an isolated group (Normal,
-// Over) holding a half-transparent backdrop on the cell's left half and
+// Over) holding a translucent backdrop (GroupBackdropOpacity) on the
+// cell's left half and
 // the source quad, over the transparent canvas.
 func BlendMatrix() Model {
 	b := newBuilder(p2l.NumBlendModes*Cell, 2*p2l.NumAlphaModes*Cell)
@@ -197,7 +217,7 @@ func BlendMatrix() Model {
 			x, y := float32(bm)*Cell, float32(p2l.NumAlphaModes+a)*Cell
 			b.open(fmt.Sprintf("group_%d_%d", bm, a), &p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black})
 			bi := b.quad(fmt.Sprintf("gbackdrop_%d_%d", bm, a), x, y, x+Cell/2, y+Cell, bd, 0, 0, 0.5, 1)
-			b.m.Meshes[bi].Opacity = 0.5
+			b.m.Meshes[bi].Opacity = GroupBackdropOpacity
 			mi := b.quad(fmt.Sprintf("gsource_%d_%d", bm, a), x, y, x+Cell, y+Cell, src, 0, 0, 1, 1)
 			b.m.Meshes[mi].Blend, b.m.Meshes[mi].AlphaBlend = bm, a
 			b.close()
