@@ -29,11 +29,33 @@ func writeTiny(t *testing.T, m *p2l.Model) string {
 	return name
 }
 
-func TestRenderCommandStill(t *testing.T) {
+// squareModel is tinyModel with its mesh a 10×10 square (UVs spanning the
+// page) drawn with the given triangle indices.
+func squareModel(indices ...uint32) *p2l.Model {
 	m := tinyModel()
 	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
 	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}
-	m.Meshes[0].Indices = []uint32{0, 1, 2, 0, 2, 3}
+	m.Meshes[0].Indices = indices
+	return m
+}
+
+// readPNG decodes the PNG file name.
+func readPNG(t *testing.T, name string) image.Image {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func TestRenderCommandStill(t *testing.T) {
+	m := squareModel(0, 1, 2, 0, 2, 3)
 	m.Meshes[0].Multiply = p2l.Color{1, 0, 0}
 	m.Parts[0].Flags = p2l.PartVisible // hidden parts hide their meshes
 	in := writeTiny(t, m)
@@ -45,15 +67,7 @@ func TestRenderCommandStill(t *testing.T) {
 	if !strings.Contains(stdout, "20×20") {
 		t.Errorf("stdout %q", stdout)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, out)
 	// Page −1 is white, multiplied red; the square covers the canvas.
 	if got := color.NRGBAModel.Convert(img.At(10, 10)).(color.NRGBA); got != (color.NRGBA{255, 0, 0, 255}) {
 		t.Errorf("centre pixel %v, want opaque red", got)
@@ -74,10 +88,7 @@ func TestRenderCommandStill(t *testing.T) {
 }
 
 func TestRenderCommandClipGIF(t *testing.T) {
-	m := tinyModel()
-	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
-	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}
-	m.Meshes[0].Indices = []uint32{0, 1, 2}
+	m := squareModel(0, 1, 2)
 	m.Parts[0].Flags = p2l.PartVisible
 	m.Clips = []p2l.Clip{{ID: "Wave", Name: "Wave", Duration: 0.5, Fps: 30, Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0}, Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 0.5, V: 1}}}}}}}}
 	in := writeTiny(t, m)
@@ -194,10 +205,7 @@ func TestMedianCutPalette(t *testing.T) {
 // pose that is drawn. The mesh's opacity follows P (1 at P = 0, 0 at P = 1),
 // so the centre pixel's alpha over a transparent background is 255·(1 − P).
 func TestRenderCommandParamAndExpression(t *testing.T) {
-	m := tinyModel()
-	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
-	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}
-	m.Meshes[0].Indices = []uint32{0, 1, 2, 0, 2, 3}
+	m := squareModel(0, 1, 2, 0, 2, 3)
 	m.Parts[0].Flags = p2l.PartVisible
 	m.Meshes[0].Channels = []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: &p2l.Grid[p2l.ChannelValue]{
 		Axes:  []p2l.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
@@ -212,15 +220,7 @@ func TestRenderCommandParamAndExpression(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
-		f, err := os.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := readPNG(t, out)
 		return color.NRGBAModel.Convert(img.At(5, 5)).(color.NRGBA).A
 	}
 	for _, c := range []struct {
