@@ -326,39 +326,37 @@ func codePHYS(c *coder, m *Model) {
 	if c.ok() && ph.Fps < 0 {
 		c.fail("fps", "negative fps %v", ph.Fps)
 	}
-	seq(c, &ph.Groups, 4, 8+16+24, "groups", func(c *coder, g *PhysicsGroup) {
+	seq(c, &ph.Groups, 4, 8+12+24, "groups", func(c *coder, g *PhysicsGroup) {
 		c.sref(&g.ID, "id")
 		c.name(&g.Name, "name")
 		seq(c, &g.Inputs, 4, 10, "inputs", func(c *coder, in *PhysicsInput) {
 			c.ref(&in.Parameter, "parameter")
-			c.max8((*uint8)(&in.Source), maxSrc, "source")
 			c.f32(&in.Weight, "weight")
+			c.max8((*uint8)(&in.Source), maxSrc, "source")
 			c.bool8(&in.Reflect, "reflect")
 		})
 		seq(c, &g.Outputs, 4, 18, "outputs", func(c *coder, o *PhysicsOutput) {
 			c.ref(&o.Parameter, "parameter")
-			c.ref(&o.Particle, "particle")
-			c.max8((*uint8)(&o.Source), maxSrc, "source")
+			c.ref(&o.Vertex, "vertex")
 			c.f32(&o.Scale, "scale")
 			c.f32(&o.Weight, "weight")
+			c.max8((*uint8)(&o.Source), maxSrc, "source")
 			c.bool8(&o.Reflect, "reflect")
 		})
-		seq(c, &g.Particles, 4, 24, "particles", func(c *coder, p *PhysicsParticle) {
-			c.f32(&p.X, "x")
-			c.f32(&p.Y, "y")
-			c.f32(&p.Mobility, "mobility")
-			c.f32(&p.Delay, "delay")
-			c.f32(&p.Acceleration, "acceleration")
-			c.f32(&p.Radius, "radius")
+		seq(c, &g.Segments, 4, 16, "segments", func(c *coder, s *PhysicsSegment) {
+			c.f32(&s.Length, "length")
+			c.f32(&s.Mobility, "mobility")
+			c.f32(&s.Delay, "delay")
+			c.f32(&s.Acceleration, "acceleration")
 		})
 		n := &g.Normalization
 		c.push("normalization")
 		c.f32(&n.PositionMin, "positionMin")
-		c.f32(&n.PositionMax, "positionMax")
 		c.f32(&n.PositionDefault, "positionDefault")
+		c.f32(&n.PositionMax, "positionMax")
 		c.f32(&n.AngleMin, "angleMin")
-		c.f32(&n.AngleMax, "angleMax")
 		c.f32(&n.AngleDefault, "angleDefault")
+		c.f32(&n.AngleMax, "angleMax")
 		c.pop()
 	})
 }

@@ -93,8 +93,8 @@ func fullModel() *Model {
 		},
 		Physics: Physics{Fps: 30, Groups: []PhysicsGroup{{ID: "Hair", Name: "Hair front",
 			Inputs:        []PhysicsInput{{Parameter: 0, Source: PhysicsX, Weight: 60, Reflect: true}, {Parameter: 1, Source: PhysicsAngle, Weight: 40}, {Parameter: 2, Source: PhysicsY, Weight: 10}},
-			Outputs:       []PhysicsOutput{{Parameter: 1, Particle: 1, Source: PhysicsAngle, Scale: 1.5, Weight: 100, Reflect: true}, {Parameter: 2, Particle: 1, Source: PhysicsY, Scale: 2, Weight: 50}},
-			Particles:     []PhysicsParticle{{0, 0, 1, 1, 1, 0}, {0, 10, 0.95, 0.9, 1.5, 10}},
+			Outputs:       []PhysicsOutput{{Parameter: 1, Vertex: 1, Source: PhysicsAngle, Scale: 1.5, Weight: 100, Reflect: true}, {Parameter: 2, Vertex: 1, Source: PhysicsY, Scale: 2, Weight: 50}},
+			Segments:      []PhysicsSegment{{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}},
 			Normalization: PhysicsNormalization{PositionMin: -10, PositionMax: 10, PositionDefault: 0.5, AngleMin: -10, AngleMax: 10, AngleDefault: 1},
 		}}},
 		Clips: []Clip{

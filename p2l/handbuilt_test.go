@@ -187,3 +187,50 @@ func TestHandBuiltV1(t *testing.T) {
 		t.Fatalf("v1 writer differs from the hand-built file:\n%x\n%x", again, w.b)
 	}
 }
+
+// TestHandBuiltPhysics checks the PHYS record in the reference layout
+// (P2lrt.kt physics(), rig.rs physics_group): input {param, f32 weight,
+// u8 source, u8 reflect}, output {param, u32 vertex, f32 scale, f32 weight,
+// u8 source, u8 reflect}, segments {length, mobility, delay, acceleration}
+// with an implicit root, normalization {min, default, max} for position
+// then angle.
+func TestHandBuiltPhysics(t *testing.T) {
+	chunks := minimalChunks()
+	// STRS gains "Hair" (first used by PHYS, after the other chunks).
+	chunks[0] = req("STRS", (&bld{}).u32(5).u32(0).u32(1).u32(6).u32(10).u32(11).u32(15).u8([]byte("PParampartmHair")...).b)
+	phys := (&bld{}).f32(30).u32(1).
+		u32(4).u32(none).                                   // id "Hair", no name
+		u32(1).u32(0).f32(60).u8(1, 0).                     // input: param 0, weight 60, angle, no reflect
+		u32(1).u32(0).u32(1).f32(1.5, 100).u8(1, 1).        // output: param 0, vertex 1, scale, weight, angle, reflect
+		u32(2).f32(10, 0.95, 0.9, 1.5).f32(5, 0.9, 0.8, 1). // two segments
+		f32(-10, 0.5, 10, -20, 1, 20).b                     // normalization
+	data := buildV2(append(chunks, req("PHYS", phys))...)
+	m, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := minimalModel()
+	want.Physics = Physics{Fps: 30, Groups: []PhysicsGroup{{ID: "Hair",
+		Inputs:   []PhysicsInput{{Parameter: 0, Weight: 60, Source: PhysicsAngle}},
+		Outputs:  []PhysicsOutput{{Parameter: 0, Vertex: 1, Scale: 1.5, Weight: 100, Source: PhysicsAngle, Reflect: true}},
+		Segments: []PhysicsSegment{{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 5, Mobility: 0.9, Delay: 0.8, Acceleration: 1}},
+		Normalization: PhysicsNormalization{PositionMin: -10, PositionDefault: 0.5, PositionMax: 10,
+			AngleMin: -20, AngleDefault: 1, AngleMax: 20},
+	}}}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("hand-built PHYS decodes wrongly: %s", diffModels(want, m))
+	}
+	if again := mustWrite(t, m, nil); string(again) != string(data) {
+		t.Fatalf("writer output differs from the hand-built file:\n%x\n%x", again, data)
+	}
+	// Vertex 2 (the end of the second segment) is the last one; 3 is out
+	// of range, 0 (the root) is accepted and writes nothing.
+	for v, ok := range map[uint32]bool{0: true, 2: true, 3: false} {
+		b := append([]byte(nil), phys...)
+		binary.LittleEndian.PutUint32(b[4+4+4+4+4+4+4+2+4+4:], v)
+		_, err := Load(buildV2(append(chunks, req("PHYS", b))...))
+		if (err == nil) != ok {
+			t.Errorf("output vertex %d: err %v, want accepted %v", v, err, ok)
+		}
+	}
+}

@@ -378,46 +378,52 @@ const (
 	PhysicsY     PhysicsSource = 2 // PHYS version 2 only
 )
 
-// PhysicsGroup is one pendulum setting (a physics3 PhysicsSetting).
+// PhysicsGroup is one pendulum setting (a physics3 PhysicsSetting). The
+// pendulum is a strand of len(Segments)+1 vertices: vertex 0 is the root,
+// driven by the inputs, and vertex k hangs Segments[k−1].Length below vertex
+// k−1 at rest (the reference runtime's physics.rs Strand::new).
 type PhysicsGroup struct {
 	ID, Name      string
 	Inputs        []PhysicsInput
 	Outputs       []PhysicsOutput
-	Particles     []PhysicsParticle
+	Segments      []PhysicsSegment
 	Normalization PhysicsNormalization
 }
 
 // PhysicsInput is one input of a physics group.
 type PhysicsInput struct {
 	Parameter int
-	Source    PhysicsSource
 	Weight    float32 // percent, 0..100 as in physics3
+	Source    PhysicsSource
 	Reflect   bool
 }
 
 // PhysicsOutput is one output of a physics group.
 type PhysicsOutput struct {
 	Parameter int
-	Particle  int // index into Particles
-	Source    PhysicsSource
-	Scale     float32
-	Weight    float32 // percent
-	Reflect   bool
+	// Vertex is the strand vertex the output reads, 1-based: vertex k is
+	// the end of Segments[k−1] (physics3's VertexIndex). 0 names the root,
+	// which has no direction: such an output writes nothing.
+	Vertex  int
+	Scale   float32
+	Weight  float32 // percent
+	Source  PhysicsSource
+	Reflect bool
 }
 
-// PhysicsParticle is one pendulum vertex.
-type PhysicsParticle struct {
-	X, Y         float32
+// PhysicsSegment is one link of a pendulum strand, from the vertex before
+// it to its own vertex.
+type PhysicsSegment struct {
+	Length       float32 // physics3's Radius
 	Mobility     float32
 	Delay        float32
 	Acceleration float32
-	Radius       float32
 }
 
 // PhysicsNormalization is the input normalization range of a group.
 type PhysicsNormalization struct {
-	PositionMin, PositionMax, PositionDefault float32
-	AngleMin, AngleMax, AngleDefault          float32
+	PositionMin, PositionDefault, PositionMax float32
+	AngleMin, AngleDefault, AngleMax          float32
 }
 
 // SegmentKind is the type of a curve segment (Cubism's numbering).

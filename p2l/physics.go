@@ -72,7 +72,7 @@ func newPhysicsState(m *Model) *physicsState {
 	np, no := 0, 0
 	for g := range s.groups {
 		s.pBase[g], s.oBase[g] = np, no
-		np += len(s.groups[g].Particles)
+		np += len(s.groups[g].Segments) + 1 // the root and one vertex per segment
 		no += len(s.groups[g].Outputs)
 	}
 	s.particles = make([]physicsParticle, np)
@@ -83,15 +83,15 @@ func newPhysicsState(m *Model) *physicsState {
 }
 
 // reset puts every pendulum straight down from the origin, as Cubism's
-// Initialize: particle k hangs at (0, Σ radius) with zero velocity.
+// Initialize: the root at (0, 0), particle k at (0, Σ length of segments
+// 1..k), with zero velocity.
 func (s *physicsState) reset() {
 	for g := range s.groups {
-		ps := s.groups[g].Particles
-		st := s.particles[s.pBase[g] : s.pBase[g]+len(ps)]
+		st := s.strand(g)
 		y := 0.0
 		for i := range st {
 			if i > 0 {
-				y += float64(ps[i].Radius)
+				y += float64(s.groups[g].Segments[i-1].Length)
 			}
 			st[i] = physicsParticle{px: 0, py: y, lx: 0, ly: y, gx: 0, gy: 1}
 		}
@@ -100,6 +100,12 @@ func (s *physicsState) reset() {
 	clear(s.prev)
 	s.remain = 0
 	s.primed = false
+}
+
+// strand is the particle state of group g: the root, then one particle
+// per segment.
+func (s *physicsState) strand(g int) []physicsParticle {
+	return s.particles[s.pBase[g] : s.pBase[g]+len(s.groups[g].Segments)+1]
 }
 
 // validParam reports whether i indexes a parameter.
@@ -199,20 +205,16 @@ func gravityDirection(angleDeg float64) (float64, float64) {
 // stepGroup advances group g by one step of h seconds (UpdateParticles).
 func (s *physicsState) stepGroup(g int, tx, ty, angle, h float64) {
 	grp := &s.groups[g]
-	ps := grp.Particles
-	st := s.particles[s.pBase[g] : s.pBase[g]+len(ps)]
-	if len(st) == 0 {
-		return
-	}
+	st := s.strand(g)
 	threshold := physicsMovementThreshold * float64(grp.Normalization.PositionMax)
 	st[0].px, st[0].py = tx, ty
 	gx, gy := gravityDirection(angle)
 	for i := 1; i < len(st); i++ {
-		p, q := &st[i], &st[i-1]
-		acc := float64(ps[i].Acceleration)
+		p, q, seg := &st[i], &st[i-1], &grp.Segments[i-1]
+		acc := float64(seg.Acceleration)
 		fx, fy := gx*acc+s.windX, gy*acc+s.windY
 		p.lx, p.ly = p.px, p.py
-		delay := float64(ps[i].Delay) * h * 30
+		delay := float64(seg.Delay) * h * 30
 		dx, dy := p.px-q.px, p.py-q.py
 		r := directionToRadian(p.gx, p.gy, gx, gy) / physicsAirResistance
 		dx = math.Cos(r)*dx - dy*math.Sin(r)
@@ -221,13 +223,13 @@ func (s *physicsState) stepGroup(g int, tx, ty, angle, h float64) {
 		p.px += p.vx*delay + fx*delay*delay
 		p.py += p.vy*delay + fy*delay*delay
 		nx, ny := normalize2(p.px-q.px, p.py-q.py)
-		rad := float64(ps[i].Radius)
+		rad := float64(seg.Length)
 		p.px, p.py = q.px+nx*rad, q.py+ny*rad
 		if math.Abs(p.px) < threshold {
 			p.px = 0
 		}
 		if delay != 0 {
-			mob := float64(ps[i].Mobility)
+			mob := float64(seg.Mobility)
 			p.vx = (p.px - p.lx) / delay * mob
 			p.vy = (p.py - p.ly) / delay * mob
 		}
@@ -239,21 +241,17 @@ func (s *physicsState) stepGroup(g int, tx, ty, angle, h float64) {
 // (UpdateParticlesForStabilization).
 func (s *physicsState) stabilizeGroup(g int, tx, ty, angle float64) {
 	grp := &s.groups[g]
-	ps := grp.Particles
-	st := s.particles[s.pBase[g] : s.pBase[g]+len(ps)]
-	if len(st) == 0 {
-		return
-	}
+	st := s.strand(g)
 	threshold := physicsMovementThreshold * float64(grp.Normalization.PositionMax)
 	st[0].px, st[0].py = tx, ty
 	gx, gy := gravityDirection(angle)
 	for i := 1; i < len(st); i++ {
-		p, q := &st[i], &st[i-1]
-		acc := float64(ps[i].Acceleration)
+		p, q, seg := &st[i], &st[i-1], &grp.Segments[i-1]
+		acc := float64(seg.Acceleration)
 		fx, fy := normalize2(gx*acc+s.windX, gy*acc+s.windY)
 		p.lx, p.ly = p.px, p.py
 		p.vx, p.vy = 0, 0
-		rad := float64(ps[i].Radius)
+		rad := float64(seg.Length)
 		p.px, p.py = q.px+fx*rad, q.py+fy*rad
 		if math.Abs(p.px) < threshold {
 			p.px = 0
@@ -263,10 +261,10 @@ func (s *physicsState) stabilizeGroup(g int, tx, ty, angle float64) {
 }
 
 // outputRaw is the unscaled value of output o of group g (GetValue), and
-// false when its particle index is out of range (Cubism skips it).
+// false when its vertex is the root or out of range (Cubism skips it).
 func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
-	n := len(s.groups[g].Particles)
-	k := o.Particle
+	n := len(s.groups[g].Segments) + 1
+	k := o.Vertex
 	if k < 1 || k >= n {
 		return 0, false
 	}

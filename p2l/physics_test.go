@@ -21,12 +21,11 @@ func pendulumModel(fps float32, source PhysicsSource) *Model {
 			ID:     "g",
 			Inputs: []PhysicsInput{{Parameter: 0, Source: source, Weight: 100}},
 			Outputs: []PhysicsOutput{
-				{Parameter: 1, Particle: 1, Source: PhysicsAngle, Scale: 180 / math.Pi, Weight: 100},
-				{Parameter: 2, Particle: 1, Source: PhysicsX, Scale: 5, Weight: 100},
+				{Parameter: 1, Vertex: 1, Source: PhysicsAngle, Scale: 180 / math.Pi, Weight: 100},
+				{Parameter: 2, Vertex: 1, Source: PhysicsX, Scale: 5, Weight: 100},
 			},
-			Particles: []PhysicsParticle{
-				{Mobility: 1, Delay: 1, Acceleration: 1, Radius: 0},
-				{Mobility: 0.5, Delay: 0.8, Acceleration: 1.5, Radius: 10},
+			Segments: []PhysicsSegment{
+				{Length: 10, Mobility: 0.5, Delay: 0.8, Acceleration: 1.5},
 			},
 			Normalization: PhysicsNormalization{
 				PositionMin: -10, PositionMax: 10, PositionDefault: 0,
@@ -172,7 +171,7 @@ func TestPhysicsFixedStepInterpolation(t *testing.T) {
 // gravity + wind; a Y input moves the root by the rotated translation.
 func TestPhysicsWindAndY(t *testing.T) {
 	m := pendulumModel(0, PhysicsAngle)
-	m.Physics.Groups[0].Particles[1].Acceleration = 1
+	m.Physics.Groups[0].Segments[0].Acceleration = 1
 	s := newPhysicsState(m)
 	s.windX = 1
 	v := []float32{0, 0, 0, 0}

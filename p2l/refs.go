@@ -307,8 +307,10 @@ func (r *refChecker) physics() {
 			if r.bad(o.Parameter, r.nPar) {
 				r.outOfRange("PHYS", "parameter", o.Parameter, r.nPar, "groups[%d].outputs[%d].parameter", i, j)
 			}
-			if r.bad(o.Particle, len(g.Particles)) {
-				r.outOfRange("PHYS", "particle", o.Particle, len(g.Particles), "groups[%d].outputs[%d].particle", i, j)
+			// Vertex 0 (the root) is accepted and writes nothing, as in
+			// the reference (rig.rs rejects only vertex > segment count).
+			if r.err == nil && (o.Vertex < 0 || o.Vertex > len(g.Segments)) {
+				r.fail("PHYS", fmt.Sprintf("groups[%d].outputs[%d].vertex", i, j), "vertex %d out of range (the strand has %d segments)", o.Vertex, len(g.Segments))
 			}
 			if o.Source > PhysicsY {
 				r.fail("PHYS", fmt.Sprintf("groups[%d].outputs[%d].source", i, j), "unknown source %d", o.Source)

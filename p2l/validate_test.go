@@ -99,7 +99,7 @@ func TestValidateRules(t *testing.T) {
 		{"external page without uri", func(m *Model) { m.Textures[2].URI = "" }, "external page without a URI"},
 		{"external page with data", func(m *Model) { m.Textures[2].Data = []byte{1} }, "carries no data"},
 		{"texture kind", func(m *Model) { m.Textures[0].Kind = 3 }, "kind: value 3 out of range"},
-		{"physics particle", func(m *Model) { m.Physics.Groups[0].Outputs[0].Particle = 2 }, "particle 2 out of range"},
+		{"physics vertex", func(m *Model) { m.Physics.Groups[0].Outputs[0].Vertex = 2 }, "vertex 2 out of range"},
 		{"physics source", func(m *Model) { m.Physics.Groups[0].Inputs[0].Source = 3 }, "unknown source 3"},
 		{"physics parameter", func(m *Model) { m.Physics.Groups[0].Inputs[0].Parameter = 3 }, "PHYS: groups[0].inputs[0].parameter"},
 		{"segment time decreases", func(m *Model) { m.Clips[0].Curves[0].Segments[2].End.T = 1.5 }, "before the previous point"},

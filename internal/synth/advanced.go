@@ -200,10 +200,9 @@ func Advanced(opt AdvancedOptions) *p2l.Model {
 	// The simulation replaces it (hook H1).
 	m.Physics = p2l.Physics{Fps: 30, Groups: []p2l.PhysicsGroup{{ID: "Swing", Name: "Swing",
 		Inputs:  []p2l.PhysicsInput{{Parameter: AdvParamBody, Source: p2l.PhysicsX, Weight: 100}},
-		Outputs: []p2l.PhysicsOutput{{Parameter: AdvParamSwing, Particle: 1, Source: p2l.PhysicsAngle, Scale: 0.05, Weight: 100}},
-		Particles: []p2l.PhysicsParticle{
-			{Mobility: 1, Delay: 1, Acceleration: 1},
-			{Y: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5, Radius: 10},
+		Outputs: []p2l.PhysicsOutput{{Parameter: AdvParamSwing, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 0.05, Weight: 100}},
+		Segments: []p2l.PhysicsSegment{
+			{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5},
 		},
 		Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10},
 	}}}

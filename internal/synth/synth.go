@@ -779,10 +779,9 @@ func (g *gen) extras() {
 	m.Physics = p2l.Physics{Fps: 30, Groups: []p2l.PhysicsGroup{{
 		ID: "HairFront", Name: "Hair front",
 		Inputs:  []p2l.PhysicsInput{{Parameter: 0, Source: p2l.PhysicsX, Weight: 60}, {Parameter: 2, Source: p2l.PhysicsAngle, Weight: 40}},
-		Outputs: []p2l.PhysicsOutput{{Parameter: 10, Particle: 1, Source: p2l.PhysicsAngle, Scale: 1.5, Weight: 100}},
-		Particles: []p2l.PhysicsParticle{
-			{X: 0, Y: 0, Mobility: 1, Delay: 1, Acceleration: 1, Radius: 0},
-			{X: 0, Y: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5, Radius: 10},
+		Outputs: []p2l.PhysicsOutput{{Parameter: 10, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 1.5, Weight: 100}},
+		Segments: []p2l.PhysicsSegment{
+			{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5},
 		},
 		Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10},
 	}}}

@@ -657,27 +657,32 @@ func ImportPhysics(m *p2l.Model, name string, data []byte) (p2l.Physics, error) 
 			}
 			g.Inputs = append(g.Inputs, p2l.PhysicsInput{Parameter: p, Source: src, Weight: w, Reflect: in.Reflect})
 		}
+		// Vertex 0 is the strand's root; vertex i ≥ 1 becomes segment i−1
+		// (length = Radius). Cubism's Initialize ignores Position and the
+		// root's own values; they are still checked to be numbers.
 		for i, v := range st.Vertices {
 			fv := fmt.Sprintf("%s.Vertices[%d]", f, i)
-			var pp p2l.PhysicsParticle
-			if pp.X, err = c.num(fv+".Position.X", v.Position.X); err != nil {
+			if _, err = c.num(fv+".Position.X", v.Position.X); err != nil {
 				return ph, err
 			}
-			if pp.Y, err = c.num(fv+".Position.Y", v.Position.Y); err != nil {
+			if _, err = c.num(fv+".Position.Y", v.Position.Y); err != nil {
 				return ph, err
 			}
+			var seg p2l.PhysicsSegment
 			for _, x := range []struct {
 				n   string
 				src *float64
 				dst *float32
-			}{{"Mobility", v.Mobility, &pp.Mobility}, {"Delay", v.Delay, &pp.Delay}, {"Acceleration", v.Acceleration, &pp.Acceleration}, {"Radius", v.Radius, &pp.Radius}} {
+			}{{"Mobility", v.Mobility, &seg.Mobility}, {"Delay", v.Delay, &seg.Delay}, {"Acceleration", v.Acceleration, &seg.Acceleration}, {"Radius", v.Radius, &seg.Length}} {
 				if *x.dst, err = c.req(fv+"."+x.n, x.src); err != nil {
 					return ph, err
 				}
 			}
-			g.Particles = append(g.Particles, pp)
+			if i > 0 {
+				g.Segments = append(g.Segments, seg)
+			}
 		}
-		if len(g.Particles) == 0 {
+		if len(st.Vertices) == 0 {
 			return ph, c.errf(f+".Vertices", "no vertices")
 		}
 		for i, o := range st.Output {
@@ -696,8 +701,8 @@ func ImportPhysics(m *p2l.Model, name string, data []byte) (p2l.Physics, error) 
 			if o.VertexIndex == nil {
 				return ph, c.errf(fo+".VertexIndex", "missing")
 			}
-			if k := *o.VertexIndex; k < 0 || k >= len(g.Particles) {
-				return ph, c.errf(fo+".VertexIndex", "vertex %d out of range [0, %d)", k, len(g.Particles))
+			if k := *o.VertexIndex; k < 0 || k >= len(st.Vertices) {
+				return ph, c.errf(fo+".VertexIndex", "vertex %d out of range [0, %d)", k, len(st.Vertices))
 			}
 			scale, err := c.req(fo+".Scale", o.Scale)
 			if err != nil {
@@ -707,7 +712,7 @@ func ImportPhysics(m *p2l.Model, name string, data []byte) (p2l.Physics, error) 
 			if err != nil {
 				return ph, err
 			}
-			g.Outputs = append(g.Outputs, p2l.PhysicsOutput{Parameter: p, Particle: *o.VertexIndex, Source: src, Scale: scale, Weight: w, Reflect: o.Reflect})
+			g.Outputs = append(g.Outputs, p2l.PhysicsOutput{Parameter: p, Vertex: *o.VertexIndex, Source: src, Scale: scale, Weight: w, Reflect: o.Reflect})
 		}
 		n := &g.Normalization
 		for _, x := range []struct {

@@ -172,7 +172,7 @@ func TestImportAll(t *testing.T) {
 	}
 	g := ph.Groups[0]
 	if g.Name != "Hair" || g.Inputs[1].Source != p2l.PhysicsY || !g.Inputs[1].Reflect || g.Inputs[0].Weight != 60 ||
-		g.Outputs[0].Particle != 1 || g.Outputs[0].Scale != 1.5 || g.Particles[1].Radius != 3 || g.Normalization.AngleMax != 10 {
+		g.Outputs[0].Vertex != 1 || g.Outputs[0].Scale != 1.5 || len(g.Segments) != 1 || g.Segments[0].Length != 3 || g.Normalization.AngleMax != 10 {
 		t.Errorf("group %+v", g)
 	}
 	// Importing the same motion again replaces it.

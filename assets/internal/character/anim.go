@@ -25,11 +25,10 @@ func (b *builder) animation() {
 				{Parameter: b.param("ParamBodyAngleX"), Source: p2l.PhysicsX, Weight: 40},
 			},
 			Outputs: []p2l.PhysicsOutput{
-				{Parameter: b.param(h.out), Particle: 1, Source: p2l.PhysicsAngle, Scale: h.scale, Weight: 100},
+				{Parameter: b.param(h.out), Vertex: 1, Source: p2l.PhysicsAngle, Scale: h.scale, Weight: 100},
 			},
-			Particles: []p2l.PhysicsParticle{
-				{Mobility: 1, Delay: 1, Acceleration: 1},
-				{Y: h.radius, Mobility: h.mobility, Delay: h.delay, Acceleration: 1.5, Radius: h.radius},
+			Segments: []p2l.PhysicsSegment{
+				{Length: h.radius, Mobility: h.mobility, Delay: h.delay, Acceleration: 1.5},
 			},
 			Normalization: p2l.PhysicsNormalization{
 				PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10,
