@@ -115,6 +115,11 @@ func newGame(opts options) (*game, error) {
 	g.speech = sp
 	if opts.file != "" {
 		if err := g.openFile(opts.file); err != nil {
+			if opts.screenshot != "" {
+				// A screenshot of the default character instead of the
+				// file asked for would pass for success.
+				return nil, err
+			}
 			g.message = err.Error()
 		}
 	}

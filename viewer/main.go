@@ -26,18 +26,26 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "viewer:", err)
-		os.Exit(1)
+func main() { os.Exit(exitCode(run(os.Args[1:]), os.Stderr)) }
+
+// exitCode prints err and returns the process exit code: 0 without an
+// error and for -h (the usage was printed), 1 otherwise (a screenshot
+// whose model failed to load included).
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
 	}
+	fmt.Fprintln(stderr, "viewer:", err)
+	return 1
 }
 
 func run(args []string) error {

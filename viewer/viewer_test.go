@@ -27,11 +27,7 @@ func TestMain(m *testing.M) {
 		if err := json.Unmarshal([]byte(a), &args); err != nil {
 			panic(err)
 		}
-		if err := run(args); err != nil {
-			os.Stderr.WriteString("viewer: " + err.Error() + "\n")
-			os.Exit(1)
-		}
-		os.Exit(0)
+		os.Exit(exitCode(run(args), os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -40,14 +36,21 @@ func TestMain(m *testing.M) {
 // combined output.
 func runViewer(t *testing.T, args ...string) string {
 	t.Helper()
+	out, err := runViewerExit(args...)
+	if err != nil {
+		t.Fatalf("viewer %v: %v\n%s", args, err, out)
+	}
+	return out
+}
+
+// runViewerExit runs the viewer with args in a child process and returns
+// its combined output and exit error.
+func runViewerExit(args ...string) (string, error) {
 	a, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "P2L_VIEWER_ARGS="+string(a), "NO_AUDIO=1")
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("viewer %v: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return string(out), err
 }
 
 // shot runs the viewer headless-style for a few frames and returns the
@@ -189,10 +192,22 @@ func TestBadFileShowsMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := filepath.Join(dir, "shot.png")
-	// The viewer must not fail: it shows the default model and the reason.
-	runViewer(t, "-screenshot", name, "-frames", "2", "-noui", bad)
-	if _, err := os.Stat(name); err != nil {
-		t.Fatal(err)
+	// A screenshot of a file that does not load fails (it would show the
+	// default character instead) and says why; the window mode shows the
+	// default model and the reason (openModel below keeps the model).
+	out, err := runViewerExit("-screenshot", name, "-frames", "2", "-noui", bad)
+	if err == nil {
+		t.Errorf("screenshot of a bad file exited 0:\n%s", out)
+	}
+	if !strings.Contains(out, "bad.p2lrt") || strings.Count(out, "viewer:") != 1 {
+		t.Errorf("output %q does not name the file once", out)
+	}
+	if _, err := os.Stat(name); err == nil {
+		t.Error("a screenshot was written for a file that did not load")
+	}
+	// -h prints the usage and exits 0.
+	if out, err := runViewerExit("-h"); err != nil || !strings.Contains(out, "usage: viewer") {
+		t.Errorf("-h: %v\n%s", err, out)
 	}
 	g := &game{}
 	if err := g.openModel(bad, []byte("P2LRT\x00\x00\x00garbage"), nil); err == nil {

@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand. Files of this package register theirs in an
@@ -100,4 +101,11 @@ func parseArgs(fs *flag.FlagSet, c *command, args []string, nPos int, stderr io.
 		return nil, false
 	}
 	return pos, true
+}
+
+// printError prints "CMD: error" without repeating the "p2l: " prefix the
+// library's errors start with ("p2l render: chunk MESH: …", not "p2l
+// render: p2l: chunk MESH: …").
+func printError(w io.Writer, cmd string, err error) {
+	fmt.Fprintf(w, "%s: %s\n", cmd, strings.TrimPrefix(err.Error(), "p2l: "))
 }

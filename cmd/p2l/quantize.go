@@ -8,8 +8,10 @@ import (
 
 // This file builds the GIF palette of `p2l render --gif`: one palette for
 // the whole clip, by median cut over a histogram of every opaque pixel of
-// every frame, with index 0 reserved for transparency (GIF has 1-bit
-// transparency: pixels with alpha < 128 become transparent).
+// every frame, with index 0 reserved for transparency. GIF has 1-bit
+// transparency, so flattenAlpha first makes every pixel opaque or
+// transparent (see there); the palette and mapping then treat alpha < 128
+// as transparent.
 
 const (
 	qBits    = 5 // histogram precision per channel
@@ -225,4 +227,52 @@ func (m *mapper) paletted(img *image.NRGBA, dither bool) *image.Paletted {
 		}
 	}
 	return out
+}
+
+// bayer8 is the 8×8 ordered-dither (Bayer) matrix, values 0..63.
+var bayer8 = [8][8]uint8{
+	{0, 32, 8, 40, 2, 34, 10, 42},
+	{48, 16, 56, 24, 50, 18, 58, 26},
+	{12, 44, 4, 36, 14, 46, 6, 38},
+	{60, 28, 52, 20, 62, 30, 54, 22},
+	{3, 35, 11, 43, 1, 33, 9, 41},
+	{51, 19, 59, 27, 49, 17, 57, 25},
+	{15, 47, 7, 39, 13, 45, 5, 37},
+	{63, 31, 55, 23, 61, 29, 53, 21},
+}
+
+// flattenAlpha makes every pixel of a straight-alpha frame fully opaque or
+// fully transparent, which is all GIF can store, without cutting soft edges
+// hard. With a matte colour, a translucent pixel is composited onto the
+// matte and becomes opaque (right on a page of that colour, as image
+// editors' "matte" export). Without one, a pixel of alpha a stays opaque
+// (its own colour) where a exceeds the ordered-dither threshold of its
+// position (4·bayer + 2, in 0..254), so an edge keeps its coverage as a
+// density of opaque pixels that looks right over any background and, being
+// tied to the position, does not flicker between frames. Fully transparent
+// and fully opaque pixels are unchanged.
+func flattenAlpha(img *image.NRGBA, matte *color.NRGBA) {
+	b := img.Bounds()
+	for y := 0; y < b.Dy(); y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
+		for x := 0; x+3 < len(row); x += 4 {
+			p := row[x : x+4 : x+4]
+			a := p[3]
+			if a == 0 || a == 255 {
+				continue
+			}
+			if matte != nil {
+				for c, m := range [3]uint8{matte.R, matte.G, matte.B} {
+					p[c] = uint8((int(p[c])*int(a) + int(m)*(255-int(a)) + 127) / 255)
+				}
+				p[3] = 255
+				continue
+			}
+			if int(a) > 4*int(bayer8[y&7][(x/4)&7])+2 {
+				p[3] = 255
+			} else {
+				p[3] = 0
+			}
+		}
+	}
 }

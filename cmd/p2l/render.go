@@ -25,7 +25,7 @@ func init() {
 	register(&command{
 		name: "render",
 		usage: "FILE -o out.png [--size 1024] [--param Id=value ...] [--clip NAME [--time T]] [--expression NAME] [--background RRGGBBAA]\n" +
-			"      | FILE --clip NAME (--gif out.gif [--dither] | --frames DIR) [--fps 30] [--physics on|off]",
+			"      | FILE --clip NAME (--gif out.gif [--dither] [--matte RRGGBB] | --frames DIR) [--fps 30] [--physics on|off]",
 		summary: "render a pose, a clip frame, a GIF or a frame sequence with the CPU reference renderer",
 		run:     runRender,
 	})
@@ -48,12 +48,13 @@ type renderArgs struct {
 	fps                    float64
 	physics                bool
 	dither                 bool
+	matte                  *color.NRGBA // --matte: GIF edge pixels blend onto it
 }
 
 func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	var a renderArgs
-	var bg, physics string
+	var bg, physics, matte string
 	fs.StringVar(&a.out, "o", "", "output PNG file")
 	fs.StringVar(&a.gifOut, "gif", "", "render the whole --clip into this animated GIF")
 	fs.StringVar(&a.framesDir, "frames", "", "render the whole --clip as numbered PNG files into this directory")
@@ -66,6 +67,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&a.fps, "fps", 30, "frames per second for --gif, --frames and for stepping to --time")
 	fs.StringVar(&physics, "physics", "on", "physics while playing a clip: on or off")
 	fs.BoolVar(&a.dither, "dither", false, "Floyd–Steinberg dithering for --gif")
+	fs.StringVar(&matte, "matte", "", "--gif: blend translucent pixels onto this colour RRGGBB (default: keep them as an ordered-dither pattern over transparency)")
 	pos, ok := parseArgs(fs, commands["render"], args, 1, stderr)
 	if !ok {
 		return 2
@@ -77,6 +79,13 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	var err error
 	if a.background, err = parseBackground(bg); err != nil {
 		return fail("%v", err)
+	}
+	if matte != "" {
+		if m, err := parseBackground(matte); err != nil || len(strings.TrimPrefix(matte, "#")) != 6 {
+			return fail("--matte %q is not RRGGBB hex", matte)
+		} else {
+			a.matte = &color.NRGBA{m.R, m.G, m.B, 255}
+		}
 	}
 	switch physics {
 	case "on":
@@ -109,7 +118,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	a.dir = filepath.Dir(pos[0])
 	m, err := p2l.LoadFile(pos[0])
 	if err != nil {
-		fmt.Fprintln(stderr, "p2l render:", err)
+		printError(stderr, "p2l render", err)
 		return 1
 	}
 	if code := renderModel(m, &a, stdout, stderr); code != 0 {
@@ -230,15 +239,18 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 				rig.UpdateStages(rest, stages)
 			}
 		default:
-			rig.Evaluate()
+			// No time passes, but the pose step runs, so a POSE group
+			// shows its first entry only (Evaluate alone would draw every
+			// entry).
+			rig.UpdateStages(0, stages)
 		}
 		if err := r.Render(rig, img, opts); err != nil {
-			fmt.Fprintln(stderr, "p2l render:", err)
+			printError(stderr, "p2l render", err)
 			return 1
 		}
 		reportPages(r, stderr)
 		if err := writePNG(a.out, img); err != nil {
-			fmt.Fprintln(stderr, "p2l render:", err)
+			printError(stderr, "p2l render", err)
 			return 1
 		}
 		fmt.Fprintf(stdout, "wrote %s (%d×%d)\n", a.out, w, h)
@@ -261,7 +273,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	if a.gifOut != "" {
 		hist = newHistogram()
 	} else if err := os.MkdirAll(a.framesDir, 0o755); err != nil {
-		fmt.Fprintln(stderr, "p2l render:", err)
+		printError(stderr, "p2l render", err)
 		return 1
 	}
 	for k := 0; k < n; k++ {
@@ -271,20 +283,21 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 			rig.UpdateStages(dt, stages)
 		}
 		if err := r.Render(rig, img, opts); err != nil {
-			fmt.Fprintln(stderr, "p2l render:", err)
+			printError(stderr, "p2l render", err)
 			return 1
 		}
 		if k == 0 {
 			reportPages(r, stderr)
 		}
 		if hist != nil {
+			flattenAlpha(img, a.matte)
 			hist.add(img)
 			frames = append(frames, image.NewNRGBA(img.Rect))
 			copy(frames[k].Pix, img.Pix)
 		} else {
 			name := filepath.Join(a.framesDir, fmt.Sprintf("frame_%04d.png", k))
 			if err := writePNG(name, img); err != nil {
-				fmt.Fprintln(stderr, "p2l render:", err)
+				printError(stderr, "p2l render", err)
 				return 1
 			}
 		}
@@ -296,7 +309,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err := writeGIF(a.gifOut, frames, hist, a.fps, a.dither); err != nil {
-		fmt.Fprintln(stderr, "p2l render:", err)
+		printError(stderr, "p2l render", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d frames, %d×%d)\n", a.gifOut, n, w, h)

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/gif"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -288,5 +289,78 @@ func TestRenderCommandPhysicsSwitch(t *testing.T) {
 	}
 	if !bytes.Equal(off, render("off")) {
 		t.Error("two renders with --physics off differ")
+	}
+}
+
+// TestFlattenAlpha: GIF frames keep soft edges. Without a matte, a
+// translucent area becomes a pattern whose density of opaque pixels is its
+// alpha; with a matte, pixels are composited onto the matte colour.
+func TestFlattenAlpha(t *testing.T) {
+	for _, a := range []uint8{0, 1, 32, 64, 128, 192, 250, 255} {
+		img := image.NewNRGBA(image.Rect(0, 0, 16, 16))
+		for i := 0; i < len(img.Pix); i += 4 {
+			copy(img.Pix[i:], []uint8{200, 10, 10, a})
+		}
+		flattenAlpha(img, nil)
+		opaque := 0
+		for i := 0; i < len(img.Pix); i += 4 {
+			switch img.Pix[i+3] {
+			case 255:
+				opaque++
+				if img.Pix[i] != 200 || img.Pix[i+1] != 10 {
+					t.Fatalf("alpha %d: opaque pixel changed colour: %v", a, img.Pix[i:i+4])
+				}
+			case 0:
+			default:
+				t.Fatalf("alpha %d: pixel left translucent: %v", a, img.Pix[i:i+4])
+			}
+		}
+		// Each 8×8 tile holds each threshold 4·k+2 (k = 0..63) once: the
+		// opaque count per tile is the number of k with 4k+2 < a.
+		want := 0
+		for k := 0; k < 64; k++ {
+			if int(a) > 4*k+2 {
+				want++
+			}
+		}
+		if a == 255 {
+			want = 64
+		}
+		if opaque != 4*want {
+			t.Errorf("alpha %d: %d of 256 pixels opaque, want %d", a, opaque, 4*want)
+		}
+		if a > 0 && a < 255 {
+			// coverage within one step of the alpha
+			if f := float64(opaque) / 256; math.Abs(f-float64(a)/255) > 1.0/64+0.01 {
+				t.Errorf("alpha %d: coverage %.3f", a, f)
+			}
+		}
+	}
+	// Matte: red at alpha 128 over white is (255·128 + 255·127)/255 = 255
+	// red, (10·128 + 255·127)/255 ≈ 132 green and blue, opaque.
+	img := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	copy(img.Pix, []uint8{255, 10, 10, 128})
+	flattenAlpha(img, &color.NRGBA{255, 255, 255, 255})
+	if got := [4]uint8(img.Pix); got != [4]uint8{255, 132, 132, 255} {
+		t.Errorf("matte: %v, want [255 132 132 255]", got)
+	}
+}
+
+// TestRenderPoseStep: a plain -o render (no clip) runs the pose step, so
+// only the first entry of a POSE group is drawn.
+func TestRenderPoseStep(t *testing.T) {
+	m := squareModel(0, 1, 2)
+	m.Parts[0].Flags = p2l.PartVisible
+	// A second part holding nothing, as the group's shown entry; the
+	// square's part is the hidden second entry.
+	m.Parts = append(m.Parts, p2l.Part{ID: "Other", Flags: p2l.PartVisible, Composite: m.Parts[0].Composite})
+	m.Pose = &p2l.Pose{Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 1}, {Part: 0}}}}}
+	in := writeTiny(t, m)
+	out := filepath.Join(t.TempDir(), "out.png")
+	if code, _, stderr := runCmd("render", in, "-o", out, "--size", "20"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := color.NRGBAModel.Convert(readPNG(t, out).At(10, 10)).(color.NRGBA); got.A != 0 {
+		t.Errorf("centre pixel %v: the hidden pose entry was drawn", got)
 	}
 }
