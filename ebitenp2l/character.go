@@ -104,7 +104,7 @@ func (c *Character) Update(dt float64) {
 	if c.disposed || c.rig == nil {
 		return
 	}
-	c.rig.Update(float32(dt))
+	c.rig.Update(dt)
 }
 
 // HitTest returns the hit area (an index into Model.HitAreas) under the

@@ -296,7 +296,7 @@ func TestSimulationDeterministicAndCollides(t *testing.T) {
 		touched := false
 		for f := 0; f < 240; f++ {
 			r.SetParameter(synth.AdvParamBody, float32(8*math.Sin(float64(f)/20)))
-			r.Update(float32(1.0/60 + float64(f%4)*0.003))
+			r.Update(1.0/60 + float64(f%4)*0.003)
 			v := r.MeshVertices(synth.AdvRibbonMesh)
 			for i := 0; i+1 < len(v); i += 2 {
 				bits = append(bits, math.Float32bits(v[i]), math.Float32bits(v[i+1]))

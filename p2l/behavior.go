@@ -265,8 +265,8 @@ func (b *behaviors) advanceLook(dt float64) {
 }
 
 // apply advances the enabled behaviors by dt and changes values.
-func (b *behaviors) apply(values []float32, dt float32) {
-	d := float64(dt)
+func (b *behaviors) apply(values []float32, dt float64) {
+	d := dt
 	if !(d > 0) {
 		d = 0
 	}

@@ -186,12 +186,12 @@ func (p *clipPlayer) current(layer int) *clipEntry {
 
 // seek moves the newest clip of layer to local time t. Only the time moves:
 // the fade-in continues and the events passed over do not fire.
-func (p *clipPlayer) seek(layer int, t float32) bool {
+func (p *clipPlayer) seek(layer int, t float64) bool {
 	e := p.current(layer)
 	if e == nil || !(t >= 0) {
 		return false
 	}
-	tt := float64(t)
+	tt := t
 	if !e.fade.started {
 		e.seekTo = tt
 		return true
@@ -219,10 +219,10 @@ func (p *clipPlayer) wrap(clip int, u float64) float64 {
 
 // advance moves the player clock by dt and updates timing and events; apply
 // then writes the values and finishUpdate drops the entries that ended.
-func (p *clipPlayer) advance(dt float32) {
+func (p *clipPlayer) advance(dt float64) {
 	p.events = p.events[:0]
 	if dt > 0 {
-		p.now += float64(dt)
+		p.now += dt
 	}
 	for l := range p.layers {
 		L := &p.layers[l]
@@ -346,7 +346,7 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 	fin := f.inFactor(now, f.fadeIn)
 	fout := f.outFactor(now, f.fadeOut)
 	w := lw * fin * fout
-	t := float32(e.t)
+	t := e.t
 
 	blink, hasBlink := 1.0, inf.blink >= 0
 	if hasBlink {

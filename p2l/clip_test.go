@@ -28,7 +28,7 @@ func newTestPlayer(m *Model) *clipPlayer {
 }
 
 // clipFrame runs one update of p from base and returns the values.
-func clipFrame(p *clipPlayer, base []float32, dt float32) ([]float32, clipOutputs) {
+func clipFrame(p *clipPlayer, base []float32, dt float64) ([]float32, clipOutputs) {
 	v := append([]float32(nil), base...)
 	out := clipOutputs{partOpacity: []float32{1, 1}, modelOpacity: 1}
 	p.advance(dt)
@@ -187,10 +187,10 @@ func TestClipEvents(t *testing.T) {
 			got = append(got, e.Value)
 		}
 	}
-	clipFrame(p, base, 0.3) // local time 0: "start"
+	clipFrame(p, base, 0.25) // local time 0: "start"
 	collect()
-	for range 10 { // 3 s more in 0.3 s steps: local 0.3 … 3.0
-		clipFrame(p, base, 0.3)
+	for range 12 { // 3 s more in 0.25 s steps (exact in binary): local 0.25 … 3.0
+		clipFrame(p, base, 0.25)
 		collect()
 	}
 	// Laps: start(0) mid end/start(1) mid end/start(2) mid end/start(3).

@@ -13,11 +13,11 @@ import "math"
 // exactly a segment's end time the next segment applies; before the start
 // point the first segment applies with its parameter clamped at 0; after the
 // last point the last value holds. Arithmetic is float64, rounded once.
-func (c *Curve) Value(t float32) float32 {
+func (c *Curve) Value(t float64) float32 {
 	if len(c.Segments) == 0 {
 		return c.Start.V
 	}
-	tt := float64(t)
+	tt := t
 	p0 := c.Start
 	for i := range c.Segments {
 		s := &c.Segments[i]

@@ -36,7 +36,7 @@ func TestCurveSegments(t *testing.T) {
 		{100, 7},
 	}
 	for _, cs := range cases {
-		if got := c.Value(float32(cs.t)); !near(float64(got), cs.want, 1e-5) {
+		if got := c.Value(cs.t); !near(float64(got), cs.want, 1e-5) {
 			t.Errorf("Value(%v) = %v, want %v", cs.t, got, cs.want)
 		}
 	}

@@ -4,4 +4,4 @@ package p2l
 // evaluation.
 
 // AnimateForTest runs every animation stage of an update without evaluating.
-func (r *Rig) AnimateForTest(dt float32) { r.animate(dt, AllStages) }
+func (r *Rig) AnimateForTest(dt float64) { r.animate(dt, AllStages) }

@@ -102,9 +102,9 @@ func (p *expressionPlayer) playing(dst []int) []int {
 }
 
 // advance moves the clock and drops the expressions that faded out.
-func (p *expressionPlayer) advance(dt float32) {
+func (p *expressionPlayer) advance(dt float64) {
 	if dt > 0 {
-		p.now += float64(dt)
+		p.now += dt
 	}
 	n := 0
 	for k := range p.entries {

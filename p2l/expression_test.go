@@ -13,7 +13,7 @@ func exprModel() *Model {
 	}
 }
 
-func exprFrame(p *expressionPlayer, base []float32, dt float32) []float32 {
+func exprFrame(p *expressionPlayer, base []float32, dt float64) []float32 {
 	v := append([]float32(nil), base...)
 	p.advance(dt)
 	p.apply(v)

@@ -315,11 +315,11 @@ func (s *physicsState) applyOutput(dst *float32, o *PhysicsOutput, raw float64) 
 
 // step runs physics for dt seconds on values (the parameter values of this
 // frame, before clamping) and writes the outputs into values.
-func (s *physicsState) step(values []float32, dt float32) {
+func (s *physicsState) step(values []float32, dt float64) {
 	if len(s.groups) == 0 || !(dt > 0) {
 		return
 	}
-	d := float64(dt)
+	d := dt
 	s.remain += d
 	if s.remain > physicsMaxDeltaTime {
 		s.remain = 0

@@ -104,7 +104,7 @@ func TestPhysicsOneFrameLag(t *testing.T) {
 	s := newPhysicsState(m)
 	dt := 1.0 / 30
 	v := []float32{10, 0, 0, 0}
-	s.step(v, float32(dt))
+	s.step(v, dt)
 	if v[1] != 0 {
 		t.Fatalf("first frame output = %v, want 0 (one frame lag)", v[1])
 	}
@@ -114,14 +114,14 @@ func TestPhysicsOneFrameLag(t *testing.T) {
 	rho := (math.Atan2(gy, gx) - math.Pi/2) / 5
 	dx := -10 * math.Sin(rho)
 	dy := math.Sin(rho)*dx + 10*math.Cos(rho)
-	delay := 0.8 * float64(float32(dt)) * 30
+	delay := 0.8 * dt * 30
 	dx += gx * 1.5 * delay * delay
 	dy += gy * 1.5 * delay * delay
 	l := math.Hypot(dx, dy)
 	dx, dy = dx/l*10, dy/l*10
 	want := (math.Atan2(dy, dx) - math.Pi/2) * 180 / math.Pi
 	v = []float32{10, 0, 0, 0}
-	s.step(v, float32(dt))
+	s.step(v, dt)
 	if !near(float64(v[1]), want, 1e-4) {
 		t.Errorf("second frame output = %v, want first step's %v", v[1], want)
 	}

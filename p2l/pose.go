@@ -71,11 +71,11 @@ func (s *poseState) show(group, entry int) bool {
 }
 
 // update fades every group by dt seconds.
-func (s *poseState) update(dt float32) {
+func (s *poseState) update(dt float64) {
 	if s.pose == nil {
 		return
 	}
-	d := float64(dt)
+	d := dt
 	if !(d > 0) {
 		d = 0
 	}

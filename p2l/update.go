@@ -97,17 +97,19 @@ func (r *Rig) restoreMultipliers() {
 	r.modelOpacity = a.hostOpacity
 }
 
-// Update advances all animation by dt seconds and poses the rig.
-func (r *Rig) Update(dt float32) { r.UpdateStages(dt, AllStages) }
+// Update advances all animation by dt seconds and poses the rig. Time is
+// float64 throughout (clip, expression, pose and physics clocks), so a host
+// passing 1.0/60 steps exactly as the Cubism framework does.
+func (r *Rig) Update(dt float64) { r.UpdateStages(dt, AllStages) }
 
 // UpdateStages advances and applies only the chosen stages, in the fixed
-// order; the others neither advance nor contribute. dt ≤ 0 (or NaN) poses
-// without advancing time.
-func (r *Rig) UpdateStages(dt float32, stages Stage) {
+// order; the others neither advance nor contribute. dt ≤ 0, NaN or +Inf
+// poses without advancing time.
+func (r *Rig) UpdateStages(dt float64, stages Stage) {
 	if r.err != nil {
 		return
 	}
-	if !(dt > 0) {
+	if !(dt > 0) || math.IsInf(dt, 1) {
 		dt = 0
 	}
 	r.animate(dt, stages)
@@ -117,7 +119,7 @@ func (r *Rig) UpdateStages(dt float32, stages Stage) {
 
 // animate runs the chosen animation stages into r.current and the
 // evaluator's multipliers, without evaluating.
-func (r *Rig) animate(dt float32, stages Stage) {
+func (r *Rig) animate(dt float64, stages Stage) {
 	a := r.anim()
 	cur := r.current
 	copy(cur, r.values)
@@ -155,7 +157,7 @@ func (r *Rig) animate(dt float32, stages Stage) {
 		a.phys.step(cur, dt)
 	}
 	if stages&StageSimulation != 0 {
-		r.advanceSimulation(float64(dt))
+		r.advanceSimulation(dt)
 	}
 	if stages&StagePose != 0 {
 		a.pose.update(dt)
@@ -259,31 +261,31 @@ func (r *Rig) LayerClip(layer int) int {
 
 // LayerTime returns the clip time of LayerClip(layer) in seconds (looping
 // clips wrapped, one-shot clips capped at their duration), NaN when none.
-func (r *Rig) LayerTime(layer int) float32 {
+func (r *Rig) LayerTime(layer int) float64 {
 	if r.err != nil {
-		return float32(math.NaN())
+		return math.NaN()
 	}
 	e := r.anim().clips.current(layer)
 	if e == nil {
-		return float32(math.NaN())
+		return math.NaN()
 	}
 	t := e.t
 	if d := float64(r.model.Clips[e.clip].Duration); !r.model.Clips[e.clip].Loop && t > d {
 		t = d
 	}
-	return float32(t)
+	return t
 }
 
 // PlayingClip is LayerClip(0).
 func (r *Rig) PlayingClip() int { return r.LayerClip(0) }
 
 // ClipTime is LayerTime(0).
-func (r *Rig) ClipTime() float32 { return r.LayerTime(0) }
+func (r *Rig) ClipTime() float64 { return r.LayerTime(0) }
 
 // SeekLayer moves the clip playing on layer to time t (seconds). Only the
 // time moves: its fade-in continues and no event between the old and the
 // new time fires. It reports whether a clip was playing.
-func (r *Rig) SeekLayer(layer int, t float32) bool {
+func (r *Rig) SeekLayer(layer int, t float64) bool {
 	if r.err != nil {
 		return false
 	}
@@ -291,7 +293,7 @@ func (r *Rig) SeekLayer(layer int, t float32) bool {
 }
 
 // Seek is SeekLayer(0, t).
-func (r *Rig) Seek(t float32) bool { return r.SeekLayer(0, t) }
+func (r *Rig) Seek(t float64) bool { return r.SeekLayer(0, t) }
 
 // Expressions ---------------------------------------------------------------
 

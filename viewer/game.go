@@ -327,7 +327,7 @@ func (g *game) Update() error {
 	}
 
 	// Back to idle after a one-shot clip, or replay it when looping.
-	if c := g.rig.PlayingClip(); c >= 0 && !g.model.Clips[c].Loop && g.rig.ClipTime() >= g.model.Clips[c].Duration {
+	if c := g.rig.PlayingClip(); c >= 0 && !g.model.Clips[c].Loop && g.rig.ClipTime() >= float64(g.model.Clips[c].Duration) {
 		if g.loopClip {
 			g.rig.Play(c)
 		} else if g.idleClip >= 0 && c != g.idleClip {
@@ -342,7 +342,7 @@ func (g *game) Update() error {
 		stages &^= p2l.StagePhysics
 	}
 	start := time.Now()
-	g.rig.UpdateStages(float32(dt), stages)
+	g.rig.UpdateStages(dt, stages)
 	g.evalTime = time.Since(start)
 	for _, e := range g.rig.Events() {
 		name := fmt.Sprint(e.Clip)

@@ -215,7 +215,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	r := &render.Renderer{TextureOptions: texture.Options{FS: os.DirFS(a.dir)}}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	opts := &render.Options{Background: a.background}
-	dt := float32(1 / a.fps)
+	dt := 1 / a.fps
 
 	if a.out != "" {
 		switch {
@@ -235,7 +235,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 			for n := int(t * a.fps); n > 0; n-- {
 				rig.UpdateStages(dt, stages)
 			}
-			if rest := float32(t - float64(int(t*a.fps))/a.fps); rest > 1e-6 {
+			if rest := t - float64(int(t*a.fps))/a.fps; rest > 1e-6 {
 				rig.UpdateStages(rest, stages)
 			}
 		default:

@@ -33,7 +33,7 @@ type traceInput struct {
 	PlayLayer        *tracePlayLayer       `json:"playLayer"`
 	StopLayer        *int                  `json:"stopLayer"`
 	LayerWeight      *traceLayerWeight     `json:"layerWeight"`
-	Seek             *float32              `json:"seek"`
+	Seek             *float64              `json:"seek"`
 	Expression       *string               `json:"expression"`
 	AddExpression    *string               `json:"addExpression"`
 	RemoveExpression *string               `json:"removeExpression"`
@@ -133,7 +133,7 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 			stabilize = stabilize || s
 			next++
 		}
-		r.Update(float32(*dt))
+		r.Update(*dt)
 		if stabilize {
 			r.PhysicsStabilize()
 		}

@@ -31,7 +31,7 @@ func FuzzImport(f *testing.F) {
 			r.AddExpression(x)
 		}
 		r.ShowPose(0, 1)
-		for _, dt := range []float32{0, 1.0 / 60, 0.5, 7, 1e9} {
+		for _, dt := range []float64{0, 1.0 / 60, 0.5, 7, 1e9} {
 			r.Update(dt)
 		}
 		r.PhysicsStabilize()

@@ -79,7 +79,7 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 					r.UpdateStages(0, 0) // pose the frame without physics
 					r.PhysicsStabilize()
 				} else {
-					r.UpdateStages(float32(fr.Dt), p2l.StagePhysics)
+					r.UpdateStages(fr.Dt, p2l.StagePhysics)
 				}
 				for k, want := range fr.Out {
 					got := float64(r.ParameterCurrent(out[k]))
@@ -150,7 +150,7 @@ func TestCurvesMatchCubism(t *testing.T) {
 	for k, gc := range g.Curves {
 		cv := c.Curves[k].Curve
 		for i, tm := range g.Times {
-			got := float64(cv.Value(float32(tm)))
+			got := float64(cv.Value(tm))
 			if want := gc.Values[i]; math.Abs(got-want) > curveTol(want) {
 				t.Errorf("curve %s at %v = %v, Cubism %v", gc.ID, tm, got, want)
 			}
@@ -182,7 +182,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 		if fr.Play != "" {
 			r.Play(m.ClipIndex(fr.Play))
 		}
-		r.UpdateStages(float32(fr.Dt), p2l.StageClips)
+		r.UpdateStages(fr.Dt, p2l.StageClips)
 		for i, want := range fr.Values {
 			got := float64(r.ParameterCurrent(i))
 			worst = max(worst, math.Abs(got-want)/math.Max(1, math.Abs(want)))
@@ -258,7 +258,7 @@ func TestPoseMatchesCubism(t *testing.T) {
 		if fr.Show != nil {
 			r.ShowPose(fr.Show[0], fr.Show[1])
 		}
-		r.UpdateStages(float32(fr.Dt), p2l.StagePose)
+		r.UpdateStages(fr.Dt, p2l.StagePose)
 		for i, want := range fr.Opacity {
 			if got := float64(r.PoseOpacity(i)); math.Abs(got-want) > 1e-6 {
 				t.Fatalf("frame %d part %s opacity %v, Cubism %v", f, g.Parts[i], got, want)
@@ -287,7 +287,7 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	r := m.NewRig()
 	r.SetExpression(0)
 	for f, fr := range g.ExprFrames[:50] {
-		r.UpdateStages(float32(fr.Dt), p2l.StageExpressions)
+		r.UpdateStages(fr.Dt, p2l.StageExpressions)
 		for i, want := range fr.Values {
 			if got := float64(r.ParameterCurrent(i)); math.Abs(got-want) > curveTol(want) {
 				t.Fatalf("frame %d parameter %s = %v, Cubism %v", f, g.Params[i].ID, got, want)
@@ -319,10 +319,10 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	}
 	worst := 0.0
 	for i, tm := range g.Times {
-		d := math.Abs(float64(c.Curves[0].Value(float32(tm))) - g.Values[i])
+		d := math.Abs(float64(c.Curves[0].Value(tm)) - g.Values[i])
 		worst = max(worst, d)
 		if d > 2e-4 {
-			t.Errorf("t = %v: %v, Cubism %v", tm, c.Curves[0].Value(float32(tm)), g.Values[i])
+			t.Errorf("t = %v: %v, Cubism %v", tm, c.Curves[0].Value(tm), g.Values[i])
 		}
 	}
 	t.Logf("worst difference %.3g", worst)

@@ -34,7 +34,7 @@ type fakeRig struct {
 	behaviors int
 }
 
-func (f *fakeRig) Update(dt float32) { f.updates++; f.dt += float64(dt) }
+func (f *fakeRig) Update(dt float64) { f.updates++; f.dt += dt }
 func (f *fakeRig) PlayLayer(l, c, p int) bool {
 	f.plays = append(f.plays, [3]int{l, c, p})
 	return true

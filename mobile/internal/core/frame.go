@@ -38,7 +38,7 @@ func (c *Core) tickLocked(dt float64, touches []Touch) {
 	if !update {
 		return
 	}
-	r.Update(float32(by))
+	r.Update(by)
 	if err := r.Err(); err != nil {
 		c.fail(err)
 		return

@@ -76,7 +76,7 @@ func dispose(r Rig) {
 	}
 }
 
-func (a *p2lRig) Update(dt float32)                     { a.r.Update(dt) }
+func (a *p2lRig) Update(dt float64)                     { a.r.Update(dt) }
 func (a *p2lRig) Play(clip int) bool                    { return a.r.Play(clip) }
 func (a *p2lRig) PlayLayer(layer, clip, prio int) bool  { return a.r.PlayLayer(layer, clip, prio) }
 func (a *p2lRig) SetExpression(i int)                   { a.r.SetExpression(i) }
@@ -111,7 +111,7 @@ func (a *p2lRig) Busy() bool {
 		if c < 0 || c >= len(clips) {
 			continue
 		}
-		if clips[c].Loop || a.r.LayerTime(l) < clips[c].Duration {
+		if clips[c].Loop || a.r.LayerTime(l) < float64(clips[c].Duration) {
 			return true
 		}
 	}

@@ -9,7 +9,7 @@ package core
 type Rig interface {
 	// Update advances clips, expressions, behaviours and physics by dt
 	// seconds and evaluates the pose.
-	Update(dt float32)
+	Update(dt float64)
 	// Play starts clip on layer 0 whatever plays there, with priority 0.
 	Play(clip int) bool
 	// PlayLayer starts clip on layer with priority and reports whether it
