@@ -19,6 +19,9 @@ const allFeatures = FeatureSkin | FeatureExactLinks | FeatureSim | FeatureCollis
 // header's depends_on) is not available either.
 func (m *Model) AdvancedAvailable() uint16 {
 	var bits uint16
+	if m == nil {
+		return 0
+	}
 	if m.Skins != nil && len(m.Skins.Meshes) > 0 && m.depsPresent(&m.Skins.Header) {
 		bits |= FeatureSkin
 	}

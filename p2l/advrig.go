@@ -49,7 +49,7 @@ type skinFitEntry struct {
 // adv returns m's prepared advanced data.
 func (m *Model) adv() *advModel {
 	a := &m.prep().adv
-	a.once.Do(func() { a.err = a.build(m) })
+	a.once.Do(func() { a.err = recovered("building the bone model", func() error { return a.build(m) }) })
 	return a
 }
 
@@ -151,28 +151,40 @@ func (a *advModel) build(m *Model) error {
 // them once per model when the chunk has none. fs must evaluate frames and
 // mesh positions of m.
 func (a *advModel) skinFit(m *Model, si int, fs frameSource) (*skinFitEntry, error) {
+	e := a.fitEntry(si)
+	e.once.Do(func() {
+		e.err = recovered(fmt.Sprintf("fitting SKIN entry %d", si), func() (err error) {
+			e.home, err = checkSkin(m, si)
+			if err != nil {
+				return err
+			}
+			sk := &m.Skins.Meshes[si]
+			e.rc, err = restCarries(m, sk, e.home, fs)
+			if err != nil {
+				return err
+			}
+			if e.w = fileWeights(sk); e.w == nil {
+				e.w, err = fitSkin(m, sk, e.home, e.rc, fs)
+			}
+			return err
+		})
+	})
+	return e, e.err
+}
+
+// fitEntry returns the fit entry of SKIN entry si, creating it when absent.
+func (a *advModel) fitEntry(si int) *skinFitEntry {
 	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.fits == nil {
+		a.fits = map[int]*skinFitEntry{}
+	}
 	e := a.fits[si]
 	if e == nil {
 		e = &skinFitEntry{}
 		a.fits[si] = e
 	}
-	a.mu.Unlock()
-	e.once.Do(func() {
-		e.home, e.err = checkSkin(m, si)
-		if e.err != nil {
-			return
-		}
-		sk := &m.Skins.Meshes[si]
-		e.rc, e.err = restCarries(m, sk, e.home, fs)
-		if e.err != nil {
-			return
-		}
-		if e.w = fileWeights(sk); e.w == nil {
-			e.w, e.err = fitSkin(m, sk, e.home, e.rc, fs)
-		}
-	})
-	return e, e.err
+	return e
 }
 
 // PrepareAdvanced prepares everything the advanced mode needs that can be
@@ -315,7 +327,7 @@ type advRig struct {
 
 // Advanced returns the feature bits currently on.
 func (r *Rig) Advanced() uint16 {
-	if r.adv == nil {
+	if r.dead() || r.adv == nil {
 		return 0
 	}
 	return r.adv.bits
@@ -336,7 +348,7 @@ func (r *Rig) Advanced() uint16 {
 // that work off the game loop. If the rig has been evaluated, SetAdvanced
 // evaluates it again with the values of that evaluation.
 func (r *Rig) SetAdvanced(bits uint16) uint16 {
-	if r.err != nil {
+	if r.dead() {
 		return 0
 	}
 	m := r.model
@@ -459,7 +471,7 @@ func (ad *advRig) initHeld(m *Model) {
 // PhysicsGroupReplaced reports whether the running simulation replaces PHYS
 // group g, which the physics stage then skips (hook H1).
 func (r *Rig) PhysicsGroupReplaced(g int) bool {
-	return r.adv != nil && g >= 0 && g < len(r.adv.skipped) && r.adv.skipped[g]
+	return !r.dead() && r.adv != nil && g >= 0 && g < len(r.adv.skipped) && r.adv.skipped[g]
 }
 
 // holdParameters is hook H1: the simulation's replaced mode parameters take
@@ -489,7 +501,7 @@ func (ad *advRig) meshLocal(r *Rig, i int, local []float64) {
 // SimReset makes the next update start every simulation again at rest in
 // the then current pose.
 func (r *Rig) SimReset() {
-	if r.adv == nil {
+	if r.dead() || r.adv == nil {
 		return
 	}
 	for _, s := range r.adv.sims {
@@ -501,7 +513,7 @@ func (r *Rig) SimReset() {
 // canvas pixels per second² with y down like the canvas, added to each
 // simulation's own wind and scaled by the particles' wind factors.
 func (r *Rig) SimWind(x, y float32) {
-	if r.adv == nil {
+	if r.dead() || r.adv == nil {
 		return
 	}
 	for _, s := range r.adv.sims {
@@ -572,7 +584,7 @@ func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 // BoneCount returns the number of bones hosts may attach objects to (BONE's
 // attachable bones; 0 without a BONE chunk).
 func (r *Rig) BoneCount() int {
-	if r.model.Bones == nil {
+	if r.dead() || r.model.Bones == nil {
 		return 0
 	}
 	return len(r.model.Bones.Attachable)
@@ -592,7 +604,7 @@ func (r *Rig) BoneID(i int) string {
 // evaluated now, at the last evaluation's parameter values. ok is false
 // when i is out of range or the rig has not been evaluated.
 func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
-	if r.err != nil || !r.evaluated || i < 0 || i >= r.BoneCount() {
+	if r.dead() || !r.evaluated || i < 0 || i >= r.BoneCount() {
 		return Identity, false
 	}
 	d := r.model.Bones.Attachable[i].Deformer

@@ -3,7 +3,8 @@ package p2l
 // Lookups by id and derived relations of a Model. They are computed once per
 // model (see prepare.go) and safe for concurrent use. Every lookup answers
 // −1 (or false) for an unknown id or an out-of-range index; with duplicate
-// ids the first record wins.
+// ids the first record wins. On a nil *Model every lookup answers as for an
+// empty model.
 
 func lookupID(m map[string]int, id string) int {
 	if i, ok := m[id]; ok {
@@ -40,6 +41,9 @@ func (m *Model) HitAreaIndex(id string) int { return lookupID(m.prep().hitByID, 
 // (such as "EyeBlink" or "LipSync"), nil when the model has no such role.
 // The slice belongs to the Model.
 func (m *Model) RoleParameters(role string) []int {
+	if m == nil {
+		return nil
+	}
 	for i := range m.Roles {
 		if m.Roles[i].Name == role {
 			return m.Roles[i].Parameters
@@ -51,6 +55,9 @@ func (m *Model) RoleParameters(role string) []int {
 // ParameterSnaps returns the snap values of parameter i from the PGUI
 // chunk (ascending), nil when it has none. The slice belongs to the Model.
 func (m *Model) ParameterSnaps(i int) []float32 {
+	if m == nil {
+		return nil
+	}
 	if m.GUI == nil {
 		return nil
 	}
@@ -65,6 +72,9 @@ func (m *Model) ParameterSnaps(i int) []float32 {
 // MetaValue returns the META value stored under key (such as "generator"
 // or "capabilities") and whether the key is present.
 func (m *Model) MetaValue(key string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
 	for _, e := range m.Meta {
 		if e.Key == key {
 			return e.Value, true
@@ -130,7 +140,7 @@ type TextureInfo struct {
 // TextureInfo returns the kind, size and URI of texture page i; ok is false
 // when i is out of range.
 func (m *Model) TextureInfo(i int) (info TextureInfo, ok bool) {
-	if i < 0 || i >= len(m.Textures) {
+	if m == nil || i < 0 || i >= len(m.Textures) {
 		return TextureInfo{}, false
 	}
 	t := &m.Textures[i]

@@ -1,6 +1,7 @@
 package p2l
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -37,19 +38,52 @@ type prepEntry struct {
 }
 
 // prep returns the prepared form of m, building it on first use. Safe for
-// concurrent use.
+// concurrent use. A nil model has a prepared form that cannot evaluate.
 func (m *Model) prep() *prepared {
+	if m == nil {
+		return nilPrepared
+	}
 	e := m.entry()
-	e.once.Do(func() { e.p = prepare(m) })
+	e.once.Do(func() {
+		if err := recovered("preparing the model", func() error { e.p = prepare(m); return nil }); err != nil {
+			e.p = &prepared{err: err}
+		}
+	})
 	return e.p
 }
+
+// recovered runs f and turns a panic inside it into an error naming what
+// was being done. Work done once per model (sync.Once) runs through it: a
+// Once whose function panics counts as done, so the panic must not leave a
+// half-built result behind.
+func recovered(what string, f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("p2l: %s failed: %v", what, v)
+		}
+	}()
+	return f()
+}
+
+// nilPrepared is the prepared form of a nil *Model: empty lookups and an
+// error, so that rigs of a nil model are inert.
+var nilPrepared = &prepared{err: errNilModel}
+
+// errNilModel is the error of a nil *Model's rigs, Validate and
+// PrepareAdvanced.
+var errNilModel = errors.New("p2l: nil *Model")
 
 // setLogger makes l receive the failures of m's rigs (Load calls it with
 // the WithLogger option's logger). Safe for concurrent use.
 func setLogger(m *Model, l *slog.Logger) { m.entry().logger.Store(l) }
 
 // logger returns the logger set by setLogger, or nil.
-func (m *Model) logger() *slog.Logger { return m.entry().logger.Load() }
+func (m *Model) logger() *slog.Logger {
+	if m == nil {
+		return nil
+	}
+	return m.entry().logger.Load()
+}
 
 // setDir records the directory m was loaded from.
 func setDir(m *Model, dir fs.FS) { m.entry().dir.Store(&dir) }
@@ -58,6 +92,9 @@ func setDir(m *Model, dir fs.FS) { m.entry().dir.Store(&dir) }
 // LoadFS, where its external texture pages resolve; nil for a model from
 // Load or built in code. Package p2l/texture uses it when given no FS.
 func (m *Model) Dir() fs.FS {
+	if m == nil {
+		return nil
+	}
 	if d := m.entry().dir.Load(); d != nil {
 		return *d
 	}
@@ -69,25 +106,35 @@ func (m *Model) Dir() fs.FS {
 // when they are given no logger of their own.
 func (m *Model) Logger() *slog.Logger { return m.logger() }
 
-// entry returns m's side-table entry, creating it on first use.
+// entry returns m (non-nil)'s side-table entry, creating it on first use.
+// The table's lock is held only for the map operations, which cannot
+// panic; the cleanup is registered after it is released.
 func (m *Model) entry() *prepEntry {
 	k := weak.Make(m)
-	prepCache.Lock()
-	if prepCache.m == nil {
-		prepCache.m = make(map[weak.Pointer[Model]]*prepEntry)
-	}
-	e := prepCache.m[k]
-	if e == nil {
-		e = &prepEntry{}
-		prepCache.m[k] = e
+	e, created := cacheEntry(k)
+	if created {
 		runtime.AddCleanup(m, func(k weak.Pointer[Model]) {
 			prepCache.Lock()
 			delete(prepCache.m, k)
 			prepCache.Unlock()
 		}, k)
 	}
-	prepCache.Unlock()
 	return e
+}
+
+// cacheEntry returns the entry of k, creating it when absent.
+func cacheEntry(k weak.Pointer[Model]) (e *prepEntry, created bool) {
+	prepCache.Lock()
+	defer prepCache.Unlock()
+	if prepCache.m == nil {
+		prepCache.m = make(map[weak.Pointer[Model]]*prepEntry)
+	}
+	if e = prepCache.m[k]; e == nil {
+		e = &prepEntry{}
+		prepCache.m[k] = e
+		created = true
+	}
+	return e, created
 }
 
 // props are the channel-driven properties shared by deformers, meshes and

@@ -3,6 +3,7 @@ package p2l
 import (
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 	"weak"
@@ -60,5 +61,14 @@ func TestPreparationKeepsModelsComparable(t *testing.T) {
 	}
 	if a.MeshIndex("m0") != 0 || b.ParameterIndex("p") != 0 {
 		t.Fatal("lookups")
+	}
+}
+
+// TestRecoveredOnceLeavesNoHalfResult checks the rule for work done once
+// per model: a panic inside becomes an error, never a half-built result.
+func TestRecoveredOnceLeavesNoHalfResult(t *testing.T) {
+	err := recovered("testing", func() error { var s []int; _ = s[len(s)+3]; return nil })
+	if err == nil || !strings.Contains(err.Error(), "testing failed") {
+		t.Fatalf("recovered = %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -24,9 +25,15 @@ import (
 // (nil slices, zero opacity, empty render order).
 //
 // A rig whose model cannot be evaluated, or whose evaluation hits an
-// internal failure, records the reason (Err) and becomes inert: from then on
-// every accessor answers as for an out-of-range index and evaluation does
-// nothing. It never panics into the caller.
+// internal failure or produces a value that is not finite, records the
+// reason (Err) and becomes inert: from then on every accessor answers as for
+// an out-of-range index and evaluation does nothing. It never panics into
+// the caller.
+//
+// A nil *Rig is inert in the same way (like the spec's null handle): every
+// method may be called on it, Err reports that the rig is nil, and nothing
+// else happens. docs/LIMITS.md lists the rules for hostile input and
+// careless callers.
 type Rig struct {
 	model *Model
 	p     *prepared
@@ -230,11 +237,29 @@ func (m *Model) NewRig() *Rig {
 	return r
 }
 
-// Model returns the model r plays.
-func (r *Rig) Model() *Model { return r.model }
+// Model returns the model r plays (nil for a nil rig).
+func (r *Rig) Model() *Model {
+	if r == nil {
+		return nil
+	}
+	return r.model
+}
 
-// Err reports the internal failure that made the rig inert, or nil.
-func (r *Rig) Err() error { return r.err }
+// Err reports the internal failure that made the rig inert, or nil. A nil
+// *Rig is inert too: its Err says so.
+func (r *Rig) Err() error {
+	if r == nil {
+		return errNilRig
+	}
+	return r.err
+}
+
+// errNilRig is the Err of a nil *Rig.
+var errNilRig = errors.New("p2l: nil *Rig (methods of a nil rig do nothing)")
+
+// dead reports whether r is inert: nil, or failed (Err). Every exported
+// method starts with it, so that neither kind of inert rig can panic.
+func (r *Rig) dead() bool { return r == nil || r.err != nil }
 
 // fail records an internal failure and makes the rig inert. The first
 // failure also goes to the model's logger (WithLogger), at Error level.
@@ -251,7 +276,7 @@ func (r *Rig) fail(err error) {
 // evaluation clamps it to the parameter's range (or wraps it for a repeat
 // parameter) without changing the stored host value.
 func (r *Rig) SetParameter(i int, v float32) {
-	if r.err != nil || i < 0 || i >= len(r.values) {
+	if r.dead() || i < 0 || i >= len(r.values) {
 		return
 	}
 	r.values[i] = v
@@ -260,7 +285,7 @@ func (r *Rig) SetParameter(i int, v float32) {
 // SetParameterByID sets the host-pose parameter with the given id and
 // reports whether it exists.
 func (r *Rig) SetParameterByID(id string, v float32) bool {
-	if r.err != nil {
+	if r.dead() {
 		return false
 	}
 	i, ok := r.p.paramByID[id]
@@ -272,7 +297,7 @@ func (r *Rig) SetParameterByID(id string, v float32) bool {
 
 // Parameter returns host-pose parameter i as set (NaN when out of range).
 func (r *Rig) Parameter(i int) float32 {
-	if r.err != nil || i < 0 || i >= len(r.values) {
+	if r.dead() || i < 0 || i >= len(r.values) {
 		return float32(math.NaN())
 	}
 	return r.values[i]
@@ -282,7 +307,7 @@ func (r *Rig) Parameter(i int) float32 {
 // evaluation, after clamping and wrapping and, under Update, after clips,
 // expressions, behaviors and physics. NaN when out of range.
 func (r *Rig) ParameterCurrent(i int) float32 {
-	if r.err != nil || i < 0 || i >= len(r.current) {
+	if r.dead() || i < 0 || i >= len(r.current) {
 		return float32(math.NaN())
 	}
 	return r.current[i]
@@ -291,7 +316,7 @@ func (r *Rig) ParameterCurrent(i int) float32 {
 // ParameterValues appends the host pose (one value per parameter, in PARM
 // order) to dst and returns the extended slice.
 func (r *Rig) ParameterValues(dst []float32) []float32 {
-	if r.err != nil {
+	if r.dead() {
 		return dst
 	}
 	return append(dst, r.values...)
@@ -301,7 +326,7 @@ func (r *Rig) ParameterValues(dst []float32) []float32 {
 // parameter in PARM order. It reports false and changes nothing when
 // len(v) differs from the parameter count.
 func (r *Rig) SetParameterValues(v []float32) bool {
-	if r.err != nil || len(v) != len(r.values) {
+	if r.dead() || len(v) != len(r.values) {
 		return false
 	}
 	copy(r.values, v)
@@ -310,7 +335,7 @@ func (r *Rig) SetParameterValues(v []float32) bool {
 
 // ResetParameters sets every host-pose parameter to its default.
 func (r *Rig) ResetParameters() {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	copy(r.values, r.p.defaults)
@@ -320,7 +345,7 @@ func (r *Rig) ResetParameters() {
 // behaviors, physics, pose or host multipliers beyond their current
 // settings).
 func (r *Rig) Evaluate() {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	copy(r.current, r.values)
@@ -415,7 +440,7 @@ func (r *Rig) saveInputs() {
 }
 
 func (r *Rig) meshOK(i int) bool {
-	return r.err == nil && r.evaluated && i >= 0 && i < len(r.p.meshes)
+	return !r.dead() && r.evaluated && i >= 0 && i < len(r.p.meshes)
 }
 
 // MeshVertices returns mesh i's evaluated vertices, x,y pairs in canvas
@@ -434,7 +459,7 @@ func (r *Rig) MeshVertices(i int) []float32 {
 // MeshUVs returns mesh i's texture coordinates, u,v pairs (v down). The
 // slice belongs to the Model.
 func (r *Rig) MeshUVs(i int) []float32 {
-	if r.err != nil || i < 0 || i >= len(r.model.Meshes) {
+	if r.dead() || i < 0 || i >= len(r.model.Meshes) {
 		return nil
 	}
 	u := r.model.Meshes[i].UVs
@@ -444,7 +469,7 @@ func (r *Rig) MeshUVs(i int) []float32 {
 // MeshIndices returns mesh i's triangle indices. The slice belongs to the
 // Model.
 func (r *Rig) MeshIndices(i int) []uint32 {
-	if r.err != nil || i < 0 || i >= len(r.model.Meshes) {
+	if r.dead() || i < 0 || i >= len(r.model.Meshes) {
 		return nil
 	}
 	x := r.model.Meshes[i].Indices
@@ -506,7 +531,7 @@ func (r *Rig) MeshRenderPosition(i int) int {
 
 // RenderOrder returns the meshes to draw, back to front.
 func (r *Rig) RenderOrder() []int {
-	if r.err != nil || !r.evaluated {
+	if r.dead() || !r.evaluated {
 		return nil
 	}
 	return r.renderOrder[:len(r.renderOrder):len(r.renderOrder)]
@@ -517,7 +542,7 @@ func (r *Rig) RenderOrder() []int {
 // group whose part has GroupIsolated and that draws at least one mesh)
 // enclosed in OpenGroup(part) … CloseGroup.
 func (r *Rig) RenderCommands() []RenderCommand {
-	if r.err != nil || !r.evaluated {
+	if r.dead() || !r.evaluated {
 		return nil
 	}
 	return r.commands[:len(r.commands):len(r.commands)]
@@ -531,7 +556,7 @@ func (r *Rig) RenderCommands() []RenderCommand {
 // draw-tree group's when it has one, else the part's. The slices belong to
 // the Model.
 func (r *Rig) GroupComposite(part int) Composite {
-	if r.err != nil || !r.evaluated || part < 0 || part >= len(r.comps) {
+	if r.dead() || !r.evaluated || part < 0 || part >= len(r.comps) {
 		return Composite{}
 	}
 	return r.comps[part]
@@ -541,7 +566,7 @@ func (r *Rig) GroupComposite(part int) Composite {
 // clamped to [0, 1]). The core evaluation does not multiply it into mesh
 // opacity.
 func (r *Rig) PartOpacity(i int) float32 {
-	if r.err != nil || !r.evaluated || i < 0 || i >= len(r.partProps) {
+	if r.dead() || !r.evaluated || i < 0 || i >= len(r.partProps) {
 		return float32(math.NaN())
 	}
 	return float32(r.partProps[i].opacity)
@@ -549,7 +574,7 @@ func (r *Rig) PartOpacity(i int) float32 {
 
 // PartColors returns part i's evaluated multiply and screen colors.
 func (r *Rig) PartColors(i int) (multiply, screen Color) {
-	if r.err != nil || !r.evaluated || i < 0 || i >= len(r.partProps) {
+	if r.dead() || !r.evaluated || i < 0 || i >= len(r.partProps) {
 		return Color{}, Color{}
 	}
 	p := &r.partProps[i]
@@ -559,7 +584,7 @@ func (r *Rig) PartColors(i int) (multiply, screen Color) {
 // PartDrawOrder returns part i's evaluated draw order, the key of its draw
 // groups.
 func (r *Rig) PartDrawOrder(i int) float32 {
-	if r.err != nil || !r.evaluated || i < 0 || i >= len(r.partProps) {
+	if r.dead() || !r.evaluated || i < 0 || i >= len(r.partProps) {
 		return float32(math.NaN())
 	}
 	return float32(r.partProps[i].drawOrder)
@@ -569,7 +594,7 @@ func (r *Rig) PartDrawOrder(i int) float32 {
 // visible, has opacity above zero and contains the canvas point (x, y)
 // (edges included); −1 when none does.
 func (r *Rig) HitTest(x, y float32) int {
-	if r.err != nil || !r.evaluated {
+	if r.dead() || !r.evaluated {
 		return -1
 	}
 	for a := range r.model.HitAreas {

@@ -106,7 +106,7 @@ func (r *Rig) Update(dt float64) { r.UpdateStages(dt, AllStages) }
 // order; the others neither advance nor contribute. dt ≤ 0, NaN or +Inf
 // poses without advancing time.
 func (r *Rig) UpdateStages(dt float64, stages Stage) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	if !(dt > 0) || math.IsInf(dt, 1) {
@@ -176,7 +176,7 @@ func (r *Rig) animate(dt float64, stages Stage) {
 // Events returns the clip events passed during the last update, in order.
 // The slice is valid until the next update.
 func (r *Rig) Events() []FiredEvent {
-	if r.err != nil || r.animation == nil {
+	if r.dead() || r.animation == nil {
 		return nil
 	}
 	e := r.animation.clips.events
@@ -188,7 +188,7 @@ func (r *Rig) Events() []FiredEvent {
 // Play starts clip on layer 0 whatever plays there (its running clips fade
 // out) and sets the layer's priority to 0. It reports whether clip exists.
 func (r *Rig) Play(clip int) bool {
-	if r.err != nil {
+	if r.dead() {
 		return false
 	}
 	c := r.anim().clips
@@ -204,7 +204,7 @@ func (r *Rig) Play(clip int) bool {
 // stopped), as Cubism's motion manager; the clips playing on the layer fade
 // out with their own fade-out times. It reports whether the clip started.
 func (r *Rig) PlayLayer(layer, clip, priority int) bool {
-	if r.err != nil {
+	if r.dead() {
 		return false
 	}
 	return r.anim().clips.play(layer, clip, priority)
@@ -212,7 +212,7 @@ func (r *Rig) PlayLayer(layer, clip, priority int) bool {
 
 // StopLayer fades out the clips of layer and resets its priority to 0.
 func (r *Rig) StopLayer(layer int) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	r.anim().clips.stop(layer)
@@ -224,7 +224,7 @@ func (r *Rig) Stop() { r.StopLayer(0) }
 // SetLayerWeight sets how much layer covers the layers below (clamped to
 // [0, 1]; default 1): it multiplies the weight of the layer's clips.
 func (r *Rig) SetLayerWeight(layer int, w float32) {
-	if r.err != nil || layer < 0 || layer >= MaxLayers {
+	if r.dead() || layer < 0 || layer >= MaxLayers {
 		return
 	}
 	r.anim().clips.layers[layer].weight = unit32(w)
@@ -232,7 +232,7 @@ func (r *Rig) SetLayerWeight(layer int, w float32) {
 
 // LayerWeight returns the weight of layer (NaN when out of range).
 func (r *Rig) LayerWeight(layer int) float32 {
-	if r.err != nil || layer < 0 || layer >= MaxLayers {
+	if r.dead() || layer < 0 || layer >= MaxLayers {
 		return float32(math.NaN())
 	}
 	return r.anim().clips.layers[layer].weight
@@ -241,7 +241,7 @@ func (r *Rig) LayerWeight(layer int) float32 {
 // LayerPriority returns the priority of the clip playing on layer: 0 when
 // none plays or it ended; −1 when layer is out of range.
 func (r *Rig) LayerPriority(layer int) int {
-	if r.err != nil || layer < 0 || layer >= MaxLayers {
+	if r.dead() || layer < 0 || layer >= MaxLayers {
 		return -1
 	}
 	return r.anim().clips.layers[layer].priority
@@ -250,7 +250,7 @@ func (r *Rig) LayerPriority(layer int) int {
 // LayerClip returns the clip last started on layer and still applied (a
 // one-shot clip that ended holds its last frame), or −1.
 func (r *Rig) LayerClip(layer int) int {
-	if r.err != nil {
+	if r.dead() {
 		return -1
 	}
 	if e := r.anim().clips.current(layer); e != nil {
@@ -262,7 +262,7 @@ func (r *Rig) LayerClip(layer int) int {
 // LayerTime returns the clip time of LayerClip(layer) in seconds (looping
 // clips wrapped, one-shot clips capped at their duration), NaN when none.
 func (r *Rig) LayerTime(layer int) float64 {
-	if r.err != nil {
+	if r.dead() {
 		return math.NaN()
 	}
 	e := r.anim().clips.current(layer)
@@ -286,7 +286,7 @@ func (r *Rig) ClipTime() float64 { return r.LayerTime(0) }
 // time moves: its fade-in continues and no event between the old and the
 // new time fires. It reports whether a clip was playing.
 func (r *Rig) SeekLayer(layer int, t float64) bool {
-	if r.err != nil {
+	if r.dead() {
 		return false
 	}
 	return r.anim().clips.seek(layer, t)
@@ -301,7 +301,7 @@ func (r *Rig) Seek(t float64) bool { return r.SeekLayer(0, t) }
 // out. i = −1, or an expression without entries, returns to neutral. It
 // reports false for an index out of range.
 func (r *Rig) SetExpression(i int) bool {
-	if r.err != nil || i < -1 {
+	if r.dead() || i < -1 {
 		return false
 	}
 	return r.anim().expr.set(i)
@@ -311,7 +311,7 @@ func (r *Rig) SetExpression(i int) bool {
 // expressions apply in the order they started). Adding one already playing
 // does nothing.
 func (r *Rig) AddExpression(i int) bool {
-	if r.err != nil {
+	if r.dead() {
 		return false
 	}
 	return r.anim().expr.add(i)
@@ -320,7 +320,7 @@ func (r *Rig) AddExpression(i int) bool {
 // RemoveExpression fades expression i out; it reports whether it was
 // playing.
 func (r *Rig) RemoveExpression(i int) bool {
-	if r.err != nil {
+	if r.dead() {
 		return false
 	}
 	return r.anim().expr.remove(i)
@@ -329,7 +329,7 @@ func (r *Rig) RemoveExpression(i int) bool {
 // PlayingExpressions appends the expressions playing (not fading out), in
 // start order, to dst.
 func (r *Rig) PlayingExpressions(dst []int) []int {
-	if r.err != nil {
+	if r.dead() {
 		return dst
 	}
 	return r.anim().expr.playing(dst)
@@ -341,7 +341,7 @@ func (r *Rig) PlayingExpressions(dst []int) []int {
 // following updates while the others fade out. It reports false for indices
 // out of range or a model without POSE.
 func (r *Rig) ShowPose(group, entry int) bool {
-	if r.err != nil {
+	if r.dead() {
 		return false
 	}
 	return r.anim().pose.show(group, entry)
@@ -350,7 +350,7 @@ func (r *Rig) ShowPose(group, entry int) bool {
 // PoseOpacity returns the pose opacity of part (1 for parts in no group),
 // NaN when out of range.
 func (r *Rig) PoseOpacity(part int) float32 {
-	if r.err != nil || part < 0 || part >= len(r.model.Parts) {
+	if r.dead() || part < 0 || part >= len(r.model.Parts) {
 		return float32(math.NaN())
 	}
 	return r.anim().pose.opacity[part]
@@ -361,7 +361,7 @@ func (r *Rig) PoseOpacity(part int) float32 {
 // the pose stage ran). Meshes are multiplied by the product over their
 // ancestor parts. NaN when out of range.
 func (r *Rig) PartOpacityMultiplier(part int) float32 {
-	if r.err != nil || part < 0 || part >= len(r.model.Parts) {
+	if r.dead() || part < 0 || part >= len(r.model.Parts) {
 		return float32(math.NaN())
 	}
 	return r.anim().lastPart[part]
@@ -373,7 +373,7 @@ func (r *Rig) PartOpacityMultiplier(part int) float32 {
 // after clips and expressions, before behaviors and physics (face tracking
 // and the like); weight 0 removes the override.
 func (r *Rig) SetParameterOverride(i int, value, weight float32) {
-	if r.err != nil || i < 0 || i >= len(r.model.Parameters) || value != value {
+	if r.dead() || i < 0 || i >= len(r.model.Parameters) || value != value {
 		return
 	}
 	a := r.anim()
@@ -390,7 +390,7 @@ func (r *Rig) SetParameterOverride(i int, value, weight float32) {
 
 // ClearParameterOverrides removes every override.
 func (r *Rig) ClearParameterOverrides() {
-	if r.err != nil || r.animation == nil {
+	if r.dead() || r.animation == nil {
 		return
 	}
 	clear(r.animation.overrideWeight)
@@ -400,7 +400,7 @@ func (r *Rig) ClearParameterOverrides() {
 // SetOpacity sets the host opacity multiplying every mesh (clamped to
 // [0, 1]; default 1).
 func (r *Rig) SetOpacity(a float32) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	r.anim().hostOpacity = unit32(a)
@@ -410,7 +410,7 @@ func (r *Rig) SetOpacity(a float32) {
 // Opacity returns the model opacity of the last update: the host opacity
 // times the opacity set by clips.
 func (r *Rig) Opacity() float32 {
-	if r.err != nil {
+	if r.dead() {
 		return float32(math.NaN())
 	}
 	a := r.anim()
@@ -420,7 +420,7 @@ func (r *Rig) Opacity() float32 {
 // SetPartOpacity sets the host opacity of part, multiplying every mesh
 // below it (clamped to [0, 1]; default 1).
 func (r *Rig) SetPartOpacity(part int, a float32) {
-	if r.err != nil || part < 0 || part >= len(r.model.Parts) {
+	if r.dead() || part < 0 || part >= len(r.model.Parts) {
 		return
 	}
 	r.anim().hostPart[part] = unit32(a)
@@ -429,7 +429,7 @@ func (r *Rig) SetPartOpacity(part int, a float32) {
 
 // SetMeshColors replaces mesh i's evaluated multiply and screen colors.
 func (r *Rig) SetMeshColors(i int, multiply, screen Color) {
-	if r.err != nil || i < 0 || i >= len(r.meshColorOverride) {
+	if r.dead() || i < 0 || i >= len(r.meshColorOverride) {
 		return
 	}
 	r.meshColorOverride[i] = colorOverride{set: true, mul: multiply, scr: screen}
@@ -437,7 +437,7 @@ func (r *Rig) SetMeshColors(i int, multiply, screen Color) {
 
 // ClearMeshColors removes mesh i's color override.
 func (r *Rig) ClearMeshColors(i int) {
-	if r.err != nil || i < 0 || i >= len(r.meshColorOverride) {
+	if r.dead() || i < 0 || i >= len(r.meshColorOverride) {
 		return
 	}
 	r.meshColorOverride[i] = colorOverride{}
@@ -446,7 +446,7 @@ func (r *Rig) ClearMeshColors(i int) {
 // SetPartColors replaces the evaluated colors of every mesh below part
 // that has no override of its own or of a nearer part.
 func (r *Rig) SetPartColors(part int, multiply, screen Color) {
-	if r.err != nil || part < 0 || part >= len(r.partColorOverride) {
+	if r.dead() || part < 0 || part >= len(r.partColorOverride) {
 		return
 	}
 	r.partColorOverride[part] = colorOverride{set: true, mul: multiply, scr: screen}
@@ -454,7 +454,7 @@ func (r *Rig) SetPartColors(part int, multiply, screen Color) {
 
 // ClearPartColors removes part's color override.
 func (r *Rig) ClearPartColors(part int) {
-	if r.err != nil || part < 0 || part >= len(r.partColorOverride) {
+	if r.dead() || part < 0 || part >= len(r.partColorOverride) {
 		return
 	}
 	r.partColorOverride[part] = colorOverride{}
@@ -465,7 +465,7 @@ func (r *Rig) ClearPartColors(part int) {
 // SetBehaviors switches the procedural behaviors: those in b on, the
 // others off. All are off initially.
 func (r *Rig) SetBehaviors(b Behavior) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	r.anim().beh.enabled = b & AllBehaviors
@@ -473,7 +473,7 @@ func (r *Rig) SetBehaviors(b Behavior) {
 
 // EnableBehavior switches the behaviors in b on or off, leaving the others.
 func (r *Rig) EnableBehavior(b Behavior, on bool) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	bh := r.anim().beh
@@ -486,7 +486,7 @@ func (r *Rig) EnableBehavior(b Behavior, on bool) {
 
 // Behaviors returns the behaviors switched on.
 func (r *Rig) Behaviors() Behavior {
-	if r.err != nil {
+	if r.dead() {
 		return 0
 	}
 	return r.anim().beh.enabled
@@ -494,7 +494,7 @@ func (r *Rig) Behaviors() Behavior {
 
 // SetBlinkSettings sets the blink timing (negative times count as 0).
 func (r *Rig) SetBlinkSettings(s BlinkSettings) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	for _, p := range []*float32{&s.MinInterval, &s.MaxInterval, &s.Closing, &s.Closed, &s.Opening} {
@@ -507,7 +507,7 @@ func (r *Rig) SetBlinkSettings(s BlinkSettings) {
 
 // BlinkSettings returns the blink timing.
 func (r *Rig) BlinkSettings() BlinkSettings {
-	if r.err != nil {
+	if r.dead() {
 		return BlinkSettings{}
 	}
 	return r.anim().beh.blinkCfg
@@ -515,7 +515,7 @@ func (r *Rig) BlinkSettings() BlinkSettings {
 
 // SetBreathSettings sets the breath behavior.
 func (r *Rig) SetBreathSettings(s BreathSettings) {
-	if r.err != nil || !(s.Period >= 0) || !(s.Sway >= 0) {
+	if r.dead() || !(s.Period >= 0) || !(s.Sway >= 0) {
 		return
 	}
 	r.anim().beh.breathCfg = s
@@ -523,7 +523,7 @@ func (r *Rig) SetBreathSettings(s BreathSettings) {
 
 // BreathSettings returns the breath settings.
 func (r *Rig) BreathSettings() BreathSettings {
-	if r.err != nil {
+	if r.dead() {
 		return BreathSettings{}
 	}
 	return r.anim().beh.breathCfg
@@ -531,7 +531,7 @@ func (r *Rig) BreathSettings() BreathSettings {
 
 // SetLookAtSettings sets the look-at follower.
 func (r *Rig) SetLookAtSettings(s LookAtSettings) {
-	if r.err != nil || !(s.Omega >= 0) {
+	if r.dead() || !(s.Omega >= 0) {
 		return
 	}
 	r.anim().beh.lookCfg = s
@@ -539,7 +539,7 @@ func (r *Rig) SetLookAtSettings(s LookAtSettings) {
 
 // LookAtSettings returns the look-at settings.
 func (r *Rig) LookAtSettings() LookAtSettings {
-	if r.err != nil {
+	if r.dead() {
 		return LookAtSettings{}
 	}
 	return r.anim().beh.lookCfg
@@ -548,7 +548,7 @@ func (r *Rig) LookAtSettings() LookAtSettings {
 // SetBehaviorSeed restarts the blink timeline with seed. Each new rig of
 // the process starts with its own seed (1 for the first).
 func (r *Rig) SetBehaviorSeed(seed uint64) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	r.anim().beh.seed(seed)
@@ -557,7 +557,7 @@ func (r *Rig) SetBehaviorSeed(seed uint64) {
 // SetBehaviorStrength scales the breath sway, the look-at amplitude and the
 // look-at speed (≥ 0; default 1).
 func (r *Rig) SetBehaviorStrength(s float32) {
-	if r.err != nil || !(s >= 0) {
+	if r.dead() || !(s >= 0) {
 		return
 	}
 	r.anim().beh.strength = s
@@ -565,7 +565,7 @@ func (r *Rig) SetBehaviorStrength(s float32) {
 
 // BehaviorStrength returns the behavior strength.
 func (r *Rig) BehaviorStrength() float32 {
-	if r.err != nil {
+	if r.dead() {
 		return float32(math.NaN())
 	}
 	return r.anim().beh.strength
@@ -574,7 +574,7 @@ func (r *Rig) BehaviorStrength() float32 {
 // LookAt sets the look-at target, x and y in [−1, 1] (right and up). The
 // head follows with a critically damped motion.
 func (r *Rig) LookAt(x, y float32) {
-	if r.err != nil || x != x || y != y {
+	if r.dead() || x != x || y != y {
 		return
 	}
 	b := r.anim().beh
@@ -585,7 +585,7 @@ func (r *Rig) LookAt(x, y float32) {
 // LipSync sets the mouth opening level in [0, 1]: the LipSync parameters
 // take the larger of their value and the level mapped onto their range.
 func (r *Rig) LipSync(level float32) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	r.anim().beh.lipLevel = unit32(level)
@@ -594,7 +594,7 @@ func (r *Rig) LipSync(level float32) {
 // LipSyncSamples sets the lip-sync level from audio samples: their root
 // mean square times gain, clamped to [0, 1].
 func (r *Rig) LipSyncSamples(samples []float32, gain float32) {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	r.anim().beh.lipLevel = unit32(float32(rms(samples) * float64(gain)))
@@ -605,7 +605,7 @@ func (r *Rig) LipSyncSamples(samples []float32, gain float32) {
 // SetPhysicsWind sets the wind added to the force on every pendulum
 // particle (Cubism's physics option Wind, in physics units; default 0).
 func (r *Rig) SetPhysicsWind(x, y float32) {
-	if r.err != nil || x != x || y != y {
+	if r.dead() || x != x || y != y {
 		return
 	}
 	p := r.anim().phys
@@ -617,7 +617,7 @@ func (r *Rig) SetPhysicsWind(x, y float32) {
 // host pose before any update), writes the outputs and poses the rig, as
 // Cubism's Stabilization.
 func (r *Rig) PhysicsStabilize() {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	a := r.anim()
@@ -642,7 +642,7 @@ func (r *Rig) syncReplacedGroups() {
 // ResetPhysics puts the pendulums back in their initial state (hanging
 // straight down, at rest).
 func (r *Rig) ResetPhysics() {
-	if r.err != nil {
+	if r.dead() {
 		return
 	}
 	r.anim().phys.reset()

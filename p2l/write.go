@@ -67,6 +67,9 @@ func (m *Model) Validate() error {
 }
 
 func encode(m *Model, opts *WriteOptions) ([]byte, error) {
+	if m == nil {
+		return nil, errNilModel
+	}
 	if opts == nil {
 		opts = &WriteOptions{}
 	}
