@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
 	"os"
@@ -21,9 +22,21 @@ var update = flag.Bool("update", false, "rewrite the golden images of testdata/c
 const conformanceDir = "../../testdata/conformance"
 
 // renderConformance renders model c at pose p and scale s into straight
-// RGBA, loading the committed file (so external pages resolve as for a
-// host).
+// RGBA (float layers), loading the committed file (so external pages
+// resolve as for a host).
 func renderConformance(t *testing.T, c conformance.Model, p conformance.Pose, s float64) *image.NRGBA {
+	t.Helper()
+	var img *image.NRGBA
+	renderConformanceInto(t, c, p, s, func(w, h int) draw.Image {
+		img = image.NewNRGBA(image.Rect(0, 0, w, h))
+		return img
+	})
+	return img
+}
+
+// renderConformanceInto renders model c at pose p and scale s into the
+// image newImage makes for the scaled canvas size.
+func renderConformanceInto(t *testing.T, c conformance.Model, p conformance.Pose, s float64, newImage func(w, h int) draw.Image) {
 	t.Helper()
 	m, err := p2l.LoadFile(filepath.Join(conformanceDir, c.Name+".p2lrt"))
 	if err != nil {
@@ -36,13 +49,12 @@ func renderConformance(t *testing.T, c conformance.Model, p conformance.Pose, s 
 	rig.Evaluate()
 	w := int(math.Round(float64(m.Canvas.Width) * s))
 	h := int(math.Round(float64(m.Canvas.Height) * s))
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	img := newImage(w, h)
 	// External pages are relative to the model file.
 	r := Renderer{TextureOptions: texture.Options{FS: os.DirFS(conformanceDir)}}
 	if err := r.Render(rig, img, &Options{Transform: &p2l.Affine{A: s, D: s}}); err != nil {
 		t.Fatal(err)
 	}
-	return img
 }
 
 // TestConformanceGoldens compares every conformance model, pose and scale
@@ -122,17 +134,28 @@ func texel8(c color.NRGBA) (rgb64, float64) {
 	return rgb64{p(c.R), p(c.G), p(c.B)}, a
 }
 
-// TestBlendMatrixIndependently checks every pixel of the blend-matrix
-// golden (scale 1, one texel per pixel) against the float64 W3C/KHR/Cubism
+// TestBlendMatrixIndependently checks every pixel of the blend matrix
+// (scale 1, one texel per pixel) against the float64 W3C/KHR/Cubism
 // formulas of composite_test.go: top half over the opaque backdrop, bottom
-// half inside an isolated group over a translucent backdrop (left)
-// and a transparent one (right). The translucent backdrop is taken as
-// the group layer stores it, in 8 bits (docs/RENDERING.md, "8-bit
-// destination"), and the result must lie within 1/255 of the formulas.
+// half inside an isolated group over a translucent backdrop (left) and a
+// transparent one (right), in both output kinds:
+//
+//   - straight (*image.NRGBA, float layers; the golden images): every
+//     straight channel within 1/255 of the exact result divided by its
+//     exact alpha, at every alpha of at least 1/255 (docs/RENDERING.md,
+//     "Straight output");
+//   - premultiplied (*image.RGBA, 8-bit layers): every premultiplied
+//     channel within 1/255 of the formulas applied to the backdrop as an
+//     8-bit group layer stores it ("8-bit destination").
 func TestBlendMatrixIndependently(t *testing.T) {
 	c := conformance.BlendMatrix()
-	img := renderConformance(t, c, c.Poses[0], 1)
-	worst := 0.0
+	straight := renderConformance(t, c, c.Poses[0], 1)
+	var premulImg *image.RGBA
+	renderConformanceInto(t, c, c.Poses[0], 1, func(w, h int) draw.Image {
+		premulImg = image.NewRGBA(image.Rect(0, 0, w, h))
+		return premulImg
+	})
+	worstStraight, worstPremul := 0.0, 0.0
 	for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
 		for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
 			for j := 0; j < conformance.Cell; j++ {
@@ -140,37 +163,63 @@ func TestBlendMatrixIndependently(t *testing.T) {
 					cs, as := texel8(conformance.SourceTexel(i, j))
 					cd, _ := texel8(conformance.BackdropTexel(i, j))
 					// Inside the group the opaque backdrop is drawn at
-					// opacity 0.6 into a layer that stores 8 bits: channel
-					// C/255 · 0.6 is kept as the nearest k/255 (never a
-					// tie: C is a multiple of 16, conformance.BackdropTexel),
-					// alpha 153/255. The formulas then read that stored
-					// backdrop.
+					// opacity 0.6. A float layer keeps C/255 · 0.6 and
+					// alpha 0.6 (straight colour C/255); an 8-bit layer
+					// keeps the nearest k/255 of each (never a tie: C is a
+					// multiple of 16, conformance.BackdropTexel), alpha
+					// 153/255.
 					bt := conformance.BackdropTexel(i, j)
 					op := float64(float32(conformance.GroupBackdropOpacity))
 					halfA := math.Round(255 * op)
 					half8 := func(c uint8) float64 { return math.Round(float64(c)*op) / halfA }
-					cdg := rgb64{half8(bt.R), half8(bt.G), half8(bt.B)}
+					cdg8 := rgb64{half8(bt.R), half8(bt.G), half8(bt.B)}
 					for half := 0; half < 2; half++ {
-						ad := 1.0
-						d := cd
-						if half == 1 {
-							ad, d = halfA/255, cdg
-							if i >= conformance.Cell/2 {
-								ad, d = 0, rgb64{}
-							}
-						}
-						want := reference(b, a, cs, as, d, ad)
-						for k := 0; k < 3; k++ {
-							want[k] = math.Min(want[k], want[3]) // output keeps colour ≤ alpha
-						}
 						x := int(b)*conformance.Cell + i
 						y := (int(a)+half*p2l.NumAlphaModes)*conformance.Cell + j
-						got := premulOut(img, x, y)
-						for k := range got {
-							if dd := math.Abs(got[k] - want[k]); dd > worst {
-								worst = dd
-								if dd > 1.0/255+1e-9 {
-									t.Errorf("%v+%v half %d texel (%d,%d): channel %d = %.4f, want %.4f", b, a, half, i, j, k, got[k], want[k])
+						for _, exact := range []bool{true, false} {
+							ad, d := 1.0, cd
+							if half == 1 {
+								ad, d = op, cd
+								if !exact {
+									ad, d = halfA/255, cdg8
+								}
+								if i >= conformance.Cell/2 {
+									ad, d = 0, rgb64{}
+								}
+							}
+							want := reference(b, a, cs, as, d, ad)
+							if exact {
+								got := straight.NRGBAAt(x, y)
+								g := [4]float64{float64(got.R) / 255, float64(got.G) / 255, float64(got.B) / 255, float64(got.A) / 255}
+								w := [4]float64{0, 0, 0, want[3]}
+								if want[3] >= 1.0/255 {
+									for k := 0; k < 3; k++ {
+										w[k] = math.Min(want[k]/want[3], 1)
+									}
+								} else {
+									g = [4]float64{0, 0, 0, g[3]} // colour of a (nearly) transparent pixel is free
+								}
+								for k := range g {
+									if dd := math.Abs(g[k] - w[k]); dd > worstStraight {
+										worstStraight = dd
+										if dd > 1.0/255+1e-9 {
+											t.Errorf("straight %v+%v half %d texel (%d,%d): channel %d = %.4f, want %.4f (alpha %.4f)", b, a, half, i, j, k, g[k], w[k], want[3])
+										}
+									}
+								}
+								continue
+							}
+							for k := 0; k < 3; k++ {
+								want[k] = math.Min(want[k], want[3]) // output keeps colour ≤ alpha
+							}
+							px := premulImg.RGBAAt(x, y)
+							got := [4]float64{float64(px.R) / 255, float64(px.G) / 255, float64(px.B) / 255, float64(px.A) / 255}
+							for k := range got {
+								if dd := math.Abs(got[k] - want[k]); dd > worstPremul {
+									worstPremul = dd
+									if dd > 1.0/255+1e-9 {
+										t.Errorf("premultiplied %v+%v half %d texel (%d,%d): channel %d = %.4f, want %.4f", b, a, half, i, j, k, got[k], want[k])
+									}
 								}
 							}
 						}
@@ -179,7 +228,7 @@ func TestBlendMatrixIndependently(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("blend matrix: max difference from the float64 formulas %.2f/255", worst*255)
+	t.Logf("blend matrix: max difference from the float64 formulas: straight %.2f/255, premultiplied %.2f/255", worstStraight*255, worstPremul*255)
 }
 
 // TestFeatureAndGroupSpotChecks checks chosen pixels of the other models

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"image"
 	"math"
 
@@ -8,43 +9,157 @@ import (
 )
 
 // draw walks the render commands: meshes draw into the innermost open
-// layer; an open-group command starts a cleared layer one level up; a
-// close-group command composites that layer into the one below. Malformed
-// sequences are tolerated: a stray close is ignored and groups left open
-// are closed at the end.
+// layer; an open-group command starts a cleared layer one level up, over the
+// extent planGroups gave it; a close-group command composites that layer
+// into the one below. Malformed sequences are tolerated: a stray close is
+// ignored and groups left open are closed at the end.
 func (r *Renderer) draw(f frame, m *p2l.Model, t p2l.Affine) {
 	if r.drawSpan == nil {
 		r.drawSpan = r.shadeSpan
 		r.maskSpan = r.coverSpan
 	}
-	depth := 0
-	var partsBuf [16]int
-	parts := partsBuf[:0] // open groups' parts; 16 levels without allocating
+	r.layers = r.layers[:1]
+	r.parts = r.parts[:0]
+	off, ord := 0, 0 // arena offset of the next layer; OpenGroup ordinal
 	for _, c := range f.RenderCommands() {
 		if mi, ok := c.Mesh(); ok {
-			r.drawMesh(f, m, t, mi, depth)
+			r.drawMesh(f, m, t, mi, len(r.layers)-1)
 			continue
 		}
 		if part, ok := c.Group(); ok {
-			depth++
-			if depth == len(r.layers) {
-				r.layers = append(r.layers, layer{pix: make([]float32, 4*r.w*r.h), dirty: r.full()})
-			}
-			r.clear(&r.layers[depth], Premul{})
-			parts = append(parts, part)
+			ext := r.groups[ord]
+			ord++
+			n := 4 * ext.pixels()
+			l := layer{pix: r.arena[off : off+n : off+n], ext: ext, dirty: ext}
+			off += n
+			r.clear(&l, Premul{})
+			r.layers = append(r.layers, l)
+			r.parts = append(r.parts, part)
 			continue
 		}
-		if depth > 0 {
-			r.closeGroup(f, m, t, parts[len(parts)-1], depth)
-			depth--
-			parts = parts[:len(parts)-1]
+		if len(r.layers) > 1 {
+			off -= len(r.layers[len(r.layers)-1].pix)
+			r.closeGroup(f, m, t, r.parts[len(r.parts)-1])
 		}
 	}
-	for depth > 0 {
-		r.closeGroup(f, m, t, parts[len(parts)-1], depth)
-		depth--
-		parts = parts[:len(parts)-1]
+	for len(r.layers) > 1 {
+		r.closeGroup(f, m, t, r.parts[len(r.parts)-1])
 	}
+}
+
+// planGroups works out, before anything is drawn, the layer extent of every
+// isolated group — the bounding box of the pixels its meshes and nested
+// groups may cover — and the most layer pixels open at once. It sizes the
+// arena the layers are cut from (a stack: nested groups are open together,
+// siblings reuse the same memory), or returns an error wrapping
+// ErrGroupLayers when the peak exceeds MaxGroupPixels.
+func (r *Renderer) planGroups(f frame, m *p2l.Model, t p2l.Affine) error {
+	cmds := f.RenderCommands()
+	r.groups = r.groups[:0]
+	r.stack = r.stack[:0]
+	for _, c := range cmds {
+		if mi, ok := c.Mesh(); ok {
+			if len(r.stack) > 0 {
+				g := &r.groups[r.stack[len(r.stack)-1]]
+				*g = g.union(r.meshBounds(f, m, t, mi))
+			}
+			continue
+		}
+		if _, ok := c.Group(); ok {
+			r.stack = append(r.stack, len(r.groups))
+			r.groups = append(r.groups, rect{})
+			continue
+		}
+		r.popGroup()
+	}
+	for len(r.stack) > 0 {
+		r.popGroup()
+	}
+	// The walk again, adding up the extents of the open groups.
+	cur, peak, depth, deepest := 0, 0, 0, 0
+	ord := 0
+	for _, c := range cmds {
+		if _, ok := c.Group(); ok {
+			r.stack = append(r.stack, ord)
+			cur += r.groups[ord].pixels()
+			ord++
+			depth++
+			if cur > peak {
+				peak, deepest = cur, depth
+			}
+			continue
+		}
+		if _, ok := c.Mesh(); !ok && len(r.stack) > 0 {
+			cur -= r.groups[r.stack[len(r.stack)-1]].pixels()
+			r.stack = r.stack[:len(r.stack)-1]
+			depth--
+		}
+	}
+	r.stack = r.stack[:0]
+	limit := r.MaxGroupPixels
+	if limit <= 0 {
+		limit = DefaultGroupPixels(r.w, r.h)
+	}
+	if peak > limit {
+		return fmt.Errorf("%w: %d pixels of layers open at once (%d groups nested at the peak) for a %d×%d image, limit %d (Renderer.MaxGroupPixels)",
+			ErrGroupLayers, peak, deepest, r.w, r.h, limit)
+	}
+	if len(r.arena) < 4*peak {
+		r.arena = make([]float32, 4*peak)
+	}
+	return nil
+}
+
+// popGroup closes the innermost group of planGroups' first walk: its extent
+// joins its parent's.
+func (r *Renderer) popGroup() {
+	if len(r.stack) == 0 {
+		return // a stray close, ignored as draw ignores it
+	}
+	g := r.groups[r.stack[len(r.stack)-1]]
+	r.stack = r.stack[:len(r.stack)-1]
+	if len(r.stack) > 0 {
+		p := &r.groups[r.stack[len(r.stack)-1]]
+		*p = p.union(g)
+	}
+}
+
+// meshBounds returns a rectangle holding every pixel mesh mi may draw: the
+// bounds of its vertices (those meshTriangles may use) by the same
+// fixed-point rule as a triangle's, clipped to the image; empty when the
+// mesh draws nothing.
+func (r *Renderer) meshBounds(f frame, m *p2l.Model, t p2l.Affine, mi int) rect {
+	if mi >= len(m.Meshes) || !(f.MeshOpacity(mi) > 0) {
+		return rect{}
+	}
+	if _, _, ok := r.pageOf(&m.Meshes[mi]); !ok {
+		return rect{}
+	}
+	verts := f.MeshVertices(mi)
+	n := min(len(verts), len(f.MeshUVs(mi))) / 2
+	var tri triangle // x/y hold the running minimum and maximum
+	seen := false
+	for v := 0; v < n; v++ {
+		ix, iy := t.Apply(float64(verts[2*v]), float64(verts[2*v+1]))
+		x, okx := fixedPoint(ix)
+		y, oky := fixedPoint(iy)
+		if !okx || !oky {
+			continue
+		}
+		if !seen {
+			tri.x = [3]int64{x, x, x}
+			tri.y = [3]int64{y, y, y}
+			seen = true
+			continue
+		}
+		tri.x[0], tri.x[1] = min(tri.x[0], x), max(tri.x[1], x)
+		tri.y[0], tri.y[1] = min(tri.y[0], y), max(tri.y[1], y)
+	}
+	if !seen {
+		return rect{}
+	}
+	tri.x[2], tri.y[2] = tri.x[0], tri.y[0]
+	return tri.bounds(r.full())
 }
 
 // pageOf returns the page a mesh samples: white (no page, −1) samples
@@ -133,11 +248,13 @@ func (r *Renderer) drawMesh(f frame, m *p2l.Model, t p2l.Affine, mi, depth int) 
 	}
 	var area rect
 	r.tris, area = r.meshTriangles(f, mi, t, mesh.Flags&p2l.MeshCulling != 0, r.tris)
+	l := &r.layers[depth]
+	area = area.intersect(l.ext) // a no-op: planGroups sized the layer to hold it
 	if area.empty() {
 		return
 	}
 	c := &r.cur
-	c.layer = &r.layers[depth]
+	c.layer = l
 	c.page, c.white = page, white
 	c.mul, c.scr = f.MeshColors(mi)
 	c.opacity = min(op, 1)
@@ -169,16 +286,19 @@ func (r *Renderer) snapshot(l *layer, area rect) {
 	}
 	r.snap = r.snap[:n]
 	for y := area.y0; y < area.y1; y++ {
-		copy(r.snap[4*(y-area.y0)*w:4*(y-area.y0+1)*w], l.pix[4*(y*r.w+area.x0):4*(y*r.w+area.x1)])
+		i := l.at(area.x0, y)
+		copy(r.snap[4*(y-area.y0)*w:4*(y-area.y0+1)*w], l.pix[i:i+4*w])
 	}
 }
 
 // shadeSpan draws one span of the current mesh.
 func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 	c := &r.cur
-	row := c.layer.pix[4*y*r.w : 4*(y+1)*r.w]
+	// row holds the layer's pixels of row y from x0 on.
+	row := c.layer.pix[c.layer.at(x0, y) : c.layer.at(x1, y)+4]
 	cov := r.cov[y*r.w : (y+1)*r.w]
 	sw := c.area.x1 - c.area.x0
+	exact := r.exact
 	for x := x0; x <= x1; x++ {
 		k := float64(x - x0)
 		var tex Premul
@@ -199,15 +319,21 @@ func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 			scale *= cv
 		}
 		s := Shade(tex, c.mul, c.scr, scale)
-		p := row[4*x : 4*x+4 : 4*x+4]
+		j := 4 * (x - x0)
+		p := row[j : j+4 : j+4]
 		if c.normal {
 			// Composite's Normal+Over case inlined (same operations, so
 			// the same bits): the common case.
 			k := 1 - s.A
-			p[0] = store8(clamp01(s.R + p[0]*k))
-			p[1] = store8(clamp01(s.G + p[1]*k))
-			p[2] = store8(clamp01(s.B + p[2]*k))
-			p[3] = store8(clamp01(s.A + p[3]*k))
+			o0 := clamp01(s.R + p[0]*k)
+			o1 := clamp01(s.G + p[1]*k)
+			o2 := clamp01(s.B + p[2]*k)
+			o3 := clamp01(s.A + p[3]*k)
+			if exact {
+				p[0], p[1], p[2], p[3] = o0, o1, o2, o3
+			} else {
+				p[0], p[1], p[2], p[3] = store8(o0), store8(o1), store8(o2), store8(o3)
+			}
 			continue
 		}
 		var d Premul
@@ -222,8 +348,21 @@ func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 			d = Premul{q[0], q[1], q[2], q[3]}
 		}
 		o := Composite(s, d, c.blend, c.alpha)
-		p[0], p[1], p[2], p[3] = store8(o.R), store8(o.G), store8(o.B), store8(o.A)
+		if exact {
+			p[0], p[1], p[2], p[3] = o.R, o.G, o.B, o.A
+		} else {
+			p[0], p[1], p[2], p[3] = store8(o.R), store8(o.G), store8(o.B), store8(o.A)
+		}
 	}
+}
+
+// store is what a layer keeps of a composited channel v in [0, 1]: v itself
+// with float layers, else the 8-bit value store8.
+func (r *Renderer) store(v float32) float32 {
+	if r.exact {
+		return v
+	}
+	return store8(v)
 }
 
 // store8 is what an 8-bit render target keeps of a composited channel v in
@@ -307,11 +446,16 @@ func (r *Renderer) coverSpan(y, x0, x1 int, u, v, du, dv float64) {
 	}
 }
 
-// closeGroup composites layer depth into layer depth−1 with the group's
-// colours, opacity, mask coverage and modes.
-func (r *Renderer) closeGroup(f frame, m *p2l.Model, t p2l.Affine, part, depth int) {
+// closeGroup composites the innermost open layer into the one below with
+// the group's colours, opacity, mask coverage and modes, and closes it.
+func (r *Renderer) closeGroup(f frame, m *p2l.Model, t p2l.Affine, part int) {
+	depth := len(r.layers) - 1
+	defer func() {
+		r.layers = r.layers[:depth]
+		r.parts = r.parts[:len(r.parts)-1]
+	}()
 	src, dst := &r.layers[depth], &r.layers[depth-1]
-	area := src.dirty
+	area := src.dirty.intersect(src.ext).intersect(dst.ext)
 	if area.empty() {
 		return // a transparent layer leaves the destination as it is in every mode
 	}
@@ -326,21 +470,21 @@ func (r *Renderer) closeGroup(f frame, m *p2l.Model, t p2l.Affine, part, depth i
 	}
 	op = min(op, 1)
 	for y := area.y0; y < area.y1; y++ {
-		for x := area.x0; x < area.x1; x++ {
-			i := y*r.w + x
-			sp := src.pix[4*i : 4*i+4 : 4*i+4]
+		si, di := src.at(area.x0, y), dst.at(area.x0, y)
+		for x := area.x0; x < area.x1; x, si, di = x+1, si+4, di+4 {
+			sp := src.pix[si : si+4 : si+4]
 			scale := op
 			if masked {
-				cv := r.cov[i]
+				cv := r.cov[y*r.w+x]
 				if comp.InvertMask {
 					cv = 1 - cv
 				}
 				scale *= cv
 			}
 			s := Shade(Premul{sp[0], sp[1], sp[2], sp[3]}, comp.Multiply, comp.Screen, scale)
-			dp := dst.pix[4*i : 4*i+4 : 4*i+4]
+			dp := dst.pix[di : di+4 : di+4]
 			o := Composite(s, Premul{dp[0], dp[1], dp[2], dp[3]}, comp.Blend, comp.AlphaBlend)
-			dp[0], dp[1], dp[2], dp[3] = store8(o.R), store8(o.G), store8(o.B), store8(o.A)
+			dp[0], dp[1], dp[2], dp[3] = r.store(o.R), r.store(o.G), r.store(o.B), r.store(o.A)
 		}
 	}
 	dst.dirty = dst.dirty.union(area)

@@ -37,6 +37,14 @@ type rect struct{ x0, y0, x1, y1 int }
 
 func (r rect) empty() bool { return r.x0 >= r.x1 || r.y0 >= r.y1 }
 
+// pixels is the rectangle's area, 0 when empty.
+func (r rect) pixels() int {
+	if r.empty() {
+		return 0
+	}
+	return (r.x1 - r.x0) * (r.y1 - r.y0)
+}
+
 func (r rect) intersect(s rect) rect {
 	return rect{max(r.x0, s.x0), max(r.y0, s.y0), min(r.x1, s.x1), min(r.y1, s.y1)}
 }

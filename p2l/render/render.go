@@ -26,11 +26,18 @@
 //   - Isolated groups draw into a cleared layer, which is then shaded with
 //     the group's colours, opacity and mask coverage and composited with the
 //     group's modes; groups nest.
-//   - The destination and every group layer hold premultiplied 8-bit values
+//   - For premultiplied output (*image.RGBA and other images) the
+//     destination and every group layer hold premultiplied 8-bit values
 //     between composite steps: after each fragment of a mesh and each group
 //     composite the stored channel is rounded to the nearest k/255, as an
 //     RGBA8 render target stores it (the spec draws into the host's RGBA8
-//     image). The per-pixel math (Shade, Composite, Blend) is float32.
+//     image; GPU renderers match it). For straight output (*image.NRGBA)
+//     the layers keep float32, so that dividing by a small alpha at the end
+//     does not magnify rounding: straight colour is within 1/255 of the
+//     exact result at every alpha. The per-pixel math (Shade, Composite,
+//     Blend) is float32 either way.
+//   - A group's layer covers only its contents' bounding box, and the layers
+//     open at once are bounded (Renderer.MaxGroupPixels).
 package render
 
 import (
@@ -73,13 +80,25 @@ type Renderer struct {
 	// zero value reads external pages from the model's directory,
 	// p2l.Model.Dir; set FS or Resolve for other sources).
 	TextureOptions texture.Options
+	// MaxGroupPixels bounds the pixels of the isolated-group layers open at
+	// the same time: each open group holds a float32 RGBA layer (16 bytes
+	// per pixel) the size of its contents' bounding box clipped to the
+	// image, and nested groups are open together. A render whose groups
+	// need more returns an error wrapping ErrGroupLayers before drawing
+	// anything. Zero (or negative) means DefaultGroupPixels(width, height).
+	MaxGroupPixels int
 
 	model *p2l.Model
-	pages []*image.RGBA
+	pages []*image.RGBA // usable pages (degenerate ones nil)
 	info  []texture.Info
 
 	w, h     int
-	layers   []layer
+	exact    bool    // float layers (straight output); false: 8-bit values
+	layers   []layer // base, then the open groups' layers
+	arena    []float32
+	groups   []rect // per OpenGroup command in order: its layer's extent
+	stack    []int  // open groups during the walk
+	parts    []int
 	cov      []float32 // mask coverage, one per pixel
 	snap     []float32 // copy of the destination under a mesh, rgba per pixel
 	tris     []triangle
@@ -105,12 +124,32 @@ type Renderer struct {
 	drawSpan, maskSpan spanFunc
 }
 
-// layer is an image-sized premultiplied RGBA buffer and the region that may
-// hold non-transparent pixels. Its channels are float32 for the arithmetic
-// but always hold 8-bit values k/255 (store8), as a GPU render target does.
+// layer is a premultiplied RGBA buffer covering ext (image pixels; the base
+// layer covers the whole image) and the region that may hold
+// non-transparent pixels. Its channels are float32 for the arithmetic; in
+// 8-bit mode they hold only values k/255 (store8), as a GPU render target
+// does.
 type layer struct {
 	pix   []float32
+	ext   rect
 	dirty rect
+}
+
+// at returns the index in l.pix of pixel (x, y), which must lie in l.ext.
+func (l *layer) at(x, y int) int {
+	return 4 * ((y-l.ext.y0)*(l.ext.x1-l.ext.x0) + x - l.ext.x0)
+}
+
+// ErrGroupLayers is wrapped by the error Render returns when the isolated
+// groups open at once need more layer pixels than Renderer.MaxGroupPixels.
+var ErrGroupLayers = errors.New("render: isolated groups need too much layer memory")
+
+// DefaultGroupPixels is the default bound of Renderer.MaxGroupPixels for a
+// w×h image: eight image-sized layers, and never less than 2²² pixels (a
+// small image may still nest groups deeply). At 16 bytes per pixel that
+// is at most 128·w·h bytes, or 64 MiB.
+func DefaultGroupPixels(w, h int) int {
+	return max(8*w*h, 1<<22)
 }
 
 // frame is what the renderer reads from a rig; tests feed hand-made frames.
@@ -133,9 +172,13 @@ func Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
 }
 
 // Render draws rig's last evaluation into dst. An *image.RGBA receives
-// premultiplied output and an *image.NRGBA straight output (both fast);
-// any other draw.Image is written pixel by pixel. It returns the rig's
-// failure if the rig is inert; undecodable texture pages are not an error
+// premultiplied output, drawn with 8-bit layers as a GPU draws it; an
+// *image.NRGBA receives straight output, drawn with float layers so that
+// straight colour stays exact at low alpha (both fast); any other
+// draw.Image is written pixel by pixel like *image.RGBA. It returns the
+// rig's failure if the rig is inert, or an error wrapping ErrGroupLayers
+// (before drawing anything) when its isolated groups need more layer
+// memory than MaxGroupPixels; undecodable texture pages are not an error
 // (see TextureInfo).
 func (r *Renderer) Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
 	if rig == nil {
@@ -165,18 +208,27 @@ func (r *Renderer) render(f frame, dst draw.Image, opts *Options) error {
 	}
 	r.usePages(m)
 	r.resize(b.Dx(), b.Dy())
+	switch dst.(type) {
+	case *image.NRGBA:
+		r.exact = true
+	default:
+		r.exact = false
+	}
+	t := fitTransform(m.Canvas, b.Dx(), b.Dy())
+	if opts.Transform != nil {
+		t = *opts.Transform
+	}
+	if err := r.planGroups(f, m, t); err != nil {
+		return err
+	}
 	base := &r.layers[0]
 	if opts.Keep {
 		r.load(dst)
 	} else {
 		r.clear(base, premulOf(opts.Background))
 	}
-	t := fitTransform(m.Canvas, b.Dx(), b.Dy())
-	if opts.Transform != nil {
-		t = *opts.Transform
-	}
 	r.draw(f, m, t)
-	r.store(dst)
+	r.output(dst)
 	return nil
 }
 
@@ -196,7 +248,15 @@ func fitTransform(c p2l.Canvas, w, h int) p2l.Affine {
 
 func (r *Renderer) usePages(m *p2l.Model) {
 	if r.Pages != nil {
-		r.pages = r.Pages
+		// Caller's pages: degenerate ones (empty, or pixels too short for
+		// their rectangle) are unavailable, like undecodable pages.
+		r.pages = r.pages[:0]
+		for _, p := range r.Pages {
+			if !usable(p) {
+				p = nil
+			}
+			r.pages = append(r.pages, p)
+		}
 		r.model = nil
 		r.info = nil
 		return
@@ -208,10 +268,25 @@ func (r *Renderer) usePages(m *p2l.Model) {
 	r.pages = make([]*image.RGBA, len(decoded))
 	r.info = make([]texture.Info, len(decoded))
 	for i, p := range decoded {
-		r.pages[i] = p.Image
+		if usable(p.Image) {
+			r.pages[i] = p.Image
+		}
 		r.info[i] = p.Info
 	}
 	r.model = m
+}
+
+// usable reports whether a page can be sampled: at least one pixel, and
+// Pix long enough for its rectangle and stride.
+func usable(p *image.RGBA) bool {
+	if p == nil {
+		return false
+	}
+	w, h := p.Rect.Dx(), p.Rect.Dy()
+	if w <= 0 || h <= 0 || p.Stride < 4*w {
+		return false
+	}
+	return int64(len(p.Pix)) >= int64(h-1)*int64(p.Stride)+4*int64(w)
 }
 
 func (r *Renderer) resize(w, h int) {
@@ -220,9 +295,10 @@ func (r *Renderer) resize(w, h int) {
 	}
 	r.w, r.h = w, h
 	r.layers = r.layers[:0]
-	r.layers = append(r.layers, layer{pix: make([]float32, 4*w*h), dirty: r.full()})
+	r.layers = append(r.layers, layer{pix: make([]float32, 4*w*h), ext: r.full(), dirty: r.full()})
 	r.cov = make([]float32, w*h)
 	r.snap = nil
+	r.arena = nil
 }
 
 func (r *Renderer) full() rect { return rect{0, 0, r.w, r.h} }
@@ -230,8 +306,9 @@ func (r *Renderer) full() rect { return rect{0, 0, r.w, r.h} }
 // clear fills a layer with c (transparent clears only its dirty region).
 func (r *Renderer) clear(l *layer, c Premul) {
 	if c == (Premul{}) {
-		for y := l.dirty.y0; y < l.dirty.y1; y++ {
-			clear(l.pix[4*(y*r.w+l.dirty.x0) : 4*(y*r.w+l.dirty.x1)])
+		d := l.dirty.intersect(l.ext)
+		for y := d.y0; y < d.y1; y++ {
+			clear(l.pix[l.at(d.x0, y) : l.at(d.x1-1, y)+4])
 		}
 		l.dirty = rect{}
 		return
@@ -239,11 +316,12 @@ func (r *Renderer) clear(l *layer, c Premul) {
 	for i := 0; i < len(l.pix); i += 4 {
 		l.pix[i], l.pix[i+1], l.pix[i+2], l.pix[i+3] = c.R, c.G, c.B, c.A
 	}
-	l.dirty = r.full()
+	l.dirty = l.ext
 }
 
-// load copies dst's pixels into the base layer (Options.Keep), as the 8-bit
-// premultiplied values a render target would hold.
+// load copies dst's pixels into the base layer (Options.Keep): as the 8-bit
+// premultiplied values a render target would hold, or, for straight output
+// (float layers), premultiplied exactly.
 func (r *Renderer) load(dst draw.Image) {
 	base := &r.layers[0]
 	b := dst.Bounds()
@@ -262,14 +340,14 @@ func (r *Renderer) load(dst draw.Image) {
 			for x := 0; x < r.w; x++ {
 				a := float32(src[4*x+3]) / 255
 				for k := 0; k < 3; k++ {
-					row[4*x+k] = store8(float32(src[4*x+k]) / 255 * a)
+					row[4*x+k] = r.store(float32(src[4*x+k]) / 255 * a)
 				}
 				row[4*x+3] = a
 			}
 		default:
 			for x := 0; x < r.w; x++ {
 				cr, cg, cb, ca := dst.At(b.Min.X+x, b.Min.Y+y).RGBA()
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = store8(float32(cr)/65535), store8(float32(cg)/65535), store8(float32(cb)/65535), store8(float32(ca)/65535)
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r.store(float32(cr)/65535), r.store(float32(cg)/65535), r.store(float32(cb)/65535), r.store(float32(ca)/65535)
 			}
 		}
 	}
@@ -286,10 +364,11 @@ func to8(v float32) uint8 {
 	return uint8(v*255 + 0.5)
 }
 
-// store writes the base layer to dst. Premultiplied output clamps colour to
-// alpha (image.RGBA's invariant; an AddCompatible mesh over transparency
-// can leave colour above alpha); straight output divides by alpha.
-func (r *Renderer) store(dst draw.Image) {
+// output writes the base layer to dst. Premultiplied output clamps colour
+// to alpha (image.RGBA's invariant; an AddCompatible mesh over transparency
+// can leave colour above alpha); straight output divides the float layer by
+// its alpha (colour above alpha gives 255).
+func (r *Renderer) output(dst draw.Image) {
 	base := &r.layers[0]
 	b := dst.Bounds()
 	for y := 0; y < r.h; y++ {

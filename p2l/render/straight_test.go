@@ -1,0 +1,114 @@
+package render
+
+import (
+	"image"
+	"math"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// TestStraightOutputExactAtLowAlpha draws soft-edged meshes over
+// transparency (alpha 1/255 … 1 across the image) stacked in several
+// ways — one mesh, two Normal meshes, Normal under Screen, and an isolated
+// Multiply group at opacity 0.5 — into straight output and requires every
+// straight channel to lie within 1/255 of the exact result: the float64
+// formulas (composite_test.go) applied to the same texels, divided by the
+// exact alpha. With 8-bit layers the division by a small alpha magnifies
+// every rounding (up to 255/255 at alpha 1/255); with float layers it does
+// not.
+func TestStraightOutputExactAtLowAlpha(t *testing.T) {
+	const w = 255
+	// Page: column x has alpha x+1 and premultiplied colour
+	// (a, round(a/2), round(a/5)): straight about (1, 0.5, 0.2).
+	page := image.NewRGBA(image.Rect(0, 0, w, 1))
+	texel := func(x int) (rgb64, float64) {
+		a := x + 1
+		p := [3]int{a, int(math.Round(float64(a) / 2)), int(math.Round(float64(a) / 5))}
+		fa := float64(a) / 255
+		return rgb64{float64(p[0]) / 255 / fa, float64(p[1]) / 255 / fa, float64(p[2]) / 255 / fa}, fa
+	}
+	for x := 0; x < w; x++ {
+		a := x + 1
+		copy(page.Pix[4*x:], []uint8{uint8(a), uint8(math.Round(float64(a) / 2)), uint8(math.Round(float64(a) / 5)), uint8(a)})
+	}
+	type layerSpec struct {
+		blend   p2l.BlendMode
+		opacity float32
+		mul     p2l.Color
+		mirror  bool // texel w−1−x instead of x
+	}
+	rows := [][]layerSpec{
+		{{p2l.BlendNormal, 0.7, p2l.White, false}},
+		{{p2l.BlendNormal, 0.7, p2l.White, false}, {p2l.BlendNormal, 0.3, p2l.Color{0.2, 0.9, 0.5}, true}},
+		{{p2l.BlendNormal, 0.9, p2l.White, false}, {p2l.BlendScreen, 0.6, p2l.Color{0.1, 0.3, 1}, false}},
+		{{p2l.BlendNormal, 1, p2l.Color{0.3, 0.6, 0.9}, false}, {p2l.BlendMultiply, 0.8, p2l.White, true}},
+	}
+	const groupRow = 3 // drawn inside a group: Multiply+Over, opacity 0.5
+	f := &fakeFrame{}
+	f.m = &p2l.Model{Canvas: p2l.Canvas{Width: w, Height: float32(len(rows))}, Parts: []p2l.Part{{ID: "g"}}}
+	f.groups = map[int]p2l.Composite{0: {Blend: p2l.BlendMultiply, Opacity: 0.5, Multiply: p2l.White}}
+	for y, row := range rows {
+		if y == groupRow {
+			f.cmds = append(f.cmds, p2l.OpenGroup(0))
+		}
+		for _, l := range row {
+			v, uv, idx := quad(0, float32(y), w, float32(y+1))
+			if l.mirror {
+				uv = []float32{1, 0, 0, 0, 0, 1, 1, 1}
+			}
+			mi := f.addMesh(p2l.Mesh{TexturePage: 0, Blend: l.blend, Opacity: l.opacity}, v, uv, idx)
+			f.mul[mi] = l.mul
+		}
+		if y == groupRow {
+			f.cmds = append(f.cmds, p2l.CloseGroup)
+		}
+	}
+	r := Renderer{Pages: []*image.RGBA{page}}
+	img := image.NewNRGBA(image.Rect(0, 0, w, len(rows)))
+	if err := r.render(f, img, &Options{Transform: &p2l.Identity}); err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for y, row := range rows {
+		for x := 0; x < w; x++ {
+			var d rgb64
+			ad := 0.0
+			for _, l := range row {
+				tx := x
+				if l.mirror {
+					tx = w - 1 - x
+				}
+				cs, as := texel(tx)
+				for k := range cs {
+					cs[k] *= float64(l.mul[k])
+				}
+				as *= float64(l.opacity)
+				o := reference(l.blend, p2l.AlphaOver, cs, as, d, ad)
+				ad = o[3]
+				for k := range d {
+					d[k] = o[k] / ad
+				}
+			}
+			if y == groupRow {
+				// The group layer over transparency at opacity 0.5.
+				o := reference(p2l.BlendMultiply, p2l.AlphaOver, d, ad*0.5, rgb64{}, 0)
+				ad = o[3]
+				for k := range d {
+					d[k] = o[k] / ad
+				}
+			}
+			got := img.NRGBAAt(x, y)
+			g := [4]float64{float64(got.R) / 255, float64(got.G) / 255, float64(got.B) / 255, float64(got.A) / 255}
+			want := [4]float64{math.Min(d[0], 1), math.Min(d[1], 1), math.Min(d[2], 1), ad}
+			for k := range g {
+				dd := math.Abs(g[k] - want[k])
+				worst = max(worst, dd)
+				if dd > 1.0/255+1e-9 {
+					t.Errorf("row %d x %d: channel %d = %.4f, want %.4f (alpha %.5f)", y, x, k, g[k], want[k], ad)
+				}
+			}
+		}
+	}
+	t.Logf("straight output: max difference from the exact result %.2f/255", worst*255)
+}
