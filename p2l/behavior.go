@@ -62,6 +62,27 @@ type LookAtSettings struct {
 // DefaultLookAtSettings follow in about half a second.
 var DefaultLookAtSettings = LookAtSettings{Omega: 10}
 
+// MouthShape is the mouth of one vowel: Open scales the opening (the
+// LipSync parameters reach level × Open of their range), Form is the
+// MouthForm value in [−1, 1] of that parameter's range (−1 pursed or sad,
+// +1 spread or smiling, as Cubism's standard ParamMouthForm).
+type MouthShape struct{ Open, Form float32 }
+
+// LipSyncSettings set how LipSyncVowels shapes the mouth.
+type LipSyncSettings struct {
+	// Vowels are the shapes of A, I, U, E, O (the order of the weights).
+	Vowels [5]MouthShape
+	// FormWeight scales how far the vowels pull MouthForm, in [0, 1].
+	FormWeight float32
+}
+
+// DefaultLipSyncSettings: A wide open, I spread and nearly closed, U
+// pursed, E half open and spread, O open and rounded.
+var DefaultLipSyncSettings = LipSyncSettings{
+	Vowels:     [5]MouthShape{{1, 0}, {0.35, 1}, {0.3, -1}, {0.6, 0.6}, {0.75, -0.6}},
+	FormWeight: 1,
+}
+
 // Cubism sample breath cycles (s) of the sway parameters.
 var breathSway = [4]struct {
 	role        string
@@ -85,7 +106,17 @@ var standardIDs = map[string][]string{
 	"BodyAngleX": {"ParamBodyAngleX"},
 	"EyeBallX":   {"ParamEyeBallX"},
 	"EyeBallY":   {"ParamEyeBallY"},
+	"MouthForm":  {"ParamMouthForm"},
+	// Vowel parameters of Cubism's MotionSync convention.
+	"VowelA": {"ParamA"},
+	"VowelI": {"ParamI"},
+	"VowelU": {"ParamU"},
+	"VowelE": {"ParamE"},
+	"VowelO": {"ParamO"},
 }
+
+// vowelRoles are the roles of the vowel parameters, in vowel order.
+var vowelRoles = [5]string{"VowelA", "VowelI", "VowelU", "VowelE", "VowelO"}
 
 // roleParameters returns the parameters of role name: the ROLE chunk's list
 // (valid indices only), else the Cubism standard ids present in the model.
@@ -128,7 +159,8 @@ type behaviors struct {
 	enabled  Behavior
 	strength float32
 
-	blinkP, lipP, breathP                            []int
+	blinkP, lipP, breathP, formP                     []int
+	vowelP                                           [5][]int
 	sway                                             [4][]int
 	lookAX, lookAY, lookAZ, lookBody, lookEX, lookEY []int
 
@@ -148,7 +180,9 @@ type behaviors struct {
 	lookX, lookY     float64
 	lookVX, lookVY   float64
 
-	lipLevel float32
+	lipLevel  float32
+	lipVowels [5]float32 // weights of A, I, U, E, O
+	lipCfg    LipSyncSettings
 }
 
 func newBehaviors(m *Model) *behaviors {
@@ -157,6 +191,7 @@ func newBehaviors(m *Model) *behaviors {
 		strength:  1,
 		blinkP:    roleParameters(m, "EyeBlink"),
 		lipP:      roleParameters(m, "LipSync"),
+		formP:     roleParameters(m, "MouthForm"),
 		breathP:   roleParameters(m, "Breath"),
 		lookAX:    roleParameters(m, "AngleX"),
 		lookAY:    roleParameters(m, "AngleY"),
@@ -167,6 +202,10 @@ func newBehaviors(m *Model) *behaviors {
 		blinkCfg:  DefaultBlinkSettings,
 		breathCfg: DefaultBreathSettings,
 		lookCfg:   DefaultLookAtSettings,
+		lipCfg:    DefaultLipSyncSettings,
+	}
+	for v, role := range vowelRoles {
+		b.vowelP[v] = roleParameters(m, role)
 	}
 	for k := range breathSway {
 		b.sway[k] = roleParameters(m, breathSway[k].role)
@@ -310,13 +349,46 @@ func (b *behaviors) apply(values []float32, dt float64) {
 		add(b.lookEY, y)
 	}
 	if b.enabled&BehaviorLipSync != 0 {
-		lv := float64(b.lipLevel)
-		for _, i := range b.lipP {
+		b.applyLipSync(values)
+	}
+}
+
+// applyLipSync shapes the mouth from the level and the vowel weights: the
+// LipSync parameters take the larger of their value and level × opening,
+// the opening being the weighted mean of the vowels' Open with the
+// unweighted share (1 − Σw) fully open; MouthForm moves toward the weighted
+// mean of the vowels' Form by Σw × FormWeight; each vowel parameter
+// (ParamA…ParamO) takes the larger of its value and level × its weight.
+func (b *behaviors) applyLipSync(values []float32) {
+	lv := float64(b.lipLevel)
+	conf, open, form := 0.0, 0.0, 0.0
+	for v, w := range b.lipVowels {
+		conf += float64(w)
+		open += float64(w) * float64(b.lipCfg.Vowels[v].Open)
+		form += float64(w) * float64(b.lipCfg.Vowels[v].Form)
+	}
+	openScale := 1 - conf + open
+	raise := func(ps []int, level float64) {
+		for _, i := range ps {
 			p := &b.model.Parameters[i]
-			target := float64(p.Min) + lv*(float64(p.Max)-float64(p.Min))
+			target := float64(p.Min) + level*(float64(p.Max)-float64(p.Min))
 			if target > float64(values[i]) {
 				values[i] = float32(target)
 			}
+		}
+	}
+	raise(b.lipP, lv*openScale)
+	if conf > 0 {
+		f := form / conf
+		k := conf * float64(b.lipCfg.FormWeight)
+		for _, i := range b.formP {
+			p := &b.model.Parameters[i]
+			mid := (float64(p.Min) + float64(p.Max)) / 2
+			target := mid + f*b.halfRange(i)
+			values[i] = float32(float64(values[i]) + (target-float64(values[i]))*k)
+		}
+		for v, ps := range b.vowelP {
+			raise(ps, lv*float64(b.lipVowels[v]))
 		}
 	}
 }

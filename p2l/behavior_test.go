@@ -138,9 +138,9 @@ func TestBehaviorsOneByOne(t *testing.T) {
 			t.Fatal(r.Err())
 		}
 		r.SetBehaviorSeed(7)
-		r.SetBehaviors(b)
 		r.LookAt(1, 0)
-		r.LipSync(0.6)
+		r.LipSync(0.6) // switches lip sync on; SetBehaviors decides below
+		r.SetBehaviors(b)
 		if setup != nil {
 			setup(r)
 		}
@@ -201,6 +201,16 @@ func TestBehaviorsOneByOne(t *testing.T) {
 	got := moved(BehaviorBreath, nil)
 	if !got[breath] || !got[angleX] || got[eye] || got[mouth] || got[eyeBallX] {
 		t.Errorf("breath: moved %v", got)
+	}
+	// LipSync works on its own: it switches BehaviorLipSync on.
+	r0 := m.NewRig()
+	r0.LipSync(0.6)
+	if r0.Behaviors() != BehaviorLipSync {
+		t.Errorf("behaviors after LipSync: %b", r0.Behaviors())
+	}
+	r0.Update(dt)
+	if got := r0.ParameterCurrent(mouth); got != 1.2 { // 0.6 of the range 0..2
+		t.Errorf("mouth %v after LipSync(0.6) alone, want 1.2", got)
 	}
 	// Switching one behavior off with EnableBehavior leaves the others.
 	r := m.NewRig()

@@ -21,10 +21,15 @@ const maxQueue = 32
 
 // FiredEvent is a clip event passed during the last update.
 type FiredEvent struct {
-	Value string  // the event text (motion3 UserData Value)
+	Value string  // the event text (motion3 UserData Value); "" when Finished
 	Layer int     // layer that played the clip
 	Clip  int     // clip index
 	Time  float32 // event time in clip seconds
+	// Finished marks the end of a one-shot clip, reported once in the
+	// update its time reaches its duration, after its own events, while it
+	// is the newest clip of its layer (a replaced or stopped clip does not
+	// finish). Time is the duration.
+	Finished bool
 }
 
 // clipEntry is one queued clip of a layer.
@@ -243,6 +248,7 @@ func (p *clipPlayer) advance(dt float64) {
 				e.ended = true
 				if i == len(L.entries)-1 && !e.fade.fadingOut() {
 					L.priority = 0
+					p.events = append(p.events, FiredEvent{Layer: l, Clip: e.clip, Time: c.Duration, Finished: true})
 				}
 			}
 		}

@@ -1,10 +1,21 @@
 package p2l
 
-// Lookups by id and derived relations of a Model. They are computed once per
-// model (see prepare.go) and safe for concurrent use. Every lookup answers
-// −1 (or false) for an unknown id or an out-of-range index; with duplicate
-// ids the first record wins. On a nil *Model every lookup answers as for an
-// empty model.
+import (
+	"fmt"
+	"strings"
+)
+
+// Lookups by id or name and derived relations of a Model. They are computed
+// once per model (see prepare.go) and safe for concurrent use. Every lookup
+// answers −1 (or false) for an unknown id or an out-of-range index.
+//
+// The lookup rule, the same for every XxxIndex and ...ByName call: the
+// first record whose id is s; else the first whose name is s; else the
+// first whose id, then whose name, equals s ignoring case (Unicode case
+// folding). Exact ids always win, so machine-written ids resolve as
+// before; "idle" finds the clip "Idle". An empty s matches only an empty
+// id (names are never matched empty). On a nil *Model every lookup
+// answers as for an empty model.
 
 func lookupID(m map[string]int, id string) int {
 	if i, ok := m[id]; ok {
@@ -13,29 +24,150 @@ func lookupID(m map[string]int, id string) int {
 	return -1
 }
 
-// ParameterIndex returns the index of the parameter with the given id, or −1.
-func (m *Model) ParameterIndex(id string) int { return lookupID(m.prep().paramByID, id) }
+// findIndex applies the lookup rule to recs.
+func findIndex[T any](byID map[string]int, recs []T, id, name func(*T) string, s string) int {
+	if i, ok := byID[s]; ok {
+		return i
+	}
+	if s == "" {
+		return -1
+	}
+	if name != nil {
+		for i := range recs {
+			if name(&recs[i]) == s {
+				return i
+			}
+		}
+	}
+	for i := range recs {
+		if strings.EqualFold(id(&recs[i]), s) {
+			return i
+		}
+	}
+	if name != nil {
+		for i := range recs {
+			if strings.EqualFold(name(&recs[i]), s) {
+				return i
+			}
+		}
+	}
+	return -1
+}
 
-// DeformerIndex returns the index of the deformer with the given id, or −1.
-func (m *Model) DeformerIndex(id string) int { return lookupID(m.prep().deformerByID, id) }
+// ParameterIndex returns the index of the parameter with the given id or
+// name (the lookup rule above), or −1.
+func (m *Model) ParameterIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().paramByID, m.Parameters, func(x *Parameter) string { return x.ID }, func(x *Parameter) string { return x.Name }, s)
+}
 
-// PartIndex returns the index of the part with the given id, or −1.
-func (m *Model) PartIndex(id string) int { return lookupID(m.prep().partByID, id) }
+// DeformerIndex returns the index of the deformer with the given id
+// (deformers have no names; the rule's case-insensitive step applies), or
+// −1.
+func (m *Model) DeformerIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().deformerByID, m.Deformers, func(x *Deformer) string { return x.ID }, nil, s)
+}
 
-// MeshIndex returns the index of the mesh with the given id, or −1.
-func (m *Model) MeshIndex(id string) int { return lookupID(m.prep().meshByID, id) }
+// PartIndex returns the index of the part with the given id or name, or −1.
+func (m *Model) PartIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().partByID, m.Parts, func(x *Part) string { return x.ID }, func(x *Part) string { return x.Name }, s)
+}
 
-// GlueIndex returns the index of the glue with the given id, or −1.
-func (m *Model) GlueIndex(id string) int { return lookupID(m.prep().glueByID, id) }
+// MeshIndex returns the index of the mesh with the given id or name, or −1.
+func (m *Model) MeshIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().meshByID, m.Meshes, func(x *Mesh) string { return x.ID }, func(x *Mesh) string { return x.Name }, s)
+}
 
-// ClipIndex returns the index of the clip with the given id, or −1.
-func (m *Model) ClipIndex(id string) int { return lookupID(m.prep().clipByID, id) }
+// GlueIndex returns the index of the glue with the given id (glues have no
+// names), or −1.
+func (m *Model) GlueIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().glueByID, m.Glues, func(x *Glue) string { return x.ID }, nil, s)
+}
 
-// ExpressionIndex returns the index of the expression with the given id, or −1.
-func (m *Model) ExpressionIndex(id string) int { return lookupID(m.prep().exprByID, id) }
+// ClipIndex returns the index of the clip with the given id or name, or −1.
+func (m *Model) ClipIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().clipByID, m.Clips, func(x *Clip) string { return x.ID }, func(x *Clip) string { return x.Name }, s)
+}
 
-// HitAreaIndex returns the index of the hit area with the given id, or −1.
-func (m *Model) HitAreaIndex(id string) int { return lookupID(m.prep().hitByID, id) }
+// ExpressionIndex returns the index of the expression with the given id or
+// name, or −1.
+func (m *Model) ExpressionIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().exprByID, m.Expressions, func(x *Expression) string { return x.ID }, func(x *Expression) string { return x.Name }, s)
+}
+
+// HitAreaIndex returns the index of the hit area with the given id or name,
+// or −1.
+func (m *Model) HitAreaIndex(s string) int {
+	if m == nil {
+		return -1
+	}
+	return findIndex(m.prep().hitByID, m.HitAreas, func(x *HitArea) string { return x.ID }, func(x *HitArea) string { return x.Name }, s)
+}
+
+// NotFoundError is the error of a ...ByName call (and PlayGroup,
+// SetIdleGroup) for a name that no record matches by the lookup rule. It
+// lists what the model has.
+type NotFoundError struct {
+	Kind       string   // "clip", "expression", "parameter", "clip group", ...
+	Name       string   // what was asked for
+	Candidates []string // the model's ids (with names where they differ)
+}
+
+// maxCandidates bounds the candidates an error message lists.
+const maxCandidates = 24
+
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "p2l: no %s %q", e.Kind, e.Name)
+	if len(e.Candidates) == 0 {
+		fmt.Fprintf(&b, " (the model has none)")
+		return b.String()
+	}
+	b.WriteString("; the model has: ")
+	for i, c := range e.Candidates {
+		if i == maxCandidates {
+			fmt.Fprintf(&b, ", … (%d more)", len(e.Candidates)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c)
+	}
+	return b.String()
+}
+
+// candidates lists "id" or "id (name)" for n records.
+func candidates(n int, id, name func(int) string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = id(i)
+		if nm := name(i); nm != "" && nm != out[i] {
+			out[i] += " (" + nm + ")"
+		}
+	}
+	return out
+}
 
 // RoleParameters returns the parameters of the role with the given name
 // (such as "EyeBlink" or "LipSync"), nil when the model has no such role.

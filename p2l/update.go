@@ -36,6 +36,9 @@ type animState struct {
 	pose  *poseState
 	beh   *behaviors
 	phys  *physicsState
+	// motion: clip groups, idle group, clip-driven pose (motion.go), nil
+	// until used.
+	motion *motionState
 
 	// Host layers.
 	overrideValue  []float32
@@ -129,6 +132,9 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		a.out.partOpacity[i] = 1
 	}
 	if stages&StageClips != 0 {
+		if a.motion != nil {
+			a.motion.resumeIdle(a.clips)
+		}
 		a.clips.advance(dt)
 		a.clips.apply(cur, &a.out)
 		a.clips.finishUpdate()
@@ -160,6 +166,9 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		r.advanceSimulation(dt)
 	}
 	if stages&StagePose != 0 {
+		if a.motion != nil {
+			a.motion.poseFromClips(a.clips, a.pose)
+		}
 		a.pose.update(dt)
 	}
 	for i := range r.partOpacityMul {
@@ -584,20 +593,72 @@ func (r *Rig) LookAt(x, y float32) {
 
 // LipSync sets the mouth opening level in [0, 1]: the LipSync parameters
 // take the larger of their value and the level mapped onto their range.
-func (r *Rig) LipSync(level float32) {
-	if r.dead() {
-		return
-	}
-	r.anim().beh.lipLevel = unit32(level)
-}
+// It switches BehaviorLipSync on, so it works on its own (SetBehaviors or
+// EnableBehavior can switch it off again until the next LipSync call);
+// LipSync(0) closes the mouth. Vowel weights set by LipSyncVowels are
+// cleared.
+func (r *Rig) LipSync(level float32) { r.LipSyncVowels(level, [5]float32{}) }
 
 // LipSyncSamples sets the lip-sync level from audio samples: their root
-// mean square times gain, clamped to [0, 1].
+// mean square times gain, clamped to [0, 1]. Like LipSync it switches
+// BehaviorLipSync on and clears the vowel weights. For vowels from audio
+// see package p2l/lipsync.
 func (r *Rig) LipSyncSamples(samples []float32, gain float32) {
+	r.LipSync(float32(rms(samples) * float64(gain)))
+}
+
+// LipSyncVowels sets the mouth from a level in [0, 1] and the weights of
+// the vowels A, I, U, E, O (each clamped to [0, 1], their sum scaled down
+// to 1 if above; p2l/lipsync estimates both from audio): the opening
+// follows the level shaped by the vowels, MouthForm (role MouthForm, else
+// ParamMouthForm) moves toward the vowels' form and the vowel parameters
+// (roles VowelA…VowelO, else ParamA…ParamO), where the model has them,
+// open with their weight (LipSyncSettings, docs/ANIMATION.md §6). It
+// switches BehaviorLipSync on.
+func (r *Rig) LipSyncVowels(level float32, vowels [5]float32) {
+	if r.dead() || level != level {
+		return
+	}
+	b := r.anim().beh
+	b.enabled |= BehaviorLipSync
+	b.lipLevel = unit32(level)
+	sum := float32(0)
+	for v, w := range vowels {
+		vowels[v] = unit32(w)
+		sum += vowels[v]
+	}
+	if sum > 1 {
+		for v := range vowels {
+			vowels[v] /= sum
+		}
+	}
+	b.lipVowels = vowels
+}
+
+// SetLipSyncSettings sets the vowels' mouth shapes (Open clamped to
+// [0, 1], Form to [−1, 1], FormWeight to [0, 1]; NaN counts as 0).
+func (r *Rig) SetLipSyncSettings(s LipSyncSettings) {
 	if r.dead() {
 		return
 	}
-	r.anim().beh.lipLevel = unit32(float32(rms(samples) * float64(gain)))
+	for v := range s.Vowels {
+		s.Vowels[v].Open = unit32(s.Vowels[v].Open)
+		f := s.Vowels[v].Form
+		if f != f {
+			f = 0
+		}
+		s.Vowels[v].Form = max(-1, min(1, f))
+	}
+	s.FormWeight = unit32(s.FormWeight)
+	r.anim().beh.lipCfg = s
+}
+
+// LipSyncSettings returns the vowels' mouth shapes.
+func (r *Rig) LipSyncSettings() LipSyncSettings {
+	if r.dead() {
+		return LipSyncSettings{}
+	}
+	return r.anim().beh.lipCfg
 }
 
 // Physics -------------------------------------------------------------------

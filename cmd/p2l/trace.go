@@ -360,6 +360,9 @@ func appendTraceFrame(b []byte, m *p2l.Model, r *p2l.Rig, frame int, t float64) 
 		b = strconv.AppendQuote(b, m.Clips[e.Clip].ID)
 		b = append(b, `,"time":`...)
 		b = appendF32(b, e.Time)
+		if e.Finished {
+			b = append(b, `,"finished":true`...)
+		}
 		b = append(b, '}')
 	}
 	b = append(b, "]}\n"...)

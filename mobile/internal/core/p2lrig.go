@@ -120,6 +120,9 @@ func (a *p2lRig) Busy() bool {
 
 func (a *p2lRig) Events(fn func(clip int, value string)) {
 	for _, e := range a.r.Events() {
+		if e.Finished {
+			continue // the end of a one-shot clip, not a clip event
+		}
 		fn(e.Clip, e.Value)
 	}
 }
