@@ -25,6 +25,9 @@ type Character struct {
 	geoM     ebiten.GeoM // of the last Draw
 	calls    int         // DrawTrianglesShader calls of the last Draw
 	disposed bool
+
+	voice *Voice  // speaking now, driven by Update (voice.go)
+	look  lookAim // LookAtScreen's anchor and reach (lookat.go)
 }
 
 // Options configures where a model's texture pages come from. It matters
@@ -58,7 +61,9 @@ func NewCharacterWithOptions(model *p2l.Model, opts *Options) *Character {
 	}
 	rig := model.NewRig()
 	rig.Evaluate()
-	return newCharacter(model, opts, rig, rig)
+	c := newCharacter(model, opts, rig, rig)
+	c.look.face, c.look.hasFace = faceAnchor(rig) // from the rest pose just evaluated
+	return c
 }
 
 // newCharacter builds a character reading its pose from p (the rig, or a
@@ -96,13 +101,17 @@ func (c *Character) TextureInfo(i int) error {
 	return c.res.pageErr[i]
 }
 
-// Update advances the character by dt seconds (clips, expressions,
-// behaviors, physics, pose: Rig.Update) and evaluates the pose. Call it once
-// per tick from the game's Update, with dt = 1/float64(ebiten.TPS()) for
-// Ebitengine's fixed tick. It does nothing after Dispose.
+// Update advances the character by dt seconds (its Voice's mouth, then
+// clips, expressions, behaviors, physics, pose: Rig.Update) and evaluates
+// the pose. Call it once per tick from the game's Update, with dt =
+// 1/float64(ebiten.TPS()) for Ebitengine's fixed tick. It does nothing
+// after Dispose.
 func (c *Character) Update(dt float64) {
 	if c.disposed || c.rig == nil {
 		return
+	}
+	if c.voice != nil {
+		c.voice.update(dt)
 	}
 	c.rig.Update(dt)
 }
@@ -198,37 +207,15 @@ func (c *Character) CanvasToScreen(x, y float64) (sx, sy float64) {
 	return c.geoM.Apply(x, y)
 }
 
-// LookAtScreen points the character's look-at behavior (Rig.LookAt, which
-// must be enabled with Rig.SetBehaviors or EnableBehavior) at a point of
-// the last Draw's destination, such as the cursor: the point is mapped to
-// canvas pixels, then to the look-at range relative to the canvas center,
-// x from −1 (left edge) to 1 (right edge) and y from −1 (bottom) to 1
-// (top); points beyond the canvas clamp to the range.
-func (c *Character) LookAtScreen(x, y float64) {
-	cx, cy, ok := c.ScreenToCanvas(x, y)
-	if !ok || c.rig == nil {
-		return
-	}
-	lx, ly := lookAtTarget(c.rig.Model().Canvas, cx, cy)
-	c.rig.LookAt(lx, ly)
-}
-
-// lookAtTarget maps a canvas point to the look-at range: the canvas center
-// is (0, 0), its right edge x = 1, its top edge y = 1 (the range is y up).
-func lookAtTarget(cv p2l.Canvas, cx, cy float64) (x, y float32) {
-	w, h := float64(cv.Width), float64(cv.Height)
-	if !(w > 0 && h > 0) {
-		return 0, 0
-	}
-	return float32(2*cx/w - 1), float32(1 - 2*cy/h)
-}
-
 // Dispose releases the character. The model's textures are released with
 // its last character, and the pooled offscreen images when no character is
 // left. Update and Draw do nothing afterwards; disposing twice is a no-op.
 func (c *Character) Dispose() {
 	if c.disposed {
 		return
+	}
+	if c.voice != nil {
+		c.voice.Stop()
 	}
 	c.disposed = true
 	rd.mu.Lock() // the pool is the renderer's

@@ -71,16 +71,20 @@ func TestBoneGeoM(t *testing.T) {
 	}
 }
 
-// TestLookAtTarget: the canvas center looks straight ahead, the top-right
-// corner is (1, 1) of the look-at range (x right, y up).
+// TestLookAtTarget: with the anchor at the canvas center and the default
+// reach, the center looks straight ahead and the top-right corner is
+// (1, 1) (x right, y up); from another anchor with a reach of 100 pixels,
+// a point 50 pixels right of and 100 above the anchor is (0.5, 1).
 func TestLookAtTarget(t *testing.T) {
 	cv := p2l.Canvas{Width: 1000, Height: 1200}
-	for _, c := range []struct{ cx, cy, x, y float64 }{
-		{500, 600, 0, 0}, {1000, 0, 1, 1}, {0, 1200, -1, -1}, {750, 900, 0.5, -0.5},
+	for _, c := range []struct{ ax, ay, reach, cx, cy, x, y float64 }{
+		{500, 600, 0, 500, 600, 0, 0}, {500, 600, 0, 1000, 0, 1, 1}, {500, 600, 0, 0, 1200, -1, -1},
+		{500, 600, 0, 750, 900, 0.5, -0.5},
+		{400, 300, 100, 450, 200, 0.5, 1}, {400, 300, 100, 400, 300, 0, 0},
 	} {
-		x, y := lookAtTarget(cv, c.cx, c.cy)
+		x, y := lookAtTarget(cv, c.ax, c.ay, c.reach, c.cx, c.cy)
 		if math.Abs(float64(x)-c.x) > 1e-6 || math.Abs(float64(y)-c.y) > 1e-6 {
-			t.Errorf("canvas (%g, %g): look-at (%g, %g), want (%g, %g)", c.cx, c.cy, x, y, c.x, c.y)
+			t.Errorf("anchor (%g, %g) reach %g, canvas (%g, %g): look-at (%g, %g), want (%g, %g)", c.ax, c.ay, c.reach, c.cx, c.cy, x, y, c.x, c.y)
 		}
 	}
 }

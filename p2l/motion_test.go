@@ -168,22 +168,25 @@ func TestIdleResumesAndFinished(t *testing.T) {
 	if area != 0 || clip != 3 {
 		t.Fatalf("Tap = %d, %d, want area 0, clip 3 (wave)", area, clip)
 	}
-	// wave starts on the next update (time 0) and ends after 0.5 s: the
-	// updates at 0.1 s steps reach 0.5 on the sixth.
+	// wave (0.5 s) finishes in the update whose clip time reaches 0.5,
+	// not before (1/8 s steps are exact in binary).
 	var finished []FiredEvent
-	for k := range 6 {
-		r.Update(0.1)
+	prev := -1.0
+	for k := 0; k < 8 && len(finished) == 0; k++ {
+		r.Update(0.125)
+		now := r.LayerTime(0)
 		for _, e := range r.Events() {
 			if e.Finished {
 				finished = append(finished, e)
-				if k != 5 {
-					t.Errorf("finished at update %d, want 5", k)
+				if now < 0.5 || prev >= 0.5 {
+					t.Errorf("finished at clip time %v (previous update %v), want the update reaching 0.5", now, prev)
 				}
 			}
 		}
 		if r.PlayingClip() != 3 {
 			t.Fatalf("update %d: playing %d, want the tap clip", k, r.PlayingClip())
 		}
+		prev = now
 	}
 	if len(finished) != 1 || finished[0].Clip != 3 || finished[0].Layer != 0 || finished[0].Time != 0.5 || finished[0].Value != "" {
 		t.Fatalf("finished events %+v", finished)
