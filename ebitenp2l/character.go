@@ -116,6 +116,21 @@ func (c *Character) Update(dt float64) {
 	c.rig.Update(dt)
 }
 
+// UpdateStages is Update running only the chosen stages (Rig.UpdateStages):
+// the voice, if any, still moves the mouth first.
+func (c *Character) UpdateStages(dt float64, stages p2l.Stage) {
+	if c.disposed || c.rig == nil {
+		return
+	}
+	if c.voice != nil {
+		c.voice.update(dt)
+	}
+	c.rig.UpdateStages(dt, stages)
+}
+
+// Voice returns the character's voice (NewVoice), nil when none plays.
+func (c *Character) Voice() *Voice { return c.voice }
+
 // HitTest returns the hit area (an index into Model.HitAreas) under the
 // point (x, y) of the last Draw's destination, or −1: the point goes
 // through ScreenToCanvas, then Rig.HitTest.

@@ -61,7 +61,8 @@ type VoiceOptions struct {
 	SampleRate int
 	// Silent plays nothing: the mouth follows the stream by elapsed time.
 	Silent bool
-	// Window is the span of audio analysed each tick, in seconds (0: 1/25).
+	// Window is the span of audio analysed each tick, in seconds (0:
+	// lipsync.DefaultWindow, 1/25).
 	Window float64
 	// LipSync sets the analysis: Gain (level = RMS × Gain), FormantScale,
 	// vowel smoothing, or no vowels at all.
@@ -93,7 +94,7 @@ func NewVoice(c *Character, src io.Reader, opts *VoiceOptions) (*Voice, error) {
 		return nil, fmt.Errorf("ebitenp2l: voice window %v s out of range [0, %v]", o.Window, maxVoiceWindow)
 	}
 	if o.Window == 0 {
-		o.Window = 1.0 / 25
+		o.Window = lipsync.DefaultWindow
 	}
 	ctx := o.Context
 	why := ""
@@ -161,6 +162,10 @@ func sayOnce(why string) {
 // Player returns the audio player, nil for a silent voice: set its volume,
 // position or pause it there (or with Pause).
 func (v *Voice) Player() *audio.Player { return v.player }
+
+// Analyzer is the voice's analysis: change its Options (gain, formant
+// scale, smoothing, vowels off) while it speaks.
+func (v *Voice) Analyzer() *lipsync.Analyzer { return &v.an }
 
 // Silent reports whether the voice plays nothing (no sound device, NO_AUDIO,
 // VoiceOptions.Silent) and why.

@@ -221,7 +221,9 @@ func SetLipSync(level float64) (err error) {
 
 // LipSyncPCM opens the mouth after a block of audio: 16-bit signed
 // little-endian mono PCM at sampleRate Hz (MinPCMSampleRate to
-// MaxPCMSampleRate). Only the most recent 1/20 s of the block counts. Call
+// MaxPCMSampleRate). Only the most recent 1/25 s of the block counts: its
+// level (RMS × gain) opens the mouth and its vowel (package p2l/lipsync)
+// shapes it, as ebitenp2l.Voice does. Call
 // it with each block the app plays (Android AudioTrack, AVAudioEngine
 // taps); SetLipSync(0) closes the mouth when the audio stops.
 func LipSyncPCM(pcm []byte, sampleRate int) (err error) {
@@ -404,7 +406,8 @@ func SetBehaviors(bits int) (err error) {
 }
 
 // SetLipSyncGain sets the factor LipSyncPCM multiplies the samples' RMS by
-// to get the mouth opening (default 1; raise it for quiet recordings).
+// to get the mouth opening (default 5, lipsync.DefaultGain; raise it for
+// quiet recordings).
 func SetLipSyncGain(gain float64) (err error) {
 	defer guard(&err)
 	return std.SetLipSyncGain(gain)

@@ -324,7 +324,9 @@ func TestTapReactionAndEvents(t *testing.T) {
 // TestLipSyncAndExpression checks the values the rig reaches, from the
 // spec's rules: lip sync sets the LipSync parameter (ParamMouthOpenY,
 // range [0, 1]) to the larger of its value (0) and the level mapped onto
-// the range; LipSyncPCM's level is the RMS of the samples times the gain.
+// the range; LipSyncPCM's level is the RMS of the samples times the gain
+// (default 5), and a square wave at the Nyquist rate is no vowel, so the
+// opening is the level itself.
 // The expression "Smile" adds 1 to ParamMouthForm (default 0).
 func TestLipSyncAndExpression(t *testing.T) {
 	loadDefault(t)
@@ -348,8 +350,16 @@ func TestLipSyncAndExpression(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(0.1)
+	if v := param(t, "ParamMouthOpenY"); v != 1 {
+		t.Errorf("mouth after PCM of RMS 0.5 at the default gain 5 = %v, want 1 (clamped)", v)
+	}
+	if err := SetLipSyncGain(1); err != nil {
+		t.Fatal(err)
+	}
+	_ = LipSyncPCM(pcm, 44100)
+	run(0.1)
 	if v := param(t, "ParamMouthOpenY"); math.Abs(v-0.5) > 1e-6 {
-		t.Errorf("mouth after PCM of RMS 0.5 = %v", v)
+		t.Errorf("mouth after PCM of RMS 0.5 at gain 1 = %v", v)
 	}
 	if err := SetLipSyncGain(1.5); err != nil {
 		t.Fatal(err)

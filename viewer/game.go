@@ -15,13 +15,13 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/audio"
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/ebitenp2l"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -69,19 +69,17 @@ type game struct {
 	hitName   string
 	hitUntil  float64
 	events    []string
-	idleClip  int
 	loopClip  bool
 	lastClip  int
 	physics   bool
 	lipManual float64
+	lipShown  float64 // lipManual as last given to the rig
 	lipGain   float64
 
 	prepErr *atomic.Pointer[string] // why PrepareAdvanced failed, per model
 
-	audioCtx *audio.Context
-	audioWhy string
-	voice    *voice
-	speech   *track
+	voice     *ebitenp2l.Voice
+	voiceName string
 
 	// Timing.
 	now       float64 // seconds of animation
@@ -96,23 +94,7 @@ type game struct {
 const fixedDT = 1.0 / 60
 
 func newGame(opts options) (*game, error) {
-	g := &game{opts: opts, zoom: 1, bg: [3]float64{0.92, 0.94, 0.97}, physics: true, lipGain: 6, idleClip: -1, lastClip: -1}
-	if ok, why := audioDevicePresent(); ok && !opts.noAudio && opts.screenshot == "" {
-		g.audioCtx = audio.NewContext(sampleRate)
-	} else {
-		g.audioWhy = why
-		if opts.noAudio {
-			g.audioWhy = "-noaudio"
-		}
-		if opts.screenshot != "" {
-			g.audioWhy = "screenshot mode"
-		}
-	}
-	sp, err := decodeAudio("speech.ogg", assets.Speech)
-	if err != nil {
-		return nil, err
-	}
-	g.speech = sp
+	g := &game{opts: opts, zoom: 1, bg: [3]float64{0.92, 0.94, 0.97}, physics: true, lipGain: lipsync.DefaultGain, lastClip: -1}
 	if opts.file != "" {
 		if err := g.openFile(opts.file); err != nil {
 			if opts.screenshot != "" {
@@ -131,7 +113,9 @@ func newGame(opts options) (*game, error) {
 		g.setModel(m, "default character", nil)
 	}
 	if opts.speak {
-		g.speak(g.speech)
+		if err := g.speak("speech.ogg", assets.Speech); err != nil {
+			return nil, err
+		}
 	}
 	if opts.clip != "" {
 		c := g.model.ClipIndex(opts.clip)
@@ -204,18 +188,14 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	g.rig = g.char.Rig()
 	g.rig.SetBehaviors(p2l.AllBehaviors)
 	g.rig.SetBehaviorSeed(1)
+	// Clips switch arm poses as in Cubism; the Idle group, if any, plays
+	// whenever nothing else does.
+	g.rig.SetClipPose(true)
+	_ = g.rig.SetIdleGroup("Idle") // no Idle group: nothing idles
+	g.voice = nil
+	g.lipShown = -1
 	g.panel = newPanel(m)
 	g.events = g.events[:0]
-	g.idleClip = -1
-	for i, c := range m.Clips {
-		if strings.EqualFold(c.Group, "Idle") {
-			g.idleClip = i
-			break
-		}
-	}
-	if g.idleClip >= 0 {
-		g.rig.Play(g.idleClip)
-	}
 	var bad []string
 	for i := range m.Textures {
 		if err := g.char.TextureInfo(i); err != nil {
@@ -244,21 +224,30 @@ func (g *game) reset() {
 	g.panel.reset(g.model)
 	g.lipManual = 0
 	if g.voice != nil {
-		g.voice.stop()
+		g.voice.Stop()
 		g.voice = nil
 	}
 	g.resetCamera()
-	if g.idleClip >= 0 {
-		g.rig.Play(g.idleClip)
-	}
 }
 
-// speak starts a voice clip for lip sync.
-func (g *game) speak(t *track) {
-	if g.voice != nil {
-		g.voice.stop()
+// speak plays a WAV, Ogg Vorbis or MP3 file through the character's voice
+// (ebitenp2l.Voice: level and vowel lip sync). Without a sound device, with
+// -noaudio or in screenshot mode the voice is silent and the mouth follows
+// the elapsed time.
+func (g *game) speak(name string, data []byte) error {
+	s, err := ebitenp2l.DecodeAudio(data, 44100)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(name), err)
 	}
-	g.voice = newVoice(g.audioCtx, t)
+	v, err := ebitenp2l.NewVoice(g.char, s, &ebitenp2l.VoiceOptions{
+		Silent:  g.opts.noAudio || g.opts.screenshot != "",
+		LipSync: lipsync.Options{Gain: float32(g.lipGain)},
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(name), err)
+	}
+	g.voice, g.voiceName = v, filepath.Base(name)
+	return nil
 }
 
 // geoM maps canvas pixels to the screen: fit, zoom about the centre, pan.
@@ -313,43 +302,39 @@ func (g *game) Update() error {
 	}
 	g.handleInput()
 
-	// Lip sync: the voice under the play head, else the manual slider.
+	// Lip sync: the voice (Character.UpdateStages drives it), else the
+	// manual slider when it moves (LipSync switches lip sync on, so it is
+	// not called every frame: the behavior checkbox can switch it off).
+	if g.voice != nil && !g.voice.Playing() {
+		g.voice = nil
+	}
 	if g.voice != nil {
-		g.voice.advance(dt)
-		if g.voice.playing {
-			g.rig.LipSyncSamples(g.voice.window(1.0/30), float32(g.lipGain))
-		} else {
-			g.voice = nil
-		}
-	}
-	if g.voice == nil {
+		g.voice.Analyzer().Options.Gain = float32(g.lipGain)
+	} else if g.lipManual != g.lipShown {
 		g.rig.LipSync(float32(g.lipManual))
+		g.lipShown = g.lipManual
 	}
-
-	// Back to idle after a one-shot clip, or replay it when looping.
-	if c := g.rig.PlayingClip(); c >= 0 && !g.model.Clips[c].Loop && g.rig.ClipTime() >= float64(g.model.Clips[c].Duration) {
-		if g.loopClip {
-			g.rig.Play(c)
-		} else if g.idleClip >= 0 && c != g.idleClip {
-			g.rig.Play(g.idleClip)
-		}
-	}
-
-	g.followClipPose()
 
 	stages := p2l.AllStages
 	if !g.physics {
 		stages &^= p2l.StagePhysics
 	}
 	start := time.Now()
-	g.rig.UpdateStages(dt, stages)
+	g.char.UpdateStages(dt, stages)
 	g.evalTime = time.Since(start)
 	for _, e := range g.rig.Events() {
 		name := fmt.Sprint(e.Clip)
 		if e.Clip >= 0 && e.Clip < len(g.model.Clips) {
 			name = g.model.Clips[e.Clip].ID
 		}
-		g.events = append(g.events, fmt.Sprintf("%6.2fs  %s: %q", g.now, name, e.Value))
+		if e.Finished {
+			if g.loopClip && e.Layer == 0 {
+				g.rig.Play(e.Clip) // replay the one-shot clip
+			}
+			g.events = append(g.events, fmt.Sprintf("%6.2fs  %s finished", g.now, name))
+		} else {
+			g.events = append(g.events, fmt.Sprintf("%6.2fs  %s: %q", g.now, name, e.Value))
+		}
 		if len(g.events) > 6 {
 			g.events = g.events[1:]
 		}
@@ -359,37 +344,6 @@ func (g *game) Update() error {
 	}
 	g.frame++
 	return nil
-}
-
-// followClipPose lets the playing clip's part-opacity curves choose the
-// visible part of a pose group, as Cubism's pose does: the entry whose curve
-// is highest now (the first on ties) is shown. This runtime leaves the choice
-// to the host (ShowPose; docs/ANIMATION.md, "Pose") and multiplies the
-// curves into the part opacities, so without this a clip that switches arm
-// poses would hide both arms.
-func (g *game) followClipPose() {
-	m := g.model
-	c := g.rig.PlayingClip()
-	if m.Pose == nil || c < 0 || len(m.Clips[c].TargetCurves) == 0 {
-		return
-	}
-	t := g.rig.ClipTime()
-	for gi, pg := range m.Pose.Groups {
-		best, bestV := -1, float32(0.001)
-		for ei, e := range pg.Entries {
-			for k := range m.Clips[c].TargetCurves {
-				tc := &m.Clips[c].TargetCurves[k]
-				if tc.Target == p2l.TargetPartOpacity && tc.Part == e.Part {
-					if v := tc.Value(t); v > bestV {
-						best, bestV = ei, v
-					}
-				}
-			}
-		}
-		if best >= 0 {
-			g.rig.ShowPose(gi, best)
-		}
-	}
 }
 
 // handleDrops opens dropped models and plays dropped audio.
@@ -413,13 +367,11 @@ func (g *game) openDropped(dropped fs.FS) {
 		}
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".wav", ".ogg", ".oga", ".mp3":
-			t, err := decodeAudio(path, data)
-			if err != nil {
+			if err := g.speak(path, data); err != nil {
 				g.message = err.Error()
 				return nil
 			}
-			g.speak(t)
-			g.message = "lip sync: " + t.name
+			g.message = "lip sync: " + filepath.Base(path)
 		default:
 			sub, _ := fs.Sub(dropped, filepath.ToSlash(filepath.Dir(path)))
 			if err := g.openModel(path, data, sub); err != nil {
@@ -438,10 +390,8 @@ func (g *game) handleInput() {
 	if g.opts.lookAt != nil {
 		g.rig.LookAt(g.opts.lookAt[0], g.opts.lookAt[1])
 	} else if g.screenW > 0 {
-		// The target is the cursor relative to the head, in half-window
-		// units, y up.
-		hx, hy := g.char.CanvasToScreen(float64(g.model.Canvas.Width)/2, float64(g.model.Canvas.Height)*0.35)
-		g.rig.LookAt(float32((float64(mx)-hx)/(float64(g.screenW)/2)), float32((hy-float64(my))/(float64(g.screenH)/2)))
+		// Measured from the face (the head hit area), as the library does.
+		g.char.LookAtScreen(float64(mx), float64(my))
 	}
 	if g.capturing || g.opts.screenshot != "" {
 		g.dragging = false
@@ -474,13 +424,10 @@ func (g *game) handleInput() {
 	}
 }
 
-// click hit-tests a screen point and plays the reaction clip of the area.
+// click hit-tests a screen point and plays the area's tap group
+// ("Tap" + the area's name: p2l.Model.TapGroup).
 func (g *game) click(sx, sy float64) {
-	x, y, ok := g.char.ScreenToCanvas(sx, sy)
-	if !ok {
-		return
-	}
-	h := g.rig.HitTest(float32(x), float32(y))
+	h, _ := g.char.Tap(sx, sy)
 	if h < 0 {
 		return
 	}
@@ -490,25 +437,6 @@ func (g *game) click(sx, sy float64) {
 		g.hitName = area.ID
 	}
 	g.hitUntil = g.now + 2
-	if c := reactionClip(g.model, g.hitName); c >= 0 {
-		g.rig.Play(c)
-	}
-}
-
-// reactionClip picks the clip for a tap on a hit area: the first clip of the
-// group "Tap<Name>" (Cubism's convention), else of any group starting with
-// "Tap", else −1.
-func reactionClip(m *p2l.Model, area string) int {
-	fallback := -1
-	for i, c := range m.Clips {
-		if strings.EqualFold(c.Group, "Tap"+area) {
-			return i
-		}
-		if fallback < 0 && strings.HasPrefix(strings.ToLower(c.Group), "tap") {
-			fallback = i
-		}
-	}
-	return fallback
 }
 
 func (g *game) Draw(screen *ebiten.Image) {
@@ -537,10 +465,15 @@ func (g *game) drawOverlay(screen *ebiten.Image) {
 	lines := []string{stats}
 	if g.voice != nil {
 		src := "audio"
-		if g.voice.player == nil {
-			src = "silent clock: " + g.audioWhy
+		if silent, why := g.voice.Silent(); silent {
+			src = "silent clock: " + why
 		}
-		lines = append(lines, fmt.Sprintf("lip sync: %s %.1f/%.1f s (%s)", g.voice.tr.name, g.voice.position(), g.voice.tr.duration(), src))
+		f := g.voice.Last()
+		v := "-"
+		if k, w := dominant(f.Vowels); w > 0.3 {
+			v = string("AIUEO"[k])
+		}
+		lines = append(lines, fmt.Sprintf("lip sync: %s %.1f s (%s)  level %.2f  vowel %s  F1 %.0f F2 %.0f Hz", g.voiceName, g.voice.Position(), src, f.Level, v, f.Formants.F1, f.Formants.F2))
 	}
 	if g.message != "" {
 		lines = append(lines, g.message)
@@ -587,4 +520,15 @@ func saveScreenshot(screen *ebiten.Image, name string) error {
 func (g *game) Layout(w, h int) (int, int) {
 	g.screenW, g.screenH = w, h
 	return w, h
+}
+
+// dominant returns the vowel with the largest weight and the weight.
+func dominant(w [5]float32) (int, float32) {
+	k := 0
+	for i := range w {
+		if w[i] > w[k] {
+			k = i
+		}
+	}
+	return k, w[k]
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -358,7 +359,11 @@ func (g *game) controlUI(ctx *debugui.Context) {
 	})
 	ctx.Header("Advanced mode", m.AdvancedAvailable() != 0, func() { g.advancedUI(ctx) })
 	ctx.Header("Lip sync", true, func() {
-		ctx.Button("Speak (bundled voice)").On(func() { g.speak(g.speech) })
+		ctx.Button("Speak (bundled voice)").On(func() {
+			if err := g.speak("speech.ogg", assets.Speech); err != nil {
+				g.message = err.Error()
+			}
+		})
 		ctx.Text("or drop a WAV/OGG/MP3 file")
 		ctx.SetGridLayout([]int{70, -1}, nil)
 		ctx.Text("Manual")
@@ -366,8 +371,10 @@ func (g *game) controlUI(ctx *debugui.Context) {
 		ctx.Text("Gain")
 		ctx.SliderF(&g.lipGain, 0, 20, 0.1, 1)
 		ctx.SetGridLayout(nil, nil)
-		if g.audioCtx == nil {
-			ctx.Text("no audio output: " + g.audioWhy + " (silent clock)")
+		if g.voice != nil {
+			if silent, why := g.voice.Silent(); silent {
+				ctx.Text("no audio output: " + why + " (silent clock)")
+			}
 		}
 	})
 	ctx.Header("View", true, func() {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"image"
 	"image/png"
@@ -217,90 +219,42 @@ func TestBadFileShowsMessage(t *testing.T) {
 	}
 }
 
-// TestLipSyncFollowsSpeech plays the bundled speech through the viewer's
-// lip-sync path (decode → play head window → Rig.LipSyncSamples) on the
-// silent clock and checks the mouth against the spec's rule, computed here
-// from the PCM: level = clamp(RMS(window) · gain, 0, 1), and the LipSync
-// parameter (range 0..1, nothing else drives it) takes that level.
-func TestLipSyncFollowsSpeech(t *testing.T) {
-	tr, err := decodeAudio("speech.ogg", assets.Speech)
+// TestSpeakDroppedAudio: a dropped WAV speaks through the character's
+// voice (silent with -noaudio, the mouth following the elapsed time); a bad
+// one names the file. The lip-sync rule itself is tested in ebitenp2l.
+func TestSpeakDroppedAudio(t *testing.T) {
+	g, err := newGame(options{noUI: true, noAudio: true, frames: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := assets.DefaultModel()
-	if err != nil {
-		t.Fatal(err)
+	var wav bytes.Buffer
+	n := 44100 / 2
+	wav.WriteString("RIFF")
+	for _, f := range []any{uint32(36 + 2*n), [4]byte{'W', 'A', 'V', 'E'}, [4]byte{'f', 'm', 't', ' '}, uint32(16), uint16(1), uint16(1), uint32(44100), uint32(88200), uint16(2), uint16(16), [4]byte{'d', 'a', 't', 'a'}, uint32(2 * n)} {
+		binary.Write(&wav, binary.LittleEndian, f)
 	}
-	rig := m.NewRig()
-	rig.SetBehaviors(p2l.BehaviorLipSync)
-	mouth := m.ParameterIndex("ParamMouthOpenY")
-	v := newVoice(nil, tr)
-	const dt, gain, span = 1.0 / 60, 6.0, 1.0 / 30
-	var speaking, silent, loud, worst float64
-	frames := int((tr.duration() + 1) / dt)
-	for f := 0; f < frames; f++ {
-		v.advance(dt)
-		want := 0.0
-		if v.playing {
-			w := v.window(span)
-			rig.LipSyncSamples(w, gain)
-			want = math.Min(1, rms(tr, v.position(), span)*gain)
-		} else {
-			rig.LipSync(0)
-		}
-		rig.Update(dt)
-		got := float64(rig.ParameterCurrent(mouth))
-		worst = math.Max(worst, math.Abs(got-want))
-		if v.playing {
-			speaking++
-			if got > 0.3 {
-				loud++
-			}
-		} else if got > 0.01 {
-			silent++
-		}
+	for i := 0; i < n; i++ { // a loud 220 Hz tone
+		binary.Write(&wav, binary.LittleEndian, int16(12000*math.Sin(2*math.Pi*220*float64(i)/44100)))
 	}
-	if worst > 0.01 {
-		t.Errorf("mouth differs from clamp(RMS·gain) by up to %.4f", worst)
+	g.openDropped(fstest.MapFS{"hello.wav": {Data: wav.Bytes()}})
+	if g.voice == nil || g.message != "lip sync: hello.wav" {
+		t.Fatalf("dropping a WAV: voice %v, message %q", g.voice, g.message)
 	}
-	if loud < speaking/10 {
-		t.Errorf("mouth above 0.3 in %v of %v speaking frames", loud, speaking)
+	if silent, _ := g.voice.Silent(); !silent {
+		t.Error("-noaudio voice is not silent")
 	}
-	if silent > 0 {
-		t.Errorf("mouth open in %v frames after the speech ended", silent)
+	mouth := g.model.ParameterIndex("ParamMouthOpenY")
+	open := float32(0)
+	for range 20 {
+		g.char.UpdateStages(1.0/60, p2l.AllStages) // what Update does per frame
+		open = max(open, g.rig.ParameterCurrent(mouth))
 	}
-}
-
-// rms computes the RMS of the mono mix of the span seconds of tr ending at
-// pos, straight from the PCM bytes.
-func rms(tr *track, pos, span float64) float64 {
-	end := int(pos * sampleRate)
-	if total := len(tr.pcm) / 4; end > total {
-		end = total
+	if open < 0.5 {
+		t.Errorf("mouth opened to %v at most while the tone played", open)
 	}
-	start := max(0, end-int(span*sampleRate))
-	if end <= start {
-		return 0
-	}
-	sum := 0.0
-	for i := start; i < end; i++ {
-		l := float64(int16(uint16(tr.pcm[4*i]) | uint16(tr.pcm[4*i+1])<<8))
-		r := float64(int16(uint16(tr.pcm[4*i+2]) | uint16(tr.pcm[4*i+3])<<8))
-		s := (l + r) / 65536
-		sum += s * s
-	}
-	return math.Sqrt(sum / float64(end-start))
-}
-
-func TestDecodeAudioErrors(t *testing.T) {
-	if _, err := decodeAudio("x.txt", []byte("hi")); err == nil {
-		t.Error("accepted a .txt file")
-	}
-	if _, err := decodeAudio("x.wav", []byte("RIFF....WAVE")); err == nil {
-		t.Error("accepted a broken WAV")
-	}
-	if _, err := decodeAudio("x.ogg", []byte("OggS")); err == nil {
-		t.Error("accepted a broken OGG")
+	g.openDropped(fstest.MapFS{"bad.mp3": {Data: []byte("not audio")}})
+	if !strings.Contains(g.message, "bad.mp3") {
+		t.Errorf("bad audio: message %q", g.message)
 	}
 }
 
@@ -324,12 +278,6 @@ func TestPanelFromPGUI(t *testing.T) {
 	}
 	if p.joyOf[m.ParameterIndex("ParamAngleX")] != m.ParameterIndex("ParamAngleY") {
 		t.Error("AngleX/AngleY joystick missing")
-	}
-	if got := reactionClip(m, "Head"); got < 0 || m.Clips[got].Group != "TapHead" {
-		t.Errorf("reaction clip for Head = %d", got)
-	}
-	if got := reactionClip(m, "Body"); got < 0 || m.Clips[got].Group != "TapBody" {
-		t.Errorf("reaction clip for Body = %d", got)
 	}
 	// The default character carries BONE without arcs: exact links are
 	// unavailable, and the panel says why.

@@ -89,6 +89,11 @@ type Options struct {
 // most of the mouth's range.
 const DefaultGain = 5
 
+// DefaultWindow is the span of audio, in seconds, a player should pass per
+// frame: the most recent samples heard (ebitenp2l.Voice and the mobile
+// binding use it).
+const DefaultWindow = 1.0 / 25
+
 // DefaultSmoothing is the vowel weights' time constant.
 const DefaultSmoothing = 0.05
 

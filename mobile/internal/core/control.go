@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
 )
 
 // Wake durations: how long the pacer keeps the full update rate after a
@@ -150,12 +151,13 @@ func (c *Core) SetLipSync(level float64) error {
 const (
 	MinSampleRate = 1000
 	MaxSampleRate = 384000
-	lipWindow     = 20 // 1/lipWindow seconds
 )
 
-// LipSyncPCM sets the mouth opening from mono 16-bit little-endian PCM at
-// sampleRate Hz (the rig takes the RMS of the samples times its gain).
-// Interleaved stereo works too: the RMS then covers both channels.
+// LipSyncPCM sets the mouth from mono 16-bit little-endian PCM at
+// sampleRate Hz: the last lipsync.DefaultWindow seconds of the block go
+// through the core's lipsync.Analyzer (level = RMS × gain, vowel from the
+// formants; the same analysis as ebitenp2l.Voice) into Rig.LipSyncVowels.
+// The block's length is the time step of the vowel smoothing.
 func (c *Core) LipSyncPCM(pcm []byte, sampleRate int) error {
 	if sampleRate < MinSampleRate || sampleRate > MaxSampleRate {
 		return fmt.Errorf("sample rate %d out of range [%d, %d]", sampleRate, MinSampleRate, MaxSampleRate)
@@ -165,7 +167,8 @@ func (c *Core) LipSyncPCM(pcm []byte, sampleRate int) error {
 	}
 	return c.do(func(m *p2l.Model, r Rig) error {
 		n := len(pcm) / 2
-		if w := sampleRate / lipWindow; n > w {
+		block := float64(n) / float64(sampleRate)
+		if w := max(1, int(float64(sampleRate)*lipsync.DefaultWindow)); n > w {
 			pcm = pcm[2*(n-w):]
 			n = w
 		}
@@ -175,13 +178,15 @@ func (c *Core) LipSyncPCM(pcm []byte, sampleRate int) error {
 			return nil
 		}
 		if cap(c.samples) < n {
-			c.samples = make([]float32, n, sampleRate/lipWindow)
+			c.samples = make([]float32, n, max(n, int(float64(sampleRate)*lipsync.DefaultWindow)))
 		}
 		s := c.samples[:n]
 		for i := range s {
 			s[i] = float32(int16(binary.LittleEndian.Uint16(pcm[2*i:]))) / 32768
 		}
-		r.LipSyncSamples(s, float32(c.lipGain))
+		c.lip.Options.Gain = float32(c.lipGain)
+		f := c.lip.Analyze(s, sampleRate, block)
+		r.LipSyncVowels(f.Level, f.Vowels)
 		c.pace.lip = true
 		c.pace.wake(wakeShort)
 		return nil
@@ -189,8 +194,7 @@ func (c *Core) LipSyncPCM(pcm []byte, sampleRate int) error {
 }
 
 // SetLipSyncGain sets the factor LipSyncPCM multiplies the RMS of the
-// samples by (default 1, as Cubism's samples: full-scale speech peaks
-// around an RMS of 0.3).
+// samples by (default lipsync.DefaultGain, 5, as ebitenp2l.Voice).
 func (c *Core) SetLipSyncGain(g float64) error {
 	if err := finite(g); err != nil {
 		return err

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
 )
 
 // Listener receives what happens in the view. Its methods are called on the
@@ -70,6 +71,7 @@ type Core struct {
 	listener Listener
 	pending  []note
 	samples  []float32 // lip-sync PCM conversion buffer, reused
+	lip      lipsync.Analyzer
 	lipGain  float64
 	onEvent  func(clip int, value string) // c.addEvent, bound once
 }
@@ -91,7 +93,7 @@ const (
 // New returns a core with no model, a transparent background and the
 // default pacing.
 func New() *Core {
-	c := &Core{newRig: newP2LRig, lipGain: 1}
+	c := &Core{newRig: newP2LRig, lipGain: lipsync.DefaultGain}
 	c.onEvent = c.addEvent
 	c.pace = defaultPacer()
 	c.gesture.slop = defaultSlop
@@ -136,9 +138,9 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 	c.reactions = make([]int, len(m.HitAreas))
 	c.tapGroups = make([][]int, len(m.HitAreas))
 	c.tapNext = make([]int, len(m.HitAreas))
-	for i, a := range m.HitAreas {
+	for i := range m.HitAreas {
 		c.reactions[i] = -1
-		c.tapGroups[i] = tapGroup(m, a)
+		c.tapGroups[i] = tapGroup(m, i)
 	}
 	c.gesture.reset()
 	c.pace.reset(m)
@@ -146,31 +148,19 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 	return nil
 }
 
-// tapGroup lists the clips a tap on area plays by convention: those of the
-// clip group "Tap"+name (Cubism's samples use "TapBody" for the hit area
-// named "Body"), trying the area's name, then its id without a "HitArea"
-// prefix. Group names compare case-insensitively.
-func tapGroup(m *p2l.Model, a p2l.HitArea) []int {
-	var names []string
-	if a.Name != "" {
-		names = append(names, "Tap"+a.Name)
-	}
-	if s, ok := strings.CutPrefix(a.ID, "HitArea"); ok && s != "" {
-		names = append(names, "Tap"+s)
-	}
-	names = append(names, "Tap"+a.ID)
-	for _, n := range names {
-		var g []int
-		for i, cl := range m.Clips {
-			if strings.EqualFold(cl.Group, n) {
-				g = append(g, i)
-			}
-		}
-		if len(g) > 0 {
-			return g
+// tapGroup lists the clips a tap on hit area a plays by the library's one
+// convention (p2l.Model.TapGroup: "Tap" + the area's name, or its id
+// without "HitArea" when it has no name), the group compared ignoring
+// case as p2l's lookups do.
+func tapGroup(m *p2l.Model, a int) []int {
+	name := m.TapGroup(a)
+	var g []int
+	for i, cl := range m.Clips {
+		if strings.EqualFold(cl.Group, name) {
+			g = append(g, i)
 		}
 	}
-	return nil
+	return g
 }
 
 // Loaded reports whether a model is displayed.

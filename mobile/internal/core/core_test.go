@@ -21,7 +21,7 @@ type fakeRig struct {
 	plays     [][3]int
 	looks     [][2]float32
 	lip       []float32
-	samples   []float32
+	vowels    [5]float32
 	params    map[int]float32
 	current   func(i int) float32
 	busy      bool
@@ -51,9 +51,9 @@ func (f *fakeRig) RemoveExpression(i int) {
 }
 func (f *fakeRig) LookAt(x, y float32) { f.looks = append(f.looks, [2]float32{x, y}) }
 func (f *fakeRig) LipSync(l float32)   { f.lip = append(f.lip, l) }
-func (f *fakeRig) LipSyncSamples(s []float32, gain float32) {
-	f.samples = append(f.samples[:0], s...)
-	f.gain = gain
+func (f *fakeRig) LipSyncVowels(l float32, v [5]float32) {
+	f.lip = append(f.lip, l)
+	f.vowels = v
 }
 func (f *fakeRig) SetBehaviors(b int) { f.behaviors = b }
 func (f *fakeRig) HitTest(x, y float32) int {
@@ -358,39 +358,37 @@ func TestPacing(t *testing.T) {
 	}
 }
 
+// TestLipSyncPCM: the level the rig gets is clamp(RMS × gain) of the last
+// lipsync.DefaultWindow seconds of the block (computed here from the
+// samples), with the default gain lipsync.DefaultGain or the one set.
 func TestLipSyncPCM(t *testing.T) {
 	c, f := newTestCore(t)
-	pcm := binary.LittleEndian.AppendUint16(nil, 16384)
-	pcm = binary.LittleEndian.AppendUint16(pcm, uint16(0x10000-16384)) // −16384
-	pcm = binary.LittleEndian.AppendUint16(pcm, 32767)
-	pcm = binary.LittleEndian.AppendUint16(pcm, 0x8000) // −32768
+	pcm := binary.LittleEndian.AppendUint16(nil, 1638)
+	pcm = binary.LittleEndian.AppendUint16(pcm, uint16(0x10000-1638)) // −1638
 	if err := c.LipSyncPCM(pcm, 44100); err != nil {
 		t.Fatal(err)
 	}
-	want := []float32{0.5, -0.5, 32767.0 / 32768, -1}
-	for i := range want {
-		if f.samples[i] != want[i] {
-			t.Fatalf("samples = %v, want %v", f.samples, want)
-		}
+	// RMS 1638/32768 = 0.04999, times the default gain 5.
+	if got, want := float64(f.lip[len(f.lip)-1]), 5*1638.0/32768; math.Abs(got-want) > 1e-6 {
+		t.Errorf("level %v, want %v", got, want)
 	}
-	// A long block: only the last 1/20 s (2205 samples at 44.1 kHz) counts.
+	// A long block: only the last 1/25 s (1764 samples at 44.1 kHz)
+	// counts: samples 1236…2999 of a ramp.
 	long := make([]byte, 2*3000)
 	for i := range 3000 {
 		binary.LittleEndian.PutUint16(long[2*i:], uint16(i))
 	}
+	_ = c.SetLipSyncGain(3)
 	if err := c.LipSyncPCM(long, 44100); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.samples) != 2205 || f.samples[0] != 795.0/32768 {
-		t.Errorf("window: %d samples starting %v, want 2205 starting %v", len(f.samples), f.samples[0], 795.0/32768)
+	sum := 0.0
+	for i := 3000 - 1764; i < 3000; i++ {
+		x := float64(i) / 32768
+		sum += x * x
 	}
-	if f.gain != 1 {
-		t.Errorf("default gain %v, want 1", f.gain)
-	}
-	_ = c.SetLipSyncGain(3)
-	_ = c.LipSyncPCM(pcm, 44100)
-	if f.gain != 3 {
-		t.Errorf("gain %v after SetLipSyncGain(3)", f.gain)
+	if got, want := float64(f.lip[len(f.lip)-1]), 3*math.Sqrt(sum/1764); math.Abs(got-want) > 1e-6 {
+		t.Errorf("window level %v, want %v (gain 3)", got, want)
 	}
 	if allocs := testing.AllocsPerRun(50, func() { _ = c.LipSyncPCM(long, 44100) }); allocs > 1 {
 		t.Errorf("LipSyncPCM allocates %v times per call", allocs)

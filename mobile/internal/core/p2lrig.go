@@ -84,7 +84,7 @@ func (a *p2lRig) AddExpression(i int)                   { a.r.AddExpression(i) }
 func (a *p2lRig) RemoveExpression(i int)                { a.r.RemoveExpression(i) }
 func (a *p2lRig) LookAt(x, y float32)                   { a.r.LookAt(x, y) }
 func (a *p2lRig) LipSync(level float32)                 { a.r.LipSync(level) }
-func (a *p2lRig) LipSyncSamples(s []float32, g float32) { a.r.LipSyncSamples(s, g) }
+func (a *p2lRig) LipSyncVowels(l float32, v [5]float32) { a.r.LipSyncVowels(l, v) }
 func (a *p2lRig) SetBehaviors(bits int)                 { a.r.SetBehaviors(p2l.Behavior(bits)) }
 func (a *p2lRig) HitTest(x, y float32) int              { return a.r.HitTest(x, y) }
 func (a *p2lRig) SetParameter(i int, v float32)         { a.r.SetParameter(i, v) }

@@ -30,9 +30,9 @@ type Rig interface {
 	LookAt(x, y float32)
 	// LipSync sets the mouth opening level in [0, 1].
 	LipSync(level float32)
-	// LipSyncSamples sets the mouth opening from a block of audio samples
-	// in [−1, 1]: their RMS times gain.
-	LipSyncSamples(samples []float32, gain float32)
+	// LipSyncVowels sets the mouth from a level in [0, 1] and the weights
+	// of the vowels A, I, U, E, O (p2l.Rig.LipSyncVowels).
+	LipSyncVowels(level float32, vowels [5]float32)
 	// SetBehaviors switches the procedural behaviours (p2l.Behavior bits).
 	SetBehaviors(bits int)
 	// HitTest returns the hit area under the canvas point (x, y), or −1.
