@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/ebitengine/debugui v0.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
+	github.com/jezek/xgb v1.1.1
 	github.com/klauspost/compress v1.18.0
 	golang.org/x/image v0.29.0
 )
@@ -17,7 +18,6 @@ require (
 	github.com/go-text/typesetting v0.2.0 // indirect
 	github.com/hajimehoshi/bitmapfont/v4 v4.1.0 // indirect
 	github.com/hajimehoshi/go-mp3 v0.3.4 // indirect
-	github.com/jezek/xgb v1.1.1 // indirect
 	github.com/jfreymuth/oggvorbis v1.0.5 // indirect
 	github.com/jfreymuth/vorbis v1.0.2 // indirect
 	github.com/pierrec/lz4/v4 v4.1.22 // indirect

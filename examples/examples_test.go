@@ -1,0 +1,228 @@
+// Package examples holds runnable programs (go run ./examples/NAME); this
+// test builds each one, runs it on the X display of the test (xvfb-run),
+// grabs the screen and checks that it drew a character, and checks that
+// the README's game snippet is examples/hello.
+package examples
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+)
+
+// TestREADMESnippet: the README's "In a game" block is exactly the source
+// of examples/hello, which this package's test builds and runs.
+func TestREADMESnippet(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	i := strings.Index(s, "## In a game")
+	if i < 0 {
+		t.Fatal("README has no \"## In a game\" section")
+	}
+	s = s[i:]
+	a := strings.Index(s, "```go\n")
+	if a < 0 {
+		t.Fatal("no go block in \"In a game\"")
+	}
+	s = s[a+len("```go\n"):]
+	b := strings.Index(s, "```")
+	if b < 0 {
+		t.Fatal("unterminated go block")
+	}
+	snippet := s[:b]
+	hello, err := os.ReadFile("hello/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snippet != string(hello) {
+		t.Errorf("README's snippet differs from examples/hello/main.go (keep them identical; the test builds hello)")
+	}
+}
+
+// TestExamplesDraw builds and runs each example, grabs its window and
+// checks that the window was filled with the example's background colour and
+// that enough pixels differ from it to be characters (the screenshots are
+// written to $P2L_EXAMPLE_SHOTS when set, for looking at them).
+func TestExamplesDraw(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no X display: run under xvfb-run")
+	}
+	bin := t.TempDir()
+	out := os.Getenv("P2L_EXAMPLE_SHOTS")
+	for _, c := range []struct {
+		name      string
+		bg        color.RGBA
+		minPixels int // of a 1/4 sample of the window
+	}{
+		{"hello", color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000},
+		{"talk", color.RGBA{0xf4, 0xee, 0xe8, 0xff}, 8000},
+		{"crowd", color.RGBA{0xe8, 0xec, 0xf2, 0xff}, 20000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			exe := filepath.Join(bin, c.name)
+			if b, err := exec.Command("go", "build", "-o", exe, "./"+c.name).CombinedOutput(); err != nil {
+				t.Fatalf("go build: %v\n%s", err, b)
+			}
+			img := runAndGrab(t, exe, c.bg, c.minPixels)
+			if out != "" {
+				if f, err := os.Create(filepath.Join(out, c.name+".png")); err == nil {
+					png.Encode(f, img)
+					f.Close()
+				}
+			}
+			n, bg := drawnPixels(img)
+			if !near(bg, c.bg) {
+				t.Errorf("window background %v, want the example's %v", bg, c.bg)
+			}
+			if n < c.minPixels {
+				t.Errorf("only %d sampled pixels differ from the background: no character drawn", n)
+			}
+		})
+	}
+}
+
+func near(a, b color.RGBA) bool {
+	d := func(x, y uint8) bool { return x+3 >= y && y+3 >= x }
+	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+}
+
+// runAndGrab starts exe, waits until its window shows the background bg
+// and at least minPixels character pixels (or 90 s pass) and returns the
+// window's image.
+func runAndGrab(t *testing.T, exe string, bg color.RGBA, minPixels int) *image.RGBA {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "NO_AUDIO=1")
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		cmd.Process.Kill()
+		<-exited
+	}()
+	x, err := xgb.NewConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var img *image.RGBA
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("%s exited early: %v\n%s", filepath.Base(exe), err, stderr.String())
+		case <-time.After(time.Second):
+		}
+		if img, err = grabWindow(x); err != nil {
+			continue // not mapped yet
+		}
+		if n, b := drawnPixels(img); near(b, bg) && n >= minPixels {
+			// A moment more: animations settle in.
+			time.Sleep(2 * time.Second)
+			if next, err := grabWindow(x); err == nil {
+				img = next
+			}
+			break
+		}
+	}
+	if img == nil {
+		t.Fatalf("no window appeared\n%s", stderr.String())
+	}
+	return img
+}
+
+// grabWindow reads the largest viewable top-level window (the example's;
+// Xvfb has no window manager) from a 24- or 32-bit TrueColor screen.
+func grabWindow(x *xgb.Conn) (*image.RGBA, error) {
+	scr := xproto.Setup(x).DefaultScreen(x)
+	tree, err := xproto.QueryTree(x, scr.Root).Reply()
+	if err != nil {
+		return nil, err
+	}
+	var win xproto.Window
+	var w, h int
+	for _, c := range tree.Children {
+		a, err := xproto.GetWindowAttributes(x, c).Reply()
+		if err != nil || a.MapState != xproto.MapStateViewable {
+			continue
+		}
+		g, err := xproto.GetGeometry(x, xproto.Drawable(c)).Reply()
+		if err != nil {
+			continue
+		}
+		if int(g.Width)*int(g.Height) > w*h {
+			win, w, h = c, int(g.Width), int(g.Height)
+		}
+	}
+	if w*h == 0 {
+		return nil, fmt.Errorf("no viewable window")
+	}
+	reply, err := xproto.GetImage(x, xproto.ImageFormatZPixmap, xproto.Drawable(win), 0, 0, uint16(w), uint16(h), 0xffffffff).Reply()
+	if err != nil {
+		return nil, fmt.Errorf("GetImage: %w", err)
+	}
+	if len(reply.Data) < 4*w*h {
+		return nil, fmt.Errorf("GetImage: %d bytes for %d×%d (depth %d)", len(reply.Data), w, h, reply.Depth)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < w*h; i++ { // BGRX
+		img.Pix[4*i+0] = reply.Data[4*i+2]
+		img.Pix[4*i+1] = reply.Data[4*i+1]
+		img.Pix[4*i+2] = reply.Data[4*i+0]
+		img.Pix[4*i+3] = 255
+	}
+	return img, nil
+}
+
+// drawnPixels returns the most common colour of img (every other pixel of
+// every other row) and how many of those samples differ clearly from it.
+func drawnPixels(img *image.RGBA) (int, color.RGBA) {
+	b := img.Bounds()
+	hist := map[color.RGBA]int{}
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			hist[img.RGBAAt(x, y)]++
+		}
+	}
+	var bg color.RGBA
+	for c, n := range hist {
+		if n > hist[bg] {
+			bg = c
+		}
+	}
+	d := func(a, b uint8) int {
+		if a > b {
+			return int(a - b)
+		}
+		return int(b - a)
+	}
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			c := img.RGBAAt(x, y)
+			if d(c.R, bg.R)+d(c.G, bg.G)+d(c.B, bg.B) > 60 {
+				n++
+			}
+		}
+	}
+	return n, bg
+}
