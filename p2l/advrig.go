@@ -511,9 +511,10 @@ func (r *Rig) SimReset() {
 
 // SimWind sets the host's wind for every simulation, an acceleration in
 // canvas pixels per second² with y down like the canvas, added to each
-// simulation's own wind and scaled by the particles' wind factors.
+// simulation's own wind and scaled by the particles' wind factors. A wind
+// that is not finite is ignored.
 func (r *Rig) SimWind(x, y float32) {
-	if r.dead() || r.adv == nil {
+	if r.dead() || r.adv == nil || !finite(x) || !finite(y) {
 		return
 	}
 	for _, s := range r.adv.sims {
@@ -609,13 +610,19 @@ func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
 	}
 	d := r.model.Bones.Attachable[i].Deformer
 	if d >= 0 && d < len(r.model.Deformers) {
-		return r.deformerFrame(d), true
+		t = r.deformerFrame(d)
+	} else {
+		bs := r.virtualBones()
+		if bs == nil || !bs.has(d) {
+			return Identity, false
+		}
+		t = bs.frameAt(r.current, d)
 	}
-	bs := r.virtualBones()
-	if bs == nil || !bs.has(d) {
+	if !finiteAffine(t) {
+		r.fail(fmt.Errorf("p2l: attachable bone %d (%q): transform is not finite; the model's values overflow at this pose", i, r.model.Bones.Attachable[i].ID))
 		return Identity, false
 	}
-	return bs.frameAt(r.current, d), true
+	return t, true
 }
 
 // virtualBones returns the bone source for on-demand virtual bones, made

@@ -203,3 +203,26 @@ func BenchmarkEvaluateUnchanged(b *testing.B) {
 		r.Evaluate()
 	}
 }
+
+// BenchmarkOutputCheck is the finite check every evaluation ends with
+// (vertices, mesh and part opacities, colors and draw orders) on the
+// model of BenchmarkEvaluate; compare its cpu-ns/op with that benchmark's
+// in the same run.
+func BenchmarkOutputCheck(b *testing.B) {
+	m := synth.Character(1)
+	r := m.NewRig()
+	r.SetParameterValues(animatedPose(m, 0))
+	r.Evaluate()
+	defer lockThread()()
+	b.ReportAllocs()
+	c0 := threadCPU()
+	for b.Loop() {
+		r.CheckOutputsForTest()
+	}
+	if cpu := threadCPU() - c0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	if r.Err() != nil {
+		b.Fatal(r.Err())
+	}
+}

@@ -96,7 +96,8 @@ func TestParameterClampAndWrap(t *testing.T) {
 		p       int
 		in, out float32
 	}{
-		{0, 15, 10}, {0, -20, -10}, {0, 3, 3}, {0, float32(math.NaN()), 2},
+		// A value that is not finite is ignored: the previous one (3) stays.
+		{0, 15, 10}, {0, -20, -10}, {0, 3, 3}, {0, float32(math.NaN()), 3}, {0, float32(math.Inf(1)), 3},
 		// Repeat: only values outside the range wrap; the ends stay.
 		{1, 180, 180}, {1, -180, -180}, {1, 200, -160}, // −180 + (200 − 180)
 		{1, -190, 170}, // 180 − (−180 − −190)
@@ -109,7 +110,7 @@ func TestParameterClampAndWrap(t *testing.T) {
 		if got := r.ParameterCurrent(c.p); got != c.out {
 			t.Errorf("param %d set %v: current %v, want %v", c.p, c.in, got, c.out)
 		}
-		if got := r.Parameter(c.p); got != c.in && c.in == c.in {
+		if got, want := r.Parameter(c.p), c.in; got != want && finite(want) || !finite(want) && got != c.out {
 			t.Errorf("host value changed to %v", got)
 		}
 	}

@@ -274,18 +274,19 @@ func (r *Rig) fail(err error) {
 
 // SetParameter sets host-pose parameter i. The value is kept as given;
 // evaluation clamps it to the parameter's range (or wraps it for a repeat
-// parameter) without changing the stored host value.
+// parameter) without changing the stored host value. A value that is not
+// finite (NaN, ±Inf) is ignored, as by every setter of Rig.
 func (r *Rig) SetParameter(i int, v float32) {
-	if r.dead() || i < 0 || i >= len(r.values) {
+	if r.dead() || i < 0 || i >= len(r.values) || !finite(v) {
 		return
 	}
 	r.values[i] = v
 }
 
 // SetParameterByID sets the host-pose parameter with the given id and
-// reports whether it exists.
+// reports whether it exists. A value that is not finite is ignored (false).
 func (r *Rig) SetParameterByID(id string, v float32) bool {
-	if r.dead() {
+	if r.dead() || !finite(v) {
 		return false
 	}
 	i, ok := r.p.paramByID[id]
@@ -324,9 +325,9 @@ func (r *Rig) ParameterValues(dst []float32) []float32 {
 
 // SetParameterValues sets the whole host pose from v, one value per
 // parameter in PARM order. It reports false and changes nothing when
-// len(v) differs from the parameter count.
+// len(v) differs from the parameter count or a value is not finite.
 func (r *Rig) SetParameterValues(v []float32) bool {
-	if r.dead() || len(v) != len(r.values) {
+	if r.dead() || len(v) != len(r.values) || !allFinite(v) {
 		return false
 	}
 	copy(r.values, v)
@@ -391,6 +392,10 @@ func (r *Rig) evaluate() {
 	r.evalDraw()
 	r.stage = "multipliers"
 	r.applyMultipliers()
+	r.stage = "output check"
+	if r.checkOutputs(); r.err != nil {
+		return
+	}
 	r.stage = "change flags"
 	r.updateChanges()
 	r.evaluated = true
@@ -592,9 +597,9 @@ func (r *Rig) PartDrawOrder(i int) float32 {
 
 // HitTest returns the first hit area, in file order, one of whose meshes is
 // visible, has opacity above zero and contains the canvas point (x, y)
-// (edges included); −1 when none does.
+// (edges included); −1 when none does or the point is not finite.
 func (r *Rig) HitTest(x, y float32) int {
-	if r.dead() || !r.evaluated {
+	if r.dead() || !r.evaluated || !finite(x) || !finite(y) {
 		return -1
 	}
 	for a := range r.model.HitAreas {

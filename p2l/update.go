@@ -100,6 +100,12 @@ func (r *Rig) restoreMultipliers() {
 	r.modelOpacity = a.hostOpacity
 }
 
+// MaxUpdateStep is the most time one Update advances, in seconds (one
+// hour): a longer dt counts as this. Clocks are float64 seconds; with the
+// cap they can neither overflow nor lose the resolution of a frame within
+// any plausible running time (docs/LIMITS.md).
+const MaxUpdateStep = 3600.0
+
 // Update advances all animation by dt seconds and poses the rig. Time is
 // float64 throughout (clip, expression, pose and physics clocks), so a host
 // passing 1.0/60 steps exactly as the Cubism framework does.
@@ -107,7 +113,8 @@ func (r *Rig) Update(dt float64) { r.UpdateStages(dt, AllStages) }
 
 // UpdateStages advances and applies only the chosen stages, in the fixed
 // order; the others neither advance nor contribute. dt ≤ 0, NaN or +Inf
-// poses without advancing time.
+// poses without advancing time; dt above MaxUpdateStep advances by
+// MaxUpdateStep (so that no clock can overflow).
 func (r *Rig) UpdateStages(dt float64, stages Stage) {
 	if r.dead() {
 		return
@@ -115,6 +122,7 @@ func (r *Rig) UpdateStages(dt float64, stages Stage) {
 	if !(dt > 0) || math.IsInf(dt, 1) {
 		dt = 0
 	}
+	dt = min(dt, MaxUpdateStep)
 	r.animate(dt, stages)
 	r.evaluate()
 	r.restoreMultipliers()
@@ -232,8 +240,9 @@ func (r *Rig) Stop() { r.StopLayer(0) }
 
 // SetLayerWeight sets how much layer covers the layers below (clamped to
 // [0, 1]; default 1): it multiplies the weight of the layer's clips.
+// A weight that is not finite is ignored.
 func (r *Rig) SetLayerWeight(layer int, w float32) {
-	if r.dead() || layer < 0 || layer >= MaxLayers {
+	if r.dead() || layer < 0 || layer >= MaxLayers || !finite(w) {
 		return
 	}
 	r.anim().clips.layers[layer].weight = unit32(w)
@@ -295,7 +304,7 @@ func (r *Rig) ClipTime() float64 { return r.LayerTime(0) }
 // time moves: its fade-in continues and no event between the old and the
 // new time fires. It reports whether a clip was playing.
 func (r *Rig) SeekLayer(layer int, t float64) bool {
-	if r.dead() {
+	if r.dead() || !finite64(t) {
 		return false
 	}
 	return r.anim().clips.seek(layer, t)
@@ -380,9 +389,10 @@ func (r *Rig) PartOpacityMultiplier(part int) float32 {
 
 // SetParameterOverride pulls parameter i toward value with weight in [0, 1]
 // after clips and expressions, before behaviors and physics (face tracking
-// and the like); weight 0 removes the override.
+// and the like); weight 0 removes the override. A value or weight that is
+// not finite is ignored.
 func (r *Rig) SetParameterOverride(i int, value, weight float32) {
-	if r.dead() || i < 0 || i >= len(r.model.Parameters) || value != value {
+	if r.dead() || i < 0 || i >= len(r.model.Parameters) || !finite(value) || !finite(weight) {
 		return
 	}
 	a := r.anim()
@@ -407,9 +417,9 @@ func (r *Rig) ClearParameterOverrides() {
 }
 
 // SetOpacity sets the host opacity multiplying every mesh (clamped to
-// [0, 1]; default 1).
+// [0, 1]; default 1). A value that is not finite is ignored.
 func (r *Rig) SetOpacity(a float32) {
-	if r.dead() {
+	if r.dead() || !finite(a) {
 		return
 	}
 	r.anim().hostOpacity = unit32(a)
@@ -427,9 +437,10 @@ func (r *Rig) Opacity() float32 {
 }
 
 // SetPartOpacity sets the host opacity of part, multiplying every mesh
-// below it (clamped to [0, 1]; default 1).
+// below it (clamped to [0, 1]; default 1). A value that is not finite is
+// ignored.
 func (r *Rig) SetPartOpacity(part int, a float32) {
-	if r.dead() || part < 0 || part >= len(r.model.Parts) {
+	if r.dead() || part < 0 || part >= len(r.model.Parts) || !finite(a) {
 		return
 	}
 	r.anim().hostPart[part] = unit32(a)
@@ -437,11 +448,13 @@ func (r *Rig) SetPartOpacity(part int, a float32) {
 }
 
 // SetMeshColors replaces mesh i's evaluated multiply and screen colors.
+// Components are clamped to [0, 1], like evaluated colors; colors with a
+// component that is not finite are ignored.
 func (r *Rig) SetMeshColors(i int, multiply, screen Color) {
-	if r.dead() || i < 0 || i >= len(r.meshColorOverride) {
+	if r.dead() || i < 0 || i >= len(r.meshColorOverride) || !allFinite(multiply[:]) || !allFinite(screen[:]) {
 		return
 	}
-	r.meshColorOverride[i] = colorOverride{set: true, mul: multiply, scr: screen}
+	r.meshColorOverride[i] = colorOverride{set: true, mul: unitColor(multiply), scr: unitColor(screen)}
 }
 
 // ClearMeshColors removes mesh i's color override.
@@ -453,12 +466,13 @@ func (r *Rig) ClearMeshColors(i int) {
 }
 
 // SetPartColors replaces the evaluated colors of every mesh below part
-// that has no override of its own or of a nearer part.
+// that has no override of its own or of a nearer part (clamped and checked
+// as by SetMeshColors).
 func (r *Rig) SetPartColors(part int, multiply, screen Color) {
-	if r.dead() || part < 0 || part >= len(r.partColorOverride) {
+	if r.dead() || part < 0 || part >= len(r.partColorOverride) || !allFinite(multiply[:]) || !allFinite(screen[:]) {
 		return
 	}
-	r.partColorOverride[part] = colorOverride{set: true, mul: multiply, scr: screen}
+	r.partColorOverride[part] = colorOverride{set: true, mul: unitColor(multiply), scr: unitColor(screen)}
 }
 
 // ClearPartColors removes part's color override.
@@ -502,8 +516,9 @@ func (r *Rig) Behaviors() Behavior {
 }
 
 // SetBlinkSettings sets the blink timing (negative times count as 0).
+// Settings with a time that is not finite are ignored.
 func (r *Rig) SetBlinkSettings(s BlinkSettings) {
-	if r.dead() {
+	if r.dead() || !allFinite([]float32{s.MinInterval, s.MaxInterval, s.Closing, s.Closed, s.Opening}) {
 		return
 	}
 	for _, p := range []*float32{&s.MinInterval, &s.MaxInterval, &s.Closing, &s.Closed, &s.Opening} {
@@ -522,9 +537,10 @@ func (r *Rig) BlinkSettings() BlinkSettings {
 	return r.anim().beh.blinkCfg
 }
 
-// SetBreathSettings sets the breath behavior.
+// SetBreathSettings sets the breath behavior. Settings with a negative or
+// non-finite value are ignored.
 func (r *Rig) SetBreathSettings(s BreathSettings) {
-	if r.dead() || !(s.Period >= 0) || !(s.Sway >= 0) {
+	if r.dead() || !(s.Period >= 0) || !(s.Sway >= 0) || !finite(s.Period) || !finite(s.Sway) {
 		return
 	}
 	r.anim().beh.breathCfg = s
@@ -538,9 +554,10 @@ func (r *Rig) BreathSettings() BreathSettings {
 	return r.anim().beh.breathCfg
 }
 
-// SetLookAtSettings sets the look-at follower.
+// SetLookAtSettings sets the look-at follower. Settings with a negative
+// or non-finite Omega are ignored.
 func (r *Rig) SetLookAtSettings(s LookAtSettings) {
-	if r.dead() || !(s.Omega >= 0) {
+	if r.dead() || !(s.Omega >= 0) || !finite(s.Omega) {
 		return
 	}
 	r.anim().beh.lookCfg = s
@@ -564,9 +581,9 @@ func (r *Rig) SetBehaviorSeed(seed uint64) {
 }
 
 // SetBehaviorStrength scales the breath sway, the look-at amplitude and the
-// look-at speed (≥ 0; default 1).
+// look-at speed (≥ 0 and finite, else ignored; default 1).
 func (r *Rig) SetBehaviorStrength(s float32) {
-	if r.dead() || !(s >= 0) {
+	if r.dead() || !(s >= 0) || !finite(s) {
 		return
 	}
 	r.anim().beh.strength = s
@@ -581,9 +598,10 @@ func (r *Rig) BehaviorStrength() float32 {
 }
 
 // LookAt sets the look-at target, x and y in [−1, 1] (right and up). The
-// head follows with a critically damped motion.
+// head follows with a critically damped motion. Values beyond the range
+// are clamped; a target that is not finite is ignored.
 func (r *Rig) LookAt(x, y float32) {
-	if r.dead() || x != x || y != y {
+	if r.dead() || !finite(x) || !finite(y) {
 		return
 	}
 	b := r.anim().beh
@@ -601,7 +619,8 @@ func (r *Rig) LipSync(level float32) { r.LipSyncVowels(level, [5]float32{}) }
 
 // LipSyncSamples sets the lip-sync level from audio samples: their root
 // mean square times gain, clamped to [0, 1]. Like LipSync it switches
-// BehaviorLipSync on and clears the vowel weights. For vowels from audio
+// BehaviorLipSync on and clears the vowel weights; a level that is not
+// finite (a gain or samples holding NaN or infinities) is ignored. For vowels from audio
 // see package p2l/lipsync.
 func (r *Rig) LipSyncSamples(samples []float32, gain float32) {
 	r.LipSync(float32(rms(samples) * float64(gain)))
@@ -614,9 +633,10 @@ func (r *Rig) LipSyncSamples(samples []float32, gain float32) {
 // ParamMouthForm) moves toward the vowels' form and the vowel parameters
 // (roles VowelA…VowelO, else ParamA…ParamO), where the model has them,
 // open with their weight (LipSyncSettings, docs/ANIMATION.md §6). It
-// switches BehaviorLipSync on.
+// switches BehaviorLipSync on. A level or weight that is not finite makes
+// the call do nothing.
 func (r *Rig) LipSyncVowels(level float32, vowels [5]float32) {
-	if r.dead() || level != level {
+	if r.dead() || !finite(level) || !allFinite(vowels[:]) {
 		return
 	}
 	b := r.anim().beh
@@ -636,18 +656,20 @@ func (r *Rig) LipSyncVowels(level float32, vowels [5]float32) {
 }
 
 // SetLipSyncSettings sets the vowels' mouth shapes (Open clamped to
-// [0, 1], Form to [−1, 1], FormWeight to [0, 1]; NaN counts as 0).
+// [0, 1], Form to [−1, 1], FormWeight to [0, 1]). Settings holding a
+// value that is not finite are ignored.
 func (r *Rig) SetLipSyncSettings(s LipSyncSettings) {
-	if r.dead() {
+	if r.dead() || !finite(s.FormWeight) {
 		return
+	}
+	for _, v := range s.Vowels {
+		if !finite(v.Open) || !finite(v.Form) {
+			return
+		}
 	}
 	for v := range s.Vowels {
 		s.Vowels[v].Open = unit32(s.Vowels[v].Open)
-		f := s.Vowels[v].Form
-		if f != f {
-			f = 0
-		}
-		s.Vowels[v].Form = max(-1, min(1, f))
+		s.Vowels[v].Form = max(-1, min(1, s.Vowels[v].Form))
 	}
 	s.FormWeight = unit32(s.FormWeight)
 	r.anim().beh.lipCfg = s
@@ -666,7 +688,7 @@ func (r *Rig) LipSyncSettings() LipSyncSettings {
 // SetPhysicsWind sets the wind added to the force on every pendulum
 // particle (Cubism's physics option Wind, in physics units; default 0).
 func (r *Rig) SetPhysicsWind(x, y float32) {
-	if r.dead() || x != x || y != y {
+	if r.dead() || !finite(x) || !finite(y) {
 		return
 	}
 	p := r.anim().phys

@@ -245,9 +245,13 @@ func TestUpdateAPIEdges(t *testing.T) {
 		t.Errorf("stopped layer still applies: b = %v", got)
 	}
 	// Settings are sanitized; bad calls are ignored.
-	r.SetBlinkSettings(BlinkSettings{MinInterval: -1, MaxInterval: 3, Closing: float32(math.NaN()), Closed: 0.1, Opening: 0.2})
+	r.SetBlinkSettings(BlinkSettings{MinInterval: -1, MaxInterval: 3, Closing: -2, Closed: 0.1, Opening: 0.2})
 	if s := r.BlinkSettings(); s.MinInterval != 0 || s.Closing != 0 || s.MaxInterval != 3 {
 		t.Errorf("blink settings %+v", s)
+	}
+	r.SetBlinkSettings(BlinkSettings{MinInterval: 1, MaxInterval: 3, Closing: float32(math.NaN()), Closed: 0.1, Opening: 0.2})
+	if s := r.BlinkSettings(); s.MinInterval != 0 || s.Closing != 0 {
+		t.Errorf("blink settings with NaN were taken: %+v", s)
 	}
 	r.SetBehaviorStrength(-1)
 	r.SetLookAtSettings(LookAtSettings{Omega: -3})

@@ -1,0 +1,109 @@
+package p2l
+
+import "fmt"
+
+// Numeric hygiene (docs/LIMITS.md): setters ignore values that are not
+// finite, and an evaluation whose outputs are not all finite makes the rig
+// fail instead of handing NaN or infinite vertices to a renderer.
+
+// finite64 reports whether v is neither NaN nor ±Inf.
+func finite64(v float64) bool { return v-v == 0 }
+
+// allFinite reports whether every value of s is finite.
+func allFinite(s []float32) bool { return zeroIfFinite(s) == 0 }
+
+// zeroIfFinite returns 0 when every value of s is finite and NaN otherwise:
+// v − v is 0 for a finite v and NaN for NaN and ±Inf, and NaN survives
+// the sums. Four independent sums keep the loop at about one value per
+// cycle, so the check every evaluation ends with costs a few percent of it
+// (BenchmarkOutputCheck against BenchmarkEvaluate).
+func zeroIfFinite(s []float32) float32 {
+	var a, b, c, d float32
+	for len(s) >= 4 {
+		x := s[:4:4]
+		a += x[0] - x[0]
+		b += x[1] - x[1]
+		c += x[2] - x[2]
+		d += x[3] - x[3]
+		s = s[4:]
+	}
+	for _, v := range s {
+		a += v - v
+	}
+	return a + b + c + d
+}
+
+// nonFinite returns the index of the first value of s that is NaN or ±Inf,
+// or −1.
+func nonFinite(s []float32) int {
+	if zeroIfFinite(s) == 0 {
+		return -1
+	}
+	for i, v := range s {
+		if !finite(v) {
+			return i
+		}
+	}
+	return -1
+}
+
+// unitColor clamps every component to [0, 1].
+func unitColor(c Color) Color {
+	for k, v := range c {
+		c[k] = max(0, min(1, v))
+	}
+	return c
+}
+
+// checkOutputs fails the rig when the last evaluation produced a value that
+// is not finite: a vertex, a mesh opacity, color or draw order, or a part's
+// opacity, colors or draw order. Files hold finite numbers only, but finite
+// extremes (keys near ±3.4e38, deep chains of large scales) can overflow.
+// The common case is one pass of sums; the culprit is looked for only
+// when the sums say there is one.
+func (r *Rig) checkOutputs() {
+	z := zeroIfFinite(r.verts[r.vcur]) + zeroIfFinite(r.meshOpacity) + zeroIfFinite(r.meshDraw)
+	for i := range r.meshMul {
+		m, s := &r.meshMul[i], &r.meshScr[i]
+		z += m[0] - m[0] + m[1] - m[1] + m[2] - m[2] + s[0] - s[0] + s[1] - s[1] + s[2] - s[2]
+	}
+	for i := range r.partProps {
+		p := &r.partProps[i]
+		d := float32(p.drawOrder)
+		z += float32(p.opacity-p.opacity) + d - d
+		for c := 0; c < 3; c++ {
+			z += float32(p.mul[c] - p.mul[c] + p.scr[c] - p.scr[c])
+		}
+	}
+	if z == 0 {
+		return
+	}
+	if i := nonFinite(r.verts[r.vcur]); i >= 0 {
+		mesh := 0
+		for k := range r.p.meshes {
+			if c := &r.p.meshes[k]; i >= c.vOff && i < c.vOff+2*c.nv {
+				mesh = k
+				break
+			}
+		}
+		r.fail(fmt.Errorf("p2l: mesh %d (%q): evaluated vertex is not finite (%v); the model's values overflow at this pose",
+			mesh, r.model.Meshes[mesh].ID, r.verts[r.vcur][i]))
+		return
+	}
+	for i := range r.meshOpacity {
+		if !finite(r.meshOpacity[i]) || !finite(r.meshDraw[i]) || !allFinite(r.meshMul[i][:]) || !allFinite(r.meshScr[i][:]) {
+			r.fail(fmt.Errorf("p2l: mesh %d (%q): evaluated opacity, color or draw order is not finite", i, r.model.Meshes[i].ID))
+			return
+		}
+	}
+	for i := range r.partProps {
+		p := &r.partProps[i]
+		if !finite64(p.opacity) || !finite(float32(p.drawOrder)) || !finite64(p.mul[0]+p.mul[1]+p.mul[2]+p.scr[0]+p.scr[1]+p.scr[2]) {
+			r.fail(fmt.Errorf("p2l: part %d (%q): evaluated opacity, color or draw order is not finite", i, r.model.Parts[i].ID))
+			return
+		}
+	}
+}
+
+// finiteAffine reports whether every coefficient of a is finite.
+func finiteAffine(a Affine) bool { return finite64(a.A + a.B + a.C + a.D + a.TX + a.TY) }

@@ -1,0 +1,329 @@
+package p2l
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// hygieneModels are live models covering every stage: clips, expressions,
+// pose, behaviors (roles), physics, and the advanced mode.
+func hygieneModels(t *testing.T) map[string]*Rig {
+	t.Helper()
+	out := map[string]*Rig{}
+	for name, m := range map[string]*Model{
+		"anim": animModel(), "full": fullModel(), "pendulum": pendulumModel(30, PhysicsAngle), "behavior": behaviorModel(),
+	} {
+		if len(m.Parts) == 0 {
+			m.Draw = DrawGroup{Part: -1}
+		}
+		r := m.NewRig()
+		if err := r.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if name == "full" {
+			r.SetAdvanced(allFeatures)
+		}
+		r.SetBehaviors(AllBehaviors)
+		r.Play(0)
+		r.SetExpression(0)
+		out[name] = r
+	}
+	return out
+}
+
+// saneArgs gives finite, in-range arguments for a method (receiver
+// excluded), with argument k's floats (or the floats inside it) set to bad.
+func saneArgs(mt reflect.Type, k int, bad float64) []reflect.Value {
+	args := make([]reflect.Value, 0, mt.NumIn()-1)
+	for i := 1; i < mt.NumIn(); i++ {
+		v := 0.5
+		if i-1 == k {
+			v = bad
+		}
+		args = append(args, floatArg(mt.In(i), v))
+	}
+	return args
+}
+
+func floatArg(t reflect.Type, f float64) reflect.Value {
+	v := reflect.New(t).Elem()
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(f)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Float32 {
+			v.Set(reflect.ValueOf([]float32{0.5, float32(f), 0.25, 0.5}))
+		}
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			v.Index(i).Set(floatArg(t.Elem(), f))
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Field(i).CanSet() {
+				v.Field(i).Set(floatArg(t.Field(i).Type, f))
+			}
+		}
+	case reflect.Bool:
+		v.SetBool(true)
+	}
+	return v
+}
+
+// hasFloats reports whether values of t carry floats.
+func hasFloats(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return true
+	case reflect.Slice, reflect.Array:
+		return hasFloats(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasFloats(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// outputs is everything a renderer or host reads after an update.
+func outputs(r *Rig) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "err %v opacity %v\n", r.Err(), r.Opacity())
+	for i := range r.model.Parameters {
+		fmt.Fprintf(&b, "p%d %v\n", i, math.Float32bits(r.ParameterCurrent(i)))
+	}
+	for i := range r.model.Meshes {
+		m, s := r.MeshColors(i)
+		fmt.Fprintf(&b, "m%d %v %v %v %v %v\n", i, r.MeshVertices(i), r.MeshOpacity(i), m, s, r.MeshDrawOrder(i))
+	}
+	for i := range r.model.Parts {
+		fmt.Fprintf(&b, "part%d %v %v\n", i, r.PartOpacity(i), r.PartOpacityMultiplier(i))
+	}
+	return b.String()
+}
+
+// TestSettersIgnoreNonFinite: every method taking floats, called with NaN,
+// +Inf or −Inf in any one float argument (the others sane), leaves the rig
+// exactly as if it had not been called: the following updates give
+// bit-identical outputs. Update and UpdateStages (dt not finite or ≤ 0
+// poses without advancing) and the queries are covered elsewhere.
+func TestSettersIgnoreNonFinite(t *testing.T) {
+	typ := reflect.TypeOf((*Rig)(nil))
+	skip := map[string]bool{"Update": true, "UpdateStages": true, "HitTest": true}
+	tested := 0
+	for i := 0; i < typ.NumMethod(); i++ {
+		m := typ.Method(i)
+		if skip[m.Name] || strings.HasSuffix(m.Name, "ForTest") {
+			continue
+		}
+		for k := 1; k < m.Type.NumIn(); k++ {
+			if !hasFloats(m.Type.In(k)) {
+				continue
+			}
+			tested++
+			for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				a, b := hygieneModels(t), hygieneModels(t)
+				for name := range a {
+					a[name].Update(0.1)
+					b[name].Update(0.1)
+					reflect.ValueOf(a[name]).MethodByName(m.Name).Call(saneArgs(m.Type, k-1, bad))
+					for f := 0; f < 5; f++ {
+						a[name].Update(0.1)
+						b[name].Update(0.1)
+					}
+					if oa, ob := outputs(a[name]), outputs(b[name]); oa != ob {
+						t.Errorf("%s: %s with argument %d = %v changed the rig:\n%s\nwant\n%s", name, m.Name, k-1, bad, oa, ob)
+					}
+				}
+			}
+		}
+	}
+	if tested < 20 {
+		t.Fatalf("only %d float arguments found: the enumeration is broken", tested)
+	}
+}
+
+// walkFloats calls bad for every float inside v (following pointers,
+// slices, arrays, structs and maps) that is not finite.
+func walkFloats(v reflect.Value, path string, seen map[uintptr]bool, bad func(path string, f float64)) {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); f-f != 0 {
+			bad(path, f)
+		}
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return
+		}
+		seen[v.Pointer()] = true
+		walkFloats(v.Elem(), path, seen, bad)
+	case reflect.Interface:
+		if !v.IsNil() {
+			walkFloats(v.Elem(), path, seen, bad)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			walkFloats(v.Index(i), fmt.Sprintf("%s[%d]", path, i), seen, bad)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			walkFloats(v.Field(i), path+"."+v.Type().Field(i).Name, seen, bad)
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			walkFloats(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key()), seen, bad)
+		}
+	}
+}
+
+// rigState reports the non-finite floats of r's state, the shared model and
+// prepared data left out, and so are the values each update rebuilds from
+// the host pose before clamping (a behavior or override may push them past
+// the float32 range; evaluation clamps them to the parameter's range).
+func rigState(r *Rig) []string {
+	var out []string
+	seen := map[uintptr]bool{}
+	seen[reflect.ValueOf(r.model).Pointer()] = true
+	seen[reflect.ValueOf(r.p).Pointer()] = true
+	walkFloats(reflect.ValueOf(r), "rig", seen, func(path string, f float64) {
+		if !strings.HasPrefix(path, "rig.animation.prePhysics[") && !strings.HasPrefix(path, "rig.current[") {
+			out = append(out, fmt.Sprintf("%s = %v", path, f))
+		}
+	})
+	return out
+}
+
+// TestExtremeFiniteInputsKeepStateFinite: finite extremes (±3e38, 1e30 s
+// updates) through every float setter never leave NaN or infinities in
+// the rig's state (clip clocks, pendulums, followers, simulations), and
+// the rig either stays live with finite outputs or fails with an error.
+func TestExtremeFiniteInputsKeepStateFinite(t *testing.T) {
+	typ := reflect.TypeOf((*Rig)(nil))
+	for _, big := range []float64{3e38, -3e38, 1e30} {
+		rigs := hygieneModels(t)
+		for i := 0; i < typ.NumMethod(); i++ {
+			m := typ.Method(i)
+			if strings.HasSuffix(m.Name, "ForTest") || m.Name == "Update" || m.Name == "UpdateStages" {
+				continue
+			}
+			for k := 1; k < m.Type.NumIn(); k++ {
+				if !hasFloats(m.Type.In(k)) {
+					continue
+				}
+				for name, r := range rigs {
+					reflect.ValueOf(r).MethodByName(m.Name).Call(saneArgs(m.Type, k-1, big))
+					r.Update(1.0 / 60)
+					if bad := rigState(r); len(bad) > 0 && r.Err() == nil {
+						t.Errorf("%s: %s(arg %d = %g) left non-finite state: %s", name, m.Name, k-1, big, strings.Join(bad[:min(len(bad), 5)], "; "))
+						rigs[name] = hygieneModels(t)[name]
+					}
+				}
+			}
+		}
+		for name, r := range rigs {
+			for _, dt := range []float64{big, big, 1e300, 1.7e308, 1.7e308} {
+				r.Update(dt)
+			}
+			if bad := rigState(r); len(bad) > 0 && r.Err() == nil {
+				t.Errorf("%s: updates of %g s left non-finite state: %s", name, big, strings.Join(bad[:min(len(bad), 5)], "; "))
+			}
+		}
+	}
+}
+
+// TestOverflowingPoseFailsTheRig: finite extremes in a model (rest
+// positions and keyform offsets near the float32 limit) sum past it at one
+// pose. The rig fails there with an error naming the mesh, instead of
+// handing out infinite vertices; at the other pose it is live and finite.
+func TestOverflowingPoseFailsTheRig(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	mi := m.mesh(-1, 3e38, 0, 3e38, 1, 0, 0)
+	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
+		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
+	r := m.rig(t)
+	eval(t, r)
+	if v := r.MeshVertices(mi); len(v) != 6 || v[0] != 3e38 {
+		t.Fatalf("default pose: %v", v)
+	}
+	r.SetParameter(0, 0.75) // 3e38 + 0.75·3e38 > MaxFloat32
+	r.Evaluate()
+	if err := r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
+		t.Fatalf("Err = %v, want a non-finite vertex of mesh 0", err)
+	}
+	if v := r.MeshVertices(mi); v != nil {
+		t.Errorf("a failed rig hands out vertices %v", v)
+	}
+	// The same through Load: the trial evaluation at the default pose
+	// refuses a model that overflows there.
+	m.Meshes[mi].Positions = []float32{3e38, 0, 3e38, 1, -3e38, 0}
+	m.Meshes[mi].Keyforms.Cells[0].Value = []float32{3e38, 0, 0, 0, -3e38, 0}
+	var b strings.Builder
+	if err := Write(&b, &m.Model, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load([]byte(b.String())); err == nil || !strings.Contains(err.Error(), "not finite") {
+		t.Errorf("Load of a model overflowing at its default pose: %v", err)
+	}
+}
+
+// TestNonFiniteScan checks the branch-free scan on every position and kind
+// of bad value.
+func TestNonFiniteScan(t *testing.T) {
+	for n := 0; n < 11; n++ {
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = float32(i) * 3e37
+		}
+		if got := nonFinite(s); got != -1 {
+			t.Fatalf("n=%d: finite slice reported at %d", n, got)
+		}
+		for i := 0; i < n; i++ {
+			for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), math.Float32frombits(0x7fc00001)} {
+				c := append([]float32(nil), s...)
+				c[i] = bad
+				if got := nonFinite(c); got != i {
+					t.Fatalf("n=%d: %v at %d reported at %d", n, bad, i, got)
+				}
+			}
+		}
+	}
+	for _, ok := range []float32{math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 0, float32(math.Copysign(0, -1))} {
+		if nonFinite([]float32{ok}) != -1 {
+			t.Errorf("%v reported as not finite", ok)
+		}
+	}
+}
+
+// TestCheckOutputsNamesTheCulprit: each kind of output that is not finite
+// fails the rig with an error naming the record.
+func TestCheckOutputsNamesTheCulprit(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		poison func(r *Rig)
+		want   string
+	}{
+		{"vertex", func(r *Rig) { r.verts[r.vcur][len(r.verts[r.vcur])-1] = float32(math.Inf(1)) }, `mesh 1 ("m1"): evaluated vertex`},
+		{"opacity", func(r *Rig) { r.meshOpacity[1] = float32(math.NaN()) }, `mesh 1 ("m1"): evaluated opacity`},
+		{"mesh color", func(r *Rig) { r.meshScr[0][2] = float32(math.Inf(-1)) }, `mesh 0 ("m0"): evaluated opacity, color`},
+		{"part draw order", func(r *Rig) { r.partProps[1].drawOrder = 1e39 }, `part 1 ("p1")`},
+		{"part color", func(r *Rig) { r.partProps[0].mul[1] = math.NaN() }, `part 0 ("p0")`},
+	} {
+		r := animModel().NewRig()
+		r.Evaluate()
+		r.checkOutputs()
+		if r.Err() != nil {
+			t.Fatalf("%s: a finite evaluation failed: %v", c.name, r.Err())
+		}
+		c.poison(r)
+		r.checkOutputs()
+		if err := r.Err(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Err = %v, want it to name %s", c.name, err, c.want)
+		}
+	}
+}
