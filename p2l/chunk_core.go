@@ -326,6 +326,9 @@ func codePHYS(c *coder, m *Model) {
 	if c.ok() && ph.Fps < 0 {
 		c.fail("fps", "negative fps %v", ph.Fps)
 	}
+	if c.ok() && ph.Fps > MaxPhysicsFps {
+		c.fail("fps", "fps %v is above the maximum %d", ph.Fps, MaxPhysicsFps)
+	}
 	seq(c, &ph.Groups, 4, 8+12+24, "groups", func(c *coder, g *PhysicsGroup) {
 		c.sref(&g.ID, "id")
 		c.name(&g.Name, "name")

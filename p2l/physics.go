@@ -14,11 +14,29 @@ import "math"
 //     outputs between the last two steps; without one, one step per frame and
 //     the output lags one frame;
 //   - only angle outputs are scaled; X and Y outputs have scale 0;
-//   - more than 5 s of accumulated time is dropped.
+//   - more than 5 s of accumulated time is dropped;
+//   - outputs are left alone until the first step has run (Cubism resolves
+//     an output's parameter in its first step and skips it until then).
 //
-// Like the Web framework, particle state and intermediate values are float64
-// while parameter values and caches are float32. Zero-length vectors, which
-// make Cubism divide by zero (NaN), are left unnormalized here instead.
+// Like the Web framework, time, particle state and intermediate values are
+// float64 while parameter values and caches are float32. Zero-length
+// vectors, which make Cubism divide by zero (NaN), are left unnormalized
+// here instead.
+//
+// Work per update is bounded: Fps is at most MaxPhysicsFps (Load, Validate
+// and the Cubism importer refuse more; a Model built in code with more steps
+// at MaxPhysicsFps), so the 5 s rule allows at most
+// physicsMaxDeltaTime·MaxPhysicsFps = 5000 fixed steps in one update, and
+// the step loop stops there whatever the arithmetic (excess time dropped).
+
+// MaxPhysicsFps is the largest physics step rate (PHYS fps, physics3
+// Meta.Fps) a model may ask for. Cubism Editor exports 30 or 60; 1000 leaves
+// room while keeping an update's work bounded (see MaxPhysicsSteps).
+const MaxPhysicsFps = 1000
+
+// MaxPhysicsSteps is the most fixed physics steps one update runs: the 5 s
+// of catch-up Cubism allows at MaxPhysicsFps. Time beyond it is dropped.
+const MaxPhysicsSteps = int(physicsMaxDeltaTime * MaxPhysicsFps)
 
 const (
 	physicsAirResistance     = 5.0
@@ -50,6 +68,10 @@ type physicsState struct {
 	cache      []float32 // inputs of the running step; outputs propagate through it
 	remain     float64
 	primed     bool // inputCache holds values
+	// stepped reports that a step (or a stabilization) has run since the
+	// state was created or reset; until then outputs are not written, as
+	// Cubism leaves an output's parameter unresolved until its first step.
+	stepped bool
 
 	windX, windY float64
 
@@ -62,7 +84,7 @@ func newPhysicsState(m *Model) *physicsState {
 	s := &physicsState{
 		groups:     m.Physics.Groups,
 		params:     m.Parameters,
-		fps:        float64(m.Physics.Fps),
+		fps:        physicsRate(m.Physics.Fps),
 		pBase:      make([]int, len(m.Physics.Groups)),
 		oBase:      make([]int, len(m.Physics.Groups)),
 		inputCache: make([]float32, len(m.Parameters)),
@@ -100,6 +122,17 @@ func (s *physicsState) reset() {
 	clear(s.prev)
 	s.remain = 0
 	s.primed = false
+	s.stepped = false
+}
+
+// physicsRate is the step rate used for a PHYS fps: 0 (one step per update)
+// for fps ≤ 0 or NaN, at most MaxPhysicsFps.
+func physicsRate(fps float32) float64 {
+	f := float64(fps)
+	if !(f > 0) {
+		return 0
+	}
+	return math.Min(f, MaxPhysicsFps)
 }
 
 // strand is the particle state of group g: the root, then one particle
@@ -314,13 +347,13 @@ func (s *physicsState) applyOutput(dst *float32, o *PhysicsOutput, raw float64) 
 }
 
 // step runs physics for dt seconds on values (the parameter values of this
-// frame, before clamping) and writes the outputs into values.
-func (s *physicsState) step(values []float32, dt float64) {
+// frame, before clamping), writes the outputs into values and returns the
+// number of fixed steps it ran.
+func (s *physicsState) step(values []float32, dt float64) (steps int) {
 	if len(s.groups) == 0 || !(dt > 0) {
-		return
+		return 0
 	}
-	d := dt
-	s.remain += d
+	s.remain += dt
 	if s.remain > physicsMaxDeltaTime {
 		s.remain = 0
 	}
@@ -328,11 +361,16 @@ func (s *physicsState) step(values []float32, dt float64) {
 		copy(s.inputCache, values)
 		s.primed = true
 	}
-	h := d
+	h := dt
 	if s.fps > 0 {
 		h = 1 / s.fps
 	}
-	for s.remain >= h {
+	for ; s.remain >= h; steps++ {
+		if steps == MaxPhysicsSteps {
+			s.remain = 0 // unreachable with fps ≤ MaxPhysicsFps; drop the rest
+			break
+		}
+		s.stepped = true
 		copy(s.prev, s.cur)
 		wIn := h / s.remain
 		for j := range s.cache {
@@ -363,10 +401,16 @@ func (s *physicsState) step(values []float32, dt float64) {
 		s.remain -= h
 	}
 	s.interpolate(values, s.remain/h)
+	return steps
 }
 
-// interpolate writes every output as prev·(1−α) + cur·α.
+// interpolate writes every output as prev·(1−α) + cur·α, once a step has
+// run. An output of the root or of no vertex is not written (the
+// reference's physics.rs step_skipping; Cubism writes 0 there).
 func (s *physicsState) interpolate(values []float32, alpha float64) {
+	if !s.stepped {
+		return
+	}
 	for g := range s.groups {
 		if s.replaced[g] {
 			continue
@@ -374,7 +418,7 @@ func (s *physicsState) interpolate(values []float32, alpha float64) {
 		outs := s.groups[g].Outputs
 		for i := range outs {
 			o := &outs[i]
-			if !s.validParam(o.Parameter) {
+			if !s.validParam(o.Parameter) || o.Vertex < 1 || o.Vertex > len(s.groups[g].Segments) {
 				continue
 			}
 			k := s.oBase[g] + i
@@ -389,6 +433,7 @@ func (s *physicsState) stabilize(values []float32) {
 	copy(s.cache, values)
 	copy(s.inputCache, values)
 	s.primed = true
+	s.stepped = true
 	for g := range s.groups {
 		if s.replaced[g] {
 			continue

@@ -1,7 +1,11 @@
 package p2l
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -208,5 +212,123 @@ func TestPhysicsReplacedGroup(t *testing.T) {
 	s.stabilize(v)
 	if v[1] != 7 {
 		t.Errorf("replaced group wrote its output: %v", v[1])
+	}
+}
+
+// TestPhysicsFirstFrame: Cubism leaves an output's parameter alone until the
+// first pendulum step has run (CubismPhysics.ts evaluate: an output's
+// destinationParameterIndex is resolved in the step loop, and interpolate
+// skips outputs whose index is still −1). With Fps 30 and dt 1/60 the first
+// update runs no step, so the host values stay; the second runs one step
+// and writes the previous outputs (0) with α = 0.
+func TestPhysicsFirstFrame(t *testing.T) {
+	m := pendulumModel(30, PhysicsAngle)
+	s := newPhysicsState(m)
+	v := []float32{10, 7, 3, 0}
+	if n := s.step(v, 1.0/60); n != 0 || v[1] != 7 || v[2] != 3 {
+		t.Fatalf("first frame: %d steps, outputs %v, %v; want 0 steps and the host values 7, 3", n, v[1], v[2])
+	}
+	v = []float32{10, 7, 3, 0}
+	if n := s.step(v, 1.0/60); n != 1 || v[1] != 0 || v[2] != 0 {
+		t.Errorf("second frame: %d steps, outputs %v, %v; want 1 step and 0, 0", n, v[1], v[2])
+	}
+	// ResetPhysics returns to that state.
+	s.reset()
+	v = []float32{10, 7, 3, 0}
+	if s.step(v, 1.0/60); v[1] != 7 {
+		t.Errorf("after reset the first frame wrote %v", v[1])
+	}
+	// An output of the root (vertex 0) is never written.
+	m.Physics.Groups[0].Outputs[0].Vertex = 0
+	s = newPhysicsState(m)
+	for range 3 {
+		v = []float32{10, 7, 3, 0}
+		s.step(v, 1.0/30)
+	}
+	if v[1] != 7 {
+		t.Errorf("root output wrote %v", v[1])
+	}
+}
+
+// TestPhysicsBoundedSteps: whatever the model's fps (issue 14: 1e30 hung
+// Update, 1e9 took 9 s), an update runs at most MaxPhysicsFps steps per
+// second of dt and never more than MaxPhysicsSteps; the 5 s rule still
+// drops longer times. The fps values are generated: every power of ten from
+// 1e3 to 1e38, random values above the maximum, the largest float32, +Inf
+// and NaN (a Model built in code; Load and Validate refuse them).
+func TestPhysicsBoundedSteps(t *testing.T) {
+	fps := []float32{MaxPhysicsFps + 1, math.MaxFloat32, float32(math.Inf(1)), float32(math.NaN())}
+	for e := 3; e <= 38; e++ {
+		fps = append(fps, float32(math.Pow(10, float64(e))))
+	}
+	seed := uint32(7)
+	for range 20 {
+		seed = seed*1664525 + 1013904223
+		fps = append(fps, MaxPhysicsFps*(1+float32(seed>>8)/(1<<20)))
+	}
+	for _, f := range fps {
+		s := newPhysicsState(pendulumModel(f, PhysicsAngle))
+		v := []float32{10, 0, 0, 0}
+		n := s.step(v, 1.0/60)
+		want := int(math.Ceil(MaxPhysicsFps / 60.0)) // at most
+		if f != f {
+			want = 1 // NaN: one step per update, as fps 0
+		}
+		if n > want || n == 0 || math.IsNaN(float64(v[1])) {
+			t.Errorf("fps %v: %d steps for 1/60 s (want 1..%d), output %v", f, n, want, v[1])
+		}
+		if f == f {
+			if n := s.step(v, 4.9); n > MaxPhysicsSteps || n < 4800 {
+				t.Errorf("fps %v: %d steps for 4.9 s, want ≤ %d at %d Hz", f, n, MaxPhysicsSteps, MaxPhysicsFps)
+			}
+			if n := s.step(v, 5.1); n != 0 {
+				t.Errorf("fps %v: %d steps for 5.1 s, want 0 (more than 5 s is dropped)", f, n)
+			}
+		}
+	}
+}
+
+// TestPhysicsFpsValidated: Load (through Validate, which encodes) refuses a
+// PHYS fps above MaxPhysicsFps with an error naming the field.
+func TestPhysicsFpsValidated(t *testing.T) {
+	for _, f := range []float32{MaxPhysicsFps + 1, 1e9, 1e30, math.MaxFloat32} {
+		m := minimalModel()
+		m.Physics = pendulumModel(f, PhysicsAngle).Physics
+		m.Parameters = append(m.Parameters, pendulumModel(f, PhysicsAngle).Parameters...)
+		err := m.Validate()
+		if err == nil || !strings.Contains(err.Error(), "fps") || !strings.Contains(err.Error(), "PHYS") {
+			t.Errorf("fps %v: Validate error %v, want a PHYS fps error", f, err)
+		}
+	}
+	m := minimalModel()
+	m.Parameters = append(m.Parameters, pendulumModel(MaxPhysicsFps, PhysicsAngle).Parameters...)
+	m.Physics = pendulumModel(MaxPhysicsFps, PhysicsAngle).Physics
+	if err := m.Validate(); err != nil {
+		t.Errorf("fps %d refused: %v", MaxPhysicsFps, err)
+	}
+}
+
+// TestPhysicsFpsLoad: the same bound when reading: a file whose PHYS fps
+// bytes say 1e30 is refused by Load.
+func TestPhysicsFpsLoad(t *testing.T) {
+	m := minimalModel()
+	m.Parameters = append(m.Parameters, pendulumModel(0, PhysicsAngle).Parameters...)
+	m.Physics = pendulumModel(999.5, PhysicsAngle).Physics
+	var b bytes.Buffer
+	if err := Write(&b, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	old := binary.LittleEndian.AppendUint32(nil, math.Float32bits(999.5))
+	if bytes.Count(data, old) != 1 {
+		t.Fatal("fps bytes not found once")
+	}
+	for _, f := range []float32{1001, 1e9, 1e30} {
+		bad := bytes.Replace(data, old, binary.LittleEndian.AppendUint32(nil, math.Float32bits(f)), 1)
+		_, err := Load(bad)
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "fps") || !strings.Contains(err.Error(), "PHYS") {
+			t.Errorf("fps %v: Load error %v, want a PHYS fps FormatError", f, err)
+		}
 	}
 }

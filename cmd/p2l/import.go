@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&command{name: "import",
 		usage:   "[--motion F.motion3.json]... [--expression F.exp3.json]... [--physics F.physics3.json] [--pose F.pose3.json] [--group NAME] IN OUT",
-		summary: "add Cubism motions, expressions, physics and pose to a model (ids mapped to the model's)", run: runImport})
+		summary: "add Cubism motions, expressions, physics and pose to a model (ids mapped to the model's; what Cubism skips is skipped with a warning)", run: runImport})
 }
 
 // multiFlag collects a repeatable flag's values.
@@ -40,29 +40,43 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	var names []string
-	names = append(names, motions...)
-	names = append(names, exprs...)
+	type input struct {
+		name string
+		kind cubism.Kind
+	}
+	var inputs []input
+	for _, n := range motions {
+		inputs = append(inputs, input{n, cubism.Motion})
+	}
+	for _, n := range exprs {
+		inputs = append(inputs, input{n, cubism.Expression})
+	}
 	if *physics != "" {
-		names = append(names, *physics)
+		inputs = append(inputs, input{*physics, cubism.Physics})
 	}
 	if *pose != "" {
-		names = append(names, *pose)
+		inputs = append(inputs, input{*pose, cubism.Pose})
 	}
-	if len(names) == 0 {
+	if len(inputs) == 0 {
 		fmt.Fprintln(stderr, "p2l import: nothing to import (give --motion, --expression, --physics or --pose)")
 		return 2
 	}
-	files := make([]cubism.File, 0, len(names))
-	for _, n := range names {
-		data, err := os.ReadFile(n)
+	// The flag states the kind whatever the file's name; the importer checks
+	// the content against it.
+	files := make([]cubism.File, 0, len(inputs))
+	for _, in := range inputs {
+		data, err := os.ReadFile(in.name)
 		if err != nil {
 			fmt.Fprintln(stderr, "p2l import:", err)
 			return 1
 		}
-		files = append(files, cubism.File{Name: n, Data: data})
+		files = append(files, cubism.File{Name: in.name, Data: data, Kind: in.kind})
 	}
-	if err := cubism.Import(m, *group, files...); err != nil {
+	m, warns, err := cubism.Import(m, *group, files...)
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "p2l import: warning:", w)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "p2l import:", err)
 		return 1
 	}

@@ -44,9 +44,30 @@ func TestImportCommand(t *testing.T) {
 		len(m.Expressions) != 1 || m.Expressions[0].Entries[0].Blend != p2l.ExpressionOverwrite {
 		t.Errorf("imported model: clips %+v expressions %+v", m.Clips, m.Expressions)
 	}
-	bad := write("bad.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "Nope", "Segments": [0, 0]}]}`)
-	code, _, stderr = runCmd("import", "--motion", bad, in, out)
-	if code != 1 || !strings.Contains(stderr, "bad.motion3.json: Curves[0].Id: unknown parameter id \"Nope\"") {
+	// What Cubism skips is skipped with a warning on stderr; the rest imports.
+	skip := write("skip.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "Nope", "Segments": [0, 0, 0, 1, 1]},
+	  {"Target": "Parameter", "Id": "P", "Segments": [0, 0, 0, 1, 1]}]}`)
+	code, _, stderr = runCmd("import", "--motion", skip, in, out)
+	if code != 0 || !strings.Contains(stderr, "warning: "+skip+": Curves[0].Id: the model has no parameter \"Nope\": curve skipped") {
+		t.Errorf("import with a skipped curve: %d %q", code, stderr)
+	}
+	if m, err := p2l.LoadFile(out); err != nil || len(m.Clips) != 1 || len(m.Clips[0].Curves) != 1 {
+		t.Errorf("import with a skipped curve: %v %+v", err, m)
+	}
+	// The flag states the kind: a motion without the suffix imports, a
+	// motion given as physics is refused by its content.
+	plain := write("wave.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "P", "Segments": [0, 0, 0, 1, 1]}]}`)
+	if code, _, stderr = runCmd("import", "--motion", plain, in, out); code != 0 {
+		t.Errorf("--motion wave.json: %d %q", code, stderr)
+	} else if m, err := p2l.LoadFile(out); err != nil || m.ClipIndex("wave") != 0 {
+		t.Errorf("--motion wave.json imported %v %+v", err, m)
+	}
+	code, _, stderr = runCmd("import", "--physics", mo, in, out)
+	if code != 1 || !strings.Contains(stderr, "imported as physics3, but the content is a motion3 file") {
+		t.Errorf("--physics with a motion: %d %q", code, stderr)
+	}
+	bad := write("bad.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [`)
+	if code, _, stderr = runCmd("import", "--motion", bad, in, out); code != 1 || !strings.Contains(stderr, "bad.motion3.json: not JSON") {
 		t.Errorf("bad import: %d %q", code, stderr)
 	}
 	if code, _, _ := runCmd("import", in, out); code != 2 {

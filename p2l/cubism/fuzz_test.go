@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzImport feeds arbitrary bytes to every importer: each must return a
-// value or an error, never panic or hang.
+// model that validates (so it can be written) or an error, never panic or
+// hang.
 func FuzzImport(f *testing.F) {
 	f.Add([]byte(motion))
 	f.Add([]byte(physicsJSONText(`"VertexIndex": 1`)))
@@ -19,7 +20,14 @@ func FuzzImport(f *testing.F) {
 		m.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
 		m.Draw = p2l.DrawGroup{Part: -1}
 		for _, name := range []string{"f.motion3.json", "f.physics3.json", "f.exp3.json", "f.pose3.json"} {
-			_ = Import(m, "", File{Name: name, Data: data})
+			out, _, err := Import(m, "", File{Name: name, Data: data})
+			if err != nil {
+				continue
+			}
+			if err := out.Validate(); err != nil {
+				t.Fatalf("%s imported into a model that does not validate: %v", name, err)
+			}
+			m = out
 		}
 		// Whatever imported must play without panicking.
 		r := m.NewRig()

