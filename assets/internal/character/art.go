@@ -219,17 +219,25 @@ var (
 	elbowR    = pt{264, 985}
 )
 
+// paintUpperArmWave is the raised arm's upper sleeve: a rounded shoulder
+// cap starting under the collar's tip and following the torso's shoulder
+// line, so the sleeve joins the shoulder however the arm turns, down to the
+// elbow. Its inner edge runs into the torso above the armpit; the outline
+// stops there so no seam shows on the blouse.
 func paintUpperArmWave(pa *painter) *image.RGBA {
 	l := newLayer()
 	arm := pa.shape(func(p *path) {
-		p.moveTo(300, 742).
-			cubicTo(268, 760, 252, 820, 244, 880).
-			cubicTo(238, 930, 232, 970, 246, 1000).
-			cubicTo(262, 1018, 290, 1006, 292, 980).
-			cubicTo(296, 930, 306, 860, 322, 800).Close()
+		p.moveTo(324, 736).
+			cubicTo(298, 742, 272, 762, 262, 800).
+			cubicTo(252, 840, 244, 900, 240, 940).
+			cubicTo(237, 970, 238, 992, 248, 1004).
+			cubicTo(264, 1018, 292, 1006, 294, 980).
+			cubicTo(298, 930, 308, 880, 326, 836).
+			cubicTo(340, 806, 350, 740, 324, 736).Close()
 	})
-	fill(l, arm, linear(pt{236, 0}, pt{320, 0}, stop{0, clothShade}, stop{0.5, cloth}, stop{1, cloth}))
-	fill(l, outline(arm, 2), solid(clothLine))
+	fill(l, arm, linear(pt{236, 0}, pt{330, 0}, stop{0, clothShade}, stop{0.5, cloth}, stop{1, cloth}))
+	join := pa.shape(func(p *path) { p.moveTo(314, 746).lineTo(356, 730).lineTo(356, 832).lineTo(322, 832) })
+	fill(l, subtract(outline(arm, 2), join), solid(clothLine))
 	fadeBottom(l)
 	return l
 }
@@ -244,10 +252,11 @@ func paintForearmWave(pa *painter) *image.RGBA {
 			cubicTo(284, 1012, 250, 1016, 242, 1000)
 	})
 	fill(l, sleeve, linear(pt{212, 0}, pt{290, 0}, stop{0, clothShade}, stop{0.55, cloth}, stop{1, cloth}))
-	cuff := pa.shape(func(p *path) { p.moveTo(210, 714).lineTo(264, 706).lineTo(267, 732).lineTo(213, 740) })
-	fill(l, cuff, solid(navy))
-	fill(l, pa.stroke([]pt{{213, 733}, {266, 725}}, constant(1.6)), solid(hex(0xffffff, 230)))
-	fill(l, outline(union(sleeve, cuff), 2), solid(clothLine))
+	// The cuff is the top band of the sleeve itself, never wider than it.
+	band := pa.shape(func(p *path) { p.moveTo(200, 690).lineTo(280, 690).lineTo(280, 731).lineTo(200, 743) })
+	fill(l, intersect(sleeve, band), solid(navy))
+	fill(l, intersect(sleeve, pa.stroke([]pt{{205, 735}, {275, 725}}, constant(1.6))), solid(hex(0xffffff, 230)))
+	fill(l, outline(sleeve, 2), solid(clothLine))
 	return l
 }
 
@@ -261,6 +270,9 @@ func paintHand(pa *painter) *image.RGBA {
 			p.ellipse(f.x, f.y, 9, l, f.a)
 		}
 		p.ellipse(270, 680, 9, 19, 0.8)
+		// The wrist, reaching into the cuff (the hand is drawn under the
+		// forearm sleeve, so the cuff covers its end).
+		p.moveTo(221, 690).lineTo(253, 688).lineTo(257, 734).lineTo(223, 738).Close()
 	})
 	fill(l, hand, radial(pt{236, 660}, 60, 70, stop{0, skinLight}, stop{0.7, skinBase}, stop{1, skinShade}))
 	fill(l, outline(hand, 2), solid(skinLine))
@@ -289,6 +301,8 @@ func paintVSignHand(pa *painter) *image.RGBA {
 		p.ellipse(hx+12, hy-58, 9, 31, 0.22)
 		p.ellipse(hx+22, hy-18, 10, 9, 0)
 		p.ellipse(hx+24, hy-2, 9, 8, 0)
+		// The wrist, reaching into the cuff (drawn under the sleeve).
+		p.moveTo(hx-16, hy+10).lineTo(hx+16, hy+10).lineTo(hx+14, hy+54).lineTo(hx-18, hy+54).Close()
 	})
 	skin := radial(pt{hx, hy - 20}, 60, 70, stop{0, skinLight}, stop{0.7, skinBase}, stop{1, skinShade})
 	fill(l, hand, skin)

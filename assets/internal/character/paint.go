@@ -292,6 +292,17 @@ func strokePath(pts []pt, hw func(t float64) float64) *path {
 	for i := n - 1; i >= 0; i-- {
 		poly = append(poly, right[i])
 	}
+	// The caps below are ellipses of positive orientation (shoelace area >
+	// 0 in y-down coordinates). The rasterizer adds signed windings before
+	// taking |winding|, so a polygon of the other orientation would cancel
+	// where a cap overlaps it and punch a hole (the white specks that once
+	// showed at the lash corners and brow ends): orient the polygon the
+	// same way.
+	if signedArea(poly) < 0 {
+		for i, j := 0, len(poly)-1; i < j; i, j = i+1, j-1 {
+			poly[i], poly[j] = poly[j], poly[i]
+		}
+	}
 	p := &path{}
 	p.poly(poly)
 	// Round caps where the stroke has width at its ends.
@@ -302,6 +313,17 @@ func strokePath(pts []pt, hw func(t float64) float64) *path {
 		p.ellipse(pts[n-1].X, pts[n-1].Y, w, w, 0)
 	}
 	return p
+}
+
+// signedArea is the shoelace area of a closed polygon: positive for the
+// orientation of path.ellipse in y-down coordinates.
+func signedArea(poly []pt) float64 {
+	s := 0.0
+	for i := range poly {
+		a, b := poly[i], poly[(i+1)%len(poly)]
+		s += a.X*b.Y - b.X*a.Y
+	}
+	return s / 2
 }
 
 // curve samples a cubic Bezier into n+1 points.

@@ -333,14 +333,15 @@ func (b *builder) meshes() []*meshSpec {
 	}
 	// The raised arms are in front of the hair.
 	add(&meshSpec{id: "ArmLVUpper", name: "Left upper arm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintUpperArmWave(pa))})
-	add(&meshSpec{id: "ArmLVFore", name: "Left forearm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintForearmWave(pa))})
 	add(&meshSpec{id: "HandLV", name: "Left hand (V sign)", part: "PartArmLV", parent: "ArmLVRot", img: paintVSignHand(pa)})
+	add(&meshSpec{id: "ArmLVFore", name: "Left forearm", part: "PartArmLV", parent: "ArmLVRot", img: mirrorLayer(paintForearmWave(pa))})
 	add(&meshSpec{id: "ArmRWaveUpper", name: "Right upper arm", part: "PartArmRWave", parent: "ArmRWaveRot", img: paintUpperArmWave(pa)})
+	// The hand under the forearm sleeve: its wrist goes into the cuff.
+	add(&meshSpec{id: "HandR", name: "Right hand", part: "PartArmRWave", parent: "ForearmRWaveRot", img: paintHand(pa)})
 	// The forearm sleeve is skinned: its home is the upper arm and its
 	// keyforms bake the forearm's rotation, blended into the upper arm
 	// across the elbow (see advanced.go).
 	add(&meshSpec{id: "ArmRWaveFore", name: "Right forearm", part: "PartArmRWave", parent: "ArmRWaveRot", img: paintForearmWave(pa),
 		axes: forearmAxes, deform: sleeveDeform})
-	add(&meshSpec{id: "HandR", name: "Right hand", part: "PartArmRWave", parent: "ForearmRWaveRot", img: paintHand(pa)})
 	return ms
 }
