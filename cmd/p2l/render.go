@@ -140,21 +140,6 @@ func parseBackground(s string) (color.RGBA, error) {
 	return color.RGBAModel.Convert(color.NRGBA{b[0], b[1], b[2], b[3]}).(color.RGBA), nil
 }
 
-// findNamed returns the index whose id or name equals want, or −1.
-func findNamed(n int, id, name func(int) string, want string) int {
-	for i := 0; i < n; i++ {
-		if id(i) == want {
-			return i
-		}
-	}
-	for i := 0; i < n; i++ {
-		if name(i) == want {
-			return i
-		}
-	}
-	return -1
-}
-
 func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	rig := m.NewRig()
 	for _, p := range a.params {
@@ -171,7 +156,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	}
 	clip := -1
 	if a.clip != "" {
-		clip = findNamed(len(m.Clips), func(i int) string { return m.Clips[i].ID }, func(i int) string { return m.Clips[i].Name }, a.clip)
+		clip = m.ClipIndex(a.clip) // id or name, p2l's lookup rule
 		if clip < 0 {
 			fmt.Fprintf(stderr, "p2l render: no clip %q; the model's clips are:\n", a.clip)
 			if len(m.Clips) == 0 {
@@ -193,7 +178,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	}
 	expr := -1
 	if a.expression != "" {
-		expr = findNamed(len(m.Expressions), func(i int) string { return m.Expressions[i].ID }, func(i int) string { return m.Expressions[i].Name }, a.expression)
+		expr = m.ExpressionIndex(a.expression)
 		if expr < 0 {
 			fmt.Fprintf(stderr, "p2l render: no expression %q; the model's expressions are:", a.expression)
 			for _, e := range m.Expressions {
