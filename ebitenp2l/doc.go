@@ -43,7 +43,10 @@
 // Everything that animates a character is on its *p2l.Rig (Character.Rig):
 // clips, expressions, parameters, behaviors (blink, breath, look-at, lip
 // sync), hit areas. LookAtScreen aims the look-at behavior at a screen
-// point. Character.Update calls Rig.Update; to pose a rig
+// point, measured from the character's face; Tap plays the tap group of the
+// hit area under a screen point. NewVoice plays a sound through the
+// character: every Update moves the mouth with the samples being heard
+// (level and vowel, package p2l/lipsync), also without a sound device. Character.Update calls Rig.Update; to pose a rig
 // yourself, call Rig.Evaluate (or UpdateStages) instead and Draw shows the
 // last evaluation. ScreenToCanvas, CanvasToScreen and HitTest map points
 // through the GeoM of the last Draw, for look-at targets and clicks;
