@@ -55,7 +55,9 @@ type Voice struct {
 type VoiceOptions struct {
 	// Context plays the sound. nil: audio.CurrentContext(), or a new
 	// context at SampleRate when there is none and a sound device is
-	// present (see Voice).
+	// present (see Voice). Ebitengine allows one context per process: a
+	// game that plays other sounds makes its context before its first
+	// voice (audio.NewContext panics once one exists).
 	Context *audio.Context
 	// SampleRate of the stream when no context exists (0: 44100).
 	SampleRate int

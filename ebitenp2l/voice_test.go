@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hajimehoshi/ebiten/v2/audio"
+
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
@@ -330,4 +332,38 @@ func BenchmarkRigUpdateDefault(b *testing.B) {
 		r.Update(1.0 / 60)
 	}
 	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// TestVoiceWithoutDevice: on a machine without a sound device (CI, this
+// one) a voice asked to play makes no audio context (Ebitengine's device
+// error would end RunGame a moment later), plays on the silent clock, says
+// why, and the game loop this test runs in keeps running.
+func TestVoiceWithoutDevice(t *testing.T) {
+	if ok, _ := soundOutput(); ok {
+		t.Skip("a sound device is present: the voice would play")
+	}
+	m, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *Character
+	onGame(func() { c = NewCharacter(m) })
+	defer onGame(c.Dispose)
+	s, _ := DecodeAudio(assets.Speech, 44100)
+	v, err := NewVoice(c, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if silent, why := v.Silent(); !silent || why == "" {
+		t.Errorf("Silent() = %v, %q", silent, why)
+	}
+	if audio.CurrentContext() != nil {
+		t.Error("an audio context was made without a sound device")
+	}
+	for range 60 { // a second of frames: RunGame must still be running
+		onGame(func() { c.Update(1.0 / 60) })
+	}
+	if v.Position() < 0.9 || !v.Playing() {
+		t.Errorf("after 60 frames: position %v, playing %v", v.Position(), v.Playing())
+	}
 }

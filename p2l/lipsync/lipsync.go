@@ -128,6 +128,7 @@ type Analyzer struct {
 	dec     int       // decimation factor
 	taps    []float64 // low-pass filter
 	buf     []float64 // decimated window
+	hamming []float64 // Hamming weights of the last window length
 	smooth  [5]float64
 	primed  bool
 	voicing float64 // of the last window, in [0, 1]
@@ -225,12 +226,19 @@ func (a *Analyzer) formants(samples []float32, rate int) (Formants, bool) {
 		return Formants{}, false
 	}
 	a.voicing = smoothstep(0.55, 0.85, r1/r0)
-	// Pre-emphasis from 50 Hz, then a Hamming window.
+	// Pre-emphasis from 50 Hz, then a Hamming window (made once per
+	// window length).
+	if len(a.hamming) != m {
+		a.hamming = make([]float64, m)
+		for k := range a.hamming {
+			a.hamming[k] = 0.54 - 0.46*math.Cos(2*math.Pi*float64(k)/float64(m-1))
+		}
+	}
 	pre := math.Exp(-2 * math.Pi * 50 / fs)
 	prev := y[0]
 	for k := range y {
 		v := y[k]
-		y[k] = (v - pre*prev) * (0.54 - 0.46*math.Cos(2*math.Pi*float64(k)/float64(m-1)))
+		y[k] = (v - pre*prev) * a.hamming[k]
 		prev = v
 	}
 	// Autocorrelation and Levinson–Durbin.
