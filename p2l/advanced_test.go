@@ -241,6 +241,10 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 	}
 	r.SetParameter(synth.AdvParamBody, 10)
 	r.SimReset()
+	r.Update(1) // the first update after a reset starts at rest: no step
+	if s := r.SimStepsForTest(); s[0] != 0 {
+		t.Fatalf("the starting update ran %d steps, want 0", s[0])
+	}
 	r.Update(1)
 	if s := r.SimStepsForTest(); s[0] != 4 {
 		t.Fatalf("one 1-second update ran %d steps, want at most 4", s[0])
@@ -263,7 +267,8 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 			t.Errorf("segment %d–%d length %v, want %v ± 0.5", v, v+2, l, synth.AdvRibbonStep)
 		}
 	}
-	// Evaluate shows the last step; it does not advance.
+	// Evaluate draws the simulation as the last update left it; it does
+	// not advance.
 	before := r.SimStepsForTest()[0]
 	r.Evaluate()
 	r.Evaluate()
@@ -325,10 +330,10 @@ func TestSimulationDeterministicAndCollides(t *testing.T) {
 			t.Fatalf("trajectories differ at value %d", i)
 		}
 	}
-	// Output is interpolated between steps (both outside the capsule) and
-	// rounded to float32: allow that rounding and the chord of a
-	// convex-ish shape between two step positions.
-	if worst > 0.05 {
+	// Collisions come before the last stretch pass of each substep (the
+	// editor's order), which may pull a particle back in a little, and the
+	// output is interpolated between two steps: a fraction of a pixel.
+	if worst > 0.5 {
 		t.Fatalf("capsule penetrated by %v px", worst)
 	}
 	t.Logf("deepest capsule penetration of drawn vertices: %v px", math.Max(worst, 0))

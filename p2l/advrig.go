@@ -511,20 +511,27 @@ func (r *Rig) SimReset() {
 
 // SimWind sets the host's wind for every simulation, an acceleration in
 // canvas pixels per second² with y down like the canvas, added to each
-// simulation's own wind and scaled by the particles' wind factors. A wind
-// that is not finite is ignored.
+// simulation's own wind and scaled by the particles' wind factors. A NaN or
+// infinite component is ignored (the call does nothing); finite values are
+// clamped to ±MaxSimWind, so that the float32 simulation cannot overflow.
 func (r *Rig) SimWind(x, y float32) {
 	if r.dead() || r.adv == nil || !finite(x) || !finite(y) {
 		return
 	}
+	x = max(-MaxSimWind, min(MaxSimWind, x))
+	y = max(-MaxSimWind, min(MaxSimWind, y))
 	for _, s := range r.adv.sims {
-		s.scene.SetWind(float64(x), -float64(y))
+		s.scene.SetWind(x, -y)
 	}
 }
 
-// advanceSimulation tells the next evaluation to advance the simulations by
-// dt seconds and show the output interpolated between the last two steps
-// (the update path). Without it an evaluation shows the last step.
+// MaxSimWind bounds each component of SimWind, in px/s² (a thousand times
+// gravity on the default character's scale).
+const MaxSimWind = 1e6
+
+// advanceSimulation tells the next evaluation to place and advance the
+// simulations by dt seconds (the update path). Without it an evaluation
+// only draws them as their last update left them.
 func (r *Rig) advanceSimulation(dt float64) {
 	if r.adv != nil && len(r.adv.sims) > 0 {
 		r.adv.simDT = dt
@@ -541,17 +548,15 @@ func (ad *advRig) simulate(r *Rig) {
 	ad.simDT, ad.stepIn = 0, false
 	in := &ad.in
 	in.r, in.ad = r, ad
-	if update {
-		// Read every input before any simulation writes its meshes.
-		for _, s := range ad.sims {
-			s.gather(in, r.model.Collision)
-		}
-		for _, s := range ad.sims {
-			s.advance(dt)
-		}
-	}
+	// One simulation after the other, each reading the pose as the ones
+	// before it drew it (the reference runtime's order). The simulation
+	// runs in float32 seconds, as the reference's updates do.
 	for _, s := range ad.sims {
-		s.write(in, update)
+		if update {
+			s.update(in, r.model.Collision, float32(dt))
+		} else {
+			s.draw(in)
+		}
 	}
 }
 
@@ -564,7 +569,7 @@ type rigSimInputs struct {
 	pts [2]float64
 }
 
-func (in *rigSimInputs) targetVertices(mesh int) []float32 {
+func (in *rigSimInputs) vertices(mesh int) []float32 {
 	c := &in.r.p.meshes[mesh]
 	return in.r.verts[in.r.vcur][c.vOff : c.vOff+2*c.nv]
 }

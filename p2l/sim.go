@@ -25,12 +25,8 @@ type simRun struct {
 	anchorMesh, anchorVertex []int32
 	colliders                []int // COLL indices, empty when collision is off
 
-	targets, anchors, out []float64
-	shapes                []xpbd.Shape
-	// shown tells whether the scene's output replaces the targets: false
-	// until the first step, so Evaluate before any simulated update shows
-	// the target.
-	shown bool
+	goals, anchors, out []float32
+	shapes              []xpbd.Shape
 }
 
 // newSimRun checks a simulation against the model and prepares its scene.
@@ -58,11 +54,11 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 	}
 	spec := xpbd.Spec{
 		Particles: n,
-		Fps:       float64(sim.Fps),
+		Fps:       sim.Fps,
 		Substeps:  int(sim.Substeps),
-		GravityX:  float64(sim.GravityX), GravityY: float64(sim.GravityY),
-		WindX: float64(sim.WindX), WindY: float64(sim.WindY),
-		PinCompliance: float64(sim.PinCompliance),
+		GravityX:  sim.GravityX, GravityY: sim.GravityY,
+		WindX: sim.WindX, WindY: sim.WindY,
+		PinCompliance: sim.PinCompliance,
 	}
 	if !(spec.Fps > 0) {
 		spec.Fps = 60 // like PHYS, 0 asks for the runtime's default
@@ -72,12 +68,12 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 	}
 	// Per-particle arrays: n entries, or none for the neutral default.
 	var err error
-	per := func(name string, a []float32, def float64) []float64 {
+	per := func(name string, a []float32, def float32) []float32 {
 		if err != nil {
 			return nil
 		}
-		out := make([]float64, n)
 		if len(a) == 0 {
+			out := make([]float32, n)
 			for i := range out {
 				out[i] = def
 			}
@@ -87,10 +83,7 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 			err = fmt.Errorf("%s has %d entries for %d particles", name, len(a), n)
 			return nil
 		}
-		for i, v := range a {
-			out[i] = float64(v)
-		}
-		return out
+		return a
 	}
 	spec.InvMass = per("invMass", sim.InvMass, 1)
 	spec.Damping = per("damping", sim.Damping, 0)
@@ -121,23 +114,16 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 		}
 		r.anchorMesh[p], r.anchorVertex[p] = int32(am), int32(av)
 	}
-	f64 := func(a []float32) []float64 {
-		out := make([]float64, len(a))
-		for i, v := range a {
-			out[i] = float64(v)
-		}
-		return out
-	}
 	spec.StretchA, spec.StretchB = sim.StretchA, sim.StretchB
-	spec.Rest, spec.Compliance, spec.CompressionCompliance = f64(sim.Rest), f64(sim.Compliance), f64(sim.CompressionCompliance)
+	spec.Rest, spec.Compliance, spec.CompressionCompliance = sim.Rest, sim.Compliance, sim.CompressionCompliance
 	spec.TriA, spec.TriB, spec.TriC = sim.TriA, sim.TriB, sim.TriC
-	spec.AreaCompliance = f64(sim.AreaCompliance)
+	spec.AreaCompliance = sim.AreaCompliance
 	spec.BendT1, spec.BendT2 = sim.BendT1, sim.BendT2
-	spec.BendCompliance = f64(sim.BendCompliance)
+	spec.BendCompliance = sim.BendCompliance
 	spec.WeldA, spec.WeldB = sim.WeldA, sim.WeldB
-	spec.WeightA, spec.WeightB, spec.WeldCompliance = f64(sim.WeightA), f64(sim.WeightB), f64(sim.WeldCompliance)
+	spec.WeightA, spec.WeightB, spec.WeldCompliance = sim.WeightA, sim.WeightB, sim.WeldCompliance
 	spec.LongParticle, spec.LongRoot = sim.LongParticle, sim.LongRoot
-	spec.MaxDistance = f64(sim.MaxDistance)
+	spec.MaxDistance = sim.MaxDistance
 	if withCollision {
 		for _, c := range sim.Colliders {
 			if c < 0 || m.Collision == nil || c >= len(m.Collision.Colliders) {
@@ -155,9 +141,9 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 		return fail("%v", err)
 	}
 	r.scene = sc
-	r.targets = make([]float64, 2*n)
-	r.anchors = make([]float64, 2*n)
-	r.out = make([]float64, 2*n)
+	r.goals = make([]float32, 2*n)
+	r.anchors = make([]float32, 2*n)
+	r.out = make([]float32, 2*n)
 	r.shapes = make([]xpbd.Shape, len(r.colliders))
 	return r, nil
 }
@@ -192,86 +178,85 @@ func deformerCount(m *Model) int {
 }
 
 // simInputs is what a simulation reads from the evaluation: a mesh's
-// evaluated canvas vertices (before any simulation overwrote them) and a
-// point of a deformer's local space mapped to the canvas.
+// canvas vertices as they are now (evaluated, and drawn over by the
+// simulations before this one) and a point of a deformer's local space
+// mapped to the canvas.
 type simInputs interface {
-	targetVertices(mesh int) []float32
+	vertices(mesh int) []float32
 	deformerPoint(d int, x, y float64) (float64, float64)
 }
 
-// gather reads this evaluation's targets, anchors and collider shapes into
-// the scene, converting canvas (y down) to the y-up world.
-func (r *simRun) gather(in simInputs, coll *Collision) {
+// place reads this update's goals, anchors and collider shapes from the
+// pose into the scene, converting canvas (y down) to the y-up world.
+func (r *simRun) place(in simInputs, coll *Collision) {
 	for p := range r.mesh {
-		v := in.targetVertices(int(r.mesh[p]))
-		x, y := float64(v[2*r.vert[p]]), -float64(v[2*r.vert[p]+1])
-		r.targets[2*p], r.targets[2*p+1] = x, y
+		v := in.vertices(int(r.mesh[p]))
+		x, y := v[2*r.vert[p]], -v[2*r.vert[p]+1]
+		r.goals[2*p], r.goals[2*p+1] = x, y
 		if am := r.anchorMesh[p]; am >= 0 {
-			av := in.targetVertices(int(am))
-			x, y = float64(av[2*r.anchorVertex[p]]), -float64(av[2*r.anchorVertex[p]+1])
+			av := in.vertices(int(am))
+			x, y = av[2*r.anchorVertex[p]], -av[2*r.anchorVertex[p]+1]
 		}
 		r.anchors[2*p], r.anchors[2*p+1] = x, y
 	}
 	for i, c := range r.colliders {
 		col := &coll.Colliders[c]
-		ax, ay, bx, by := float64(col.AX), float64(col.AY), float64(col.BX), float64(col.BY)
+		ax, ay, bx, by := col.AX, col.AY, col.BX, col.BY
 		switch {
 		case col.Mesh >= 0:
-			v := in.targetVertices(col.Mesh)
-			ax, ay = float64(v[2*col.VertexA]), float64(v[2*col.VertexA+1])
+			v := in.vertices(col.Mesh)
+			ax, ay = v[2*col.VertexA], v[2*col.VertexA+1]
 			if col.Capsule {
-				bx, by = float64(v[2*col.VertexB]), float64(v[2*col.VertexB+1])
+				bx, by = v[2*col.VertexB], v[2*col.VertexB+1]
 			}
 		case col.Deformer >= 0:
-			ax, ay = in.deformerPoint(col.Deformer, ax, ay)
-			bx, by = in.deformerPoint(col.Deformer, bx, by)
-		}
-		r.shapes[i] = xpbd.Shape{
-			Capsule: col.Capsule,
-			AX:      ax, AY: -ay, BX: bx, BY: -by,
-			RadiusA: float64(col.RadiusA), RadiusB: float64(col.RadiusB),
-			Friction: float64(col.Friction),
+			x, y := in.deformerPoint(col.Deformer, float64(ax), float64(ay))
+			ax, ay = float32(x), float32(y)
+			x, y = in.deformerPoint(col.Deformer, float64(bx), float64(by))
+			bx, by = float32(x), float32(y)
 		}
 		if !col.Capsule {
-			r.shapes[i].BX, r.shapes[i].BY, r.shapes[i].RadiusB = r.shapes[i].AX, r.shapes[i].AY, r.shapes[i].RadiusA
+			bx, by = ax, ay // a circle: both ends at a
+		}
+		r.shapes[i] = xpbd.Shape{
+			AX: ax, AY: -ay, BX: bx, BY: -by,
+			RadiusA: col.RadiusA, RadiusB: col.RadiusB,
+			Friction: col.Friction,
 		}
 	}
-	r.scene.SetInputs(r.targets, r.anchors, r.shapes)
+	r.scene.Place(r.goals, r.anchors, r.shapes)
 }
 
-// advance runs the steps dt makes up and returns how many ran.
-func (r *simRun) advance(dt float64) int {
-	n := r.scene.Advance(dt)
-	if n > 0 {
-		r.shown = true
+// update is one update of the simulation (hook H6 of Rig.Update with the
+// simulation stage): place it in this pose, start it at rest there on its
+// first update, else step it by dt, and draw it over its target meshes.
+func (r *simRun) update(in simInputs, coll *Collision, dt float32) {
+	r.place(in, coll)
+	if !r.scene.Started() {
+		r.scene.Start()
+	} else {
+		r.scene.Advance(dt)
 	}
-	return n
+	r.draw(in)
 }
 
-// write puts the simulated positions over the target meshes' vertices:
-// interpolated between the last two steps after an update, the last step
-// after Evaluate. Before any step nothing is written (the target shows).
-func (r *simRun) write(in simInputs, interpolated bool) {
-	if !r.shown {
+// draw puts the simulated positions, between the last two steps by the
+// time not yet stepped, over the target meshes' vertices; before the
+// first update nothing is drawn (the target shows).
+func (r *simRun) draw(in simInputs) {
+	if !r.scene.Started() {
 		return
 	}
-	if interpolated {
-		r.scene.Interpolated(r.out)
-	} else {
-		r.scene.Last(r.out)
-	}
+	r.scene.Output(r.out)
 	for p := range r.mesh {
-		v := in.targetVertices(int(r.mesh[p]))
-		v[2*r.vert[p]] = float32(r.out[2*p])
-		v[2*r.vert[p]+1] = float32(-r.out[2*p+1])
+		v := in.vertices(int(r.mesh[p]))
+		v[2*r.vert[p]] = r.out[2*p]
+		v[2*r.vert[p]+1] = -r.out[2*p+1]
 	}
 }
 
 // reset makes the next update start again at rest in the then current pose.
-func (r *simRun) reset() {
-	r.scene.Reset()
-	r.shown = false
-}
+func (r *simRun) reset() { r.scene.Reset() }
 
 // correctionOffsets adds −(static correction) of simulation sim for mesh
 // to verts (x,y pairs in the mesh's parent space): the H4 removal of what

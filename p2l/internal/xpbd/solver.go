@@ -2,307 +2,455 @@ package xpbd
 
 import "math"
 
-// SetWind sets the host's wind, an acceleration in px/s² (y up) added to the
-// scene's own wind and scaled per particle by WindFactor.
-func (s *Scene) SetWind(x, y float64) {
-	s.hostWindX, s.hostWindY = x, y
-}
+// The solver proper. The order of every sum and product follows the
+// editor's solver as the reference runtime ports it: a + b·c is written
+// a + float32(b·c) so that the product is rounded on its own on every
+// platform (Go may otherwise fuse it into one multiply-add, which rounds
+// once).
 
-// stepOnce runs one fixed step whose end lies at fraction fr between the
-// previous and the current frame inputs.
-func (s *Scene) stepOnce(fr float64) {
+// minArea is the share of its rest area below which a triangle is pushed
+// back out (the guard against turning over).
+const minArea = 0.2
+
+// step advances one fixed step of h seconds.
+func (s *Scene) step(h float32) {
 	sp := &s.spec
-	n := sp.Particles
-	for i := range s.tgtNow {
-		s.tgtNow[i] = s.tgt0[i] + (s.tgt1[i]-s.tgt0[i])*fr
-		s.ancNow[i] = s.anc0[i] + (s.anc1[i]-s.anc0[i])*fr
-	}
-	for i := range s.colNow {
-		s.colNow[i] = lerpShape(s.col0[i], s.col1[i], fr)
-	}
-	h := s.h
-	ax := sp.WindX + s.hostWindX
-	ay := sp.WindY + s.hostWindY
-	for sub := 0; sub < sp.Substeps; sub++ {
-		left := float64(sp.Substeps - sub)
-		for i := 0; i < n; i++ {
-			x, y := 2*i, 2*i+1
-			s.prev[x], s.prev[y] = s.pos[x], s.pos[y]
-			if sp.InvMass[i] == 0 {
-				// Kinematic particles travel to where the inputs hold them
-				// in equal parts over the substeps, landing exactly on it.
-				kx, ky := s.kinematic(i, s.tgtNow, s.ancNow)
-				if left == 1 {
-					s.pos[x], s.pos[y] = kx, ky
-				} else {
-					s.pos[x] += (kx - s.pos[x]) / left
-					s.pos[y] += (ky - s.pos[y]) / left
-				}
-				continue
-			}
-			wf := sp.WindFactor[i]
-			s.vel[x] += h * (sp.GravityX + wf*ax)
-			s.vel[y] += h * (sp.GravityY + wf*ay)
-			s.pos[x] += h * s.vel[x]
-			s.pos[y] += h * s.vel[y]
+	subs := sp.Substeps
+	hs := h / float32(subs)
+	wind := [2]float32{sp.WindX + s.hostWindX, sp.WindY + s.hostWindY}
+	for sub := 1; sub <= subs; sub++ {
+		t := float32(sub) / float32(subs)
+		for i := range s.x {
+			s.stepAncX[i] = s.lastAncX[i] + float32((s.ancX[i]-s.lastAncX[i])*t)
+			s.stepAncY[i] = s.lastAncY[i] + float32((s.ancY[i]-s.lastAncY[i])*t)
+			s.stepGoalX[i] = s.lastGoalX[i] + float32((s.goalX[i]-s.lastGoalX[i])*t)
+			s.stepGoalY[i] = s.lastGoalY[i] + float32((s.goalY[i]-s.lastGoalY[i])*t)
 		}
-		s.solve(1 / (h * h))
-		s.collide()
-		inv := 1 / h
-		for i := 0; i < n; i++ {
-			x, y := 2*i, 2*i+1
-			vx := (s.pos[x] - s.prev[x]) * inv
-			vy := (s.pos[y] - s.prev[y]) * inv
-			// Damping is a rate per second: velocity loses damping·h of
-			// itself every substep (never reversing).
-			k := 1 - sp.Damping[i]*h
-			if k < 0 {
-				k = 0
-			} else if k > 1 {
-				k = 1
-			}
-			s.vel[x], s.vel[y] = vx*k, vy*k
+		for k := range s.colliders {
+			s.stepCol[k] = lerpShape(&s.lastCol[k], &s.colliders[k], t)
+		}
+		angle := s.lastFrameAngle + float32((s.frameAngle-s.lastFrameAngle)*t)
+		reverse := sub%2 == 0
+		s.measureRest()
+		s.integrate(hs, wind)
+		for _, l := range [...][]float32{s.stretchL, s.areaL, s.flipL, s.bendL, s.weldL, s.pinL, s.goalL} {
+			clear(l)
+		}
+		s.solvePins(hs)
+		s.solveStretch(hs, reverse)
+		s.solveTriangles(hs, reverse)
+		s.solveBends(hs, reverse)
+		s.solveWelds(hs, reverse)
+		s.solveGoals(hs, angle)
+		s.solveCollisions()
+		s.solveLongRange(reverse)
+		clear(s.stretchL)
+		s.solveStretch(hs, !reverse)
+		for i := range s.x {
+			s.vx[i] = (s.x[i] - s.px[i]) / hs
+			s.vy[i] = (s.y[i] - s.py[i]) / hs
 		}
 	}
-	copy(s.before, s.last)
-	copy(s.last, s.pos)
-	if s.steps < math.MaxInt32 {
-		s.steps++
-	}
+	s.settle()
 }
 
-func lerpShape(a, b Shape, f float64) Shape {
-	l := func(p, q float64) float64 { return p + (q-p)*f }
+// lerpShape moves a collider's ends from a to b by t; radii and friction
+// are b's.
+func lerpShape(a, b *Shape, t float32) Shape {
+	l := func(p, q float32) float32 { return p + float32((q-p)*t) }
 	return Shape{
-		Capsule: b.Capsule,
-		AX:      l(a.AX, b.AX), AY: l(a.AY, b.AY),
-		BX: l(a.BX, b.BX), BY: l(a.BY, b.BY),
-		RadiusA: l(a.RadiusA, b.RadiusA), RadiusB: l(a.RadiusB, b.RadiusB),
-		Friction: b.Friction,
+		AX: l(a.AX, b.AX), AY: l(a.AY, b.AY), BX: l(a.BX, b.BX), BY: l(a.BY, b.BY),
+		RadiusA: b.RadiusA, RadiusB: b.RadiusB, Friction: b.Friction,
 	}
 }
 
-// solve projects every constraint once, in the fixed order stretch, area,
-// bending, welds, goals, pins, long-range attachments. With one projection
-// per substep the multipliers start at zero, so Δλ = −C / (Σ w|∇C|² + α/h²)
-// (ih2 is 1/h²).
-func (s *Scene) solve(ih2 float64) {
+// index returns which of the alternating sweeps' k-th constraint of n is
+// visited at position i.
+func index(i, n int, reverse bool) int {
+	if reverse {
+		return n - 1 - i
+	}
+	return i
+}
+
+// fmax is IEEE maxNum: the larger, ignoring a NaN.
+func fmax(a, b float32) float32 {
+	if a != a || b > a {
+		return b
+	}
+	return a
+}
+
+// measureRest measures this substep's rest shape on the goals: stretch rest
+// lengths (never shorter than the file's), triangle areas, and each
+// triangle's inverse edge matrix (zero for a degenerate one).
+func (s *Scene) measureRest() {
 	sp := &s.spec
-	w := sp.InvMass
-	for i := range sp.StretchA {
-		a, b := sp.StretchA[i], sp.StretchB[i]
-		d := dist(s.pos, a, b)
-		c := d - sp.Rest[i]
-		alpha := sp.Compliance[i]
+	gx, gy := s.stepGoalX, s.stepGoalY
+	for k := range sp.StretchA {
+		a, b := sp.StretchA[k], sp.StretchB[k]
+		dx, dy := gx[a]-gx[b], gy[a]-gy[b]
+		s.restLength[k] = fmax(sp.Rest[k], sqrt(float32(dx*dx)+float32(dy*dy)))
+	}
+	for k := range sp.TriA {
+		a, b, c := sp.TriA[k], sp.TriB[k], sp.TriC[k]
+		m00, m01 := gx[b]-gx[a], gx[c]-gx[a]
+		m10, m11 := gy[b]-gy[a], gy[c]-gy[a]
+		det := float32(m00*m11) - float32(m01*m10)
+		s.restArea[k] = det / 2
+		inv := s.restInv[4*k : 4*k+4 : 4*k+4]
+		if float32(det*det) < 1e-12 {
+			clear(inv)
+			continue
+		}
+		inv[0], inv[1], inv[2], inv[3] = m11/det, -m01/det, -m10/det, m00/det
+	}
+}
+
+// integrate predicts positions: kinematic particles go to their anchor,
+// the others gain gravity and wind, lose velocity exponentially by their
+// damping rate, and move.
+func (s *Scene) integrate(h float32, wind [2]float32) {
+	sp := &s.spec
+	for i := range s.x {
+		s.px[i], s.py[i] = s.x[i], s.y[i]
+		if s.kin[i] {
+			s.x[i], s.y[i] = s.stepAncX[i], s.stepAncY[i]
+			continue
+		}
+		decay := s.decay[i] // exp(−damping·h), the same every substep
+		wf := sp.WindFactor[i]
+		s.vx[i] = float32((s.vx[i] + float32((sp.GravityX+float32(wind[0]*wf))*h)) * decay)
+		s.vy[i] = float32((s.vy[i] + float32((sp.GravityY+float32(wind[1]*wf))*h)) * decay)
+		s.x[i] += float32(s.vx[i] * h)
+		s.y[i] += float32(s.vy[i] * h)
+	}
+}
+
+// solveStretch projects the stretch constraints once, forward or reversed.
+func (s *Scene) solveStretch(h float32, reverse bool) {
+	sp := &s.spec
+	h2 := h * h
+	n := len(sp.StretchA)
+	for i := 0; i < n; i++ {
+		k := index(i, n, reverse)
+		a, b := sp.StretchA[k], sp.StretchB[k]
+		wa, wb := s.mob[a], s.mob[b]
+		w := wa + wb
+		if w == 0 {
+			continue
+		}
+		dx, dy := s.x[a]-s.x[b], s.y[a]-s.y[b]
+		length := sqrt(float32(dx*dx) + float32(dy*dy))
+		if length < 1e-9 {
+			continue
+		}
+		c := length - s.restLength[k]
+		compliance := sp.Compliance[k]
 		if c < 0 {
-			alpha = sp.CompressionCompliance[i]
+			compliance = sp.CompressionCompliance[k]
 		}
-		if alpha < 0 {
+		if absent(compliance) {
 			continue
 		}
-		s.distance(a, b, w[a], w[b], c, d, alpha*ih2)
-	}
-	for i := range sp.TriA {
-		if sp.AreaCompliance[i] < 0 {
-			continue
-		}
-		s.areaConstraint(i, sp.AreaCompliance[i]*ih2)
-	}
-	for i := range sp.BendT1 {
-		p, q := s.bendP[i], s.bendQ[i]
-		if sp.BendCompliance[i] < 0 || p == Absent {
-			continue
-		}
-		d := dist(s.pos, p, q)
-		s.distance(p, q, w[p], w[q], d-s.bendRest[i], d, sp.BendCompliance[i]*ih2)
-	}
-	for i := range sp.WeldA {
-		if sp.WeldCompliance[i] < 0 {
-			continue
-		}
-		a, b := sp.WeldA[i], sp.WeldB[i]
-		d := dist(s.pos, a, b)
-		s.distance(a, b, w[a]*sp.WeightA[i], w[b]*sp.WeightB[i], d, d, sp.WeldCompliance[i]*ih2)
-	}
-	for i := 0; i < sp.Particles; i++ {
-		if sp.GoalCompliance[i] < 0 || w[i] == 0 {
-			continue
-		}
-		tx := s.tgtNow[2*i] + sp.GoalOffsetX[i]
-		ty := s.tgtNow[2*i+1] + sp.GoalOffsetY[i]
-		s.toPoint(i, tx, ty, sp.GoalCompliance[i]*ih2)
-	}
-	if sp.PinCompliance >= 0 {
-		for i := 0; i < sp.Particles; i++ {
-			pw := sp.PinWeight[i]
-			if !(pw > 0) || w[i] == 0 {
-				continue
-			}
-			s.toPoint(i, s.ancNow[2*i], s.ancNow[2*i+1], sp.PinCompliance/pw*ih2)
-		}
-	}
-	for i := range sp.LongParticle {
-		p, r := sp.LongParticle[i], sp.LongRoot[i]
-		if w[p] == 0 || sp.MaxDistance[i] < 0 {
-			continue
-		}
-		d := dist(s.pos, p, r)
-		if d <= sp.MaxDistance[i] || d == 0 {
-			continue
-		}
-		// A hard unilateral constraint moving the particle only: the root
-		// acts as if it had infinite mass.
-		k := sp.MaxDistance[i] / d
-		rx, ry := s.pos[2*r], s.pos[2*r+1]
-		s.pos[2*p] = rx + (s.pos[2*p]-rx)*k
-		s.pos[2*p+1] = ry + (s.pos[2*p+1]-ry)*k
+		alpha := compliance / h2
+		delta := (-c - float32(alpha*s.stretchL[k])) / (w + alpha)
+		s.stretchL[k] += delta
+		nx, ny := dx/length, dy/length
+		s.x[a] += float32(float32(wa*delta) * nx)
+		s.y[a] += float32(float32(wa*delta) * ny)
+		s.x[b] -= float32(float32(wb*delta) * nx)
+		s.y[b] -= float32(float32(wb*delta) * ny)
 	}
 }
 
-func dist(pos []float64, a, b uint32) float64 {
-	return math.Hypot(pos[2*a]-pos[2*b], pos[2*a+1]-pos[2*b+1])
+// solveTriangles keeps each triangle's area (when it has a compliance) and
+// pushes a triangle shrunk below minArea of its rest area, or turned over,
+// back out.
+func (s *Scene) solveTriangles(h float32, reverse bool) {
+	sp := &s.spec
+	h2 := h * h
+	n := len(sp.TriA)
+	for i := 0; i < n; i++ {
+		k := index(i, n, reverse)
+		rest := s.restArea[k]
+		if float32(rest*rest) < 1e-8 {
+			continue
+		}
+		sign := float32(1)
+		if !(rest > 0) {
+			sign = -1
+		}
+		a, b, c := sp.TriA[k], sp.TriB[k], sp.TriC[k]
+		if s.mob[a]+s.mob[b]+s.mob[c] == 0 {
+			continue
+		}
+		ra := abs(rest)
+		if cp := sp.AreaCompliance[k]; !absent(cp) {
+			s.area(k, a, b, c, sign, ra, cp/h2, false)
+		}
+		s.area(k, a, b, c, sign, float32(ra*minArea), 0, true)
+	}
 }
 
-// distance projects a distance constraint between a and b whose value is c
-// at the current distance d, with inverse masses wa, wb and compliance at
-// (already divided by h²). The gradient is the unit direction a−b; it is
-// undefined at d = 0, where the constraint is skipped.
-func (s *Scene) distance(a, b uint32, wa, wb, c, d, at float64) {
-	den := wa + wb + at
-	if d < 1e-12 || den == 0 {
+func abs(v float32) float32 { return float32(math.Abs(float64(v))) }
+
+// area pulls triangle k's signed area (times sign) towards target with
+// compliance alpha; the flip guard (flip) only pushes it up to target.
+func (s *Scene) area(k int, a, b, c uint32, sign, target, alpha float32, flip bool) {
+	xa, ya, xb, yb, xc, yc := s.x[a], s.y[a], s.x[b], s.y[b], s.x[c], s.y[c]
+	value := float32(sign*(float32((xb-xa)*(yc-ya))-float32((xc-xa)*(yb-ya)))) / 2
+	cv := value - target
+	lambda := s.areaL
+	if flip {
+		if cv >= 0 {
+			return
+		}
+		lambda = s.flipL
+	}
+	gax, gay := float32(sign*(yb-yc))/2, float32(sign*(xc-xb))/2
+	gbx, gby := float32(sign*(yc-ya))/2, float32(sign*(xa-xc))/2
+	gcx, gcy := float32(sign*(ya-yb))/2, float32(sign*(xb-xa))/2
+	wa, wb, wc := s.mob[a], s.mob[b], s.mob[c]
+	w := float32(wa*(float32(gax*gax)+float32(gay*gay))) + float32(wb*(float32(gbx*gbx)+float32(gby*gby))) + float32(wc*(float32(gcx*gcx)+float32(gcy*gcy)))
+	if w < 1e-12 {
 		return
 	}
-	dl := -c / den
-	nx := (s.pos[2*a] - s.pos[2*b]) / d
-	ny := (s.pos[2*a+1] - s.pos[2*b+1]) / d
-	s.pos[2*a] += wa * dl * nx
-	s.pos[2*a+1] += wa * dl * ny
-	s.pos[2*b] -= wb * dl * nx
-	s.pos[2*b+1] -= wb * dl * ny
+	delta := (-cv - float32(alpha*lambda[k])) / (w + alpha)
+	lambda[k] += delta
+	s.x[a] += float32(float32(wa*delta) * gax)
+	s.y[a] += float32(float32(wa*delta) * gay)
+	s.x[b] += float32(float32(wb*delta) * gbx)
+	s.y[b] += float32(float32(wb*delta) * gby)
+	s.x[c] += float32(float32(wc*delta) * gcx)
+	s.y[c] += float32(float32(wc*delta) * gcy)
 }
 
-// toPoint pulls particle i towards the point (tx, ty) (C = distance to the
-// point, gradient of length one): it moves w/(w+α̃) of the way.
-func (s *Scene) toPoint(i int, tx, ty, at float64) {
+// turnOf returns how far triangle k has turned from its rest shape (the
+// rotation of the best-fit frame, in radians) and leaves its gradient over
+// corners a, b, c in turnGrad; NaN without a rest shape.
+func (s *Scene) turnOf(k int) float32 {
+	sp := &s.spec
+	inv := s.restInv[4*k : 4*k+4 : 4*k+4]
+	p, q, r, t := inv[0], inv[1], inv[2], inv[3]
+	if p == 0 && q == 0 && r == 0 && t == 0 {
+		return float32(math.NaN())
+	}
+	a, b, c := sp.TriA[k], sp.TriB[k], sp.TriC[k]
+	e1x, e1y := s.x[b]-s.x[a], s.y[b]-s.y[a]
+	e2x, e2y := s.x[c]-s.x[a], s.y[c]-s.y[a]
+	cs := float32(e1x*p) + float32(e2x*r) + float32(e1y*q) + float32(e2y*t)
+	sn := float32(e1y*p) + float32(e2y*r) - float32(e1x*q) - float32(e2x*t)
+	norm := float32(cs*cs) + float32(sn*sn)
+	if norm < 1e-12 {
+		return float32(math.NaN())
+	}
+	bx, by := (float32(cs*-q)-float32(sn*p))/norm, (float32(cs*p)-float32(sn*q))/norm
+	cx, cy := (float32(cs*-t)-float32(sn*r))/norm, (float32(cs*r)-float32(sn*t))/norm
+	s.turnGrad = [6]float32{-(bx + cx), -(by + cy), bx, by, cx, cy}
+	return atan2(sn, cs)
+}
+
+// solveBends keeps the two triangles of each bending pair turned by the
+// same angle: C = turn(t1) − turn(t2), wrapped to ±π.
+func (s *Scene) solveBends(h float32, reverse bool) {
+	sp := &s.spec
+	h2 := h * h
+	n := len(sp.BendT1)
+	const pi = float32(math.Pi)
+	var idx [6]uint32
+	var gx, gy [6]float32
+	for i := 0; i < n; i++ {
+		k := index(i, n, reverse)
+		t1, t2 := int(sp.BendT1[k]), int(sp.BendT2[k])
+		m := 0
+		add := func(p uint32, x, y float32) {
+			for j := 0; j < m; j++ {
+				if idx[j] == p {
+					gx[j] += x
+					gy[j] += y
+					return
+				}
+			}
+			idx[m], gx[m], gy[m] = p, x, y
+			m++
+		}
+		first := s.turnOf(t1)
+		if first != first {
+			continue
+		}
+		g := s.turnGrad
+		add(sp.TriA[t1], g[0], g[1])
+		add(sp.TriB[t1], g[2], g[3])
+		add(sp.TriC[t1], g[4], g[5])
+		second := s.turnOf(t2)
+		if second != second {
+			continue
+		}
+		g = s.turnGrad
+		add(sp.TriA[t2], -g[0], -g[1])
+		add(sp.TriB[t2], -g[2], -g[3])
+		add(sp.TriC[t2], -g[4], -g[5])
+		c := first - second
+		if c > pi {
+			c -= 2 * pi
+		} else if c < -pi {
+			c += 2 * pi
+		}
+		var w float32
+		for j := 0; j < m; j++ {
+			w += float32(s.mob[idx[j]] * (float32(gx[j]*gx[j]) + float32(gy[j]*gy[j])))
+		}
+		if w < 1e-12 {
+			continue
+		}
+		cp := sp.BendCompliance[k]
+		if absent(cp) {
+			continue
+		}
+		alpha := cp / h2
+		delta := (-c - float32(alpha*s.bendL[k])) / (w + alpha)
+		s.bendL[k] += delta
+		for j := 0; j < m; j++ {
+			wi := s.mob[idx[j]]
+			s.x[idx[j]] += float32(float32(wi*delta) * gx[j])
+			s.y[idx[j]] += float32(float32(wi*delta) * gy[j])
+		}
+	}
+}
+
+// solveWelds pulls each welded pair together, one update per axis.
+func (s *Scene) solveWelds(h float32, reverse bool) {
+	sp := &s.spec
+	h2 := h * h
+	n := len(sp.WeldA)
+	for i := 0; i < n; i++ {
+		k := index(i, n, reverse)
+		a, b := sp.WeldA[k], sp.WeldB[k]
+		wa := s.mob[a] * sp.WeightA[k]
+		wb := s.mob[b] * sp.WeightB[k]
+		w := wa + wb
+		if w == 0 || absent(sp.WeldCompliance[k]) {
+			continue
+		}
+		alpha := sp.WeldCompliance[k] / h2
+		d := (-(s.x[a] - s.x[b]) - float32(alpha*s.weldL[2*k])) / (w + alpha)
+		s.weldL[2*k] += d
+		s.x[a] += float32(wa * d)
+		s.x[b] -= float32(wb * d)
+		d = (-(s.y[a] - s.y[b]) - float32(alpha*s.weldL[2*k+1])) / (w + alpha)
+		s.weldL[2*k+1] += d
+		s.y[a] += float32(wa * d)
+		s.y[b] -= float32(wb * d)
+	}
+}
+
+// solvePins pulls softly pinned particles (0 < weight < 0.999) towards
+// their anchors.
+func (s *Scene) solvePins(h float32) {
+	sp := &s.spec
+	if absent(sp.PinCompliance) {
+		return
+	}
+	h2 := h * h
+	for i := range s.x {
+		w := sp.PinWeight[i]
+		if w <= 0 || s.kin[i] {
+			continue
+		}
+		compliance := float32(float32(sp.PinCompliance*(1-w))/w) * sp.InvMass[i]
+		s.attach(i, s.stepAncX[i], s.stepAncY[i], compliance/h2, s.pinL)
+	}
+}
+
+// solveGoals pulls particles with a goal towards it, the goal offset
+// turned with the body.
+func (s *Scene) solveGoals(h float32, angle float32) {
+	sp := &s.spec
+	h2 := h * h
+	ca, sa := cos(angle), sin(angle)
+	for i := range s.x {
+		cp := sp.GoalCompliance[i]
+		if absent(cp) || s.kin[i] {
+			continue
+		}
+		ox := float32(sp.GoalOffsetX[i]*ca) - float32(sp.GoalOffsetY[i]*sa)
+		oy := float32(sp.GoalOffsetX[i]*sa) + float32(sp.GoalOffsetY[i]*ca)
+		s.attach(i, s.stepGoalX[i]+ox, s.stepGoalY[i]+oy, cp/h2, s.goalL)
+	}
+}
+
+// attach is a zero-length spring from particle i to (tx, ty), one XPBD
+// update per axis, with multipliers lambda.
+func (s *Scene) attach(i int, tx, ty, alpha float32, lambda []float32) {
 	w := s.spec.InvMass[i]
-	k := w / (w + at)
-	s.pos[2*i] += (tx - s.pos[2*i]) * k
-	s.pos[2*i+1] += (ty - s.pos[2*i+1]) * k
-}
-
-// area returns the signed area of a triangle (positive counter-clockwise in
-// the y-up world).
-func (s *Scene) area(a, b, c uint32) float64 {
-	p := s.pos
-	return 0.5 * ((p[2*b]-p[2*a])*(p[2*c+1]-p[2*a+1]) - (p[2*b+1]-p[2*a+1])*(p[2*c]-p[2*a]))
-}
-
-func (s *Scene) areaConstraint(i int, at float64) {
-	sp := &s.spec
-	a, b, c := sp.TriA[i], sp.TriB[i], sp.TriC[i]
-	p := s.pos
-	C := s.area(a, b, c) - s.areaRest[i]
-	// ∂A/∂b = ½(c−a)⊥, ∂A/∂c = ½(a−b)⊥ with (x, y)⊥ = (y, −x) and
-	// ∂A/∂a = −∂A/∂b − ∂A/∂c.
-	gbx, gby := 0.5*(p[2*c+1]-p[2*a+1]), -0.5*(p[2*c]-p[2*a])
-	gcx, gcy := -0.5*(p[2*b+1]-p[2*a+1]), 0.5*(p[2*b]-p[2*a])
-	gax, gay := -gbx-gcx, -gby-gcy
-	wa, wb, wc := sp.InvMass[a], sp.InvMass[b], sp.InvMass[c]
-	den := wa*(gax*gax+gay*gay) + wb*(gbx*gbx+gby*gby) + wc*(gcx*gcx+gcy*gcy) + at
-	if den == 0 {
+	if w == 0 {
 		return
 	}
-	dl := -C / den
-	p[2*a] += wa * dl * gax
-	p[2*a+1] += wa * dl * gay
-	p[2*b] += wb * dl * gbx
-	p[2*b+1] += wb * dl * gby
-	p[2*c] += wc * dl * gcx
-	p[2*c+1] += wc * dl * gcy
+	d := (-(s.x[i] - tx) - float32(alpha*lambda[2*i])) / (w + alpha)
+	lambda[2*i] += d
+	s.x[i] += float32(w * d)
+	d = (-(s.y[i] - ty) - float32(alpha*lambda[2*i+1])) / (w + alpha)
+	lambda[2*i+1] += d
+	s.y[i] += float32(w * d)
 }
 
-// collide pushes every dynamic particle out of every collider, in collider
-// order, then cancels Friction of its sliding this substep. A tapered
-// capsule's surface point is taken at the segment point closest to the
-// particle with the radius interpolated there.
-func (s *Scene) collide() {
-	sp := &s.spec
-	for ci := range s.colNow {
-		sh := &s.colNow[ci]
-		for i := 0; i < sp.Particles; i++ {
-			if sp.InvMass[i] == 0 {
+// solveCollisions pushes every dynamic particle out of every collider, in
+// collider order, and takes Friction of its slide along the surface this
+// substep away.
+func (s *Scene) solveCollisions() {
+	if len(s.stepCol) == 0 {
+		return
+	}
+	for i := range s.x {
+		if s.kin[i] {
+			continue
+		}
+		for ci := range s.stepCol {
+			c := &s.stepCol[ci]
+			cx, cy, radius := c.closest(s.x[i], s.y[i])
+			dx, dy := s.x[i]-cx, s.y[i]-cy
+			distance := sqrt(float32(dx*dx) + float32(dy*dy))
+			if distance >= radius {
 				continue
 			}
-			px, py := s.pos[2*i], s.pos[2*i+1]
-			cx, cy, r := sh.closest(px, py)
-			dx, dy := px-cx, py-cy
-			d := math.Hypot(dx, dy)
-			if d >= r {
-				continue
+			nx, ny := float32(0), float32(1)
+			if distance > 1e-6 {
+				nx, ny = dx/distance, dy/distance
 			}
-			var nx, ny float64
-			if d > 1e-12 {
-				nx, ny = dx/d, dy/d
-			} else {
-				// On the axis: push out sideways from the segment (or up for
-				// a circle), a fixed choice for determinism.
-				nx, ny = sh.fallbackNormal()
+			depth := radius - distance
+			s.x[i] += float32(nx * depth)
+			s.y[i] += float32(ny * depth)
+			if f := min(c.Friction, 1); f > 0 {
+				mx, my := s.x[i]-s.px[i], s.y[i]-s.py[i]
+				along := float32(mx*-ny) + float32(my*nx)
+				s.x[i] -= float32(float32(-ny*along) * f)
+				s.y[i] -= float32(float32(nx*along) * f)
 			}
-			px, py = cx+nx*r, cy+ny*r
-			if f := sh.Friction; f > 0 {
-				mx, my := px-s.prev[2*i], py-s.prev[2*i+1]
-				dn := mx*nx + my*ny
-				tx, ty := mx-dn*nx, my-dn*ny
-				if f > 1 {
-					f = 1
-				}
-				px -= f * tx
-				py -= f * ty
-				// The tangent of a tapered capsule is not exactly its
-				// surface; push out once more, along the new normal.
-				if cx, cy, r := sh.closest(px, py); math.Hypot(px-cx, py-cy) < r {
-					dx, dy := px-cx, py-cy
-					if d := math.Hypot(dx, dy); d > 1e-12 {
-						px, py = cx+dx/d*r, cy+dy/d*r
-					}
-				}
-			}
-			s.pos[2*i], s.pos[2*i+1] = px, py
 		}
 	}
 }
 
-// closest returns the shape's axis point nearest (px, py) and the radius
-// there.
-func (sh *Shape) closest(px, py float64) (float64, float64, float64) {
-	if !sh.Capsule {
-		return sh.AX, sh.AY, sh.RadiusA
+// solveLongRange puts each attached particle back within its maximum
+// distance of its root; the root does not move for it.
+func (s *Scene) solveLongRange(reverse bool) {
+	sp := &s.spec
+	n := len(sp.LongParticle)
+	for j := 0; j < n; j++ {
+		k := index(j, n, reverse)
+		i := sp.LongParticle[k]
+		if s.kin[i] {
+			continue
+		}
+		r := sp.LongRoot[k]
+		dx, dy := s.x[i]-s.x[r], s.y[i]-s.y[r]
+		length := sqrt(float32(dx*dx) + float32(dy*dy))
+		limit := sp.MaxDistance[k]
+		if length <= limit || length < 1e-9 {
+			continue
+		}
+		k2 := limit / length
+		s.x[i] = s.x[r] + float32(dx*k2)
+		s.y[i] = s.y[r] + float32(dy*k2)
 	}
-	ex, ey := sh.BX-sh.AX, sh.BY-sh.AY
-	l2 := ex*ex + ey*ey
-	t := 0.0
-	if l2 > 0 {
-		t = ((px-sh.AX)*ex + (py-sh.AY)*ey) / l2
-		t = math.Max(0, math.Min(1, t))
-	}
-	return sh.AX + ex*t, sh.AY + ey*t, sh.RadiusA + (sh.RadiusB-sh.RadiusA)*t
-}
-
-// Penetration returns how deep (px, py) lies inside the shape by the
-// measure the solver uses, 0 when outside.
-func (sh *Shape) Penetration(px, py float64) float64 {
-	cx, cy, r := sh.closest(px, py)
-	d := math.Hypot(px-cx, py-cy)
-	if d >= r {
-		return 0
-	}
-	return r - d
-}
-
-func (sh *Shape) fallbackNormal() (float64, float64) {
-	ex, ey := sh.BX-sh.AX, sh.BY-sh.AY
-	if l := math.Hypot(ex, ey); sh.Capsule && l > 0 {
-		return -ey / l, ex / l
-	}
-	return 0, 1
 }

@@ -1,16 +1,28 @@
 // Package xpbd is the vertex simulation of the advanced mode (the SIMS and
-// COLL chunks of P2LRT_V2.md): an extended position-based dynamics solver
-// over flat particle arrays, with the "small steps" scheme of Macklin et al.
-// (2019): every fixed step is split into substeps, each substep predicts
-// positions from velocities, projects every constraint once in a fixed order
-// with its Lagrange multiplier starting from zero, resolves collisions and
-// derives velocities from the positional change.
+// COLL chunks of P2LRT_V2.md): the 2D extended position-based dynamics
+// solver of PSD2Live's editor (XpbdSolver), which the spec says the runtime
+// follows item by item, over flat float32 particle arrays.
+//
+// A fixed step of 1/fps seconds is split into substeps. Each substep moves
+// the goals, anchors and colliders linearly from where the previous step
+// left them towards the current placement, measures the rest shape on the
+// goals (rest lengths never below the file's, rest areas and triangle
+// frames), integrates velocities with exponential damping, then projects
+// with its Lagrange multipliers reset: pins, stretch, areas (with a guard
+// against turning over), angle bending, welds, goals, collisions, long-range
+// attachments, and stretch once more. The sweeps alternate direction from
+// one substep to the next. Velocities are the positional change.
+//
+// The arithmetic is float32 like the editor's and the reference runtime's
+// (transcendentals in float64, rounded), products are rounded before they
+// are summed so that no platform fuses them, and the order of operations
+// follows the reference, so a scene steps here as it does there.
 //
 // The world is y-up (canvas x, −canvas y), lengths are canvas pixels, times
 // seconds. The package knows nothing of meshes: the caller (p2l's advanced
-// mode) feeds per-frame target, anchor and collider positions and reads
-// particle positions back. Everything runs single-threaded in a fixed order
-// and allocates only in NewScene, so identical inputs give bit-identical
+// mode) places goals, anchors and colliders each update and reads particle
+// positions back. Everything runs single-threaded in a fixed order and
+// allocates only in NewScene, so identical inputs give bit-identical
 // trajectories.
 package xpbd
 
@@ -19,157 +31,138 @@ import (
 	"math"
 )
 
-// Absent is the value of an index array entry meaning "none" (the file's
-// 0xFFFFFFFF).
-const Absent = math.MaxUint32
-
 // Spec is the constant description of a scene: one SIMS simulation with its
-// constraint arrays, indices already being particle indices. A negative
-// compliance means the constraint (or, for stretch, that direction of it)
-// is absent; zero is a hard constraint.
+// constraint arrays, indices already being particle indices. A compliance
+// that is negative, NaN or +Inf means the constraint (for stretch: that
+// direction of it) is absent; zero is a hard constraint.
 type Spec struct {
 	Particles int
-	Fps       float64
+	Fps       float32
 	Substeps  int
 	// Gravity and Wind are accelerations in px/s², y up. Wind is scaled per
 	// particle by WindFactor.
-	GravityX, GravityY float64
-	WindX, WindY       float64
-	// PinCompliance applies to every pinned particle (PinWeight > 0); the
-	// effective compliance is PinCompliance/PinWeight.
-	PinCompliance float64
+	GravityX, GravityY float32
+	WindX, WindY       float32
+	// PinCompliance is the compliance of a pin of weight 1/2 and inverse
+	// mass 1; a pin of weight w and inverse mass m has
+	// PinCompliance·(1 − w)/w·m. A weight of 0.999 or more pins rigidly.
+	PinCompliance float32
 
-	// Per particle (len Particles).
-	InvMass, Damping, WindFactor, PinWeight  []float64
-	GoalCompliance, GoalOffsetX, GoalOffsetY []float64
+	// Per particle (len Particles). A particle is kinematic — it follows
+	// its anchor exactly — when InvMass is 0 or PinWeight ≥ 0.999.
+	InvMass, Damping, WindFactor, PinWeight  []float32
+	GoalCompliance, GoalOffsetX, GoalOffsetY []float32
 
-	// Stretch: keeps |a−b| at Rest; Compliance when stretched,
-	// CompressionCompliance when compressed.
+	// Stretch keeps |a−b| at the larger of Rest and the goals' distance;
+	// Compliance when stretched, CompressionCompliance when compressed.
 	StretchA, StretchB                      []uint32
-	Rest, Compliance, CompressionCompliance []float64
-	// Area: keeps the signed area of triangle (A, B, C) at its initial value.
+	Rest, Compliance, CompressionCompliance []float32
+	// Area keeps the area of triangle (A, B, C) at the goals' and, with any
+	// compliance, at least a fifth of it with its orientation.
 	TriA, TriB, TriC []uint32
-	AreaCompliance   []float64
-	// Bending: BendT1/BendT2 are triangle indices (into TriA...) of two
-	// triangles sharing an edge; the distance between their two unshared
-	// vertices is kept at its initial value.
+	AreaCompliance   []float32
+	// Bending: BendT1/BendT2 are triangle indices (into TriA...); the angle
+	// each triangle has turned from its goal shape is kept equal.
 	BendT1, BendT2 []uint32
-	BendCompliance []float64
-	// Welds pull particle pairs together; WeightA/WeightB scale how much each
-	// side moves.
+	BendCompliance []float32
+	// Welds pull particle pairs together axis by axis; WeightA/WeightB
+	// scale how much each side moves.
 	WeldA, WeldB                     []uint32
-	WeightA, WeightB, WeldCompliance []float64
+	WeightA, WeightB, WeldCompliance []float32
 	// Long-range attachments: particle LongParticle stays within
 	// MaxDistance of particle LongRoot (the root does not move for it).
 	LongParticle, LongRoot []uint32
-	MaxDistance            []float64
+	MaxDistance            []float32
 
-	// Colliders the scene avoids (indices into the caller's collider list,
-	// which Step receives as shapes).
+	// Colliders is the number of collider shapes Place receives.
 	Colliders int
 }
 
-// Shape is one collider's placement for a step: a circle at A (Capsule
-// false) or a capsule from A to B whose radius goes linearly from RadiusA
-// to RadiusB, y up. Friction in [0, 1] is the share of sliding cancelled on
-// contact.
+// Shape is one collider's placement, y up: a capsule from A to B whose
+// radius goes linearly from RadiusA to RadiusB (a circle when A = B).
+// Friction in [0, 1] is the share of sliding cancelled on contact.
 type Shape struct {
-	Capsule          bool
-	AX, AY, BX, BY   float64
-	RadiusA, RadiusB float64
-	Friction         float64
+	AX, AY, BX, BY   float32
+	RadiusA, RadiusB float32
+	Friction         float32
 }
 
-// Scene is the running state of one simulation.
-type Scene struct {
-	spec Spec
-	h    float64 // substep length
-	step float64 // step length
-
-	pos, prev, vel []float64 // x,y pairs
-	// Rest values measured when the scene starts.
-	areaRest, bendRest []float64
-	bendP, bendQ       []uint32 // unshared vertices of each bending pair (Absent: degenerate)
-
-	// The last two step results, for output interpolation.
-	last, before []float64
-	accum        float64
-	steps        int // steps taken since start (saturating)
-	started      bool
-
-	// Inputs of the previous and current frame: targets (x,y per particle),
-	// anchors (x,y per particle) and collider shapes.
-	tgt0, tgt1 []float64
-	anc0, anc1 []float64
-	col0, col1 []Shape
-	colNow     []Shape
-	tgtNow     []float64
-	ancNow     []float64
-
-	hostWindX, hostWindY float64
-}
-
-// MaxStepsPerUpdate is the most fixed steps one Advance takes; the time
+// MaxStepsPerUpdate is the most fixed steps one Advance takes: the time
 // beyond them is dropped, as the spec requires for every time-step
 // extension.
 const MaxStepsPerUpdate = 4
 
-// NewScene checks spec and returns a scene that starts on its first Advance.
+// Scene is the running state of one simulation.
+type Scene struct {
+	spec  Spec
+	kin   []bool    // kinematic particles
+	mob   []float32 // inverse mass, 0 for kinematic particles
+	decay []float32 // velocity kept per substep, e^(−damping·substep)
+	h     float32   // step length 1/fps
+	// Firmly pinned particles (weight ≥ 0.5), whose anchors give the turn
+	// of the body that goal offsets follow, and those anchors at the start.
+	frame     []int
+	frameRest []float32
+
+	// Particles and the previous substep's positions.
+	x, y, vx, vy, px, py []float32
+	// Current placement and the one the last step reached.
+	goalX, goalY, ancX, ancY      []float32
+	lastGoalX, lastGoalY          []float32
+	lastAncX, lastAncY            []float32
+	stepGoalX, stepGoalY          []float32
+	stepAncX, stepAncY            []float32
+	colliders, lastCol, stepCol   []Shape
+	frameAngle, lastFrameAngle    float32
+	restLength, restArea, restInv []float32
+	stretchL, areaL, flipL, bendL []float32
+	weldL, pinL, goalL            []float32
+	turnGrad                      [6]float32
+	previous, current             []float32 // x,y per particle after the last two steps
+	remain                        float32
+	started                       bool
+	steps                         int
+	hostWindX, hostWindY          float32
+}
+
+// NewScene checks spec and returns a scene that starts on its first Start.
 func NewScene(spec Spec) (*Scene, error) {
 	if err := spec.check(); err != nil {
 		return nil, err
 	}
 	n := spec.Particles
-	s := &Scene{spec: spec}
-	s.step = 1 / spec.Fps
-	s.h = s.step / float64(spec.Substeps)
-	s.pos = make([]float64, 2*n)
-	s.prev = make([]float64, 2*n)
-	s.vel = make([]float64, 2*n)
-	s.last = make([]float64, 2*n)
-	s.before = make([]float64, 2*n)
-	s.tgt0 = make([]float64, 2*n)
-	s.tgt1 = make([]float64, 2*n)
-	s.anc0 = make([]float64, 2*n)
-	s.anc1 = make([]float64, 2*n)
-	s.tgtNow = make([]float64, 2*n)
-	s.ancNow = make([]float64, 2*n)
-	s.col0 = make([]Shape, spec.Colliders)
-	s.col1 = make([]Shape, spec.Colliders)
-	s.colNow = make([]Shape, spec.Colliders)
-	s.areaRest = make([]float64, len(spec.TriA))
-	s.bendRest = make([]float64, len(spec.BendT1))
-	s.bendP = make([]uint32, len(spec.BendT1))
-	s.bendQ = make([]uint32, len(spec.BendT1))
-	for i := range spec.BendT1 {
-		s.bendP[i], s.bendQ[i] = s.unshared(spec.BendT1[i], spec.BendT2[i])
+	f := func(k int) []float32 { return make([]float32, k) }
+	s := &Scene{spec: spec, h: 1 / spec.Fps}
+	s.kin = make([]bool, n)
+	s.mob = f(n)
+	s.decay = f(n)
+	hs := s.h / float32(spec.Substeps) // as step computes it
+	for i := 0; i < n; i++ {
+		s.decay[i] = exp(float32(-spec.Damping[i] * hs))
+		s.kin[i] = spec.PinWeight[i] >= 0.999 || spec.InvMass[i] == 0
+		if !s.kin[i] {
+			s.mob[i] = spec.InvMass[i]
+		}
+		if spec.PinWeight[i] >= 0.5 {
+			s.frame = append(s.frame, i)
+		}
 	}
+	s.frameRest = f(2 * len(s.frame))
+	s.x, s.y, s.vx, s.vy, s.px, s.py = f(n), f(n), f(n), f(n), f(n), f(n)
+	s.goalX, s.goalY, s.ancX, s.ancY = f(n), f(n), f(n), f(n)
+	s.lastGoalX, s.lastGoalY, s.lastAncX, s.lastAncY = f(n), f(n), f(n), f(n)
+	s.stepGoalX, s.stepGoalY, s.stepAncX, s.stepAncY = f(n), f(n), f(n), f(n)
+	s.colliders = make([]Shape, spec.Colliders)
+	s.lastCol = make([]Shape, spec.Colliders)
+	s.stepCol = make([]Shape, spec.Colliders)
+	nt := len(spec.TriA)
+	s.restLength = f(len(spec.StretchA))
+	s.restArea, s.restInv = f(nt), f(4*nt)
+	s.stretchL, s.areaL, s.flipL = f(len(spec.StretchA)), f(nt), f(nt)
+	s.bendL, s.weldL = f(len(spec.BendT1)), f(2*len(spec.WeldA))
+	s.pinL, s.goalL = f(2*n), f(2*n)
+	s.previous, s.current = f(2*n), f(2*n)
 	return s, nil
-}
-
-// unshared returns the vertex of triangle t1 not in t2 and the vertex of t2
-// not in t1, or Absent twice when the triangles do not share exactly one
-// edge (then the bending constraint is absent).
-func (s *Scene) unshared(t1, t2 uint32) (uint32, uint32) {
-	a := [3]uint32{s.spec.TriA[t1], s.spec.TriB[t1], s.spec.TriC[t1]}
-	b := [3]uint32{s.spec.TriA[t2], s.spec.TriB[t2], s.spec.TriC[t2]}
-	in := func(v uint32, t [3]uint32) bool { return v == t[0] || v == t[1] || v == t[2] }
-	p, q := uint32(Absent), uint32(Absent)
-	np, nq := 0, 0
-	for _, v := range a {
-		if !in(v, b) {
-			p, np = v, np+1
-		}
-	}
-	for _, v := range b {
-		if !in(v, a) {
-			q, nq = v, nq+1
-		}
-	}
-	if np != 1 || nq != 1 {
-		return Absent, Absent
-	}
-	return p, q
 }
 
 func (spec *Spec) check() error {
@@ -177,7 +170,7 @@ func (spec *Spec) check() error {
 	if n < 0 {
 		return fmt.Errorf("xpbd: negative particle count %d", n)
 	}
-	if !(spec.Fps > 0) || math.IsInf(spec.Fps, 0) {
+	if !(spec.Fps > 0) || math.IsInf(float64(spec.Fps), 0) {
 		return fmt.Errorf("xpbd: fps %v is not a positive finite number", spec.Fps)
 	}
 	if spec.Substeps < 1 || spec.Substeps > 1024 {
@@ -186,22 +179,26 @@ func (spec *Spec) check() error {
 	if spec.Colliders < 0 {
 		return fmt.Errorf("xpbd: negative collider count")
 	}
-	for _, v := range []float64{spec.GravityX, spec.GravityY, spec.WindX, spec.WindY, spec.PinCompliance} {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+	for _, v := range []float32{spec.GravityX, spec.GravityY, spec.WindX, spec.WindY} {
+		if !finite(v) {
 			return fmt.Errorf("xpbd: non-finite scene setting %v", v)
 		}
 	}
-	perParticle := map[string][]float64{
-		"invMass": spec.InvMass, "damping": spec.Damping, "windFactor": spec.WindFactor,
-		"pinWeight": spec.PinWeight, "goalCompliance": spec.GoalCompliance,
-		"goalOffsetX": spec.GoalOffsetX, "goalOffsetY": spec.GoalOffsetY,
+	type array struct {
+		name       string
+		v          []float32
+		compliance bool // +Inf and NaN mean "absent", not an error
 	}
-	for _, name := range []string{"invMass", "damping", "windFactor", "pinWeight", "goalCompliance", "goalOffsetX", "goalOffsetY"} {
-		a := perParticle[name]
-		if len(a) != n {
-			return fmt.Errorf("xpbd: %s has %d entries for %d particles", name, len(a), n)
+	perParticle := []array{
+		{"invMass", spec.InvMass, false}, {"damping", spec.Damping, false}, {"windFactor", spec.WindFactor, false},
+		{"pinWeight", spec.PinWeight, false}, {"goalCompliance", spec.GoalCompliance, true},
+		{"goalOffsetX", spec.GoalOffsetX, false}, {"goalOffsetY", spec.GoalOffsetY, false},
+	}
+	for _, a := range perParticle {
+		if len(a.v) != n {
+			return fmt.Errorf("xpbd: %s has %d entries for %d particles", a.name, len(a.v), n)
 		}
-		if err := finite(name, a); err != nil {
+		if err := checkFinite(a.name, a.v, a.compliance); err != nil {
 			return err
 		}
 	}
@@ -213,15 +210,15 @@ func (spec *Spec) check() error {
 	type group struct {
 		name string
 		idx  [][]uint32
-		vals [][]float64
+		vals []array
 		max  int // index bound
 	}
 	groups := []group{
-		{"stretch", [][]uint32{spec.StretchA, spec.StretchB}, [][]float64{spec.Rest, spec.Compliance, spec.CompressionCompliance}, n},
-		{"area", [][]uint32{spec.TriA, spec.TriB, spec.TriC}, [][]float64{spec.AreaCompliance}, n},
-		{"bend", [][]uint32{spec.BendT1, spec.BendT2}, [][]float64{spec.BendCompliance}, len(spec.TriA)},
-		{"weld", [][]uint32{spec.WeldA, spec.WeldB}, [][]float64{spec.WeightA, spec.WeightB, spec.WeldCompliance}, n},
-		{"long-range", [][]uint32{spec.LongParticle, spec.LongRoot}, [][]float64{spec.MaxDistance}, n},
+		{"stretch", [][]uint32{spec.StretchA, spec.StretchB}, []array{{"rest", spec.Rest, false}, {"compliance", spec.Compliance, true}, {"compressionCompliance", spec.CompressionCompliance, true}}, n},
+		{"area", [][]uint32{spec.TriA, spec.TriB, spec.TriC}, []array{{"areaCompliance", spec.AreaCompliance, true}}, n},
+		{"bend", [][]uint32{spec.BendT1, spec.BendT2}, []array{{"bendCompliance", spec.BendCompliance, true}}, len(spec.TriA)},
+		{"weld", [][]uint32{spec.WeldA, spec.WeldB}, []array{{"weightA", spec.WeightA, false}, {"weightB", spec.WeightB, false}, {"weldCompliance", spec.WeldCompliance, true}}, n},
+		{"long-range", [][]uint32{spec.LongParticle, spec.LongRoot}, []array{{"maxDistance", spec.MaxDistance, false}}, n},
 	}
 	for _, g := range groups {
 		m := len(g.idx[0])
@@ -236,10 +233,10 @@ func (spec *Spec) check() error {
 			}
 		}
 		for _, a := range g.vals {
-			if len(a) != m {
+			if len(a.v) != m {
 				return fmt.Errorf("xpbd: %s arrays have different lengths", g.name)
 			}
-			if err := finite(g.name, a); err != nil {
+			if err := checkFinite(a.name, a.v, a.compliance); err != nil {
 				return err
 			}
 		}
@@ -247,142 +244,194 @@ func (spec *Spec) check() error {
 	return nil
 }
 
-func finite(name string, a []float64) error {
+func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+
+// checkFinite rejects NaN and ±Inf, except that a compliance may be NaN or
+// +Inf (no constraint, like a negative one).
+func checkFinite(name string, a []float32, compliance bool) error {
 	for i, v := range a {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !finite(v) && !(compliance && (v != v || v > 0)) {
 			return fmt.Errorf("xpbd: %s[%d] is not finite", name, i)
 		}
 	}
 	return nil
 }
 
+// absent reports whether compliance c stands for no constraint: negative,
+// NaN or +Inf (the editor's infinity, written as −1).
+func absent(c float32) bool { return !(c >= 0) || c > math.MaxFloat32 }
+
 // Particles returns the particle count.
 func (s *Scene) Particles() int { return s.spec.Particles }
 
-// Started reports whether the scene has been placed at rest (by the first
-// SetInputs after NewScene or Reset).
+// Started reports whether the scene has been started (Start after NewScene
+// or Reset).
 func (s *Scene) Started() bool { return s.started }
 
-// StepsTaken returns the number of fixed steps taken since the start.
+// StepsTaken returns the number of fixed steps taken since the start
+// (saturating).
 func (s *Scene) StepsTaken() int { return s.steps }
 
-// Reset makes the next SetInputs start the scene again at rest.
-func (s *Scene) Reset() {
-	s.started = false
-	s.accum = 0
-	s.steps = 0
+// Reset makes the scene wait for Start again.
+func (s *Scene) Reset() { s.started = false }
+
+// SetWind sets the host's wind, an acceleration in px/s² (y up) added to the
+// scene's own wind and scaled per particle by WindFactor.
+func (s *Scene) SetWind(x, y float32) { s.hostWindX, s.hostWindY = x, y }
+
+// Place gives the scene this update's goals (x,y per particle: where the
+// evaluated pose puts each particle), anchors (x,y per particle: where each
+// pin holds it; its own goal when it follows itself) and collider shapes,
+// all y up. The slices are copied; steps move from the placement the last
+// step reached to this one.
+func (s *Scene) Place(goals, anchors []float32, colliders []Shape) {
+	for i := range s.goalX {
+		s.goalX[i], s.goalY[i] = goals[2*i], goals[2*i+1]
+		s.ancX[i], s.ancY[i] = anchors[2*i], anchors[2*i+1]
+	}
+	copy(s.colliders, colliders)
 }
 
-// SetInputs gives the scene this frame's targets (x,y per particle: where
-// the evaluated pose puts each particle), anchors (x,y per particle: where
-// each pinned particle is held; a particle's own target when it follows
-// itself) and collider shapes, all y up. The slices are copied.
-//
-// The first call after NewScene or Reset places every particle at rest on
-// its target and measures the rest areas and bending distances there; the
-// frame before it counts as identical.
-func (s *Scene) SetInputs(targets, anchors []float64, colliders []Shape) {
-	copy(s.tgt0, s.tgt1)
-	copy(s.anc0, s.anc1)
-	copy(s.col0, s.col1)
-	copy(s.tgt1, targets)
-	copy(s.anc1, anchors)
-	copy(s.col1, colliders)
-	if s.started {
-		return
+// Start puts every particle at rest on its goal, as the last Place put
+// them, and takes that placement as the one the last step reached; the
+// firmly pinned particles' anchors become the rest of the body's turn.
+func (s *Scene) Start() {
+	for i := range s.x {
+		s.x[i], s.y[i] = s.goalX[i], s.goalY[i]
+		s.vx[i], s.vy[i] = 0, 0
+		s.stepGoalX[i], s.stepGoalY[i] = s.goalX[i], s.goalY[i]
 	}
+	for k, i := range s.frame {
+		s.frameRest[2*k], s.frameRest[2*k+1] = s.ancX[i], s.ancY[i]
+	}
+	s.frameAngle = 0
+	s.settle()
 	s.started = true
-	copy(s.tgt0, s.tgt1)
-	copy(s.anc0, s.anc1)
-	copy(s.col0, s.col1)
-	copy(s.pos, s.tgt1)
-	for i := 0; i < s.spec.Particles; i++ {
-		if s.spec.InvMass[i] == 0 {
-			s.pos[2*i], s.pos[2*i+1] = s.kinematic(i, s.tgt1, s.anc1)
-		}
-	}
-	clear(s.vel)
-	copy(s.prev, s.pos)
-	copy(s.last, s.pos)
-	copy(s.before, s.pos)
-	for i := range s.areaRest {
-		s.areaRest[i] = s.area(s.spec.TriA[i], s.spec.TriB[i], s.spec.TriC[i])
-	}
-	for i := range s.bendRest {
-		if p := s.bendP[i]; p != Absent {
-			s.bendRest[i] = dist(s.pos, p, s.bendQ[i])
-		}
+	s.remain = 0
+	s.steps = 0
+	s.capture()
+	copy(s.previous, s.current)
+}
+
+// settle takes the current placement as the one the last step reached.
+func (s *Scene) settle() {
+	copy(s.lastGoalX, s.goalX)
+	copy(s.lastGoalY, s.goalY)
+	copy(s.lastAncX, s.ancX)
+	copy(s.lastAncY, s.ancY)
+	copy(s.lastCol, s.colliders)
+	s.lastFrameAngle = s.frameAngle
+}
+
+func (s *Scene) capture() {
+	for i := range s.x {
+		s.current[2*i], s.current[2*i+1] = s.x[i], s.y[i]
 	}
 }
 
-// kinematic returns where a particle of zero inverse mass is held: its
-// anchor when pinned (and pins exist), else its target.
-func (s *Scene) kinematic(i int, tgt, anc []float64) (float64, float64) {
-	if s.spec.PinWeight[i] > 0 && s.spec.PinCompliance >= 0 {
-		return anc[2*i], anc[2*i+1]
-	}
-	return tgt[2*i], tgt[2*i+1]
-}
-
-// Advance runs the fixed steps that dt seconds make up, at most
-// MaxStepsPerUpdate, and returns how many it ran. When more steps are due,
-// the oldest time is dropped: the steps run are the last ones of the frame,
-// so after a hitch the scene continues from the present inputs. Within the
-// frame, targets, anchors and colliders move linearly from the previous
-// SetInputs to the last one, and each step sees them at its end time.
-func (s *Scene) Advance(dt float64) int {
-	if !s.started || !(dt > 0) || math.IsInf(dt, 0) {
+// Advance adds dt seconds to the time not yet stepped, keeps at most
+// MaxStepsPerUpdate steps of it (the newest time beyond is dropped), and
+// runs the whole steps it holds; it returns how many ran. The scene must
+// have been started and placed for this update.
+func (s *Scene) Advance(dt float32) int {
+	if !s.started || !(dt > 0) {
 		return 0
 	}
-	start := s.accum
-	total := math.Floor((start + dt) / s.step)
-	n := MaxStepsPerUpdate
-	if total < MaxStepsPerUpdate {
-		n = int(total)
+	s.frameAngle = s.turn()
+	h := s.h
+	s.remain = min(s.remain+dt, h*MaxStepsPerUpdate)
+	n := 0
+	for s.remain >= h {
+		s.previous, s.current = s.current, s.previous
+		s.step(h)
+		s.capture()
+		s.remain -= h
+		n++
 	}
-	skip := total - float64(n) // steps dropped, the oldest ones
-	for k := 1; k <= n; k++ {
-		s.stepOnce(s.frameFraction(start, dt, skip+float64(k)))
-	}
-	// The fractional remainder stays for the output interpolation.
-	s.accum = start + dt - total*s.step
-	if !(s.accum >= 0) { // rounding, or dt too large for the subtraction
-		s.accum = 0
-	} else if s.accum >= s.step {
-		s.accum = math.Nextafter(s.step, 0)
+	if s.steps <= math.MaxInt32-n {
+		s.steps += n
 	}
 	return n
 }
 
-// frameFraction is where, between the previous and the current inputs, the
-// end of step n (1-based) of this frame lies. The accumulator held `start`
-// seconds before the frame, so step n ends step*n − start seconds into the
-// frame's dt.
-func (s *Scene) frameFraction(start, dt, n float64) float64 {
-	f := (s.step*n - start) / dt
-	if f > 1 {
-		f = 1
-	}
-	if f < 0 {
-		f = 0
-	}
-	return f
+// Alpha returns the interpolation factor between the last two steps that
+// the output uses: the time not yet stepped over the step, in [0, 1].
+func (s *Scene) Alpha() float32 {
+	return max(0, min(1, s.remain*s.spec.Fps))
 }
 
-// Alpha returns the interpolation factor between the last two steps that
-// the output uses: the time left in the accumulator over the step.
-func (s *Scene) Alpha() float64 { return s.accum / s.step }
-
-// Interpolated writes the particle positions interpolated between the last
-// two steps into out (x,y per particle, y up).
-func (s *Scene) Interpolated(out []float64) {
-	// Before two steps exist, before holds the rest pose, so the same
-	// formula applies from the first step on.
+// Output writes the particle positions between the last two steps by Alpha
+// into out (x,y per particle, y up).
+func (s *Scene) Output(out []float32) {
 	a := s.Alpha()
 	for i := range out[:2*s.spec.Particles] {
-		out[i] = s.before[i] + (s.last[i]-s.before[i])*a
+		p, c := s.previous[i], s.current[i]
+		out[i] = p + float32((c-p)*a)
 	}
 }
 
-// Last writes the particle positions of the last step into out.
-func (s *Scene) Last(out []float64) { copy(out, s.last) }
+// turn is the best-fit rotation of the firmly pinned particles' anchors
+// from their rest to now (2D Procrustes about the centroids); 0 with fewer
+// than two.
+func (s *Scene) turn() float32 {
+	if len(s.frame) < 2 {
+		return 0
+	}
+	var rx, ry, cx, cy float32
+	for k, i := range s.frame {
+		rx += s.frameRest[2*k]
+		ry += s.frameRest[2*k+1]
+		cx += s.ancX[i]
+		cy += s.ancY[i]
+	}
+	count := float32(len(s.frame))
+	rx /= count
+	ry /= count
+	cx /= count
+	cy /= count
+	var dot, cross float32
+	for k, i := range s.frame {
+		ax, ay := s.frameRest[2*k]-rx, s.frameRest[2*k+1]-ry
+		bx, by := s.ancX[i]-cx, s.ancY[i]-cy
+		dot += float32(ax*bx) + float32(ay*by)
+		cross += float32(ax*by) - float32(ay*bx)
+	}
+	if dot == 0 && cross == 0 {
+		return 0
+	}
+	return atan2(cross, dot)
+}
+
+func atan2(y, x float32) float32 { return float32(math.Atan2(float64(y), float64(x))) }
+func sqrt(x float32) float32     { return float32(math.Sqrt(float64(x))) }
+func exp(x float32) float32      { return float32(math.Exp(float64(x))) }
+func cos(x float32) float32      { return float32(math.Cos(float64(x))) }
+func sin(x float32) float32      { return float32(math.Sin(float64(x))) }
+
+// Penetration returns how deep (px, py) lies inside the shape by the
+// measure the solver uses, 0 when outside.
+func (sh *Shape) Penetration(px, py float32) float32 {
+	cx, cy, r := sh.closest(px, py)
+	d := sqrt(float32((px-cx)*(px-cx)) + float32((py-cy)*(py-cy)))
+	if d >= r {
+		return 0
+	}
+	return r - d
+}
+
+// closest returns the shape's axis point nearest (px, py) and the radius
+// there.
+func (sh *Shape) closest(px, py float32) (float32, float32, float32) {
+	ex, ey := sh.BX-sh.AX, sh.BY-sh.AY
+	l2 := float32(ex*ex) + float32(ey*ey)
+	var t float32
+	if l2 > 1e-12 {
+		t = (float32((px-sh.AX)*ex) + float32((py-sh.AY)*ey)) / l2
+		t = max(0, min(1, t))
+	}
+	return sh.AX + float32(ex*t), sh.AY + float32(ey*t), sh.RadiusA + float32((sh.RadiusB-sh.RadiusA)*t)
+}
+
+// Spec returns the scene's description (sharing its arrays: do not modify
+// them).
+func (s *Scene) Spec() Spec { return s.spec }
