@@ -5,8 +5,11 @@ XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1280x1024x24")
 DEB_PKGS := libgl1-mesa-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
             libxxf86vm-dev libasound2-dev pkg-config xvfb xauth
 FUZZTIME ?= 30s
+# make web writes the browser viewer here; make serve-web serves it there.
+WEB_DIR ?= build/web
+WEB_ADDR ?= 127.0.0.1:8080
 
-.PHONY: all deps run test test-ports bench fuzz generate mobile-check
+.PHONY: all deps run web serve-web test test-ports bench fuzz generate mobile-check
 
 all: test
 
@@ -29,6 +32,17 @@ deps:
 run: deps
 	$(GO) run ./viewer $(FILE)
 
+# The viewer for browsers, in a folder any static web server can host:
+# viewer.wasm (+ .gz), wasm_exec.js, index.html (docs/WEB.md).
+web:
+	$(GO) run ./viewer/web build -o $(WEB_DIR)
+
+# Builds it and serves it on http://$(WEB_ADDR)/ until interrupted.
+serve-web: web
+	$(GO) run ./viewer/web serve -o $(WEB_DIR) -addr $(WEB_ADDR)
+
+# The browser tests in viewer/web run when Chromium is installed (CI
+# installs it); they build the viewer and ebitenp2l's tests for js/wasm.
 test: deps
 	$(GO) vet ./...
 	$(GO) mod tidy -diff # go.mod and go.sum are tidy (direct dependencies not "// indirect")
@@ -39,9 +53,11 @@ test: deps
 	 else echo "mobile-check skipped: no javac (install a JDK to check the Java binding)"; fi
 
 # The runtime (everything under p2l/, no Ebitengine) on other ports: its
-# tests under WebAssembly in Node, and a 32-bit build.
+# tests under WebAssembly in Node, and a 32-bit build; the browser-only
+# code (viewer, ebitenp2l) vetted for js/wasm.
 test-ports:
 	GOARCH=386 $(GO) vet ./p2l/... ./internal/...
+	GOOS=js GOARCH=wasm $(GO) vet ./viewer ./ebitenp2l
 	@if command -v node >/dev/null 2>&1; then \
 	  PATH="$$PATH:$$($(GO) env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm $(GO) test -count=1 ./p2l/... ./internal/...; \
 	 else echo "wasm tests skipped: no node"; fi

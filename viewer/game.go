@@ -343,6 +343,7 @@ func (g *game) Update() error {
 		g.message = "rig stopped: " + err.Error()
 	}
 	g.frame++
+	publishState(g) // window.p2lViewer in the browser (state_js.go)
 	return nil
 }
 
@@ -350,6 +351,12 @@ func (g *game) Update() error {
 func (g *game) handleDrops() {
 	if dropped := ebiten.DroppedFiles(); dropped != nil {
 		g.openDropped(dropped)
+	}
+	// In the browser, files chosen in the page's picker arrive as a drop.
+	if picked, err := pickedFiles(); err != nil {
+		g.message = err.Error()
+	} else if picked != nil {
+		g.openDropped(picked)
 	}
 }
 

@@ -10,6 +10,10 @@
 // mouse; clicking a hit area shows its name and plays a reaction clip; the
 // wheel zooms and the right button pans.
 //
+// The same program runs in browsers (make web; docs/WEB.md): there the
+// page's query parameters are the flags, and files can also be chosen in
+// the page's file picker.
+//
 // Flags:
 //
 //	-screenshot out.png  render -frames frames (fixed 1/60 s steps) and save

@@ -1,0 +1,12 @@
+//go:build !js
+
+package main
+
+import "io/fs"
+
+// Only the browser build has a file picker (picker_js.go) and a page to
+// publish its state to (state_js.go).
+
+func pickedFiles() (fs.FS, error) { return nil, nil }
+
+func publishState(*game) {}

@@ -1,0 +1,424 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/render"
+)
+
+var shots = flag.String("shots", "", "directory to save the browser tests' screenshots to")
+
+// The page is shotW×shotH CSS pixels at device scale 1; with ?noui the
+// viewer fits the default character's 1000×1200 canvas into it, scaled by
+// min(W/1000, H/1200) = 0.64 and centred (viewer/game.go, geoM).
+const shotW, shotH = 640, 800
+
+// toScreen maps a point of the default character's canvas to the page.
+func toScreen(x, y float64) (float64, float64) {
+	const cw, ch = 1000.0, 1200.0
+	s := math.Min(shotW/cw, shotH/ch)
+	return shotW/2 + (x-cw/2)*s, shotH/2 + (y-ch/2)*s
+}
+
+// viewerState is window.p2lViewer (viewer/state_js.go).
+type viewerState struct {
+	Model    string  `json:"model"`
+	Clip     string  `json:"clip"`
+	Hit      string  `json:"hit"`
+	Message  string  `json:"message"`
+	Speaking bool    `json:"speaking"`
+	Voice    float64 `json:"voice"`
+	Mouth    float64 `json:"mouth"`
+	Frames   int     `json:"frames"`
+}
+
+// TestViewerInBrowser builds the viewer as make web does, serves it as
+// make serve-web does and uses it in Chromium as a person would: the
+// default character is drawn, follows the pointer, reacts to a tap on a
+// hit area and speaks after the first click (Web Audio); files open from
+// the page's file picker and by a drop on the canvas. It logs the page's
+// frame times.
+func TestViewerInBrowser(t *testing.T) {
+	chromium(t) // skip before building
+	dir := t.TempDir()
+	start := time.Now()
+	if err := build(dir); err != nil {
+		t.Fatal(err)
+	}
+	wasm, _ := os.Stat(filepath.Join(dir, "viewer.wasm"))
+	gz, _ := os.Stat(filepath.Join(dir, "viewer.wasm.gz"))
+	t.Logf("build: %v; viewer.wasm %d bytes, gzip %d bytes", time.Since(start).Round(time.Second), wasm.Size(), gz.Size())
+	srv := httptest.NewServer(handler(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+
+	ctx := newTab(t, shotW, shotH, 5*time.Minute)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(shotW, shotH), chromedp.Navigate(srv.URL+"/?noui")); err != nil {
+		t.Fatal(err)
+	}
+	st := waitFrames(t, ctx, 30, time.Minute)
+	t.Logf("loaded: %+v", st)
+	if st.Model != "default character" {
+		t.Fatalf("the page shows %q, want the default character", st.Model)
+	}
+
+	// Drawn: the character over the background.
+	img := screenshot(t, ctx, "default")
+	checkCharacter(t, img)
+
+	// Follows the pointer: the irises move towards it.
+	left := irisesAt(t, ctx, 0, shotH*0.35, "pointer-left")
+	right := irisesAt(t, ctx, shotW-1, shotH*0.35, "pointer-right")
+	t.Logf("iris centre x: pointer left %.1f, pointer right %.1f; %+v", left, right, waitFrames(t, ctx, 1, time.Minute))
+	if right-left < 4 {
+		t.Errorf("the irises moved %.1f px when the pointer went from left to right; want at least 4", right-left)
+	}
+
+	// A tap on the head: hit area Head, a clip of group TapHead. The
+	// click is the page's first gesture, so the audio starts and the
+	// bundled speech (-speak) plays.
+	m, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hx, hy := toScreen(500, 420)
+	click(t, ctx, hx, hy)
+	st = poll(t, ctx, "p2lViewer.hit !== ''", 20*time.Second)
+	if st.Hit != "Head" {
+		t.Errorf("tap on the head hit %q", st.Hit)
+	}
+	if c := m.ClipIndex(st.Clip); c < 0 || m.Clips[c].Group != "TapHead" {
+		t.Errorf("tap on the head plays clip %q, want one of group TapHead", st.Clip)
+	}
+	t.Logf("after the tap: %+v", st)
+
+	// Speaks through Web Audio: a voice dropped on the page plays (the
+	// tap started the audio), its play head advances and the mouth
+	// follows it.
+	speech, err := filepath.Abs(filepath.Join(repoRoot, "assets", "speech.ogg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropFiles(t, ctx, []string{speech})
+	speaking := speechMouth(t, ctx)
+	t.Logf("speaking: play head %.2f s after %d frames, mouth up to %.2f", speaking.Voice, speaking.Frames, speaking.Mouth)
+	if speaking.Voice < 0.5 {
+		t.Errorf("the voice's play head reached %.2f s; the audio does not play", speaking.Voice)
+	}
+	if speaking.Mouth < 0.3 {
+		t.Errorf("the mouth opened to %.2f at most while speaking; want above 0.3", speaking.Mouth)
+	}
+
+	logFrameTimes(t, ctx)
+
+	// Files from the page's picker (a model with its external page) and
+	// from a drop on the canvas (ebiten.DroppedFiles): the conformance
+	// models, each compared with the CPU renderer.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.getElementById("p2l-bar").style.visibility = "hidden") && true`)); err != nil {
+		t.Fatal(err)
+	}
+	conf, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "conformance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		files []string
+		drop  bool
+		scale int
+	}{
+		{[]string{"features.p2lrt", "features-ext.png"}, false, 4},
+		{[]string{"groups.p2lrt"}, true, 3},
+		{[]string{"blend-matrix.p2lrt"}, false, 2},
+	} {
+		var paths []string
+		for _, f := range c.files {
+			paths = append(paths, filepath.Join(conf, f))
+		}
+		if c.drop {
+			dropFiles(t, ctx, paths)
+		} else if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("p2l-open"), paths)); err != nil {
+			t.Fatal(err)
+		}
+		poll(t, ctx, fmt.Sprintf("p2lViewer.model === %q", c.files[0]), time.Minute)
+		d, at := comparePage(t, ctx, paths[0], c.scale)
+		how := "picked"
+		if c.drop {
+			how = "dropped"
+		}
+		t.Logf("%s (%s), scale %d: page vs CPU renderer: max channel difference %d/255 at %v", c.files[0], how, c.scale, d, at)
+		if d > pageTolerance {
+			t.Errorf("%s: the page differs from the CPU renderer by %d/255 at %v", c.files[0], d, at)
+		}
+	}
+}
+
+// pageTolerance is the largest channel difference allowed between the
+// page and the CPU renderer, in 1/255 steps: the desktop parity bound.
+const pageTolerance = 2
+
+// overlayHeight is the height of the viewer's text lines at the top of
+// the page (stats and a message), left out of the comparison.
+const overlayHeight = 48
+
+// dropFiles drops files on the middle of the page, as a person dragging
+// them from a file manager does.
+func dropFiles(t *testing.T, ctx context.Context, paths []string) {
+	t.Helper()
+	data := &input.DragData{Files: paths, DragOperationsMask: 1}
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tgt *chromedp.Target) error {
+		for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+			if _, err := cdp.Call(ctx, tgt, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: shotW / 2, Y: shotH / 2, Data: data}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// comparePage sizes the page so that the viewer (?noui) shows the model
+// file at an integer scale (the scales of the desktop parity test: at
+// others, bilinear sampling between texels differs by more than 2/255
+// under ColorDodge/ColorBurn, on the desktop too; docs/WEB.md), with room
+// above for the overlay's text. It compares a screenshot with the CPU
+// renderer drawing the model at its default pose over the viewer's
+// background, framed as the viewer does (canvas scaled by
+// min(W/width, H/height) and centred), and returns the largest channel
+// difference below the text and where it is.
+func comparePage(t *testing.T, ctx context.Context, file string, scale int) (int, image.Point) {
+	t.Helper()
+	m, err := p2l.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := int(float32(scale)*m.Canvas.Width), int(float32(scale)*m.Canvas.Height)+2*overlayHeight
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
+		t.Fatal(err)
+	}
+	waitFrames(t, ctx, 3, time.Minute)
+	got := screenshot(t, ctx, strings.TrimSuffix(filepath.Base(file), ".p2lrt"))
+	if got.Rect.Dx() != w || got.Rect.Dy() != h {
+		t.Fatalf("screenshot is %v, want %dx%d", got.Rect.Size(), w, h)
+	}
+	cw, ch := float64(m.Canvas.Width), float64(m.Canvas.Height)
+	s := math.Min(float64(w)/cw, float64(h)/ch)
+	rig := m.NewRig()
+	rig.Evaluate()
+	want := image.NewRGBA(got.Rect)
+	var r render.Renderer
+	if err := r.Render(rig, want, &render.Options{
+		Transform:  &p2l.Affine{A: s, D: s, TX: float64(w)/2 - s*cw/2, TY: float64(h)/2 - s*ch/2},
+		Background: color.RGBA{uint8(background[0]), uint8(background[1]), uint8(background[2]), 255},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	worst, at := 0, image.Point{}
+	for y := overlayHeight; y < h; y++ {
+		for x := 0; x < w; x++ {
+			o := got.PixOffset(x, y)
+			for c := range 3 {
+				d := int(got.Pix[o+c]) - int(want.Pix[o+c])
+				if d < 0 {
+					d = -d
+				}
+				if d > worst {
+					worst, at = d, image.Pt(x, y)
+				}
+			}
+		}
+	}
+	return worst, at
+}
+
+// speechMouth follows a voice that has just started for 20 frames, or 30
+// s: it returns the largest play head, the frames it took and the widest
+// mouth seen (in Mouth).
+func speechMouth(t *testing.T, ctx context.Context) viewerState {
+	t.Helper()
+	poll(t, ctx, "p2lViewer.message.startsWith('lip sync: speech.ogg')", time.Minute)
+	st, err := chromedp.Run(ctx, chromedp.Evaluate[viewerState](`new Promise((resolve) => {
+		const from = p2lViewer.frames, t0 = performance.now();
+		let mouth = 0, voice = 0;
+		const step = () => {
+			mouth = Math.max(mouth, p2lViewer.mouth);
+			voice = Math.max(voice, p2lViewer.voice);
+			const frames = p2lViewer.frames - from;
+			if (frames >= 20 || performance.now() - t0 > 30000) resolve({mouth, voice, frames});
+			else requestAnimationFrame(step);
+		};
+		step();
+	})`, chromedp.EvalAsValue, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// logFrameTimes logs the intervals between 30 animation frames of the
+// page: the viewer's frame rate in this browser.
+func logFrameTimes(t *testing.T, ctx context.Context) {
+	t.Helper()
+	ms := frames(t, ctx, 30)
+	sum := 0.0
+	for _, v := range ms {
+		sum += v
+	}
+	t.Logf("frame time over %d frames: mean %.1f ms, median %.1f ms, max %.1f ms", len(ms), sum/float64(len(ms)), ms[len(ms)/2], ms[len(ms)-1])
+}
+
+// click presses the left button at (x, y) for a few frames (the viewer
+// reads the button once per frame) and releases it.
+func click(t *testing.T, ctx context.Context, x, y float64) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1))); err != nil {
+		t.Fatal(err)
+	}
+	waitFrames(t, ctx, 3, time.Minute)
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitFrames waits until the viewer has updated n more frames and returns
+// its state.
+func waitFrames(t *testing.T, ctx context.Context, n int, timeout time.Duration) viewerState {
+	t.Helper()
+	from := 0
+	if st, err := chromedp.Run(ctx, chromedp.Evaluate[*viewerState]("window.p2lViewer || null")); err == nil && st != nil {
+		from = st.Frames
+	}
+	return poll(t, ctx, fmt.Sprintf("p2lViewer.frames >= %d", from+n), timeout)
+}
+
+// poll waits until cond (JavaScript, about window.p2lViewer) holds and
+// returns the state.
+func poll(t *testing.T, ctx context.Context, cond string, timeout time.Duration) viewerState {
+	t.Helper()
+	st, err := chromedp.Run(ctx, chromedp.Poll[viewerState](fmt.Sprintf("window.p2lViewer && (%s) && p2lViewer", cond),
+		chromedp.WithPollingTimeout(timeout)))
+	if err != nil {
+		t.Fatalf("waiting for %s: %v", cond, err)
+	}
+	return st
+}
+
+// screenshot captures the page; with -shots it is saved as name.png.
+func screenshot(t *testing.T, ctx context.Context, name string) *image.RGBA {
+	t.Helper()
+	data, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *shots != "" {
+		if err := os.WriteFile(filepath.Join(*shots, name+".png"), data, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	src, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewRGBA(src.Bounds())
+	draw.Draw(img, img.Rect, src, src.Bounds().Min, draw.Src)
+	return img
+}
+
+// background is the viewer's background color (0.92, 0.94, 0.97) × 255,
+// truncated.
+var background = [3]int{234, 239, 247}
+
+func isBackground(img *image.RGBA, x, y int) bool {
+	o := img.PixOffset(x, y)
+	for c := range 3 {
+		if d := int(img.Pix[o+c]) - background[c]; d < -2 || d > 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkCharacter checks that a screenshot of the default character is not
+// blank: background in the corners, the head covered, and many colors.
+func checkCharacter(t *testing.T, img *image.RGBA) {
+	t.Helper()
+	for _, p := range []image.Point{{2, 2}, {shotW - 3, 2}, {2, shotH - 3}, {shotW - 3, shotH - 3}} {
+		if !isBackground(img, p.X, p.Y) {
+			t.Errorf("corner %v is %v, not the background", p, img.At(p.X, p.Y))
+		}
+	}
+	x0, y0 := toScreen(380, 300)
+	x1, y1 := toScreen(620, 560)
+	n, bg := 0, 0
+	for y := int(y0); y < int(y1); y++ {
+		for x := int(x0); x < int(x1); x++ {
+			n++
+			if isBackground(img, x, y) {
+				bg++
+			}
+		}
+	}
+	if bg > n/100 {
+		t.Errorf("head region: %d of %d pixels are background", bg, n)
+	}
+	colors := map[[3]uint8]bool{}
+	for i := 0; i < len(img.Pix); i += 4 {
+		colors[[3]uint8(img.Pix[i:i+3])] = true
+	}
+	if len(colors) < 500 {
+		t.Errorf("the screenshot has %d colors; a drawn character has thousands", len(colors))
+	}
+}
+
+// irisesAt moves the pointer to (x, y), lets the head follow for 30
+// frames and returns the mean x of the iris-blue pixels of the face (again
+// a few frames later while the character blinks).
+func irisesAt(t *testing.T, ctx context.Context, x, y float64, name string) float64 {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)); err != nil {
+		t.Fatal(err)
+	}
+	waitFrames(t, ctx, 30, time.Minute)
+	x0, y0 := toScreen(300, 350)
+	x1, y1 := toScreen(700, 500)
+	for try := 0; try < 5; try++ {
+		img := screenshot(t, ctx, name)
+		sum, n := 0.0, 0
+		for py := int(y0); py < int(y1); py++ {
+			for px := int(x0); px < int(x1); px++ {
+				o := img.PixOffset(px, py)
+				if r, b := int(img.Pix[o]), int(img.Pix[o+2]); b > 120 && b > r+60 {
+					sum += float64(px)
+					n++
+				}
+			}
+		}
+		if n >= 200 {
+			return sum / float64(n)
+		}
+		waitFrames(t, ctx, 3, time.Minute)
+	}
+	t.Fatalf("%s: no open eyes in 5 screenshots", name)
+	return 0
+}
