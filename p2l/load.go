@@ -1,11 +1,14 @@
 package p2l
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,9 +18,13 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
 )
 
-// DefaultMaxDecompressed is the default bound on one chunk's decompressed
-// size (WithMaxDecompressed).
+// DefaultMaxDecompressed is the default bound on the decompressed size of
+// a file's compressed chunks, added up (WithMaxDecompressed).
 const DefaultMaxDecompressed = 256 << 20
+
+// DefaultMaxFileSize is the default bound on the size of a file that Load,
+// LoadFile and LoadFS accept (WithMaxFileSize).
+const DefaultMaxFileSize = 512 << 20
 
 // LoadOption configures Load, LoadFile and LoadFS.
 type LoadOption func(*loadConfig)
@@ -25,26 +32,49 @@ type LoadOption func(*loadConfig)
 type loadConfig struct {
 	verifyCRC       bool
 	maxDecompressed int64
+	maxFileSize     int64
 	logger          *slog.Logger
 }
 
 func defaultConfig() *loadConfig {
-	return &loadConfig{maxDecompressed: DefaultMaxDecompressed}
+	return &loadConfig{maxDecompressed: DefaultMaxDecompressed, maxFileSize: DefaultMaxFileSize}
+}
+
+func newConfig(opts []LoadOption) *loadConfig {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(cfg)
+	}
+	return cfg
 }
 
 // WithCRC makes the reader verify the CRC32 of every chunk that carries
 // one (the spec's p2l_rig_load_ex flag bit0). Without it CRCs are ignored.
 func WithCRC() LoadOption { return func(c *loadConfig) { c.verifyCRC = true } }
 
-// WithMaxDecompressed bounds the decompressed size of any one chunk; a
-// chunk whose raw_length exceeds it is rejected before decompression.
-// n ≤ 0 restores the default.
+// WithMaxDecompressed bounds the decompressed size of the file's compressed
+// chunks, added up: a chunk whose raw_length exceeds what is left is
+// rejected before it is decompressed. n ≤ 0 restores the default
+// (DefaultMaxDecompressed).
 func WithMaxDecompressed(n int64) LoadOption {
 	return func(c *loadConfig) {
 		if n <= 0 {
 			n = DefaultMaxDecompressed
 		}
 		c.maxDecompressed = n
+	}
+}
+
+// WithMaxFileSize bounds the size of the file: Load refuses longer data,
+// LoadFile and LoadFS refuse a longer file before reading it (and any file
+// that is not a regular file, such as a device or a pipe). n ≤ 0 restores
+// the default (DefaultMaxFileSize).
+func WithMaxFileSize(n int64) LoadOption {
+	return func(c *loadConfig) {
+		if n <= 0 {
+			n = DefaultMaxFileSize
+		}
+		c.maxFileSize = n
 	}
 }
 
@@ -57,11 +87,17 @@ func WithLogger(l *slog.Logger) LoadOption { return func(c *loadConfig) { c.logg
 // evaluation so that a model which parses but cannot evaluate fails here.
 // Errors about the file's content are *FormatError values.
 func Load(data []byte, opts ...LoadOption) (*Model, error) {
-	cfg := defaultConfig()
-	for _, o := range opts {
-		o(cfg)
+	return load(data, newConfig(opts))
+}
+
+func load(data []byte, cfg *loadConfig) (*Model, error) {
+	var m *Model
+	err := checkFileSize(int64(len(data)), cfg)
+	if err != nil {
+		err = fmt.Errorf("p2l: %w", err)
+	} else {
+		m, err = decode(data, cfg)
 	}
-	m, err := decode(data, cfg)
 	if err == nil {
 		if cfg.logger != nil {
 			setLogger(m, cfg.logger) // rig failures of this model go there too
@@ -81,11 +117,12 @@ func Load(data []byte, opts ...LoadOption) (*Model, error) {
 // directory (Model.Dir): its external texture pages (TextureExternal)
 // resolve there when package p2l/texture decodes them.
 func LoadFile(name string, opts ...LoadOption) (*Model, error) {
-	data, err := os.ReadFile(name)
+	cfg := newConfig(opts)
+	data, err := readFile(name, cfg)
 	if err != nil {
 		return nil, err
 	}
-	m, err := Load(data, opts...)
+	m, err := load(data, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -97,11 +134,12 @@ func LoadFile(name string, opts ...LoadOption) (*Model, error) {
 // path.Dir(name) in fsys (Model.Dir), where its external texture pages
 // resolve.
 func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
-	data, err := fs.ReadFile(fsys, name)
+	cfg := newConfig(opts)
+	data, err := readFS(fsys, name, cfg)
 	if err != nil {
 		return nil, err
 	}
-	m, err := Load(data, opts...)
+	m, err := load(data, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +147,94 @@ func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
 		setDir(m, dir)
 	}
 	return m, nil
+}
+
+// checkFileSize refuses a file longer than the configured bound.
+func checkFileSize(n int64, cfg *loadConfig) error {
+	if n > cfg.maxFileSize {
+		return fmt.Errorf("file of %d bytes exceeds the %d-byte limit (WithMaxFileSize)", n, cfg.maxFileSize)
+	}
+	return nil
+}
+
+// ReadFile reads the file at name as LoadFile does, for tools that need
+// the bytes (Inspect, conversions): only a regular file of at most
+// WithMaxFileSize bytes (the other options do not apply), checked before
+// it is read.
+func ReadFile(name string, opts ...LoadOption) ([]byte, error) {
+	return readFile(name, newConfig(opts))
+}
+
+// ReadFS reads the file name of fsys as LoadFS does (see ReadFile).
+func ReadFS(fsys fs.FS, name string, opts ...LoadOption) ([]byte, error) {
+	return readFS(fsys, name, newConfig(opts))
+}
+
+func readFile(name string, cfg *loadConfig) ([]byte, error) {
+	// Stat before opening: opening a named pipe blocks until it has a
+	// writer.
+	st, err := os.Stat(name)
+	if err := checkRegular(name, st, err); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("p2l: %w", err)
+	}
+	defer f.Close()
+	return readBounded(f, name, cfg)
+}
+
+func readFS(fsys fs.FS, name string, cfg *loadConfig) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err := checkRegular(name, st, err); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("p2l: %w", err)
+	}
+	defer f.Close()
+	return readBounded(f, name, cfg)
+}
+
+// checkRegular refuses what is not a regular file (a device such as
+// /dev/zero, a pipe, a directory). Errors start with "p2l: ".
+func checkRegular(name string, st fs.FileInfo, err error) error {
+	if err != nil {
+		return fmt.Errorf("p2l: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("p2l: %s: not a regular file (%v)", name, st.Mode().Type())
+	}
+	return nil
+}
+
+// readBounded reads a regular file of at most the configured size. The
+// size is checked from Stat before reading and again while reading (a
+// file may grow, an fs.FS may not know its sizes), so neither a device
+// such as /dev/zero nor a huge file is read into memory.
+func readBounded(f fs.File, name string, cfg *loadConfig) ([]byte, error) {
+	st, err := f.Stat()
+	if err := checkRegular(name, st, err); err != nil {
+		return nil, err
+	}
+	if err := checkFileSize(st.Size(), cfg); err != nil {
+		return nil, fmt.Errorf("p2l: %s: %w", name, err)
+	}
+	// Room for the whole file plus ReadFrom's minimum read, so that the
+	// buffer is allocated once.
+	var b bytes.Buffer
+	if st.Size() <= int64(math.MaxInt-bytes.MinRead) {
+		b.Grow(int(st.Size()) + bytes.MinRead)
+	}
+	if _, err := b.ReadFrom(io.LimitReader(f, min(cfg.maxFileSize, math.MaxInt64-1)+1)); err != nil {
+		return nil, fmt.Errorf("p2l: %s: %w", name, err)
+	}
+	if err := checkFileSize(int64(b.Len()), cfg); err != nil {
+		return nil, fmt.Errorf("p2l: %s: %w", name, err)
+	}
+	return b.Bytes(), nil
 }
 
 // trialEvaluate evaluates the model once at its default pose. A panic in
@@ -150,6 +276,9 @@ type loader struct {
 	m    *Model
 	strs []string
 	cext []cextRecord
+	// inflated is the decompressed size of the chunks decompressed so far
+	// (the budget of WithMaxDecompressed).
+	inflated int64
 }
 
 func (l *loader) run(entries []container.Entry) (*Model, error) {
@@ -214,8 +343,20 @@ func (l *loader) run(entries []container.Entry) (*Model, error) {
 
 // content returns a chunk's (decompressed) content.
 func (l *loader) content(e *container.Entry) ([]byte, error) {
-	b, err := container.Content(l.data, e, l.cfg.maxDecompressed)
-	return b, asFormatError(err)
+	left := l.cfg.maxDecompressed - l.inflated
+	b, err := container.Content(l.data, e, left)
+	if err != nil {
+		var ce *container.Error
+		if errors.As(err, &ce) && ce.Field == "raw_length" {
+			ce.Msg = fmt.Sprintf("decompressed size %d exceeds the limit (%d bytes left of the %d-byte budget of all compressed chunks, WithMaxDecompressed)",
+				e.RawLength, left, l.cfg.maxDecompressed)
+		}
+		return nil, asFormatError(err)
+	}
+	if e.Compression() != container.None {
+		l.inflated += int64(len(b))
+	}
+	return b, nil
 }
 
 // strings decodes STRS: u32 count, u32 offsets[count+1], blob. offsets[0]

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -19,9 +18,9 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	data, err := os.ReadFile(pos[0])
+	data, err := p2l.ReadFile(pos[0])
 	if err != nil {
-		fmt.Fprintln(stderr, "p2l:", err)
+		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	fi, err := p2l.Inspect(data)

@@ -115,14 +115,18 @@ func ParseKTX2Header(data []byte) (KTX2Header, error) {
 // wrapping ErrUnsupported. Array and cube textures give their first layer
 // and face. maxPixels bounds width×height (≤ 0: DefaultMaxPixels).
 func DecodeKTX2(data []byte, maxPixels int) (*image.RGBA, error) {
-	img, _, err := decodeKTX2(data, maxPixels)
-	return img, err
-}
-
-func decodeKTX2(data []byte, maxPixels int) (*image.RGBA, string, error) {
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
 	}
+	img, _, err := decodeKTX2(data, int64(maxPixels))
+	return img, err
+}
+
+// decodeKTX2 decodes within left texels. The image is allocated once, from
+// the header's size after the budget check, and a supercompressed level is
+// inflated straight into it: a page costs 4 bytes per texel plus the
+// decompressor's window.
+func decodeKTX2(data []byte, left int64) (*image.RGBA, string, error) {
 	h, err := ParseKTX2Header(data)
 	if err != nil {
 		return nil, "", err
@@ -142,11 +146,13 @@ func decodeKTX2(data []byte, maxPixels int) (*image.RGBA, string, error) {
 	if h.Depth > 1 {
 		return nil, name, fmt.Errorf("%w: KTX2 3D texture (depth %d)", ErrUnsupported, h.Depth)
 	}
-	if uint64(h.Width)*uint64(h.Height) > uint64(maxPixels) {
-		return nil, name, fmt.Errorf("KTX2 size %d×%d exceeds the %d-pixel limit", h.Width, h.Height, maxPixels)
+	if !fits(uint64(h.Width), uint64(h.Height), left) {
+		return nil, name, overBudget("KTX2 size", uint64(h.Width), uint64(h.Height), left)
 	}
 	need := uint64(h.Width) * uint64(h.Height) * 4
 	level := data[h.Level0Offset : h.Level0Offset+h.Level0Length]
+	w, ht := int(h.Width), int(h.Height)
+	var img *image.RGBA
 	var pix []byte
 	switch h.Supercompression {
 	case superNone:
@@ -154,18 +160,18 @@ func decodeKTX2(data []byte, maxPixels int) (*image.RGBA, string, error) {
 			return nil, name, fmt.Errorf("KTX2: level 0 holds %d bytes, a %d×%d RGBA image needs %d", len(level), h.Width, h.Height, need)
 		}
 		pix = level[:need]
+		img = image.NewRGBA(image.Rect(0, 0, w, ht))
 	case superZstd, superZlib:
-		pix, err = inflate(h.Supercompression, level, need)
-		if err != nil {
+		img = image.NewRGBA(image.Rect(0, 0, w, ht))
+		if err := inflate(h.Supercompression, level, img.Pix); err != nil {
 			return nil, name, fmt.Errorf("KTX2 level 0: %w", err)
 		}
+		pix = img.Pix // converted in place below
 	case superBasis:
 		return nil, name, fmt.Errorf("%w: KTX2 BasisLZ supercompression", ErrUnsupported)
 	default:
 		return nil, name, fmt.Errorf("%w: KTX2 supercompression scheme %d", ErrUnsupported, h.Supercompression)
 	}
-	w, ht := int(h.Width), int(h.Height)
-	img := image.NewRGBA(image.Rect(0, 0, w, ht))
 	for i := 0; i < w*ht; i++ {
 		s := pix[4*i : 4*i+4 : 4*i+4]
 		r, g, b, a := s[0], s[1], s[2], s[3]
@@ -185,34 +191,71 @@ func decodeKTX2(data []byte, maxPixels int) (*image.RGBA, string, error) {
 	return img, name, nil
 }
 
-// inflate decompresses a supercompressed level, reading at most need bytes
-// (the first layer and face of the base level).
-func inflate(scheme uint32, src []byte, need uint64) ([]byte, error) {
+// inflate decompresses a supercompressed level into dst, which must be
+// filled completely (the first layer and face of the base level; more data
+// after it is ignored).
+func inflate(scheme uint32, src []byte, dst []byte) error {
 	var r io.Reader
 	switch scheme {
 	case superZstd:
-		d, err := zstd.NewReader(bytes.NewReader(src), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(need+1<<20))
+		// A level holding exactly the image decodes in one call straight
+		// into dst (no history window). Other levels (array layers, cube
+		// faces after the first) stream: the decoder's window, which the
+		// frame header chooses, is bounded by the larger of the image and
+		// 8 MiB, and a frame declaring more than 64 images of data is
+		// refused.
+		fc, known := zstdContentSize(src)
+		if known && fc == uint64(len(dst)) {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(len(dst))))
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			out, err := d.DecodeAll(src, dst[:0])
+			if err != nil {
+				return err
+			}
+			if len(out) != len(dst) || &out[0] != &dst[0] {
+				return fmt.Errorf("decompressed data holds %d bytes, the image needs %d", len(out), len(dst))
+			}
+			return nil
+		}
+		limit := uint64(len(dst)) + 1<<20
+		if known {
+			if fc/64 > uint64(len(dst)) {
+				return fmt.Errorf("zstd frame declares %d bytes, more than 64 times the %d-byte image", fc, len(dst))
+			}
+			limit = max(limit, fc)
+		}
+		window := min(max(uint64(len(dst)), 8<<20), zstd.MaxWindowSize)
+		d, err := zstd.NewReader(bytes.NewReader(src), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(limit))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer d.Close()
 		r = d
 	case superZlib:
 		z, err := zlib.NewReader(bytes.NewReader(src))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer z.Close()
 		r = z
 	}
-	// Read through a limit instead of allocating need bytes up front, so a
-	// forged header cannot make us allocate more than the data expands to.
-	out, err := io.ReadAll(io.LimitReader(r, int64(need)))
-	if err != nil {
-		return nil, err
+	n, err := io.ReadFull(r, dst)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return fmt.Errorf("decompressed data holds %d bytes, the image needs %d", n, len(dst))
 	}
-	if uint64(len(out)) < need {
-		return nil, fmt.Errorf("decompressed data holds %d bytes, the image needs %d", len(out), need)
+	return err
+}
+
+// zstdContentSize returns the decompressed size a zstd stream's first frame
+// header declares, if it declares one.
+func zstdContentSize(src []byte) (uint64, bool) {
+	var h zstd.Header
+	if err := h.Decode(src); err != nil || !h.HasFCS {
+		return 0, false
 	}
-	return out, nil
+	return h.FrameContentSize, true
 }

@@ -12,11 +12,17 @@ var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 
 // DecodePNG decodes PNG bytes into premultiplied RGBA. maxPixels bounds
 // width×height (≤ 0: DefaultMaxPixels); the size is checked from the header
-// before any pixel memory is allocated.
+// before any pixel memory is allocated. An 8-bit image is premultiplied in
+// the decoder's own buffer, so a page costs 4 bytes per texel (16-bit
+// images 12 while being converted).
 func DecodePNG(data []byte, maxPixels int) (*image.RGBA, error) {
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
 	}
+	return decodePNG(data, int64(maxPixels))
+}
+
+func decodePNG(data []byte, left int64) (*image.RGBA, error) {
 	if !bytes.HasPrefix(data, pngSignature) {
 		return nil, fmt.Errorf("not a PNG (bad signature)")
 	}
@@ -27,14 +33,36 @@ func DecodePNG(data []byte, maxPixels int) (*image.RGBA, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return nil, fmt.Errorf("PNG has an empty size %d×%d", cfg.Width, cfg.Height)
 	}
-	if int64(cfg.Width)*int64(cfg.Height) > int64(maxPixels) {
-		return nil, fmt.Errorf("PNG size %d×%d exceeds the %d-pixel limit", cfg.Width, cfg.Height, maxPixels)
+	if !fits(uint64(cfg.Width), uint64(cfg.Height), left) {
+		return nil, overBudget("PNG size", uint64(cfg.Width), uint64(cfg.Height), left)
 	}
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("PNG: %w", err)
 	}
+	switch s := img.(type) {
+	case *image.NRGBA:
+		return premultiplyInPlace(s), nil
+	case *image.RGBA:
+		if s.Rect.Min == (image.Point{}) {
+			return s, nil // opaque truecolor: premultiplied already
+		}
+	}
 	return Premultiply(img), nil
+}
+
+// premultiplyInPlace turns a straight-alpha image into the premultiplied
+// image sharing its pixels (the two types have the same layout).
+func premultiplyInPlace(s *image.NRGBA) *image.RGBA {
+	w, h := s.Rect.Dx(), s.Rect.Dy()
+	for y := 0; y < h; y++ {
+		p := s.Pix[y*s.Stride : y*s.Stride+4*w]
+		for x := 0; x+3 < len(p); x += 4 {
+			a := uint32(p[x+3])
+			p[x], p[x+1], p[x+2] = mul8(uint32(p[x]), a), mul8(uint32(p[x+1]), a), mul8(uint32(p[x+2]), a)
+		}
+	}
+	return &image.RGBA{Pix: s.Pix, Stride: s.Stride, Rect: image.Rect(0, 0, w, h)}
 }
 
 // mul8 is c·a/255 rounded to nearest, exact for all 8-bit inputs.

@@ -17,6 +17,12 @@
 // A page that cannot be decoded is never fatal: Decode returns the other
 // pages, marks the failed one unavailable in its Info, and logs it.
 //
+// Memory is bounded by one pixel budget shared by all the pages of a model
+// (Options.MaxPixels, DefaultMaxPixels by default): each page's declared
+// and header sizes are checked against what is left of it before any pixel
+// is decoded, images are allocated once from those sizes, and external
+// files are read only up to what their share of the budget can need.
+//
 // Textures are stored with straight alpha; the drawing rules work on
 // premultiplied colours, so every decoded page is premultiplied here, once,
 // with rounding to nearest (p = (c·a + 127) / 255). SRGB-tagged KTX2 pages
@@ -39,8 +45,9 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
-// DefaultMaxPixels bounds the size of a decoded page when Options.MaxPixels
-// is zero: 8192×8192 texels (256 MiB of RGBA).
+// DefaultMaxPixels is the pixel budget when Options.MaxPixels is zero:
+// 8192×8192 texels in total over every page of a model (256 MiB of RGBA),
+// for instance one 8192² page or four 4096² pages.
 const DefaultMaxPixels = 8192 * 8192
 
 // ErrUnsupported marks a page whose format this package does not decode
@@ -69,7 +76,13 @@ type Options struct {
 	// Resolve or Data.
 	FS fs.FS
 
-	// MaxPixels bounds width×height of a decoded page (0: DefaultMaxPixels).
+	// MaxPixels is the pixel budget: the texels of all the pages one
+	// Decode call decodes, added up (0: DefaultMaxPixels). Pages are
+	// decoded in order; a page whose declared size (TEXR) or header size
+	// exceeds what is left of the budget is unavailable, checked before
+	// any of its pixels are decoded. DecodePage gives its one page the
+	// whole budget. Decoding needs at most 12 bytes per budget texel
+	// (docs/LIMITS.md).
 	MaxPixels int
 
 	// Logger receives one warning per undecodable page. Nil: the logger
@@ -133,26 +146,49 @@ func (e *PageError) Unwrap() error { return e.Err }
 // Decode decodes every texture page of m. It never fails as a whole: pages
 // that cannot be decoded have a nil Image and a non-nil Info.Err, and are
 // logged through opts.Logger (or the model's own logger, p2l.WithLogger).
-// opts may be nil.
+// The pages share one pixel budget (Options.MaxPixels). opts may be nil;
+// a nil model has no pages.
 func Decode(m *p2l.Model, opts *Options) []Page {
+	if m == nil {
+		return nil
+	}
 	if opts == nil {
 		opts = &Options{}
 	}
+	budget := int64(opts.budget())
 	pages := make([]Page, len(m.Textures))
 	for i := range m.Textures {
-		pages[i] = DecodePage(m, i, opts)
+		pages[i] = decodeIndex(m, i, opts, &budget)
 	}
 	return pages
 }
 
-// DecodePage decodes texture page i of m (see Decode). An index out of range
-// gives an unavailable page.
+// DecodePage decodes texture page i of m (see Decode) with the whole pixel
+// budget. An index out of range gives an unavailable page.
 func DecodePage(m *p2l.Model, i int, opts *Options) Page {
 	if opts == nil {
 		opts = &Options{}
 	}
-	if i < 0 || i >= len(m.Textures) {
-		return Page{Info: Info{Index: i, Err: fmt.Errorf("texture page %d: index out of range (model has %d pages)", i, len(m.Textures))}}
+	budget := int64(opts.budget())
+	return decodeIndex(m, i, opts, &budget)
+}
+
+func (o *Options) budget() int {
+	if o.MaxPixels <= 0 {
+		return DefaultMaxPixels
+	}
+	return o.MaxPixels
+}
+
+// decodeIndex decodes page i within *budget texels and takes the page's
+// texels from it.
+func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
+	if m == nil || i < 0 || i >= len(m.Textures) {
+		n := 0
+		if m != nil {
+			n = len(m.Textures)
+		}
+		return Page{Info: Info{Index: i, Err: fmt.Errorf("texture page %d: index out of range (model has %d pages)", i, n)}}
 	}
 	tp := &m.Textures[i]
 	if opts.FS == nil && tp.Kind == p2l.TextureExternal {
@@ -163,7 +199,7 @@ func DecodePage(m *p2l.Model, i int, opts *Options) Page {
 		}
 	}
 	info := Info{Index: i, Kind: tp.Kind, Width: int(tp.Width), Height: int(tp.Height), URI: tp.URI}
-	img, format, err := decodePage(i, tp, opts)
+	img, format, err := decodePage(i, tp, opts, *budget)
 	info.Format = format
 	if err != nil {
 		info.Err = &PageError{Index: i, Kind: tp.Kind, URI: tp.URI, Err: err}
@@ -176,13 +212,25 @@ func DecodePage(m *p2l.Model, i int, opts *Options) Page {
 		}
 		return Page{Info: info}
 	}
+	*budget -= int64(img.Rect.Dx()) * int64(img.Rect.Dy())
 	return Page{Image: img, Info: info}
 }
 
-func decodePage(i int, tp *p2l.TexturePage, opts *Options) (*image.RGBA, string, error) {
-	max := opts.MaxPixels
-	if max <= 0 {
-		max = DefaultMaxPixels
+// overBudget is the error of a page larger than what is left of the budget.
+func overBudget(what string, w, h uint64, left int64) error {
+	return fmt.Errorf("%s %d×%d exceeds the %d texels left of the pixel budget (texture.Options.MaxPixels, default %d)", what, w, h, left, DefaultMaxPixels)
+}
+
+// fits reports whether a w×h image fits in left texels.
+func fits(w, h uint64, left int64) bool {
+	return left > 0 && (w == 0 || h <= uint64(left)/w)
+}
+
+func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64) (*image.RGBA, string, error) {
+	// The size the TEXR record declares is checked first: a page the
+	// budget cannot hold is refused before its bytes are looked at.
+	if !fits(uint64(tp.Width), uint64(tp.Height), left) {
+		return nil, "", overBudget("declared size", uint64(tp.Width), uint64(tp.Height), left)
 	}
 	if opts.Resolve != nil {
 		img, err := opts.Resolve(i, tp)
@@ -194,34 +242,42 @@ func decodePage(i int, tp *p2l.TexturePage, opts *Options) (*image.RGBA, string,
 			if b.Dx() <= 0 || b.Dy() <= 0 {
 				return nil, "host", errors.New("host resolver returned an empty image")
 			}
-			if int64(b.Dx())*int64(b.Dy()) > int64(max) {
-				return nil, "host", fmt.Errorf("host image %d×%d exceeds the %d-pixel limit", b.Dx(), b.Dy(), max)
+			if !fits(uint64(b.Dx()), uint64(b.Dy()), left) {
+				return nil, "host", overBudget("host image", uint64(b.Dx()), uint64(b.Dy()), left)
 			}
 			return Premultiply(img), "host", nil
 		}
 	}
 	switch tp.Kind {
 	case p2l.TexturePNG:
-		img, err := DecodePNG(tp.Data, max)
+		img, err := decodePNG(tp.Data, left)
 		return img, "png", err
 	case p2l.TextureKTX2:
-		img, format, err := decodeKTX2(tp.Data, max)
+		img, format, err := decodeKTX2(tp.Data, left)
 		return img, "ktx2 " + format, err
 	case p2l.TextureExternal:
 		if len(tp.Data) > 0 {
 			// A tool (not the loader) put the file's bytes in Data.
-			return decodeSniffed(tp.URI, tp.Data, max)
+			return decodeSniffed(tp.URI, tp.Data, left)
 		}
-		return decodeExternal(tp.URI, opts.FS, max)
+		return decodeExternal(tp.URI, opts.FS, left)
 	default:
 		return nil, "", fmt.Errorf("%w: unknown page kind %d", ErrUnsupported, tp.Kind)
 	}
 }
 
-// maxExternalBytes bounds how much of an external file is read.
+// maxExternalBytes bounds how much of an external file is read, whatever
+// the budget.
 const maxExternalBytes = 1 << 30
 
-func decodeExternal(uri string, fsys fs.FS, max int) (*image.RGBA, string, error) {
+// externalLimit is the most bytes an external page of at most left texels
+// may have: 8 per texel (16-bit RGBA PNG rows stored uncompressed, the
+// largest honest encoding) plus 1 MiB for headers and metadata.
+func externalLimit(left int64) int64 {
+	return min(maxExternalBytes, 8*left+1<<20)
+}
+
+func decodeExternal(uri string, fsys fs.FS, left int64) (*image.RGBA, string, error) {
 	if fsys == nil {
 		return nil, "", ErrNoSource
 	}
@@ -234,25 +290,40 @@ func decodeExternal(uri string, fsys fs.FS, max int) (*image.RGBA, string, error
 		return nil, "", err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxExternalBytes+1))
+	limit := externalLimit(left)
+	st, err := f.Stat()
 	if err != nil {
 		return nil, "", err
 	}
-	if len(data) > maxExternalBytes {
-		return nil, "", fmt.Errorf("external texture %q is larger than %d bytes", uri, maxExternalBytes)
+	if !st.Mode().IsRegular() {
+		return nil, "", fmt.Errorf("external texture %q is not a regular file (%v)", uri, st.Mode().Type())
 	}
-	return decodeSniffed(uri, data, max)
+	if st.Size() > limit {
+		return nil, "", fmt.Errorf("external texture %q has %d bytes, more than the %d its share of the pixel budget allows", uri, st.Size(), limit)
+	}
+	// The size is checked again while reading: the file may grow, and an
+	// fs.FS may report no size. The buffer has room for the whole file and
+	// ReadFrom's minimum read, so it is allocated once.
+	var b bytes.Buffer
+	b.Grow(int(st.Size()) + bytes.MinRead)
+	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, "", err
+	}
+	if int64(b.Len()) > limit {
+		return nil, "", fmt.Errorf("external texture %q is larger than the %d bytes its share of the pixel budget allows", uri, limit)
+	}
+	return decodeSniffed(uri, b.Bytes(), left)
 }
 
 // decodeSniffed decodes an external page's bytes as PNG or KTX2 by their
 // signature.
-func decodeSniffed(uri string, data []byte, max int) (*image.RGBA, string, error) {
+func decodeSniffed(uri string, data []byte, left int64) (*image.RGBA, string, error) {
 	switch {
 	case bytes.HasPrefix(data, pngSignature):
-		img, err := DecodePNG(data, max)
+		img, err := decodePNG(data, left)
 		return img, "png", err
 	case bytes.HasPrefix(data, ktx2Identifier[:]):
-		img, format, err := decodeKTX2(data, max)
+		img, format, err := decodeKTX2(data, left)
 		return img, "ktx2 " + format, err
 	default:
 		return nil, "", fmt.Errorf("%w: external texture %q is neither PNG nor KTX2", ErrUnsupported, uri)

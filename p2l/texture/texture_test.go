@@ -136,7 +136,7 @@ func TestDecodePNGRejects(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := DecodePNG(good, 3); err == nil || !strings.Contains(err.Error(), "limit") {
+	if _, err := DecodePNG(good, 3); err == nil || !strings.Contains(err.Error(), "pixel budget") {
 		t.Errorf("size limit: err = %v", err)
 	}
 }
