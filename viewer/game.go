@@ -52,6 +52,7 @@ type game struct {
 
 	ui        debugui.DebugUI
 	capturing bool
+	touches   []ebiten.TouchID // reused by handleInput
 
 	// Camera: the canvas is fitted into the window, then zoomed about the
 	// window centre and panned (screen pixels).
@@ -394,6 +395,12 @@ func (g *game) openDropped(dropped fs.FS) {
 // handleInput: look-at, hit areas, zoom and pan, unless the UI has the mouse.
 func (g *game) handleInput() {
 	mx, my := ebiten.CursorPosition()
+	// On a touch screen (phones and tablets, in the browser too) the first
+	// finger is the pointer while it touches, and every new touch taps.
+	g.touches = ebiten.AppendTouchIDs(g.touches[:0])
+	if len(g.touches) > 0 {
+		mx, my = ebiten.TouchPosition(g.touches[0])
+	}
 	if g.opts.lookAt != nil {
 		g.rig.LookAt(g.opts.lookAt[0], g.opts.lookAt[1])
 	} else if g.screenW > 0 {
@@ -428,6 +435,11 @@ func (g *game) handleInput() {
 	}
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		g.click(float64(mx), float64(my))
+	}
+	g.touches = inpututil.AppendJustPressedTouchIDs(g.touches[:0])
+	for _, id := range g.touches {
+		x, y := ebiten.TouchPosition(id)
+		g.click(float64(x), float64(y))
 	}
 }
 

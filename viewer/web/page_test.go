@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
@@ -55,10 +56,12 @@ type viewerState struct {
 
 // TestViewerInBrowser builds the viewer as make web does, serves it as
 // make serve-web does and uses it in Chromium as a person would: the
-// default character is drawn, follows the pointer, reacts to a tap on a
-// hit area and speaks after the first click (Web Audio); files open from
-// the page's file picker and by a drop on the canvas. It logs the page's
-// frame times.
+// default character is drawn, follows the pointer, reacts to a click and
+// to a finger's tap on a hit area, and speaks a dropped voice through Web
+// Audio once the first click started the audio; files open from the
+// page's file picker and by a drop on the canvas, and each conformance
+// model's screenshot is compared with the CPU renderer. It logs the
+// page's frame times.
 func TestViewerInBrowser(t *testing.T) {
 	chromium(t) // skip before building
 	dir := t.TempDir()
@@ -127,6 +130,14 @@ func TestViewerInBrowser(t *testing.T) {
 	}
 	if speaking.Mouth < 0.3 {
 		t.Errorf("the mouth opened to %.2f at most while speaking; want above 0.3", speaking.Mouth)
+	}
+
+	// A finger's tap on the body: hit area Body, a clip of group TapBody.
+	bx, by := toScreen(560, 1000)
+	touch(t, ctx, bx, by)
+	st = poll(t, ctx, "p2lViewer.hit === 'Body'", 20*time.Second)
+	if c := m.ClipIndex(st.Clip); c < 0 || m.Clips[c].Group != "TapBody" {
+		t.Errorf("a touch on the body plays clip %q, want one of group TapBody", st.Clip)
 	}
 
 	logFrameTimes(t, ctx)
@@ -250,6 +261,26 @@ func comparePage(t *testing.T, ctx context.Context, file string, scale int) (int
 		}
 	}
 	return worst, at
+}
+
+// touch puts a finger on the page at (x, y) for a few frames and lifts it
+// (touch events, as a phone's browser sends them).
+func touch(t *testing.T, ctx context.Context, x, y float64) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{
+		Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: x, Y: y}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitFrames(t, ctx, 3, time.Minute)
+	if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{
+		Type: input.DispatchTouchEventTypeTouchEnd, TouchPoints: []*input.TouchPoint{},
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // speechMouth follows a voice that has just started for 20 frames, or 30
