@@ -29,13 +29,27 @@ func Shade(t Premul, multiply, screen p2l.Color, scale float32) Premul {
 	return Premul{r * scale, g * scale, b * scale, t.A * scale}
 }
 
-// FixedFunction reports whether the combination is drawn with Cubism's
-// fixed-function (hardware blend) formulas: Normal with Over, and the two
-// Compatible modes with any alpha mode. Every other combination is the
-// W3C/KHR "advanced" path that reads the destination.
+// FixedFunction reports whether a combination's formula is a
+// fixed-function blend: linear in the destination with factors a GPU blend
+// unit has, so that a GPU draws it without reading the destination
+// (ebitenp2l does; its table is checked against Composite). These are
+// Cubism's legacy three (Normal with Over, the two Compatible modes with
+// any alpha mode) and, by the formulas of Composite, every mode with Out,
+// Normal, Multiply and AddGlow with Atop, and AddGlow and Screen with Over.
+// Such meshes blend triangle after triangle, as the reference runtime
+// blends every mode; every other combination reads the destination as it
+// was before the mesh (Cubism's offscreen copy), so that a mesh
+// overlapping itself lets its last triangle win.
 func FixedFunction(blend p2l.BlendMode, alpha p2l.AlphaMode) bool {
-	return blend == p2l.BlendNormal && alpha == p2l.AlphaOver ||
-		blend == p2l.BlendAddCompatible || blend == p2l.BlendMultiplyCompatible
+	switch {
+	case blend == p2l.BlendAddCompatible || blend == p2l.BlendMultiplyCompatible || alpha == p2l.AlphaOut:
+		return true
+	case alpha == p2l.AlphaOver:
+		return blend == p2l.BlendNormal || blend == p2l.BlendAddGlow || blend == p2l.BlendScreen
+	case alpha == p2l.AlphaAtop:
+		return blend == p2l.BlendNormal || blend == p2l.BlendMultiply || blend == p2l.BlendAddGlow
+	}
+	return false
 }
 
 // straightEpsilon is Cubism's threshold below which a premultiplied colour
@@ -76,6 +90,8 @@ func Composite(src, dst Premul, blend p2l.BlendMode, alpha p2l.AlphaMode) Premul
 	case blend == p2l.BlendMultiplyCompatible:
 		k := 1 - src.A
 		o = Premul{src.R*dst.R + dst.R*k, src.G*dst.G + dst.G*k, src.B*dst.B + dst.B*k, dst.A}
+	case FixedFunction(blend, alpha):
+		o = fixedComposite(src, dst, blend, alpha)
 	default:
 		as, ad := src.A, dst.A
 		var cs, cd [3]float32
@@ -98,6 +114,44 @@ func Composite(src, dst Premul, blend p2l.BlendMode, alpha p2l.AlphaMode) Premul
 		}
 	}
 	return Premul{clamp01(o.R), clamp01(o.G), clamp01(o.B), clamp01(o.A)}
+}
+
+// fixedComposite is Composite for the FixedFunction combinations beyond
+// Cubism's legacy three, in the premultiplied form a GPU blend unit
+// computes (each is the general formula below, expanded: see
+// FixedFunction). It differs from the general formula only over a
+// destination with colour but zero alpha (left by AddCompatible over
+// transparency), whose colour it keeps, as Normal with Over does, where
+// the general formula reads black.
+func fixedComposite(src, dst Premul, blend p2l.BlendMode, alpha p2l.AlphaMode) Premul {
+	s := [3]float32{src.R, src.G, src.B}
+	d := [3]float32{dst.R, dst.G, dst.B}
+	as, ad := src.A, dst.A
+	var o [3]float32
+	a := ad
+	for i := range 3 {
+		switch {
+		case alpha == p2l.AlphaOut: // D·(1 − as)
+			o[i] = d[i] * (1 - as)
+		case alpha == p2l.AlphaAtop && blend == p2l.BlendNormal: // S·ad + D·(1 − as)
+			o[i] = s[i]*ad + d[i]*(1-as)
+		case alpha == p2l.AlphaAtop && blend == p2l.BlendMultiply: // S·D + D·(1 − as)
+			o[i] = s[i]*d[i] + d[i]*(1-as)
+		case alpha == p2l.AlphaAtop && blend == p2l.BlendAddGlow: // S·ad + D
+			o[i] = s[i]*ad + d[i]
+		case blend == p2l.BlendAddGlow: // Over: S + D
+			o[i] = s[i] + d[i]
+		default: // Screen with Over: S + D − S·D
+			o[i] = s[i] + d[i] - s[i]*d[i]
+		}
+	}
+	switch alpha {
+	case p2l.AlphaOut:
+		a = ad * (1 - as)
+	case p2l.AlphaOver:
+		a = as + ad*(1-as)
+	}
+	return Premul{o[0], o[1], o[2], a}
 }
 
 func clamp01(v float32) float32 {

@@ -448,22 +448,38 @@ func TestNestedGroupsWithMaskAndBlend(t *testing.T) {
 
 func TestAdvancedModeReadsDestinationBeforeMesh(t *testing.T) {
 	// One mesh whose two triangles overlap completely (same quad twice),
-	// Screen+Over at opacity 0.5 over opaque grey 0.5: every pixel is the
-	// single-layer result (the last triangle replaces, as with Cubism's
-	// destination copy), not screen applied twice.
-	f := &fakeFrame{}
-	v, uv, idx := quad(0, 0, 2, 2)
-	idx = append(idx, idx...)
-	f.addMesh(p2l.Mesh{TexturePage: -1, Blend: p2l.BlendScreen, Opacity: 0.5}, v, uv, idx)
-	var r Renderer
-	renderFrame(t, &r, f, 2, 2, &Options{Transform: &p2l.Identity, Background: color.RGBA{128, 128, 128, 255}})
+	// white at opacity 0.5 over opaque grey 0.5. Overlay+Over reads the
+	// destination: every pixel is the single-layer result (the last
+	// triangle replaces, as with Cubism's destination copy), not overlay
+	// applied twice. Screen+Over is a FixedFunction combination: it blends
+	// triangle after triangle (as a GPU blend unit and the reference
+	// runtime do), so screen is applied twice.
 	g := 128.0 / 255
-	ref := reference(p2l.BlendScreen, p2l.AlphaOver, rgb64{1, 1, 1}, 0.5, rgb64{g, g, g}, 1)
-	want := Premul{float32(ref[0]), float32(ref[1]), float32(ref[2]), float32(ref[3])}
-	for y := 0; y < 2; y++ {
-		for x := 0; x < 2; x++ {
-			if got := layerAt(&r, x, y); !near8(got, want) {
-				t.Errorf("pixel (%d,%d) = %v, want %v", x, y, got, want)
+	once := func(b p2l.BlendMode, d rgb64) [4]float64 {
+		return reference(b, p2l.AlphaOver, rgb64{1, 1, 1}, 0.5, d, 1)
+	}
+	stored := func(v [4]float64) rgb64 { // as the 8-bit destination holds it
+		return rgb64{math.Round(v[0]*255) / 255, math.Round(v[1]*255) / 255, math.Round(v[2]*255) / 255}
+	}
+	for _, tc := range []struct {
+		blend p2l.BlendMode
+		want  [4]float64
+	}{
+		{p2l.BlendOverlay, once(p2l.BlendOverlay, rgb64{g, g, g})},
+		{p2l.BlendScreen, once(p2l.BlendScreen, stored(once(p2l.BlendScreen, rgb64{g, g, g})))},
+	} {
+		f := &fakeFrame{}
+		v, uv, idx := quad(0, 0, 2, 2)
+		idx = append(idx, idx...)
+		f.addMesh(p2l.Mesh{TexturePage: -1, Blend: tc.blend, Opacity: 0.5}, v, uv, idx)
+		var r Renderer
+		renderFrame(t, &r, f, 2, 2, &Options{Transform: &p2l.Identity, Background: color.RGBA{128, 128, 128, 255}})
+		want := Premul{float32(tc.want[0]), float32(tc.want[1]), float32(tc.want[2]), float32(tc.want[3])}
+		for y := 0; y < 2; y++ {
+			for x := 0; x < 2; x++ {
+				if got := layerAt(&r, x, y); !near8(got, want) {
+					t.Errorf("%v: pixel (%d,%d) = %v, want %v", tc.blend, x, y, got, want)
+				}
 			}
 		}
 	}
