@@ -39,31 +39,45 @@ type benchScene struct {
 	chars []*Character
 	opts  []DrawOptions
 	dst   *ebiten.Image
+	batch Batch
 }
 
 func newBenchScene(model *p2l.Model, n int) *benchScene {
 	s := &benchScene{dst: ebiten.NewImage(512, 512)}
-	side := int(math.Ceil(math.Sqrt(float64(n))))
-	cell := 512 / float64(side)
-	scale := cell / float64(max(model.Canvas.Width, model.Canvas.Height))
 	for i := range n {
-		c := NewCharacter(model)
-		var o DrawOptions
-		o.GeoM.Scale(scale, scale)
-		o.GeoM.Translate(float64(i%side)*cell, float64(i/side)*cell)
-		s.chars = append(s.chars, c)
-		s.opts = append(s.opts, o)
+		s.chars = append(s.chars, NewCharacter(model))
+		s.opts = append(s.opts, DrawOptions{GeoM: tileGeoM(model, n, i)})
 	}
 	return s
 }
 
-func (s *benchScene) frame(update bool) {
+// tileGeoM places character i of n in its cell of a square grid over the
+// 512×512 target.
+func tileGeoM(model *p2l.Model, n, i int) ebiten.GeoM {
+	side := int(math.Ceil(math.Sqrt(float64(n))))
+	cell := 512 / float64(side)
+	scale := cell / float64(max(model.Canvas.Width, model.Canvas.Height))
+	var g ebiten.GeoM
+	g.Scale(scale, scale)
+	g.Translate(float64(i%side)*cell, float64(i/side)*cell)
+	return g
+}
+
+// frame draws the scene: through one Batch, or with one Draw per character.
+func (s *benchScene) frame(update, each bool) {
 	s.dst.Clear()
 	for i, c := range s.chars {
 		if update {
 			c.Update(1.0 / 60)
 		}
-		c.Draw(s.dst, &s.opts[i])
+		if each {
+			c.Draw(s.dst, &s.opts[i])
+		} else {
+			s.batch.Add(c, &s.opts[i])
+		}
+	}
+	if !each {
+		s.batch.Draw(s.dst)
 	}
 }
 
@@ -100,36 +114,37 @@ func runFrames(b *testing.B, f func()) {
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
-func benchmarkCharacters(b *testing.B, model *p2l.Model, n int, update bool) {
+func benchmarkCharacters(b *testing.B, model *p2l.Model, n int, update, each bool) {
 	var s *benchScene
 	onGame(func() { s = newBenchScene(model, n) })
 	defer onGame(s.dispose)
 	before := rd.drawCalls
-	runFrames(b, func() { s.frame(update) })
+	runFrames(b, func() { s.frame(update, each) })
 	b.ReportMetric(float64(rd.drawCalls-before)/float64(b.N+3), "calls/frame")
 }
 
 // BenchmarkFrame measures the CPU time of Update + Draw per frame for 1, 10
-// and 100 characters of each model; BenchmarkDraw the Draw part alone.
-func BenchmarkFrame(b *testing.B) {
+// and 100 characters of each model, drawn through one Batch; BenchmarkDraw
+// the Draw part alone; BenchmarkDrawEach the Draw part with one
+// Character.Draw per character.
+func BenchmarkFrame(b *testing.B) { benchmarkScenes(b, true, false) }
+
+func BenchmarkDraw(b *testing.B) { benchmarkScenes(b, false, false) }
+
+func BenchmarkDrawEach(b *testing.B) { benchmarkScenes(b, false, true) }
+
+func benchmarkScenes(b *testing.B, update, each bool) {
 	for _, bm := range benchModels(b) {
 		for _, n := range []int{1, 10, 100} {
-			b.Run(fmt.Sprint(bm.name, "/", n), func(b *testing.B) { benchmarkCharacters(b, bm.model, n, true) })
+			b.Run(fmt.Sprint(bm.name, "/", n), func(b *testing.B) { benchmarkCharacters(b, bm.model, n, update, each) })
 		}
 	}
 }
 
-func BenchmarkDraw(b *testing.B) {
-	for _, bm := range benchModels(b) {
-		for _, n := range []int{1, 10, 100} {
-			b.Run(fmt.Sprint(bm.name, "/", n), func(b *testing.B) { benchmarkCharacters(b, bm.model, n, false) })
-		}
-	}
-}
-
-// BenchmarkFloor is the floor: the same number of vertices and indices as n
-// characters, prepared once and submitted with plain DrawTriangles calls of
-// at most 65,535 vertices (one call for one character).
+// BenchmarkFloor is the floor: the same vertices and indices as n
+// characters of the scene (each character's meshes in draw order, placed
+// as in the scene), prepared once and submitted with plain DrawTriangles
+// calls of at most 65,536 vertices.
 func BenchmarkFloor(b *testing.B) {
 	for _, bm := range benchModels(b) {
 		b.Run(bm.name, func(b *testing.B) { benchmarkFloor(b, bm.model) })
@@ -139,18 +154,6 @@ func BenchmarkFloor(b *testing.B) {
 func benchmarkFloor(b *testing.B, model *p2l.Model) {
 	rig := model.NewRig()
 	rig.Evaluate()
-	var verts []ebiten.Vertex
-	var inds []uint16
-	for _, mi := range rig.RenderOrder() {
-		v, uv := rig.MeshVertices(mi), rig.MeshUVs(mi)
-		base := uint16(len(verts))
-		for i := 0; i+1 < len(v); i += 2 {
-			verts = append(verts, ebiten.Vertex{DstX: v[i] / 4, DstY: v[i+1] / 4, SrcX: uv[i] * 64, SrcY: uv[i+1] * 64, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
-		}
-		for _, k := range rig.MeshIndices(mi) {
-			inds = append(inds, base+uint16(k))
-		}
-	}
 	for _, n := range []int{1, 10, 100} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var src, dst *ebiten.Image
@@ -160,41 +163,50 @@ func benchmarkFloor(b *testing.B, model *p2l.Model) {
 				dst = ebiten.NewImage(512, 512)
 			})
 			defer onGame(func() { src.Deallocate(); dst.Deallocate() })
-			per := max(1, maxBatchVertices/len(verts)) // characters per call
+			// Calls of whole characters, built before the timed frames.
+			var calls [][]ebiten.Vertex
+			var callInds [][]uint16
+			var verts []ebiten.Vertex
+			var inds []uint16
+			for i := range n {
+				g := tileGeoM(model, n, i)
+				cv, ci := floorCharacter(rig, g)
+				if len(verts)+len(cv) > maxBatchVertices {
+					calls, callInds = append(calls, verts), append(callInds, inds)
+					verts, inds = nil, nil
+				}
+				for _, k := range ci {
+					inds = append(inds, k+uint16(len(verts)))
+				}
+				verts = append(verts, cv...)
+			}
+			calls, callInds = append(calls, verts), append(callInds, inds)
 			var op ebiten.DrawTrianglesOptions
-			// per copies of the character in each full call, the rest in a
-			// last one; built before the timed frames.
-			fullV, fullI := floorVerts(verts, per), floorInds(inds, len(verts), per)
-			restV, restI := floorVerts(verts, n%per), floorInds(inds, len(verts), n%per)
 			runFrames(b, func() {
 				dst.Clear()
-				for range n / per {
-					dst.DrawTriangles(fullV, fullI, src, &op)
-				}
-				if len(restV) > 0 {
-					dst.DrawTriangles(restV, restI, src, &op)
+				for i := range calls {
+					dst.DrawTriangles(calls[i], callInds[i], src, &op)
 				}
 			})
 		})
 	}
 }
 
-// floorVerts returns k copies of v.
-func floorVerts(v []ebiten.Vertex, k int) []ebiten.Vertex {
-	var s []ebiten.Vertex
-	for range k {
-		s = append(s, v...)
-	}
-	return s
-}
-
-// floorInds returns k copies of the indices in, the j-th offset by j·nv.
-func floorInds(in []uint16, nv, k int) []uint16 {
-	var s []uint16
-	for j := range k {
-		for _, x := range in {
-			s = append(s, x+uint16(j*nv))
+// floorCharacter returns the vertices and indices of rig's meshes in draw
+// order through g.
+func floorCharacter(rig *p2l.Rig, g ebiten.GeoM) ([]ebiten.Vertex, []uint16) {
+	var verts []ebiten.Vertex
+	var inds []uint16
+	for _, mi := range rig.RenderOrder() {
+		v, uv := rig.MeshVertices(mi), rig.MeshUVs(mi)
+		base := uint16(len(verts))
+		for i := 0; i+1 < len(v); i += 2 {
+			x, y := g.Apply(float64(v[i]), float64(v[i+1]))
+			verts = append(verts, ebiten.Vertex{DstX: float32(x), DstY: float32(y), SrcX: uv[i] * 64, SrcY: uv[i+1] * 64, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
+		}
+		for _, k := range rig.MeshIndices(mi) {
+			inds = append(inds, base+uint16(k))
 		}
 	}
-	return s
+	return verts, inds
 }

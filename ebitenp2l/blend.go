@@ -6,25 +6,43 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
-// Hardware blends for the three combinations the drawing rules define with
-// Cubism's fixed-function formulas on premultiplied colors (RUNTIME.md,
-// drawing rules; cubism-semantics §6.3). The Compatible two keep the
-// destination alpha and ignore the alpha mode.
+// The blend × alpha combinations drawn with fixed-function blending, with
+// no copy of the backdrop. Each entry is the CPU reference renderer's
+// formula (render.Composite, docs/RENDERING.md) rewritten for premultiplied
+// colours, S = (Cs·as, as) the shaded source and D = (Cd·ad, ad) the
+// destination; TestFixedFunctionTable checks every entry against
+// render.Composite. A combination missing from the table reads the
+// backdrop (shaders/composite.kage).
+//
+//	Normal + Over           D' = S + D·(1 − as)                  blendNormal
+//	AddCompatible + any     D'.rgb = S + D, D'.a = ad           blendNormal, shader alpha 0
+//	MultiplyCompatible + any, Multiply + Atop
+//	                        D'.rgb = S·D + D·(1 − as), D'.a = ad blendMultiply
+//	any + Out               D' = D·(1 − as)                      blendOut
+//	Normal + Atop           D'.rgb = S·ad + D·(1 − as), D'.a = ad blendAtop
+//	AddGlow + Over          D'.rgb = S + D, D'.a = as + ad·(1 − as) blendGlowOver
+//	AddGlow + Atop          D'.rgb = S·ad + D, D'.a = ad          blendGlowAtop
+//	Screen + Over           D'.rgb = S + D − S·D, D'.a = as + ad·(1 − as) blendScreenOver
+//
+// (Out: p0 = p1 = 0 leaves Cd·ad·(1 − as). Atop: p1 = 0, and for Normal
+// Cs·as·ad + Cd·ad·(1 − as); for Multiply Cs·Cd·as·ad = S·D; for AddGlow
+// (Cs + Cd)·as·ad + Cd·ad·(1 − as) = S·ad + D. Over: for AddGlow
+// (Cs + Cd)·as·ad + Cs·as·(1 − ad) + Cd·ad·(1 − as) = S + D; for Screen
+// the same with − Cs·Cd·as·ad = − S·D.) Add (min(Cs + Cd, 1)), Multiply
+// with Over (S·D + S·(1 − ad) + D·(1 − as)), Darken, Lighten and the other
+// W3C modes are not linear in D with factors a blend unit has; the
+// conjoint and disjoint weights are not either.
+//
+// Two things differ from the backdrop path, by design: a mesh that
+// overlaps itself blends triangle after triangle (the backdrop path, like
+// Cubism's offscreen copy, lets its last triangle win), and a destination
+// with colour but zero alpha (left by AddCompatible over transparency)
+// keeps that colour, as Normal + Over always has (the backdrop path reads
+// it as black).
 var (
-	// blendNormal: D' = P + D·(1 − Pa).
 	blendNormal = ebiten.BlendSourceOver
-	// blendAddCompatible: D'.rgb = P.rgb + D.rgb, D'.a = D.a.
-	blendAddCompatible = ebiten.Blend{
-		BlendFactorSourceRGB:        ebiten.BlendFactorOne,
-		BlendFactorSourceAlpha:      ebiten.BlendFactorZero,
-		BlendFactorDestinationRGB:   ebiten.BlendFactorOne,
-		BlendFactorDestinationAlpha: ebiten.BlendFactorOne,
-		BlendOperationRGB:           ebiten.BlendOperationAdd,
-		BlendOperationAlpha:         ebiten.BlendOperationAdd,
-	}
-	// blendMultiplyCompatible: D'.rgb = P.rgb·D.rgb + D.rgb·(1 − Pa),
-	// D'.a = D.a.
-	blendMultiplyCompatible = ebiten.Blend{
+
+	blendMultiply = ebiten.Blend{
 		BlendFactorSourceRGB:        ebiten.BlendFactorDestinationColor,
 		BlendFactorSourceAlpha:      ebiten.BlendFactorZero,
 		BlendFactorDestinationRGB:   ebiten.BlendFactorOneMinusSourceAlpha,
@@ -32,6 +50,47 @@ var (
 		BlendOperationRGB:           ebiten.BlendOperationAdd,
 		BlendOperationAlpha:         ebiten.BlendOperationAdd,
 	}
+	blendOut = ebiten.Blend{
+		BlendFactorSourceRGB:        ebiten.BlendFactorZero,
+		BlendFactorSourceAlpha:      ebiten.BlendFactorZero,
+		BlendFactorDestinationRGB:   ebiten.BlendFactorOneMinusSourceAlpha,
+		BlendFactorDestinationAlpha: ebiten.BlendFactorOneMinusSourceAlpha,
+		BlendOperationRGB:           ebiten.BlendOperationAdd,
+		BlendOperationAlpha:         ebiten.BlendOperationAdd,
+	}
+	blendAtop = ebiten.Blend{
+		BlendFactorSourceRGB:        ebiten.BlendFactorDestinationAlpha,
+		BlendFactorSourceAlpha:      ebiten.BlendFactorZero,
+		BlendFactorDestinationRGB:   ebiten.BlendFactorOneMinusSourceAlpha,
+		BlendFactorDestinationAlpha: ebiten.BlendFactorOne,
+		BlendOperationRGB:           ebiten.BlendOperationAdd,
+		BlendOperationAlpha:         ebiten.BlendOperationAdd,
+	}
+	blendGlowOver = ebiten.Blend{
+		BlendFactorSourceRGB:        ebiten.BlendFactorOne,
+		BlendFactorSourceAlpha:      ebiten.BlendFactorOne,
+		BlendFactorDestinationRGB:   ebiten.BlendFactorOne,
+		BlendFactorDestinationAlpha: ebiten.BlendFactorOneMinusSourceAlpha,
+		BlendOperationRGB:           ebiten.BlendOperationAdd,
+		BlendOperationAlpha:         ebiten.BlendOperationAdd,
+	}
+	blendGlowAtop = ebiten.Blend{
+		BlendFactorSourceRGB:        ebiten.BlendFactorDestinationAlpha,
+		BlendFactorSourceAlpha:      ebiten.BlendFactorZero,
+		BlendFactorDestinationRGB:   ebiten.BlendFactorOne,
+		BlendFactorDestinationAlpha: ebiten.BlendFactorOne,
+		BlendOperationRGB:           ebiten.BlendOperationAdd,
+		BlendOperationAlpha:         ebiten.BlendOperationAdd,
+	}
+	blendScreenOver = ebiten.Blend{
+		BlendFactorSourceRGB:        ebiten.BlendFactorOneMinusDestinationColor,
+		BlendFactorSourceAlpha:      ebiten.BlendFactorOne,
+		BlendFactorDestinationRGB:   ebiten.BlendFactorOne,
+		BlendFactorDestinationAlpha: ebiten.BlendFactorOneMinusSourceAlpha,
+		BlendOperationRGB:           ebiten.BlendOperationAdd,
+		BlendOperationAlpha:         ebiten.BlendOperationAdd,
+	}
+
 	// blendMax renders mask coverage: the maximum of the mask meshes'
 	// texture alpha at each pixel.
 	blendMax = ebiten.Blend{
@@ -43,20 +102,53 @@ var (
 		BlendOperationAlpha:         ebiten.BlendOperationMax,
 	}
 	// blendReplace writes the shader's result as it is: the backdrop-reading
-	// draws composite in the shader.
+	// draws composite in the shader; clears and backdrop copies.
 	blendReplace = ebiten.BlendCopy
 )
 
-// hardwareBlend returns the fixed-function blend of a mode combination, or
-// ok = false when the combination must read the backdrop.
-func hardwareBlend(b p2l.BlendMode, a p2l.AlphaMode) (blend ebiten.Blend, ok bool) {
-	switch {
-	case b == p2l.BlendNormal && a == p2l.AlphaOver:
-		return blendNormal, true
-	case b == p2l.BlendAddCompatible:
-		return blendAddCompatible, true
-	case b == p2l.BlendMultiplyCompatible:
-		return blendMultiplyCompatible, true
+// fixedBlend is how a fixed-function combination is drawn.
+type fixedBlend struct {
+	blend ebiten.Blend
+	// zeroAlpha: the shader writes alpha 0, so that blendNormal adds the
+	// colour and keeps the destination alpha (AddCompatible).
+	zeroAlpha bool
+}
+
+// fixedFunction returns how combination (b, a) is drawn without reading
+// the backdrop, or ok = false when it must read it. Modes out of range are
+// Normal and Over, as render.Composite treats them.
+func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
+	if b >= p2l.NumBlendModes {
+		b = p2l.BlendNormal
 	}
-	return blendReplace, false
+	if a >= p2l.NumAlphaModes {
+		a = p2l.AlphaOver
+	}
+	switch {
+	case b == p2l.BlendAddCompatible:
+		return fixedBlend{blendNormal, true}, true
+	case b == p2l.BlendMultiplyCompatible:
+		return fixedBlend{blend: blendMultiply}, true
+	case a == p2l.AlphaOut:
+		return fixedBlend{blend: blendOut}, true
+	case a == p2l.AlphaOver:
+		switch b {
+		case p2l.BlendNormal:
+			return fixedBlend{blend: blendNormal}, true
+		case p2l.BlendAddGlow:
+			return fixedBlend{blend: blendGlowOver}, true
+		case p2l.BlendScreen:
+			return fixedBlend{blend: blendScreenOver}, true
+		}
+	case a == p2l.AlphaAtop:
+		switch b {
+		case p2l.BlendNormal:
+			return fixedBlend{blend: blendAtop}, true
+		case p2l.BlendMultiply:
+			return fixedBlend{blend: blendMultiply}, true
+		case p2l.BlendAddGlow:
+			return fixedBlend{blend: blendGlowAtop}, true
+		}
+	}
+	return fixedBlend{}, false
 }

@@ -192,13 +192,20 @@ func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	before := rd.drawCalls
-	rd.draw(c, dst, opts)
+	var o DrawOptions
+	if opts != nil {
+		o = *opts
+	}
+	rd.one = append(rd.one[:0], entry{c, o})
+	rd.draw(dst, rd.one)
+	rd.one[0] = entry{}
 	c.calls = rd.drawCalls - before
 }
 
 // DrawCalls returns how many DrawTrianglesShader calls the last Draw made
-// (Ebitengine may merge consecutive ones further into fewer GPU commands).
-// Viewers show it; tests check batching with it.
+// (Ebitengine may merge consecutive ones further into fewer GPU commands);
+// after a Batch.Draw, the calls of that whole batch. Viewers show it; tests
+// check batching with it.
 func (c *Character) DrawCalls() int { return c.calls }
 
 // ScreenToCanvas maps a point of the destination of the last Draw (for

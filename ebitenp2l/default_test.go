@@ -1,38 +1,37 @@
 package ebitenp2l
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
 // callBounds works out, from the batching rules alone, the range of
 // DrawTrianglesShader calls one frame of rig may take (the whole character
-// on screen): one call per mask set in use (its meshes share a page); in
-// every target (the screen, each group layer) one call per run of
-// consecutive fixed-function items with the same source (a page, or the
-// layer page of a nesting depth), blend and mask set; two calls (copy and
-// draw) per item that reads the backdrop, except that consecutive ones with
-// equal state may share them when their areas are disjoint (the lower
-// bound). A group's composite is an item of the target around it; a group
-// with opacity 0 is not drawn at all.
-// Fixed-function is decided by p2l/render's FixedFunction. none is the
-// count with no batching at all: one call per fixed-function item, two per
-// backdrop-reading item, one coverage render per masked item.
+// on screen). Per target (the screen, the layer page of each nesting depth,
+// shared by the groups of that depth), items are classed by state: source
+// (a page of the model, all packed into one image, or the layer page of
+// the depth below), fixed-function blend (fixedFunction; the table itself is
+// checked against the CPU renderer by TestFixedFunctionTable) or
+// backdrop-reading. hi is the count without reordering: one call per run
+// of consecutive fixed-function items with equal state in one group or at
+// the top level, a copy and a draw per backdrop-reading item. lo is what
+// no reordering can beat: one call per distinct state in a target, plus
+// one copy and one draw if any item there reads the backdrop. Both add two
+// calls for the mask coverage (clear, then draw) when anything is masked
+// (masks no longer split runs: the coverage slot is per vertex), and one
+// clear per layer page in use. A group with opacity 0 is not drawn at all.
+// none is the count with no batching at all: one call per fixed-function
+// item, two per backdrop-reading item, two per masked item.
 func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 	m := rig.Model()
-	type state struct {
-		src, blend int
-		mask       string
-	}
 	type node struct {
 		mesh     int
 		part     int
@@ -60,64 +59,79 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 			stack = stack[:len(stack)-1]
 		}
 	}
-	sets := map[string]bool{}
-	maskKey := func(masks []int) string {
-		if len(masks) == 0 {
-			return ""
+	type state struct {
+		src      int // 0: the model's pages; 1 + d: the layer page of depth d
+		blend    ebiten.Blend
+		backdrop bool
+	}
+	masked := false
+	distinct := map[int]map[state]bool{} // per target depth (−1: the screen)
+	backdrop := map[int]bool{}
+	classify := func(b p2l.BlendMode, a p2l.AlphaMode, src int, masks bool) state {
+		if masks {
+			masked = true
+			none++
+		}
+		f, ok := fixedFunction(b, a)
+		if !ok {
+			none += 2
+			return state{src: src, backdrop: true}
 		}
 		none++
-		k := slices.Clone(masks)
-		slices.Sort(k)
-		k = slices.Compact(k)
-		sets[fmt.Sprint(k)] = true
-		return fmt.Sprint(k)
+		return state{src: src, blend: f.blend}
 	}
 	var target func(n *node, depth int)
 	target = func(n *node, depth int) {
 		var last state
-		var have, lastBack bool
+		have := false
+		if distinct[depth] == nil {
+			distinct[depth] = map[state]bool{}
+		}
 		for i := range n.children {
 			ch := &n.children[i]
 			var st state
-			var fixed bool
 			if ch.mesh >= 0 {
 				mesh := &m.Meshes[ch.mesh]
-				fixed = render.FixedFunction(mesh.Blend, mesh.AlphaBlend)
-				st = state{mesh.TexturePage, int(mesh.Blend), maskKey(mesh.Masks)}
-				if !fixed {
-					st.blend = 100 + int(mesh.Blend)*8 + int(mesh.AlphaBlend)
-				}
+				st = classify(mesh.Blend, mesh.AlphaBlend, 0, len(mesh.Masks) > 0)
 			} else {
 				if len(ch.children) == 0 {
 					continue
 				}
 				target(ch, depth+1)
 				gc := rig.GroupComposite(ch.part)
-				fixed = render.FixedFunction(gc.Blend, gc.AlphaBlend)
-				st = state{-1 - depth, int(gc.Blend), maskKey(gc.MaskMeshes)}
-				if !fixed {
-					st.blend = 100 + int(gc.Blend)*8 + int(gc.AlphaBlend)
-				}
+				st = classify(gc.Blend, gc.AlphaBlend, 1+depth+1, len(gc.MaskMeshes) > 0)
 			}
+			distinct[depth][st] = true
 			switch {
-			case fixed:
-				none++
-				if !have || last != st || lastBack {
-					lo++
-					hi++
-				}
-			default:
-				none += 2
+			case st.backdrop:
 				hi += 2
-				if !(have && lastBack && last == st) {
-					lo += 2
-				}
+				backdrop[depth] = true
+			case !have || last != st:
+				hi++
 			}
-			last, have, lastBack = st, true, !fixed
+			last, have = st, !st.backdrop
 		}
 	}
-	target(root, 0)
-	return lo + len(sets), hi + len(sets), none
+	target(root, -1)
+	for d, states := range distinct {
+		for st := range states {
+			if !st.backdrop {
+				lo++
+			}
+		}
+		if backdrop[d] {
+			lo += 2
+		}
+		if d >= 0 && len(states) > 0 {
+			lo++ // the page's clear
+			hi++
+		}
+	}
+	if masked {
+		lo += 2
+		hi += 2
+	}
+	return lo, hi, none
 }
 
 // TestDefaultCharacterCalls counts the calls of one frame of the default
@@ -140,11 +154,13 @@ func TestSynthCharacterCalls(t *testing.T) {
 	checkCharacterCalls(t, "synth.Character(1)", synth.Character(1))
 }
 
-// checkCharacterCalls draws one frame of one character of m and then of ten,
-// and checks the call counts against callBounds.
+// checkCharacterCalls draws one frame of one character of m, then ten
+// characters drawn one by one, then ten side by side in one Batch, and
+// checks the call counts against callBounds: separate Draws cost ten times
+// one, a Batch of characters that do not overlap no more than one.
 func checkCharacterCalls(t *testing.T, name string, m *p2l.Model) {
 	t.Helper()
-	var one, ten, meshes, lo, hi, none int
+	var one, oneSmall, ten, batched, meshes, lo, hi, none int
 	onGame(func() {
 		var cs []*Character
 		for range 10 {
@@ -168,6 +184,17 @@ func checkCharacterCalls(t *testing.T, name string, m *p2l.Model) {
 				c.Draw(dst, &o)
 			}
 		})
+		// A quarter of the size (bounds round differently, so compare with
+		// one character at that size).
+		var b Batch
+		var small [10]DrawOptions
+		for i, c := range cs {
+			small[i].GeoM.Scale(s/4, s/4)
+			small[i].GeoM.Translate(float64(i%4)*256, float64(i/4)*256)
+			b.Add(c, &small[i])
+		}
+		oneSmall = calls(func() { cs[0].Draw(dst, &small[0]) })
+		batched = calls(func() { b.Draw(dst) })
 		meshes = len(cs[0].Rig().RenderOrder())
 		lo, hi, none = callBounds(cs[0].Rig(), func(p int) bool { return p < 0 || cs[0].TextureInfo(p) == nil })
 	})
@@ -177,10 +204,13 @@ func checkCharacterCalls(t *testing.T, name string, m *p2l.Model) {
 	if ten != 10*one {
 		t.Errorf("%s, ten characters: %d calls, want 10 × %d", name, ten, one)
 	}
+	if batched > oneSmall {
+		t.Errorf("%s, ten characters side by side in a Batch: %d calls, more than one character's %d", name, batched, oneSmall)
+	}
 	if one >= none {
 		t.Errorf("%s: %d calls, as many as without batching", name, one)
 	}
-	t.Logf("%s: %d meshes, %d DrawTrianglesShader calls per frame (rules: %d..%d, without batching: %d); ten characters: %d", name, meshes, one, lo, hi, none, ten)
+	t.Logf("%s: %d meshes, %d DrawTrianglesShader calls per frame (rules: %d..%d, without batching: %d); ten characters: %d; at a quarter of the size one: %d, ten side by side in a Batch: %d", name, meshes, one, lo, hi, none, ten, oneSmall, batched)
 }
 
 // TestConformanceCalls checks the call counts of the conformance models

@@ -3,6 +3,7 @@ package ebitenp2l
 import (
 	"image"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -10,83 +11,74 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
-// The renderer draws one character per call of Character.Draw. Its scratch
-// state is shared by all characters (draws run on the game goroutine; the
-// mutex only guards against misuse) and only ever grows, so a steady frame
-// allocates nothing.
+// The renderer draws a frame of characters (one for Character.Draw, any
+// number for a Batch) into one destination. Its scratch state is shared by
+// all characters (draws run on the game goroutine; the mutex only guards
+// against misuse) and only ever grows, so a steady frame allocates nothing.
 //
-// A frame runs in phases, so that draws of the same kind are consecutive and
-// merge (Ebitengine merges a draw only into the command just before it):
+// A frame runs in phases, so that draws of the same kind are consecutive
+// and merge (Ebitengine merges a draw only into the command just before
+// it):
 //
-//  1. plan: walk the render commands once, transform every drawn mesh to
-//     screen space, compute mesh and group bounds, collect the mask sets in
-//     use and the space needed for layers, coverage and backdrop copies;
-//  2. coverage: render each mask set once (max blend of texture alpha);
-//  3. layers: clear every group layer, then render the groups innermost
-//     first (post-order), each into its region of its depth's page;
-//  4. main: draw the top-level meshes and group layers into the caller's
-//     target.
+//  1. plan: walk each character's render commands once, compute mesh and
+//     group bounds;
+//  2. layout: give every isolated group a region of the layer page of its
+//     nesting depth;
+//  3. ops: turn every visible mesh and group composite into an op of its
+//     target (the caller's image, or a layer page) and place it in a batch
+//     of equal state (see place): an op may join an earlier batch when it
+//     overlaps nothing drawn since, so that consecutive characters, and
+//     disjoint parts of one, share calls;
+//  4. coverage: every mask set in use, once per target, into one coverage
+//     page (clear, then one draw per model);
+//  5. targets: the layer pages from the deepest nesting down, then the
+//     caller's image, batch by batch; a batch that reads the backdrop is
+//     preceded by one copy of its members' areas.
 type renderer struct {
 	mu sync.Mutex
 
-	res *modelRes
-	rig pose
+	one []entry // the frame of Character.Draw
 
-	geo       [6]float64 // GeoM a, b, c, d, tx, ty
-	cs        [4]float32 // ColorScale
-	csOK      bool       // ColorScale alpha > 0
-	flags     float32    // vertex flag bits: 2 = nearest sampling
-	dstBounds image.Rectangle
+	stamp   uint32
+	dst     *ebiten.Image
+	dstB    image.Rectangle
+	chars   []charPlan
+	targets []target
+	pageTgt []int32 // target of layer page d, −1 before it is needed
+	ops     []op
+	batches []batch
+	uses    []covUse
+	scopeID int32
+	overlap []int32 // characters overlapping the one being built
+	quads   []image.Rectangle
 
-	// Screen-space vertices of the meshes transformed this frame.
-	stamp      uint32
-	meshStamp  []uint32
-	meshOff    []int32
-	meshBounds []image.Rectangle // clipped to dstBounds; empty: nothing to draw
-	sv         []float32
-
-	items  []item
-	groups []group
-	stack  []int
-	post   []int // groups in closing order (children before parents)
-
-	// Mask sets used this frame, indexed like modelRes.maskSets.
-	covStamp  []uint32
-	covRect   []image.Rectangle // screen space
-	covRegion []image.Rectangle // on pool.coverage
-	covImg    []*ebiten.Image
-	covUsed   []int
-
-	bdAll image.Rectangle // union of this frame's backdrop areas
-
-	// The backdrop batch: on when the current batch reads a copy of its
-	// target, taken at flush over bdRect (screen space), the union of the
-	// batch's mutually disjoint areas bdRects, from target bdT.
-	bdOn     bool
-	bdRect   image.Rectangle
-	bdRects  []image.Rectangle
-	bdT      target
-	copyV    [4]ebiten.Vertex
-	copyOpts ebiten.DrawTrianglesShaderOptions
-
-	// Batch being built.
-	key   batchKey
+	// The call being built.
 	verts []ebiten.Vertex
 	inds  []uint16
 	remap []int32
 	rstmp []uint32
 	rgen  uint32
-
-	opts     ebiten.DrawTrianglesShaderOptions
-	uniforms map[string]any
-	mode     []float32
-	offsets  []float32
+	call  struct {
+		dst    *ebiten.Image
+		shader *ebiten.Shader
+	}
+	opts  ebiten.DrawTrianglesShaderOptions
+	meshU map[string]any
+	compU map[string]any
+	covU  []float32
+	backU []float32
 
 	// drawCalls counts DrawTrianglesShader calls (tests check batching).
 	drawCalls int
 }
 
 var rd = renderer{}
+
+// entry is one character of a frame and its options.
+type entry struct {
+	c    *Character
+	opts DrawOptions
+}
 
 // pose is what the renderer reads of a rig's last evaluation (*p2l.Rig
 // implements it; tests substitute hand-made poses).
@@ -100,138 +92,242 @@ type pose interface {
 	GroupComposite(part int) p2l.Composite
 }
 
+// charPlan is one character's part of the frame.
+type charPlan struct {
+	res   *modelRes
+	rig   pose
+	geo   [6]float64 // GeoM a, b, c, d, tx, ty
+	cs    [4]float32 // ColorScale
+	flags float32    // flagNearest or 0
+
+	// meshB[i] is mesh i's bounds on the destination this frame (pixels
+	// whose centres it can cover), valid when meshStamp[i] == stamp.
+	meshStamp []uint32
+	meshB     []image.Rectangle
+
+	items  []item
+	groups []group
+	stack  []int
+	post   []int // groups in closing order (children before parents)
+
+	foot     image.Rectangle // union of its top-level items
+	lastMain int32           // highest batch of the caller's image holding its ops
+	useFirst int32           // its coverage uses in the caller's image: uses[useFirst:useEnd]
+	useEnd   int32
+}
+
 // item is one entry of the flattened render commands: a mesh, or the
 // composite of a group (whose contents follow, up to group.last).
 type item struct {
-	mesh  int
-	group int // ≥ 0: composite of groups[group]; −1: mesh
+	mesh  int32
+	group int32 // ≥ 0: composite of groups[group]; −1: mesh
 }
 
 type group struct {
 	part     int
 	depth    int
-	first    int // first content item
-	last     int // one past the last content item
-	bounds   image.Rectangle
-	region   image.Rectangle
-	img      *ebiten.Image // layer sub-image
+	first    int             // first content item
+	last     int             // one past the last content item
+	full     image.Rectangle // union of the contents' bounds
+	clip     image.Rectangle // full ∩ the destination
 	comp     p2l.Composite
 	maskSet  int
-	backdrop bool
+	target   int32           // target of its contents; −1: not drawn
+	region   image.Rectangle // on its layer page
+	off      image.Point     // destination → layer page coordinates
+	pageMode bool            // region holds full (else clip, through a sub-image)
 }
 
-// target is where a draw goes: the caller's image or a group layer.
+// target is where ops draw: the caller's image or a layer page (or a
+// sub-image of one). Target coordinates are the vertex coordinates of
+// Ebitengine's draws into img.
 type target struct {
-	img *ebiten.Image
-	// off maps screen coordinates to img coordinates.
-	offX, offY float32
-	// screenMin is the screen position of img's bounds' minimum.
-	screenMin image.Point
-	bounds    image.Rectangle // screen space
-	top       bool            // the caller's target: ColorScale applies
+	img     *ebiten.Image
+	origin  image.Point     // img.Bounds().Min: the shaders' local positions are relative to it
+	bounds  image.Rectangle // drawable area, target coordinates
+	depth   int             // −1: the caller's image; d: layer page of nesting depth d
+	keys    []keyList
+	batches []int32
+
+	covArea   image.Rectangle // union of its coverage uses
+	covPlanes int
+	covShift  image.Point // target → coverage page coordinates (plane 0)
+	covOK     bool
+	bdArea    image.Rectangle // union of its backdrop-reading ops
+	bdShift   image.Point     // target → scratch page coordinates
+	bdOK      bool
 }
 
-// batchKey is the state that must be equal for draws to share a call.
-type batchKey struct {
-	dst     *ebiten.Image
-	src     *ebiten.Image
-	cov     *ebiten.Image
-	back    *ebiten.Image
-	blend   ebiten.Blend
-	shader  *ebiten.Shader
-	mode    [4]float32
-	offsets [4]float32
+type keyList struct {
+	key     batchKey
+	batches []int32 // ascending
 }
+
+// batchKey is the state that must be equal for ops of one target to share
+// a call.
+type batchKey struct {
+	src      *ebiten.Image
+	blend    ebiten.Blend
+	backdrop bool // the composite program over a backdrop copy
+}
+
+// op is one mesh or group composite of a target.
+type op struct {
+	char   int32
+	mesh   int32 // ≥ 0: a mesh; < 0: composite of groups[−1 − mesh]
+	next   int32 // next op of the same batch, −1
+	nv     int32
+	bounds image.Rectangle // target coordinates, clipped to the target
+	// Meshes: destination → target coordinates; group composites: target
+	// → child layer page coordinates.
+	off  image.Point
+	col  [8]float32 // vertex Color and Custom: (M, o), (S, flags)
+	cull bool
+}
+
+type batch struct {
+	key         batchKey
+	first, last int32
+	nv          int32
+	scope       int32 // scope of the newest member
+	scopeFirst  int32 // its first member from that scope
+}
+
+// covUse is one mask set's coverage for the items of one scope (a
+// character's top level, or one of its groups).
+type covUse struct {
+	char   int32
+	set    int32
+	target int32
+	scope  int32
+	off    image.Point     // destination → target coordinates
+	rect   image.Rectangle // target coordinates
+	slot   int32           // 1..maxSlots: 4·plane + channel + 1
+}
+
+// Vertex flags (custom.w, an integer; shaders/sample.kage decodes them).
+const (
+	flagInvert    = 1
+	flagNearest   = 2
+	flagZeroAlpha = 4
+	flagSlot      = 8     // × the coverage slot (8 bits)
+	flagBlend     = 2048  // × the blend mode (5 bits, composite program)
+	flagAlpha     = 65536 // × the alpha mode (3 bits, composite program)
+	maxSlots      = 255
+)
 
 // maxBatchVertices is the largest vertex count one call can address with
 // uint16 indices.
 const maxBatchVertices = 1 << 16
 
-func (r *renderer) draw(c *Character, dst *ebiten.Image, opts *DrawOptions) {
+// scopeWindow is how many of a scope's latest ops are compared one by one
+// with a new op (older ones count as overlapping it).
+const scopeWindow = 16
+
+// scope is the placement state of one character's ops in one target.
+type scope struct {
+	id   int32
+	ring [scopeWindow]struct {
+		b     image.Rectangle
+		batch int32
+	}
+	n      int
+	older  int32 // highest batch of the ops that left the ring
+	lbChar int32 // highest batch of overlapping characters' ops (caller's image)
+}
+
+func (r *renderer) draw(dst *ebiten.Image, entries []entry) {
 	if err := loadShaders(); err != nil {
 		panic(err)
 	}
-	if r.uniforms == nil {
-		r.mode = make([]float32, 4)
-		r.offsets = make([]float32, 4)
-		r.uniforms = map[string]any{"Mode": r.mode, "Offsets": r.offsets}
-	}
-	r.res, r.rig = c.res, c.pose
-	var g ebiten.GeoM
-	var cs ebiten.ColorScale
-	r.flags = 0
-	if opts != nil {
-		g = opts.GeoM
-		cs = opts.ColorScale
-		if opts.Filter == FilterNearest {
-			r.flags = 2
-		}
-	}
-	r.geo = [6]float64{g.Element(0, 0), g.Element(0, 1), g.Element(1, 0), g.Element(1, 1), g.Element(0, 2), g.Element(1, 2)}
-	r.cs = [4]float32{cs.R(), cs.G(), cs.B(), cs.A()}
-	r.csOK = r.cs[3] > 0
-	r.dstBounds = dst.Bounds()
-	r.key = batchKey{}
-	r.bdOn = false
-	r.verts, r.inds = r.verts[:0], r.inds[:0]
-
-	defer r.release()
-	if !r.plan() {
-		return
-	}
-	if !r.bdAll.Empty() {
-		pool.scratch.ensure(r.bdAll.Dx(), r.bdAll.Dy())
-	}
-	r.renderCoverage()
-	r.renderLayers()
-	top := target{img: dst, screenMin: r.dstBounds.Min, bounds: r.dstBounds, top: true}
-	r.renderRange(0, len(r.items), &top)
-	r.flush()
-}
-
-// release drops the references to the caller's objects (rig, images) that
-// the renderer's state still holds, so that they are not kept alive until
-// the next Draw.
-func (r *renderer) release() {
-	r.res, r.rig = nil, nil
-	r.key = batchKey{}
-	r.bdT = target{}
-	r.opts.Images = [4]*ebiten.Image{}
-	r.copyOpts.Images = [4]*ebiten.Image{}
-	for i := range r.groups {
-		r.groups[i].img = nil
-	}
-}
-
-// plan flattens the render commands and computes every bound; it reports
-// false when nothing is visible.
-func (r *renderer) plan() bool {
-	m := r.res.model
-	n := len(m.Meshes)
-	if len(r.meshStamp) < n {
-		r.meshStamp = append(r.meshStamp, make([]uint32, n-len(r.meshStamp))...)
-		r.meshOff = append(r.meshOff, make([]int32, n-len(r.meshOff))...)
-		r.meshBounds = append(r.meshBounds, make([]image.Rectangle, n-len(r.meshBounds))...)
-	}
-	ns := len(r.res.maskSets)
-	if len(r.covStamp) < ns {
-		r.covStamp = append(r.covStamp, make([]uint32, ns-len(r.covStamp))...)
-		r.covRect = append(r.covRect, make([]image.Rectangle, ns-len(r.covRect))...)
-		r.covRegion = append(r.covRegion, make([]image.Rectangle, ns-len(r.covRegion))...)
-		r.covImg = append(r.covImg, make([]*ebiten.Image, ns-len(r.covImg))...)
+	if r.meshU == nil {
+		r.covU = make([]float32, 4)
+		r.backU = make([]float32, 4)
+		r.meshU = map[string]any{"Cov": r.covU}
+		r.compU = map[string]any{"Cov": r.covU, "Back": r.backU}
 	}
 	r.stamp++
 	if r.stamp == 0 { // wrapped: old stamps could collide
-		clear(r.meshStamp)
-		clear(r.covStamp)
+		for i := range r.chars {
+			clear(r.chars[i].meshStamp)
+		}
 		r.stamp = 1
 	}
-	r.sv = r.sv[:0]
-	r.items, r.groups, r.stack, r.post, r.covUsed = r.items[:0], r.groups[:0], r.stack[:0], r.post[:0], r.covUsed[:0]
-	r.bdAll = image.Rectangle{}
+	r.dst, r.dstB = dst, dst.Bounds()
+	defer r.release(len(entries))
+	for len(r.chars) < len(entries) {
+		r.chars = append(r.chars, charPlan{})
+	}
+	visible := false
+	for k := range entries {
+		if r.planChar(k, &entries[k]) {
+			visible = true
+		}
+	}
+	if !visible {
+		return
+	}
+	r.layout(len(entries))
+	r.ops, r.batches, r.uses = r.ops[:0], r.batches[:0], r.uses[:0]
+	for k := range entries {
+		r.buildChar(k)
+	}
+	r.allocAreas()
+	r.renderCoverage(len(entries))
+	r.renderTargets(len(entries))
+}
+
+// release drops the references to the caller's objects (rigs, images) that
+// the renderer's state still holds, so that they are not kept alive until
+// the next Draw.
+func (r *renderer) release(n int) {
+	for k := range n {
+		cp := &r.chars[k]
+		cp.res, cp.rig = nil, nil
+	}
+	for i := range r.targets {
+		t := &r.targets[i]
+		t.img = nil
+		for j := range t.keys {
+			t.keys[j].key = batchKey{}
+		}
+	}
+	r.dst = nil
+	r.call.dst = nil
+	r.opts.Images = [4]*ebiten.Image{}
+}
+
+// planChar flattens character k's render commands and computes bounds; it
+// reports false when nothing of it is visible.
+func (r *renderer) planChar(k int, e *entry) bool {
+	cp := &r.chars[k]
+	cp.items, cp.groups, cp.stack, cp.post = cp.items[:0], cp.groups[:0], cp.stack[:0], cp.post[:0]
+	cp.foot = image.Rectangle{}
+	c := e.c
+	if c == nil || c.disposed {
+		return false
+	}
+	cp.res, cp.rig = c.res, c.pose
+	g := e.opts.GeoM
+	cs := e.opts.ColorScale
+	cp.flags = 0
+	if e.opts.Filter == FilterNearest {
+		cp.flags = flagNearest
+	}
+	cp.geo = [6]float64{g.Element(0, 0), g.Element(0, 1), g.Element(1, 0), g.Element(1, 1), g.Element(0, 2), g.Element(1, 2)}
+	cp.cs = [4]float32{cs.R(), cs.G(), cs.B(), cs.A()}
+	if !(cp.cs[3] > 0) {
+		return false // a zero alpha scale draws nothing
+	}
+	m := cp.res.model
+	n := len(m.Meshes)
+	if len(cp.meshStamp) < n {
+		cp.meshStamp = append(cp.meshStamp, make([]uint32, n-len(cp.meshStamp))...)
+		cp.meshB = append(cp.meshB, make([]image.Rectangle, n-len(cp.meshB))...)
+	}
 
 	skip := 0 // > 0 inside a group that is not drawn
-	for _, cmd := range r.rig.RenderCommands() {
+	for _, cmd := range cp.rig.RenderCommands() {
 		if skip > 0 {
 			if _, ok := cmd.Group(); ok {
 				skip++
@@ -241,144 +337,126 @@ func (r *renderer) plan() bool {
 			continue
 		}
 		if mi, ok := cmd.Mesh(); ok {
-			if mi >= n || !r.visibleMesh(mi) {
+			if mi >= n || !cp.visibleMesh(mi) {
 				continue
 			}
-			b := r.transform(mi)
-			if b.Empty() {
+			b := r.meshBounds(cp, mi)
+			if !b.Overlaps(r.dstB) {
 				continue
 			}
-			r.items = append(r.items, item{mesh: mi, group: -1})
-			if len(r.stack) > 0 {
-				top := &r.groups[r.stack[len(r.stack)-1]]
-				top.bounds = top.bounds.Union(b)
-			}
-			if s := r.res.meshMask[mi]; s >= 0 {
-				r.useMask(s, b)
-			}
-			mesh := &m.Meshes[mi]
-			if _, hw := hardwareBlend(mesh.Blend, mesh.AlphaBlend); !hw {
-				r.needBackdrop(b)
+			cp.items = append(cp.items, item{mesh: int32(mi), group: -1})
+			if len(cp.stack) > 0 {
+				top := &cp.groups[cp.stack[len(cp.stack)-1]]
+				top.full = top.full.Union(b)
+			} else {
+				cp.foot = cp.foot.Union(b.Intersect(r.dstB))
 			}
 			continue
 		}
 		if part, ok := cmd.Group(); ok {
-			if !(r.rig.GroupComposite(part).Opacity > 0) {
+			if !(cp.rig.GroupComposite(part).Opacity > 0) {
 				// A transparent group leaves its target as it is in every
 				// mode: neither its layer nor its masks are drawn.
 				skip = 1
 				continue
 			}
-			gi := len(r.groups)
-			r.items = append(r.items, item{mesh: -1, group: gi})
+			gi := len(cp.groups)
+			cp.items = append(cp.items, item{mesh: -1, group: int32(gi)})
 			ms := -1
-			if part < len(r.res.partMask) {
-				ms = r.res.partMask[part]
+			if part < len(cp.res.partMask) {
+				ms = cp.res.partMask[part]
 			}
-			r.groups = append(r.groups, group{part: part, depth: len(r.stack), first: len(r.items), maskSet: ms})
-			r.stack = append(r.stack, gi)
+			cp.groups = append(cp.groups, group{part: part, depth: len(cp.stack), first: len(cp.items), maskSet: ms, target: -1})
+			cp.stack = append(cp.stack, gi)
 			continue
 		}
-		r.closeGroup()
+		r.closeGroup(cp)
 	}
-	for len(r.stack) > 0 {
-		r.closeGroup()
+	for len(cp.stack) > 0 {
+		r.closeGroup(cp)
 	}
-	return len(r.items) > 0
+	return len(cp.items) > 0
 }
 
 // closeGroup ends the innermost open group: its bounds are final, so they
-// join its parent's and its mask and layer needs are recorded.
-func (r *renderer) closeGroup() {
-	if len(r.stack) == 0 {
+// join its parent's.
+func (r *renderer) closeGroup(cp *charPlan) {
+	if len(cp.stack) == 0 {
 		return // an unbalanced close: ignored
 	}
-	gi := r.stack[len(r.stack)-1]
-	r.stack = r.stack[:len(r.stack)-1]
-	g := &r.groups[gi]
-	g.last = len(r.items)
-	g.bounds = g.bounds.Intersect(r.dstBounds)
-	r.post = append(r.post, gi)
-	if g.bounds.Empty() {
+	gi := cp.stack[len(cp.stack)-1]
+	cp.stack = cp.stack[:len(cp.stack)-1]
+	g := &cp.groups[gi]
+	g.last = len(cp.items)
+	g.clip = g.full.Intersect(r.dstB)
+	cp.post = append(cp.post, gi)
+	if g.clip.Empty() {
 		return
 	}
-	g.comp = r.rig.GroupComposite(g.part)
-	if len(r.stack) > 0 {
-		p := &r.groups[r.stack[len(r.stack)-1]]
-		p.bounds = p.bounds.Union(g.bounds)
-	}
-	if g.maskSet >= 0 {
-		r.useMask(g.maskSet, g.bounds)
-	}
-	if _, hw := hardwareBlend(g.comp.Blend, g.comp.AlphaBlend); !hw {
-		g.backdrop = true
-		r.needBackdrop(g.bounds)
+	g.comp = cp.rig.GroupComposite(g.part)
+	if len(cp.stack) > 0 {
+		p := &cp.groups[cp.stack[len(cp.stack)-1]]
+		p.full = p.full.Union(g.full)
+	} else {
+		cp.foot = cp.foot.Union(g.clip)
 	}
 }
 
-func (r *renderer) visibleMesh(mi int) bool {
-	if _, _, _, ok := r.page(mi); !ok {
+func (cp *charPlan) visibleMesh(mi int) bool {
+	if _, _, _, _, _, ok := cp.page(mi); !ok {
 		return false
 	}
-	return r.rig.MeshOpacity(mi) > 0
+	return cp.rig.MeshOpacity(mi) > 0
 }
 
-// page returns the image mesh mi samples and its size without the border:
-// a mesh without a page (−1) samples opaque white; ok is false for a page
-// that is unavailable (the mesh draws nothing and masks nothing).
-func (r *renderer) page(mi int) (img *ebiten.Image, w, h float32, ok bool) {
-	p := r.res.model.Meshes[mi].TexturePage
+// page returns the image mesh mi samples, the position of its texel (0, 0)
+// there and its size without the border: a mesh without a page (−1)
+// samples opaque white; ok is false for a page that is unavailable (the
+// mesh draws nothing and masks nothing).
+func (cp *charPlan) page(mi int) (img *ebiten.Image, x, y, w, h float32, ok bool) {
+	res := cp.res
+	p := res.model.Meshes[mi].TexturePage
 	if p < 0 {
-		return whitePage(), 1, 1, true
+		return res.white, res.whiteX, res.whiteY, 1, 1, true
 	}
-	if p >= len(r.res.pages) || r.res.pages[p] == nil {
-		return nil, 0, 0, false
+	if p >= len(res.pageImg) || res.pageImg[p] == nil {
+		return nil, 0, 0, 0, 0, false
 	}
-	return r.res.pages[p], r.res.pageW[p], r.res.pageH[p], true
+	return res.pageImg[p], res.pageX[p], res.pageY[p], res.pageW[p], res.pageH[p], true
 }
 
-func (r *renderer) useMask(s int, b image.Rectangle) {
-	if r.covStamp[s] != r.stamp {
-		r.covStamp[s] = r.stamp
-		r.covRect[s] = image.Rectangle{}
-		r.covUsed = append(r.covUsed, s)
+// meshBounds returns the pixels of the destination whose centres mesh mi
+// can cover (not clipped), computed once per frame: the canvas bounds of
+// its vertices through the GeoM (exact for scales and translations, a
+// superset under rotation).
+func (r *renderer) meshBounds(cp *charPlan, mi int) image.Rectangle {
+	if cp.meshStamp[mi] == r.stamp {
+		return cp.meshB[mi]
 	}
-	r.covRect[s] = r.covRect[s].Union(b)
-}
-
-// needBackdrop records an area that will read the backdrop: the scratch
-// image is made as large as their union, so that merged backdrop batches
-// (see beginBackdrop) fit.
-func (r *renderer) needBackdrop(b image.Rectangle) {
-	r.bdAll = r.bdAll.Union(b)
-}
-
-// transform computes mesh mi's screen vertices once per frame and returns
-// its bounds clipped to the destination (pixels whose centers the mesh can
-// cover).
-func (r *renderer) transform(mi int) image.Rectangle {
-	if r.meshStamp[mi] == r.stamp {
-		return r.meshBounds[mi]
-	}
-	r.meshStamp[mi] = r.stamp
-	r.meshOff[mi] = int32(len(r.sv))
-	v := r.rig.MeshVertices(mi)
-	a, b, c, d, tx, ty := r.geo[0], r.geo[1], r.geo[2], r.geo[3], r.geo[4], r.geo[5]
-	minX, minY := math.Inf(1), math.Inf(1)
-	maxX, maxY := math.Inf(-1), math.Inf(-1)
-	for i := 0; i+1 < len(v); i += 2 {
-		x, y := float64(v[i]), float64(v[i+1])
-		sx, sy := a*x+b*y+tx, c*x+d*y+ty
-		r.sv = append(r.sv, float32(sx), float32(sy))
-		minX, maxX = min(minX, sx), max(maxX, sx)
-		minY, maxY = min(minY, sy), max(maxY, sy)
-	}
+	cp.meshStamp[mi] = r.stamp
+	v := cp.rig.MeshVertices(mi)
 	var bb image.Rectangle
-	if len(v) >= 6 && !math.IsNaN(minX+minY+maxX+maxY) {
-		bb = image.Rect(clampInt(math.Floor(minX)), clampInt(math.Floor(minY)), clampInt(math.Ceil(maxX)), clampInt(math.Ceil(maxY)))
-		bb = bb.Intersect(r.dstBounds)
+	if len(v) >= 6 {
+		x0, y0, x1, y1 := v[0], v[1], v[0], v[1]
+		for i := 2; i+1 < len(v); i += 2 {
+			x, y := v[i], v[i+1]
+			x0, x1 = min(x0, x), max(x1, x)
+			y0, y1 = min(y0, y), max(y1, y)
+		}
+		a, b, c, d, tx, ty := cp.geo[0], cp.geo[1], cp.geo[2], cp.geo[3], cp.geo[4], cp.geo[5]
+		minX, minY := math.Inf(1), math.Inf(1)
+		maxX, maxY := math.Inf(-1), math.Inf(-1)
+		for _, p := range [4][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+			x, y := float64(p[0]), float64(p[1])
+			sx, sy := a*x+b*y+tx, c*x+d*y+ty
+			minX, maxX = min(minX, sx), max(maxX, sx)
+			minY, maxY = min(minY, sy), max(maxY, sy)
+		}
+		if !math.IsNaN(minX + minY + maxX + maxY) {
+			bb = image.Rect(clampInt(math.Floor(minX)), clampInt(math.Floor(minY)), clampInt(math.Ceil(maxX)), clampInt(math.Ceil(maxY)))
+		}
 	}
-	r.meshBounds[mi] = bb
+	cp.meshB[mi] = bb
 	return bb
 }
 
@@ -386,78 +464,40 @@ func clampInt(f float64) int {
 	return int(max(min(f, 1<<24), -(1 << 24)))
 }
 
-// renderCoverage renders every mask set in use once: the maximum of its
-// meshes' texture alpha, in screen space over the union of the bounds of
-// what it masks.
-func (r *renderer) renderCoverage() {
-	if len(r.covUsed) == 0 {
-		return
-	}
-	p := &pool.coverage
-	for attempt := 0; ; attempt++ {
-		p.reset()
-		ok := true
-		for _, s := range r.covUsed {
-			reg, fits := p.alloc(r.covRect[s].Dx(), r.covRect[s].Dy())
-			r.covRegion[s] = reg
-			ok = ok && fits
-		}
-		if ok || attempt == 3 {
-			break
-		}
-		p.grow()
-	}
-	for _, s := range r.covUsed {
-		if r.covRegion[s].Max.X > p.w || r.covRegion[s].Max.Y > p.h {
-			r.covImg[s] = nil // does not fit even the largest page
-			continue
-		}
-		r.covImg[s] = p.sub(r.covRegion[s])
-		r.covImg[s].Clear()
-	}
-	for _, s := range r.covUsed {
-		img := r.covImg[s]
-		if img == nil {
-			continue
-		}
-		t := target{
-			img:       img,
-			offX:      float32(r.covRegion[s].Min.X - r.covRect[s].Min.X),
-			offY:      float32(r.covRegion[s].Min.Y - r.covRect[s].Min.Y),
-			screenMin: r.covRect[s].Min,
-			bounds:    r.covRect[s],
-		}
-		for _, mi := range r.res.maskSets[s] {
-			pg, _, _, ok := r.page(mi)
-			if !ok || r.transform(mi).Empty() {
-				continue
-			}
-			r.setKey(batchKey{dst: img, src: pg, blend: blendMax, shader: meshShader})
-			// (t.rgb·0 + t.a·1, t.a)·1: the texture alpha in every channel.
-			r.emitMesh(mi, &t, [3]float32{}, [3]float32{1, 1, 1}, 1, false, r.flags)
-		}
-	}
+// fitsPage reports whether group g is drawn into its layer page as a whole
+// (its region then holds every triangle, so no clipping is needed and
+// groups share calls): when it is at most about twice as large as its
+// visible part. Larger groups (mostly off the destination) get a clipped
+// sub-image of their own.
+func (g *group) fitsPage() bool {
+	const slack = 256
+	return g.full.Dx() <= 2*g.clip.Dx()+slack && g.full.Dy() <= 2*g.clip.Dy()+slack
 }
 
-// renderLayers clears every group layer, then renders the groups innermost
-// first, so that a group's children are ready when it composites them.
-func (r *renderer) renderLayers() {
-	if len(r.groups) == 0 {
-		return
-	}
+// layout gives every drawn group of the frame a region of the layer page
+// of its depth and a target.
+func (r *renderer) layout(n int) {
 	for attempt := 0; ; attempt++ {
 		ok := true
 		for _, l := range pool.layers {
 			l.reset()
 		}
-		for i := range r.groups {
-			g := &r.groups[i]
-			if g.bounds.Empty() {
-				continue
+		for k := range n {
+			cp := &r.chars[k]
+			for i := range cp.groups {
+				g := &cp.groups[i]
+				if g.clip.Empty() {
+					continue
+				}
+				g.pageMode = g.fitsPage()
+				size := g.clip.Size()
+				if g.pageMode {
+					size = g.full.Size()
+				}
+				reg, fits := pool.layer(g.depth).alloc(size.X, size.Y)
+				g.region = reg
+				ok = ok && fits
 			}
-			reg, fits := pool.layer(g.depth).alloc(g.bounds.Dx(), g.bounds.Dy())
-			g.region = reg
-			ok = ok && fits
 		}
 		if ok || attempt == 3 {
 			break
@@ -468,45 +508,371 @@ func (r *renderer) renderLayers() {
 			}
 		}
 	}
-	for i := range r.groups {
-		g := &r.groups[i]
-		g.img = nil
-		l := pool.layer(g.depth)
-		if g.bounds.Empty() || g.region.Max.X > l.w || g.region.Max.Y > l.h {
-			continue
+	r.targets = r.targets[:min(len(r.targets), 1)]
+	r.addTarget(r.dst, -1)
+	r.targets[0].bounds = r.dstB
+	r.pageTgt = r.pageTgt[:0]
+	for k := range n {
+		cp := &r.chars[k]
+		for i := range cp.groups {
+			g := &cp.groups[i]
+			g.target = -1
+			l := pool.layer(g.depth)
+			if g.clip.Empty() || g.region.Max.X > l.w || g.region.Max.Y > l.h {
+				continue // does not fit even the largest page: not drawn
+			}
+			if g.pageMode {
+				g.off = g.region.Min.Sub(g.full.Min)
+				for len(r.pageTgt) <= g.depth {
+					r.pageTgt = append(r.pageTgt, -1)
+				}
+				if r.pageTgt[g.depth] < 0 {
+					r.pageTgt[g.depth] = r.addTarget(l.img, g.depth)
+				}
+				g.target = r.pageTgt[g.depth]
+				continue
+			}
+			g.off = g.region.Min.Sub(g.clip.Min)
+			sub := l.sub(image.Rectangle{Min: g.region.Min, Max: g.region.Min.Add(g.clip.Size())})
+			g.target = r.addTarget(sub, g.depth)
 		}
-		g.img = l.sub(g.region)
-		g.img.Clear()
-	}
-	for _, gi := range r.post {
-		g := &r.groups[gi]
-		if g.img == nil {
-			continue
-		}
-		t := target{
-			img:       g.img,
-			offX:      float32(g.region.Min.X - g.bounds.Min.X),
-			offY:      float32(g.region.Min.Y - g.bounds.Min.Y),
-			screenMin: g.bounds.Min,
-			bounds:    g.bounds,
-		}
-		r.renderRange(g.first, g.last, &t)
 	}
 }
 
-// renderRange draws items [first, last) into t; a group item composites the
-// group's layer and skips its contents.
-func (r *renderer) renderRange(first, last int, t *target) {
+// addTarget appends a target drawing into img (its bounds, or the caller's
+// bounds for the main target) and returns its index. The first call of a
+// frame makes target 0, the caller's image.
+func (r *renderer) addTarget(img *ebiten.Image, depth int) int32 {
+	i := len(r.targets)
+	if depth < 0 {
+		i = 0
+	}
+	if i == len(r.targets) {
+		if i < cap(r.targets) {
+			r.targets = r.targets[:i+1]
+		} else {
+			r.targets = append(r.targets, target{})
+		}
+	}
+	t := &r.targets[i]
+	keys, batches := t.keys[:0], t.batches[:0]
+	*t = target{img: img, origin: img.Bounds().Min, bounds: img.Bounds(), depth: depth, keys: keys, batches: batches}
+	return int32(i)
+}
+
+// buildChar turns character k's items into ops, scope by scope: each
+// group's contents in its layer target, then the top level in the
+// caller's image.
+func (r *renderer) buildChar(k int) {
+	cp := &r.chars[k]
+	cp.lastMain = -1
+	cp.useFirst, cp.useEnd = int32(len(r.uses)), int32(len(r.uses))
+	if len(cp.items) == 0 {
+		return
+	}
+	for _, gi := range cp.post {
+		g := &cp.groups[gi]
+		if g.target >= 0 {
+			r.buildScope(k, g.first, g.last, g.target, g.off, -1)
+		}
+	}
+	// Characters drawn before this one whose area overlaps it: its ops
+	// must follow all of theirs (lbChar).
+	lb := int32(-1)
+	r.overlap = r.overlap[:0]
+	for j := range k {
+		if o := &r.chars[j]; o.lastMain >= 0 && o.foot.Overlaps(cp.foot) {
+			lb = max(lb, o.lastMain)
+			r.overlap = append(r.overlap, int32(j))
+		}
+	}
+	cp.useFirst = int32(len(r.uses))
+	r.buildScope(k, 0, len(cp.items), 0, image.Point{}, lb)
+	cp.useEnd = int32(len(r.uses))
+}
+
+// buildScope makes the ops of items [first, last) of character k (one
+// group's contents, or the top level) in target ti, whose coordinates are
+// the destination's plus off.
+func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbChar int32) {
+	cp := &r.chars[k]
+	r.scopeID++
+	sc := scope{id: r.scopeID, older: -1, lbChar: lbChar}
+	top := ti == 0
+	useStart := len(r.uses)
+
+	// Mask sets in use, each with the union of the areas it masks here.
 	for i := first; i < last; {
-		it := r.items[i]
-		if it.group >= 0 {
-			r.drawGroup(&r.groups[it.group], t)
-			i = r.groups[it.group].last
+		set, b := r.itemMask(cp, i, off, ti)
+		if set >= 0 && !b.Empty() {
+			r.useMask(k, set, ti, sc.id, off, b, useStart)
+		}
+		i = cp.next(i)
+	}
+	r.assignSlots(k, useStart, top)
+
+	t := &r.targets[ti]
+	for i := first; i < last; i = cp.next(i) {
+		it := cp.items[i]
+		var x op
+		var key batchKey
+		var mode [2]int
+		var set int
+		var invert bool
+		if it.group < 0 {
+			mi := int(it.mesh)
+			x.bounds = cp.meshB[mi].Intersect(r.dstB).Add(off).Intersect(t.bounds)
+			if x.bounds.Empty() {
+				continue
+			}
+			mesh := &cp.res.model.Meshes[mi]
+			mul, scr := cp.rig.MeshColors(mi)
+			M, S, o, ok := cp.colors(cp.rig.MeshOpacity(mi), mul, scr, top)
+			if !ok {
+				continue
+			}
+			set = cp.res.meshMask[mi]
+			invert = mesh.Flags&p2l.MeshInvertMask != 0
+			x.mesh = int32(mi)
+			x.off = off
+			x.cull = mesh.Flags&p2l.MeshCulling != 0
+			v, uv := cp.rig.MeshVertices(mi), cp.rig.MeshUVs(mi)
+			x.nv = int32(min(len(v), len(uv)) / 2)
+			src, _, _, _, _, _ := cp.page(mi)
+			key.src = src
+			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], cp.flags}
+			mode = [2]int{int(mesh.Blend), int(mesh.AlphaBlend)}
+		} else {
+			gi := int(it.group)
+			g := &cp.groups[gi]
+			if g.target < 0 {
+				continue
+			}
+			x.bounds = g.clip.Add(off).Intersect(t.bounds)
+			if x.bounds.Empty() {
+				continue
+			}
+			M, S, o, ok := cp.colors(g.comp.Opacity, g.comp.Multiply, g.comp.Screen, top)
+			if !ok {
+				continue
+			}
+			set = g.maskSet
+			invert = g.comp.InvertMask
+			x.mesh = int32(-1 - gi)
+			x.off = g.off.Sub(off)
+			x.nv = 4
+			key.src = pool.layer(g.depth).img
+			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], flagNearest}
+			mode = [2]int{int(g.comp.Blend), int(g.comp.AlphaBlend)}
+		}
+		x.char = int32(k)
+		x.next = -1
+		flags := x.col[7]
+		if set >= 0 {
+			u := r.findUse(set, sc.id, useStart)
+			flags += float32(flagSlot * r.uses[u].slot)
+			if invert {
+				flags += flagInvert
+			}
+		}
+		blend, alpha := p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1])
+		if f, ok := fixedFunction(blend, alpha); ok {
+			key.blend = f.blend
+			if f.zeroAlpha {
+				flags += flagZeroAlpha
+			}
+		} else {
+			key.backdrop = true
+			key.blend = blendReplace
+			flags += float32(flagBlend*int(blend) + flagAlpha*int(alpha))
+			t.bdArea = t.bdArea.Union(x.bounds)
+		}
+		x.col[7] = flags
+		r.ops = append(r.ops, x)
+		bi := r.place(ti, int32(len(r.ops)-1), key, &sc)
+		if top {
+			cp.lastMain = max(cp.lastMain, bi)
+		}
+	}
+}
+
+// next returns the item after item i at the same level (a group's
+// composite is followed by the item after its contents).
+func (cp *charPlan) next(i int) int {
+	if g := cp.items[i].group; g >= 0 {
+		return cp.groups[g].last
+	}
+	return i + 1
+}
+
+// itemMask returns the mask set of item i (−1 for none) and the area it
+// masks in target ti's coordinates.
+func (r *renderer) itemMask(cp *charPlan, i int, off image.Point, ti int32) (int, image.Rectangle) {
+	it := cp.items[i]
+	if it.group < 0 {
+		s := cp.res.meshMask[it.mesh]
+		if s < 0 {
+			return -1, image.Rectangle{}
+		}
+		return s, cp.meshB[it.mesh].Intersect(r.dstB).Add(off).Intersect(r.targets[ti].bounds)
+	}
+	g := &cp.groups[it.group]
+	if g.maskSet < 0 || g.target < 0 {
+		return -1, image.Rectangle{}
+	}
+	return g.maskSet, g.clip.Add(off).Intersect(r.targets[ti].bounds)
+}
+
+// useMask records that mask set s masks area b of scope sc.
+func (r *renderer) useMask(k, s int, ti, sc int32, off image.Point, b image.Rectangle, from int) {
+	if u := r.findUse(s, sc, from); u >= 0 {
+		r.uses[u].rect = r.uses[u].rect.Union(b)
+		return
+	}
+	r.uses = append(r.uses, covUse{char: int32(k), set: int32(s), target: ti, scope: sc, off: off, rect: b})
+}
+
+func (r *renderer) findUse(s int, sc int32, from int) int {
+	for u := from; u < len(r.uses); u++ {
+		if r.uses[u].set == int32(s) && r.uses[u].scope == sc {
+			return u
+		}
+	}
+	return -1
+}
+
+// assignSlots gives each coverage use of the scope (uses[from:]) the first
+// slot (plane and channel of the target's coverage area) that no
+// overlapping use holds: uses of the same scope, and in the caller's image
+// those of the overlapping characters drawn before.
+func (r *renderer) assignSlots(k, from int, top bool) {
+	for u := from; u < len(r.uses); u++ {
+		var taken [4]uint64
+		mark := func(o *covUse) {
+			if o.slot > 0 && o.rect.Overlaps(r.uses[u].rect) {
+				taken[o.slot/64] |= 1 << (o.slot % 64)
+			}
+		}
+		for o := from; o < u; o++ {
+			mark(&r.uses[o])
+		}
+		if top {
+			for _, j := range r.overlap {
+				o := &r.chars[j]
+				for v := o.useFirst; v < o.useEnd; v++ {
+					mark(&r.uses[v])
+				}
+			}
+		}
+		s := int32(1)
+		for s <= maxSlots && taken[s/64]&(1<<(s%64)) != 0 {
+			s++
+		}
+		use := &r.uses[u]
+		if s > maxSlots {
+			use.slot = 0 // unavailable: what it masks is not drawn
 			continue
 		}
-		r.drawMesh(it.mesh, t)
-		i++
+		use.slot = s
+		t := &r.targets[use.target]
+		t.covArea = t.covArea.Union(use.rect)
+		t.covPlanes = max(t.covPlanes, int(s-1)/4+1)
 	}
+}
+
+// place puts op x into a batch of target ti with state k: the first batch
+// with that state at or after lb, the highest batch holding an op that x
+// must follow (an earlier op of its scope that it overlaps, any older op
+// of its scope, and the ops of overlapping characters), that has room;
+// a batch that reads the backdrop also needs x disjoint from all its
+// members (each reads the copy taken before the call). Otherwise a new
+// batch at the end. It returns the batch.
+func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
+	t := &r.targets[ti]
+	o := &r.ops[x]
+	lb := max(sc.older, sc.lbChar)
+	for i := range min(sc.n, scopeWindow) {
+		if e := &sc.ring[i]; e.batch > lb && e.b.Overlaps(o.bounds) {
+			lb = e.batch
+		}
+	}
+	kl := -1
+	for i := range t.keys {
+		if t.keys[i].key == k {
+			kl = i
+			break
+		}
+	}
+	if kl < 0 {
+		kl = len(t.keys)
+		if kl < cap(t.keys) {
+			t.keys = t.keys[:kl+1]
+			t.keys[kl].key = k
+			t.keys[kl].batches = t.keys[kl].batches[:0]
+		} else {
+			t.keys = append(t.keys, keyList{key: k})
+		}
+	}
+	list := t.keys[kl].batches
+	chosen := int32(-1)
+	if o.nv <= maxBatchVertices {
+		j, _ := slices.BinarySearch(list, max(lb, 0))
+		for ; j < len(list); j++ {
+			bi := list[j]
+			b := &r.batches[bi]
+			if b.nv+o.nv > maxBatchVertices {
+				continue
+			}
+			if k.backdrop && !r.disjoint(b, sc.id, o.bounds, sc.lbChar, bi) {
+				continue
+			}
+			chosen = bi
+			break
+		}
+	}
+	if chosen < 0 {
+		chosen = int32(len(r.batches))
+		r.batches = append(r.batches, batch{key: k, first: -1, last: -1, scope: -1})
+		t.batches = append(t.batches, chosen)
+		t.keys[kl].batches = append(t.keys[kl].batches, chosen)
+	}
+	b := &r.batches[chosen]
+	if b.last >= 0 {
+		r.ops[b.last].next = x
+	} else {
+		b.first = x
+	}
+	b.last = x
+	b.nv += o.nv
+	if b.scope != sc.id {
+		b.scope, b.scopeFirst = sc.id, x
+	}
+	// The ring keeps the scope's latest ops.
+	slot := sc.n % scopeWindow
+	if sc.n >= scopeWindow {
+		sc.older = max(sc.older, sc.ring[slot].batch)
+	}
+	sc.ring[slot].b, sc.ring[slot].batch = o.bounds, chosen
+	sc.n++
+	return chosen
+}
+
+// disjoint reports whether area a may join backdrop batch b (index bi):
+// b holds no op of an overlapping character (bi > lbChar) and none of the
+// scope's ops in b overlaps a.
+func (r *renderer) disjoint(b *batch, sc int32, a image.Rectangle, lbChar, bi int32) bool {
+	if bi <= lbChar {
+		return false
+	}
+	if b.scope != sc {
+		return true
+	}
+	for x := b.scopeFirst; x >= 0; x = r.ops[x].next {
+		if r.ops[x].bounds.Overlaps(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // colors folds opacity, multiply, screen and (on the caller's target) the
@@ -517,19 +883,16 @@ func (r *renderer) renderRange(first, last int, t *target) {
 // then ·opacity; so M = mul·(1 − s), S = s. A ColorScale k scales the
 // premultiplied result per channel: rgb by k.rgb, alpha by k.a; that is
 // o = opacity·k.a and M, S scaled by k.rgb/k.a.
-func (r *renderer) colors(op float32, mul, scr p2l.Color, top bool) (M, S [3]float32, o float32, ok bool) {
+func (cp *charPlan) colors(op float32, mul, scr p2l.Color, top bool) (M, S [3]float32, o float32, ok bool) {
 	o = op
 	for i := range 3 {
 		M[i] = mul[i] * (1 - scr[i])
 		S[i] = scr[i]
 	}
 	if top {
-		if !r.csOK {
-			return M, S, 0, false
-		}
-		o *= r.cs[3]
+		o *= cp.cs[3]
 		for i := range 3 {
-			f := r.cs[i] / r.cs[3]
+			f := cp.cs[i] / cp.cs[3]
 			M[i] *= f
 			S[i] *= f
 		}
@@ -537,195 +900,263 @@ func (r *renderer) colors(op float32, mul, scr p2l.Color, top bool) (M, S [3]flo
 	return M, S, o, o > 0
 }
 
-func (r *renderer) drawMesh(mi int, t *target) {
-	b := r.meshBounds[mi].Intersect(t.bounds)
-	if b.Empty() {
-		return
-	}
-	mesh := &r.res.model.Meshes[mi]
-	mul, scr := r.rig.MeshColors(mi)
-	M, S, o, ok := r.colors(r.rig.MeshOpacity(mi), mul, scr, t.top)
-	if !ok {
-		return
-	}
-	pg, _, _, _ := r.page(mi)
-	k := batchKey{dst: t.img, src: pg, shader: meshShader, mode: [4]float32{-1}}
-	if !r.maskKey(&k, r.res.meshMask[mi], t) {
-		return
-	}
-	invert := r.res.meshMask[mi] >= 0 && mesh.Flags&p2l.MeshInvertMask != 0
-	cull := mesh.Flags&p2l.MeshCulling != 0
-	blend, hw := hardwareBlend(mesh.Blend, mesh.AlphaBlend)
-	if hw {
-		k.blend = blend
-		r.setKey(k)
-		r.emitMesh(mi, t, M, S, o, cull, r.flags+invertFlag(invert))
-		return
-	}
-	r.beginBackdrop(k, b, t, mesh.Blend, mesh.AlphaBlend)
-	r.emitMesh(mi, t, M, S, o, cull, r.flags+invertFlag(invert))
-}
-
-func invertFlag(b bool) float32 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// maskKey binds mask set s's coverage (if any) to k; it reports false when
-// the coverage could not be rendered (nothing is drawn then).
-func (r *renderer) maskKey(k *batchKey, s int, t *target) bool {
-	if s < 0 {
-		return true
-	}
-	if r.covStamp[s] != r.stamp || r.covImg[s] == nil {
-		return false
-	}
-	k.shader = compositeShader
-	k.cov = r.covImg[s]
-	k.mode[2] = 1
-	k.offsets[0] = float32(t.screenMin.X - r.covRect[s].Min.X)
-	k.offsets[1] = float32(t.screenMin.Y - r.covRect[s].Min.Y)
-	return true
-}
-
-// beginBackdrop makes k (a mesh or group of a mode that reads the
-// backdrop, covering b in screen space) the current batch: the composite
-// shader over a copy of the target, with replace blending. The copy is
-// taken when the batch is flushed, over the union of its areas, so that
-// consecutive draws of the same state whose areas do not overlap (none can
-// see another's result) share one copy and one call.
-func (r *renderer) beginBackdrop(k batchKey, b image.Rectangle, t *target, blend p2l.BlendMode, alpha p2l.AlphaMode) {
-	k.shader = compositeShader
-	k.back = pool.scratch.img
-	k.blend = blendReplace
-	k.mode[0] = float32(blend)
-	k.mode[1] = float32(alpha)
-	if r.bdOn && r.key == k && len(r.inds) > 0 {
-		disjoint := true
-		for _, o := range r.bdRects {
-			if o.Overlaps(b) {
-				disjoint = false
+// allocAreas places every target's coverage planes on the coverage page
+// and its backdrop area on the scratch page, growing them when needed.
+func (r *renderer) allocAreas() {
+	alloc := func(p *page, size func(t *target) image.Point, set func(t *target, reg image.Rectangle, ok bool)) {
+		for attempt := 0; ; attempt++ {
+			p.reset()
+			ok := true
+			used := false
+			for i := range r.targets {
+				t := &r.targets[i]
+				s := size(t)
+				if s.X <= 0 || s.Y <= 0 {
+					continue
+				}
+				used = true
+				reg, fits := p.alloc(s.X, s.Y)
+				set(t, reg, fits)
+				ok = ok && fits
+			}
+			if ok || attempt == 3 || !used {
 				break
 			}
+			p.grow()
 		}
-		u := r.bdRect.Union(b)
-		if disjoint && u.Dx() <= pool.scratch.w && u.Dy() <= pool.scratch.h {
-			r.bdRect = u
-			r.bdRects = append(r.bdRects, b)
-			return
+	}
+	alloc(&pool.coverage, func(t *target) image.Point {
+		if t.covPlanes == 0 {
+			return image.Point{}
+		}
+		return image.Pt(t.covArea.Dx(), t.covArea.Dy()*t.covPlanes)
+	}, func(t *target, reg image.Rectangle, ok bool) {
+		t.covShift = reg.Min.Sub(t.covArea.Min)
+		t.covOK = ok
+	})
+	alloc(&pool.scratch, func(t *target) image.Point { return t.bdArea.Size() }, func(t *target, reg image.Rectangle, ok bool) {
+		t.bdShift = reg.Min.Sub(t.bdArea.Min)
+		t.bdOK = ok
+	})
+	// A page that was grown above has a new image: the layout is final now.
+	for i := range r.targets {
+		t := &r.targets[i]
+		t.covOK = t.covOK && pool.coverage.img != nil
+		t.bdOK = t.bdOK && pool.scratch.img != nil
+	}
+}
+
+// slotShift maps use u's target coordinates to its plane of the coverage
+// page.
+func (r *renderer) slotShift(u *covUse) image.Point {
+	t := &r.targets[u.target]
+	plane := int(u.slot-1) / 4
+	return t.covShift.Add(image.Pt(0, plane*t.covArea.Dy()))
+}
+
+// renderCoverage clears every coverage use's area, then renders each use's
+// mask meshes into its plane and channel: the maximum of their texture
+// alpha at each pixel centre.
+func (r *renderer) renderCoverage(n int) {
+	if len(r.uses) == 0 {
+		return
+	}
+	p := &pool.coverage
+	r.quads = r.quads[:0]
+	for i := range r.uses {
+		u := &r.uses[i]
+		if u.slot > 0 && r.targets[u.target].covOK {
+			r.quads = append(r.quads, u.rect.Add(r.slotShift(u)))
+		}
+	}
+	if len(r.quads) == 0 {
+		return
+	}
+	r.clearQuads(p.img, r.quads)
+	r.begin(p.img, coverageShader, blendMax, nil, nil, nil)
+	for i := range r.uses {
+		u := &r.uses[i]
+		if u.slot == 0 || !r.targets[u.target].covOK {
+			continue
+		}
+		cp := &r.chars[u.char]
+		shift := r.slotShift(u).Add(u.off)
+		clipR := u.rect.Add(r.slotShift(u))
+		clipV := [4]float32{float32(clipR.Min.X), float32(clipR.Min.Y), float32(clipR.Max.X), float32(clipR.Max.Y)}
+		ch := float32((u.slot - 1) % 4)
+		nearest := float32(0)
+		if cp.flags == flagNearest {
+			nearest = 1
+		}
+		for _, mi := range cp.res.maskSets[u.set] {
+			src, _, _, _, _, ok := cp.page(mi)
+			if !ok || r.meshBounds(cp, mi).Empty() {
+				continue
+			}
+			if r.opts.Images[0] != src {
+				r.flush()
+				r.opts.Images[0] = src
+			}
+			col := [8]float32{ch, nearest, 0, 0, clipV[0], clipV[1], clipV[2], clipV[3]}
+			r.emitMesh(cp, mi, shift, col, false)
 		}
 	}
 	r.flush()
-	r.key = k
-	r.bdOn = true
-	r.bdRect = b
-	r.bdRects = append(r.bdRects[:0], b)
-	r.bdT = *t
 }
 
-// copyBackdrop copies the target under the batch's area to the scratch
-// image's origin (nearest sampling at texel centers: an exact copy) and
-// points the batch's backdrop offsets at it.
-func (r *renderer) copyBackdrop() {
-	b, t := r.bdRect, &r.bdT
-	w, h := float32(b.Dx()), float32(b.Dy())
-	sx, sy := float32(b.Min.X)+t.offX, float32(b.Min.Y)+t.offY
-	for j := range 4 {
-		dx, dy := float32(j&1)*w, float32(j>>1)*h
-		r.copyV[j] = ebiten.Vertex{DstX: dx, DstY: dy, SrcX: sx + dx, SrcY: sy + dy, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1, Custom3: 2}
+// clearQuads clears rectangles of img (replace blending of zeros).
+func (r *renderer) clearQuads(img *ebiten.Image, rects []image.Rectangle) {
+	r.begin(img, meshShader, blendReplace, whiteImage(), nil, nil)
+	for _, q := range rects {
+		r.quad(q, image.Point{}, [8]float32{})
 	}
-	r.copyOpts.Blend = blendReplace
-	r.copyOpts.Images = [4]*ebiten.Image{t.img}
-	pool.scratch.img.DrawTrianglesShader(r.copyV[:], quadIndices[:], meshShader, &r.copyOpts)
-	r.drawCalls++
-	r.key.offsets[2] = float32(t.screenMin.X - b.Min.X)
-	r.key.offsets[3] = float32(t.screenMin.Y - b.Min.Y)
+	r.flush()
 }
 
-var quadIndices = [6]uint16{0, 1, 2, 1, 3, 2}
-
-func (r *renderer) drawGroup(g *group, t *target) {
-	if g.img == nil {
-		return
+// renderTargets draws the layer pages from the deepest nesting to the
+// shallowest (each depth's regions cleared first), then the caller's image.
+func (r *renderer) renderTargets(n int) {
+	for d := len(r.pageTgtDepths()) - 1; d >= 0; d-- {
+		r.quads = r.quads[:0]
+		for k := range n {
+			cp := &r.chars[k]
+			for i := range cp.groups {
+				g := &cp.groups[i]
+				if g.target >= 0 && g.depth == d {
+					size := g.clip.Size()
+					if g.pageMode {
+						size = g.full.Size()
+					}
+					r.quads = append(r.quads, image.Rectangle{Min: g.region.Min, Max: g.region.Min.Add(size)})
+				}
+			}
+		}
+		if len(r.quads) == 0 {
+			continue
+		}
+		r.clearQuads(pool.layer(d).img, r.quads)
+		for ti := range r.targets {
+			if r.targets[ti].depth == d {
+				r.renderTarget(&r.targets[ti])
+			}
+		}
 	}
-	b := g.bounds.Intersect(t.bounds)
-	if b.Empty() {
-		return
-	}
-	M, S, o, ok := r.colors(g.comp.Opacity, g.comp.Multiply, g.comp.Screen, t.top)
-	if !ok {
-		return
-	}
-	layer := pool.layer(g.depth).img
-	k := batchKey{dst: t.img, src: layer, shader: meshShader, mode: [4]float32{-1}}
-	if !r.maskKey(&k, g.maskSet, t) {
-		return
-	}
-	flags := float32(2) + invertFlag(g.maskSet >= 0 && g.comp.InvertMask)
-	blend, hw := hardwareBlend(g.comp.Blend, g.comp.AlphaBlend)
-	if hw {
-		k.blend = blend
-		r.setKey(k)
-	} else {
-		r.beginBackdrop(k, b, t, g.comp.Blend, g.comp.AlphaBlend)
-	}
-	x0, y0 := float32(b.Min.X)+t.offX, float32(b.Min.Y)+t.offY
-	sx := float32(g.region.Min.X + b.Min.X - g.bounds.Min.X)
-	sy := float32(g.region.Min.Y + b.Min.Y - g.bounds.Min.Y)
-	r.quad(x0, y0, float32(b.Dx()), float32(b.Dy()), sx, sy, M, S, o, flags)
+	r.renderTarget(&r.targets[0])
 }
 
-// setKey makes k the current batch state, flushing the batch when it differs.
-func (r *renderer) setKey(k batchKey) {
-	if r.key != k || r.bdOn {
+// pageTgtDepths returns the layer pages in use (one per nesting depth).
+func (r *renderer) pageTgtDepths() []*page {
+	d := 0
+	for i := range r.targets {
+		d = max(d, r.targets[i].depth+1)
+	}
+	return pool.layers[:d]
+}
+
+// renderTarget issues target t's batches in order.
+func (r *renderer) renderTarget(t *target) {
+	if len(t.batches) == 0 {
+		return
+	}
+	r.covU[0] = float32(t.covShift.X + t.origin.X)
+	r.covU[1] = float32(t.covShift.Y + t.origin.Y)
+	r.covU[2] = float32(t.covArea.Dy())
+	r.backU[0] = float32(t.bdShift.X + t.origin.X)
+	r.backU[1] = float32(t.bdShift.Y + t.origin.Y)
+	var cov *ebiten.Image
+	if t.covOK {
+		cov = pool.coverage.img
+	}
+	for _, bi := range t.batches {
+		b := &r.batches[bi]
+		if b.key.backdrop {
+			if !t.bdOK {
+				continue
+			}
+			r.copyBackdrop(t, b)
+			r.begin(t.img, compositeShader, blendReplace, b.key.src, cov, pool.scratch.img)
+			r.opts.Uniforms = r.compU
+		} else {
+			r.begin(t.img, meshShader, b.key.blend, b.key.src, cov, nil)
+			r.opts.Uniforms = r.meshU
+		}
+		for x := b.first; x >= 0; x = r.ops[x].next {
+			o := &r.ops[x]
+			if !t.covOK && int(o.col[7])/flagSlot%256 != 0 {
+				continue // its coverage did not fit: not drawn
+			}
+			if o.mesh >= 0 {
+				r.emitMesh(&r.chars[o.char], int(o.mesh), o.off, o.col, o.cull)
+				continue
+			}
+			r.quad(o.bounds, o.off, o.col)
+		}
 		r.flush()
-		r.key = k
-		r.bdOn = false
 	}
 }
 
-// quad appends a w×h rectangle at (x, y) of the destination sampling the
-// source rectangle of the same size at (sx, sy).
-func (r *renderer) quad(x, y, w, h, sx, sy float32, M, S [3]float32, o, flags float32) {
+// copyBackdrop copies the target under the members of backdrop batch b to
+// the scratch page (nearest sampling at texel centres: an exact copy).
+func (r *renderer) copyBackdrop(t *target, b *batch) {
+	r.begin(pool.scratch.img, meshShader, blendReplace, t.img, nil, nil)
+	col := [8]float32{1, 1, 1, 1, 0, 0, 0, flagNearest}
+	for x := b.first; x >= 0; x = r.ops[x].next {
+		q := r.ops[x].bounds
+		r.quad(q.Add(t.bdShift), t.bdShift.Mul(-1), col)
+	}
+	r.flush()
+}
+
+// begin starts a call into dst.
+func (r *renderer) begin(dst *ebiten.Image, s *ebiten.Shader, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
+	r.flush()
+	r.call.dst, r.call.shader = dst, s
+	r.opts.Blend = blend
+	r.opts.Images = [4]*ebiten.Image{src0, src1, src2, nil}
+	r.opts.Uniforms = nil
+}
+
+// quad appends rectangle q of the destination, sampling source image 0 at
+// q + srcOff, with vertex colours col.
+func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 	if len(r.verts)+4 > maxBatchVertices {
 		r.flush()
 	}
 	base := uint16(len(r.verts))
+	x, y, w, h := float32(q.Min.X), float32(q.Min.Y), float32(q.Dx()), float32(q.Dy())
+	sx, sy := x+float32(srcOff.X), y+float32(srcOff.Y)
 	for j := range 4 {
 		dx, dy := float32(j&1)*w, float32(j>>1)*h
 		r.verts = append(r.verts, ebiten.Vertex{
 			DstX: x + dx, DstY: y + dy, SrcX: sx + dx, SrcY: sy + dy,
-			ColorR: M[0], ColorG: M[1], ColorB: M[2], ColorA: o,
-			Custom0: S[0], Custom1: S[1], Custom2: S[2], Custom3: flags,
+			ColorR: col[0], ColorG: col[1], ColorB: col[2], ColorA: col[3],
+			Custom0: col[4], Custom1: col[5], Custom2: col[6], Custom3: col[7],
 		})
 	}
 	r.inds = append(r.inds, base, base+1, base+2, base+1, base+3, base+2)
 }
 
-// emitMesh appends mesh mi's triangles (culled ones dropped) to the batch.
-// A mesh that does not fit the batch's 65,536 addressable vertices starts a
-// new batch; one larger than that is split triangle by triangle.
-func (r *renderer) emitMesh(mi int, t *target, M, S [3]float32, o float32, cull bool, flags float32) {
-	_, pw, ph, _ := r.page(mi)
-	uv := r.rig.MeshUVs(mi)
-	idx := r.rig.MeshIndices(mi)
-	off := int(r.meshOff[mi])
-	nv := len(r.rig.MeshVertices(mi)) / 2
-	nv = min(nv, len(uv)/2)
-	sv := r.sv[off : off+2*nv]
-	var canvas []float32
-	if cull {
-		canvas = r.rig.MeshVertices(mi)
-	}
+// emitMesh appends mesh mi of character cp (destination coordinates plus
+// off) with vertex colours col, culled faces dropped. A mesh that does not
+// fit the call's 65,536 addressable vertices flushes it first; one larger
+// than that is split triangle by triangle (a backdrop-reading one keeps
+// the one copy taken before: every part reads the backdrop from before the
+// mesh).
+func (r *renderer) emitMesh(cp *charPlan, mi int, off image.Point, col [8]float32, cull bool) {
+	_, px, py, pw, ph, _ := cp.page(mi)
+	v := cp.rig.MeshVertices(mi)
+	uv := cp.rig.MeshUVs(mi)
+	idx := cp.rig.MeshIndices(mi)
+	nv := min(len(v), len(uv)) / 2
+	a, b, c, d := cp.geo[0], cp.geo[1], cp.geo[2], cp.geo[3]
+	tx, ty := cp.geo[4]+float64(off.X), cp.geo[5]+float64(off.Y)
 	vertex := func(i int) ebiten.Vertex {
+		x, y := float64(v[2*i]), float64(v[2*i+1])
 		return ebiten.Vertex{
-			DstX: sv[2*i] + t.offX, DstY: sv[2*i+1] + t.offY,
-			// +1: the page's border texel.
-			SrcX: uv[2*i]*pw + 1, SrcY: uv[2*i+1]*ph + 1,
-			ColorR: M[0], ColorG: M[1], ColorB: M[2], ColorA: o,
-			Custom0: S[0], Custom1: S[1], Custom2: S[2], Custom3: flags,
+			DstX: float32(a*x + b*y + tx), DstY: float32(c*x + d*y + ty),
+			SrcX: uv[2*i]*pw + px, SrcY: uv[2*i+1]*ph + py,
+			ColorR: col[0], ColorG: col[1], ColorB: col[2], ColorA: col[3],
+			Custom0: col[4], Custom1: col[5], Custom2: col[6], Custom3: col[7],
 		}
 	}
 	if nv <= maxBatchVertices {
@@ -733,40 +1164,42 @@ func (r *renderer) emitMesh(mi int, t *target, M, S [3]float32, o float32, cull 
 			r.flush()
 		}
 		base := len(r.verts)
-		for i := range nv {
-			r.verts = append(r.verts, vertex(i))
+		r.verts = slices.Grow(r.verts, nv)[:base+nv]
+		out := r.verts[base:]
+		for i := range out {
+			out[i] = vertex(i)
 		}
 		for j := 0; j+2 < len(idx); j += 3 {
-			a, b, c := int(idx[j]), int(idx[j+1]), int(idx[j+2])
-			if a >= nv || b >= nv || c >= nv || (cull && culled(canvas, a, b, c)) {
+			i0, i1, i2 := int(idx[j]), int(idx[j+1]), int(idx[j+2])
+			if i0 >= nv || i1 >= nv || i2 >= nv || (cull && culled(v, i0, i1, i2)) {
 				continue
 			}
-			r.inds = append(r.inds, uint16(base+a), uint16(base+b), uint16(base+c))
+			r.inds = append(r.inds, uint16(base+i0), uint16(base+i1), uint16(base+i2))
 		}
 		return
 	}
-	// Split: remap the vertices of each triangle into the current batch.
+	// Split: remap the vertices of each triangle into the current call.
 	if len(r.remap) < nv {
 		r.remap = make([]int32, nv)
 		r.rstmp = make([]uint32, nv)
 	}
 	r.rgen++
 	for j := 0; j+2 < len(idx); j += 3 {
-		a, b, c := int(idx[j]), int(idx[j+1]), int(idx[j+2])
-		if a >= nv || b >= nv || c >= nv || (cull && culled(canvas, a, b, c)) {
+		i0, i1, i2 := int(idx[j]), int(idx[j+1]), int(idx[j+2])
+		if i0 >= nv || i1 >= nv || i2 >= nv || (cull && culled(v, i0, i1, i2)) {
 			continue
 		}
 		if len(r.verts)+3 > maxBatchVertices {
 			r.flush()
 			r.rgen++
 		}
-		for _, v := range [3]int{a, b, c} {
-			if r.rstmp[v] != r.rgen {
-				r.rstmp[v] = r.rgen
-				r.remap[v] = int32(len(r.verts))
-				r.verts = append(r.verts, vertex(v))
+		for _, k := range [3]int{i0, i1, i2} {
+			if r.rstmp[k] != r.rgen {
+				r.rstmp[k] = r.rgen
+				r.remap[k] = int32(len(r.verts))
+				r.verts = append(r.verts, vertex(k))
 			}
-			r.inds = append(r.inds, uint16(r.remap[v]))
+			r.inds = append(r.inds, uint16(r.remap[k]))
 		}
 	}
 }
@@ -783,26 +1216,11 @@ func culled(v []float32, a, b, c int) bool {
 	return (bx-ax)*(cy-ay)-(by-ay)*(cx-ax) >= 0
 }
 
-// flush issues the batch as one DrawTrianglesShader call.
+// flush issues the call being built, if it has triangles.
 func (r *renderer) flush() {
-	if len(r.inds) > 0 && r.key.dst != nil {
-		k := &r.key
-		if r.bdOn {
-			// A batch split for its size copies again: only a mesh of more
-			// than 65,535 vertices that overlaps itself sees the difference.
-			r.copyBackdrop()
-		}
-		r.opts.Blend = k.blend
-		r.opts.Images = [4]*ebiten.Image{k.src, k.cov, k.back, nil}
-		r.opts.Uniforms = nil
-		if k.shader == compositeShader {
-			copy(r.mode, k.mode[:])
-			copy(r.offsets, k.offsets[:])
-			r.opts.Uniforms = r.uniforms
-		}
-		k.dst.DrawTrianglesShader(r.verts, r.inds, k.shader, &r.opts)
+	if len(r.inds) > 0 && r.call.dst != nil {
+		r.call.dst.DrawTrianglesShader(r.verts, r.inds, r.call.shader, &r.opts)
 		r.drawCalls++
-		k.offsets[2], k.offsets[3] = 0, 0 // backdrop keys compare without them
 	}
 	r.verts, r.inds = r.verts[:0], r.inds[:0]
 }

@@ -21,7 +21,7 @@ func TestDispose(t *testing.T) {
 	}
 	onGame(func() {
 		a, b := NewCharacter(m), NewCharacter(m)
-		if a.res != b.res || a.res.pages[0] == nil {
+		if a.res != b.res || a.res.pageImg[0] == nil {
 			t.Error("two characters of one model do not share its pages")
 		}
 		dst := blackImage(64, 64)

@@ -10,11 +10,12 @@ import (
 // every frame, never allocated per frame once they are big enough.
 //
 //   - layers[d] holds the layers of the isolated groups at nesting depth
-//     d+1, as sub-images of one page (a group at depth d+1 composites its
-//     children from layers[d+1]; a destination cannot be a source, so each
-//     depth needs its own page);
-//   - coverage holds the mask coverage images, one region per mask set;
-//   - scratch holds the backdrop copy of one backdrop-reading draw at a time.
+//     d+1, one region per group of the frame (a group at depth d+1
+//     composites its children from layers[d+1]; a destination cannot be a
+//     source, so each depth needs its own page);
+//   - coverage holds the mask coverage of the frame: one area per target
+//     (the caller's image, a layer page), in planes of four channels;
+//   - scratch holds the backdrop copies of the frame, one area per target.
 //
 // Regions are packed in shelves and rounded up to regionQuantum so that a
 // moving or slightly animated character keeps the same layout, and the

@@ -18,12 +18,20 @@ type modelRes struct {
 	model *p2l.Model
 	refs  int
 
-	// pages[i] is texture page i, premultiplied, with a one-texel border
-	// that repeats the edge texels (clamp-to-edge for the shader's own
-	// bilinear filter); nil when the page could not be decoded.
-	pages []*ebiten.Image
-	// pageW, pageH are the page sizes without the border.
-	pageW, pageH []float32
+	// Texture pages, premultiplied, each with a one-texel border that
+	// repeats its edge texels (clamp-to-edge for the shader's own bilinear
+	// filter), packed into as few managed images as fit (imgs; usually one
+	// per model, so that meshes on different pages share draw calls).
+	// pageImg[i] is the image holding page i (nil when the page could not
+	// be decoded), (pageX[i], pageY[i]) the position of its texel (0, 0)
+	// there, pageW, pageH its size without the border.
+	imgs                       []*ebiten.Image
+	pageImg                    []*ebiten.Image
+	pageX, pageY, pageW, pageH []float32
+	// white is a block of opaque white in imgs[0] for meshes without a
+	// page (−1): texel (whiteX, whiteY) has white all around it.
+	white          *ebiten.Image
+	whiteX, whiteY float32
 	// pageErr[i] says why page i is unavailable.
 	pageErr []error
 
@@ -55,19 +63,9 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 		return r
 	}
 	r := &modelRes{model: m, refs: 1}
-	imgs, errs := decode()
-	r.pages = make([]*ebiten.Image, len(imgs))
-	r.pageW = make([]float32, len(imgs))
-	r.pageH = make([]float32, len(imgs))
+	pages, errs := decode()
 	r.pageErr = errs
-	for i, img := range imgs {
-		if img == nil {
-			continue
-		}
-		r.pages[i] = uploadPage(img)
-		b := img.Bounds()
-		r.pageW[i], r.pageH[i] = float32(b.Dx()), float32(b.Dy())
-	}
+	r.upload(pages)
 	r.meshMask = make([]int, len(m.Meshes))
 	for i := range m.Meshes {
 		r.meshMask[i] = r.maskSet(m.Meshes[i].Masks)
@@ -121,45 +119,114 @@ func (r *modelRes) release() {
 	if r.refs > 0 {
 		return
 	}
-	for _, p := range r.pages {
-		if p != nil {
-			p.Deallocate()
-		}
+	for _, img := range r.imgs {
+		img.Deallocate()
 	}
 	if res[r.model] == r {
 		delete(res, r.model)
 	}
 }
 
-var white *ebiten.Image
+// atlasSide bounds the side of a model's packed page image: Ebitengine
+// keeps images up to the device's texture size on its atlas pages, and
+// 4096 is available on every desktop and most mobile GPUs; a page that
+// does not fit it with its border gets an image of its own.
+const atlasSide = 4096
 
-// whitePage is what a mesh without a texture page samples: opaque white.
-// Its texel (1, 1) is the one-texel page inside an opaque border, so any
-// coordinate of [0, 1] samples white.
-func whitePage() *ebiten.Image {
-	if white == nil {
-		white = ebiten.NewImage(8, 8)
-		white.Fill(color.White)
+// upload packs the decoded pages (nil ones skipped) and a white block into
+// managed images, row by row, and uploads them.
+func (r *modelRes) upload(pages []*image.RGBA) {
+	n := len(pages)
+	r.pageImg = make([]*ebiten.Image, n)
+	r.pageX, r.pageY = make([]float32, n), make([]float32, n)
+	r.pageW, r.pageH = make([]float32, n), make([]float32, n)
+	// Blocks: the bordered pages, then a 4×4 white block.
+	type block struct {
+		page      int // −1: the white block
+		w, h      int
+		img, x, y int
 	}
-	return white
+	var blocks []block
+	for i, p := range pages {
+		if p != nil {
+			b := p.Bounds()
+			blocks = append(blocks, block{page: i, w: b.Dx() + 2, h: b.Dy() + 2})
+		}
+	}
+	blocks = append(blocks, block{page: -1, w: 4, h: 4})
+	var sizes []image.Point // per image
+	x, y, rowH := 0, 0, 0
+	for i := range blocks {
+		b := &blocks[i]
+		if len(sizes) > 0 && x+b.w > atlasSide {
+			x, y, rowH = 0, y+rowH, 0
+		}
+		if len(sizes) == 0 || y+b.h > atlasSide {
+			sizes = append(sizes, image.Point{})
+			x, y, rowH = 0, 0, 0
+		}
+		b.img, b.x, b.y = len(sizes)-1, x, y
+		s := &sizes[b.img]
+		s.X, s.Y = max(s.X, x+b.w), max(s.Y, y+b.h)
+		x += b.w
+		rowH = max(rowH, b.h)
+	}
+	pix := make([]*image.RGBA, len(sizes))
+	for i, s := range sizes {
+		pix[i] = image.NewRGBA(image.Rectangle{Max: s})
+	}
+	for _, b := range blocks {
+		dst := pix[b.img]
+		if b.page < 0 {
+			for yy := range b.h {
+				for xx := range b.w {
+					dst.Set(b.x+xx, b.y+yy, color.White)
+				}
+			}
+			r.whiteX, r.whiteY = float32(b.x+1), float32(b.y+1)
+			continue
+		}
+		copyBordered(dst, b.x, b.y, pages[b.page])
+		r.pageX[b.page], r.pageY[b.page] = float32(b.x+1), float32(b.y+1)
+		r.pageW[b.page], r.pageH[b.page] = float32(b.w-2), float32(b.h-2)
+	}
+	r.imgs = make([]*ebiten.Image, len(sizes))
+	for i, s := range sizes {
+		r.imgs[i] = ebiten.NewImage(s.X, s.Y)
+		r.imgs[i].WritePixels(pix[i].Pix)
+	}
+	for _, b := range blocks {
+		if b.page >= 0 {
+			r.pageImg[b.page] = r.imgs[b.img]
+		} else {
+			r.white = r.imgs[b.img]
+		}
+	}
 }
 
-// uploadPage copies a premultiplied page into a new managed image with a
-// one-texel border repeating the edge texels. Managed images share atlas
-// pages, so pages of one model usually end up on one GPU texture.
-func uploadPage(src *image.RGBA) *ebiten.Image {
+// copyBordered copies a premultiplied page into dst at (x0, y0) with a
+// one-texel border repeating the edge texels.
+func copyBordered(dst *image.RGBA, x0, y0 int, src *image.RGBA) {
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
-	dst := image.NewRGBA(image.Rect(0, 0, w+2, h+2))
 	for y := -1; y <= h; y++ {
 		sy := min(max(y, 0), h-1)
 		row := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+sy):]
-		drow := dst.Pix[dst.PixOffset(1, y+1):]
+		drow := dst.Pix[dst.PixOffset(x0+1, y0+y+1):]
 		copy(drow[:4*w], row[:4*w])
-		copy(dst.Pix[dst.PixOffset(0, y+1):][:4], row[:4])
-		copy(dst.Pix[dst.PixOffset(w+1, y+1):][:4], row[4*(w-1):4*w])
+		copy(dst.Pix[dst.PixOffset(x0, y0+y+1):][:4], row[:4])
+		copy(dst.Pix[dst.PixOffset(x0+w+1, y0+y+1):][:4], row[4*(w-1):4*w])
 	}
-	img := ebiten.NewImage(w+2, h+2)
-	img.WritePixels(dst.Pix)
-	return img
+}
+
+var white *ebiten.Image
+
+// whiteImage is an opaque white image, the source of clears (drawn with
+// zero colours) when no model page is at hand.
+func whiteImage() *ebiten.Image {
+	if white == nil {
+		white = ebiten.NewImage(4, 4)
+		white.Fill(color.White)
+	}
+	return white
 }

@@ -9,13 +9,14 @@ import (
 	"github.com/psd2live/p2l-ebiten/shaders"
 )
 
-// The two programs are compiled once per process and shared by every
+// The three programs are compiled once per process and shared by every
 // character: draws with different *ebiten.Shader values never merge, even
 // when their sources are equal.
 var (
 	shaderOnce      sync.Once
 	meshShader      *ebiten.Shader
 	compositeShader *ebiten.Shader
+	coverageShader  *ebiten.Shader
 	shaderErr       error
 )
 
@@ -24,14 +25,20 @@ var (
 // every Draw through a panic with an ebitenp2l: prefix.
 func loadShaders() error {
 	shaderOnce.Do(func() {
-		meshShader, shaderErr = ebiten.NewShader(shaders.Mesh())
-		if shaderErr != nil {
-			shaderErr = fmt.Errorf("ebitenp2l: compiling mesh shader: %w", shaderErr)
-			return
-		}
-		compositeShader, shaderErr = ebiten.NewShader(shaders.Composite())
-		if shaderErr != nil {
-			shaderErr = fmt.Errorf("ebitenp2l: compiling composite shader: %w", shaderErr)
+		for _, s := range []struct {
+			name string
+			src  []byte
+			dst  **ebiten.Shader
+		}{
+			{"mesh", shaders.Mesh(), &meshShader},
+			{"composite", shaders.Composite(), &compositeShader},
+			{"coverage", shaders.Coverage(), &coverageShader},
+		} {
+			var err error
+			if *s.dst, err = ebiten.NewShader(s.src); err != nil {
+				shaderErr = fmt.Errorf("ebitenp2l: compiling %s shader: %w", s.name, err)
+				return
+			}
 		}
 	})
 	return shaderErr
