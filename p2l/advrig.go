@@ -31,11 +31,18 @@ type advModel struct {
 	// (skin homes and bones, collider and attachable deformers, and their
 	// ancestors), virtual bones included, so that frames at any parameter
 	// values come from the core evaluator without touching a rig's pose.
-	bones   *Model
-	boneIdx []int32 // deformer index (DEFM, then virtual) → index in bones, −1 if absent
+	bones boneModel
+	// skinBones holds, per SKIN entry, the side model of that skin's home
+	// and bones alone: a skin evaluates it once per key combination around
+	// the current values, so its size is the skin's cost.
+	skinBones []boneModel
 
 	mu   sync.Mutex
-	fits map[int]*skinFitEntry // per SKIN entry
+	fits map[int]*skinFitEntry // per SKIN entry and exact-links setting
+
+	// budget holds, per SKIN entry, the error of a skin beyond the work
+	// bounds (skinBudgets), nil for the others.
+	budget []error
 }
 
 type skinFitEntry struct {
@@ -53,7 +60,14 @@ func (m *Model) adv() *advModel {
 	return a
 }
 
-// build makes the bone side model.
+// boneModel is a side model of some deformers of a model (DEFM records and
+// virtual bones) and the index of each in it.
+type boneModel struct {
+	m   *Model
+	idx []int32 // deformer index (DEFM, then virtual) → index in m, −1 if absent
+}
+
+// build makes the bone side models.
 func (a *advModel) build(m *Model) error {
 	a.fits = map[int]*skinFitEntry{}
 	nd := deformerCount(m)
@@ -62,12 +76,16 @@ func (a *advModel) build(m *Model) error {
 		all = append(all, m.Bones.Virtual...)
 	}
 	need := make([]bool, nd)
+	var skinNeed []bool // the skin being marked, or nil
 	mark := func(d int) error {
 		for n := 0; d >= 0; n++ {
 			if d >= nd || n > nd {
 				return fmt.Errorf("deformer %d out of range or in a parent cycle", d)
 			}
 			need[d] = true
+			if skinNeed != nil {
+				skinNeed[d] = true
+			}
 			d = all[d].Parent
 		}
 		return nil
@@ -89,16 +107,20 @@ func (a *advModel) build(m *Model) error {
 			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 		}
 	}
+	var skinNeeds [][]bool
 	if m.Skins != nil {
 		for si := range m.Skins.Meshes {
 			sk := &m.Skins.Meshes[si]
+			skinNeed = make([]bool, nd)
 			if sk.Mesh >= 0 && sk.Mesh < len(m.Meshes) {
 				use(fmt.Sprintf("SKIN entry %d home", si), m.Meshes[sk.Mesh].Parent)
 			}
 			for _, b := range sk.Bones {
 				use(fmt.Sprintf("SKIN entry %d bone", si), b)
 			}
+			skinNeeds = append(skinNeeds, skinNeed)
 		}
+		skinNeed = nil
 	}
 	if m.Bones != nil {
 		for i, ab := range m.Bones.Attachable {
@@ -113,51 +135,71 @@ func (a *advModel) build(m *Model) error {
 		}
 	}
 	a.warn = errors.Join(errs...)
-	a.boneIdx = make([]int32, nd)
-	bm := &Model{Parameters: m.Parameters, Canvas: m.Canvas, Draw: DrawGroup{Part: -1}}
+	a.bones = sideModel(m, all, need)
+	if err := a.bones.m.prep().err; err != nil {
+		return fmt.Errorf("bone frames: %w", err)
+	}
+	sizes := make([]int, len(skinNeeds))
+	for si, sn := range skinNeeds {
+		a.skinBones = append(a.skinBones, sideModel(m, all, sn))
+		sizes[si] = len(a.skinBones[si].m.Deformers)
+	}
+	a.budget = skinBudgets(m, sizes)
+	return nil
+}
+
+// sideModel builds the side model of the deformers marked in need (which
+// must hold every ancestor of a marked one), with the arcs of those kept,
+// so bone frames follow exact links too.
+func sideModel(m *Model, all []Deformer, need []bool) boneModel {
+	nd := len(all)
+	bm := boneModel{m: &Model{Parameters: m.Parameters, Canvas: m.Canvas, Draw: DrawGroup{Part: -1}}, idx: make([]int32, nd)}
 	for d := 0; d < nd; d++ {
-		a.boneIdx[d] = -1
+		bm.idx[d] = -1
 		if !need[d] {
 			continue
 		}
 		rec := all[d]
 		if rec.Parent >= 0 {
-			rec.Parent = int(a.boneIdx[rec.Parent])
+			rec.Parent = int(bm.idx[rec.Parent])
 		}
 		rec.Part = -1
-		a.boneIdx[d] = int32(len(bm.Deformers))
-		bm.Deformers = append(bm.Deformers, rec)
+		bm.idx[d] = int32(len(bm.m.Deformers))
+		bm.m.Deformers = append(bm.m.Deformers, rec)
 	}
 	if m.Bones != nil {
-		// Arcs of the deformers kept, so bone frames follow exact links too.
 		for _, arc := range m.Bones.Arcs {
-			if arc.Deformer >= 0 && arc.Deformer < nd && a.boneIdx[arc.Deformer] >= 0 {
-				if bm.Bones == nil {
-					bm.Bones = &Bones{Header: m.Bones.Header}
+			if arc.Deformer >= 0 && arc.Deformer < nd && bm.idx[arc.Deformer] >= 0 {
+				if bm.m.Bones == nil {
+					bm.m.Bones = &Bones{Header: m.Bones.Header}
 				}
-				arc.Deformer = int(a.boneIdx[arc.Deformer])
-				bm.Bones.Arcs = append(bm.Bones.Arcs, arc)
+				arc.Deformer = int(bm.idx[arc.Deformer])
+				bm.m.Bones.Arcs = append(bm.m.Bones.Arcs, arc)
 			}
 		}
 	}
-	a.bones = bm
-	if err := bm.prep().err; err != nil {
-		return fmt.Errorf("bone frames: %w", err)
-	}
-	return nil
+	return bm
 }
 
 // skinFit returns the rest carries and weights of SKIN entry si, fitting
-// them once per model when the chunk has none. fs must evaluate frames and
-// mesh positions of m.
-func (a *advModel) skinFit(m *Model, si int, fs frameSource) (*skinFitEntry, error) {
-	e := a.fitEntry(si)
+// them once per model and exact-links setting when the chunk has none (the
+// arcs shape the bone frames the weights are fitted to).
+func (a *advModel) skinFit(m *Model, si int, exact bool) (*skinFitEntry, error) {
+	key := 2 * si
+	if exact {
+		key++
+	}
+	e := a.fitEntry(key)
 	e.once.Do(func() {
 		e.err = recovered(fmt.Sprintf("fitting SKIN entry %d", si), func() (err error) {
 			e.home, err = checkSkin(m, si)
 			if err != nil {
 				return err
 			}
+			if si < len(a.budget) && a.budget[si] != nil {
+				return a.budget[si]
+			}
+			fs := a.skinSource(m, si, exact)
 			sk := &m.Skins.Meshes[si]
 			e.rc, err = restCarries(m, sk, e.home, fs)
 			if err != nil {
@@ -172,17 +214,24 @@ func (a *advModel) skinFit(m *Model, si int, fs frameSource) (*skinFitEntry, err
 	return e, e.err
 }
 
-// fitEntry returns the fit entry of SKIN entry si, creating it when absent.
-func (a *advModel) fitEntry(si int) *skinFitEntry {
+// skinSource returns a bone source on SKIN entry si's own side model.
+func (a *advModel) skinSource(m *Model, si int, exact bool) *boneSource {
+	bs := newBoneSource(m, &a.skinBones[si])
+	bs.setExact(exact)
+	return bs
+}
+
+// fitEntry returns the fit entry under key, creating it when absent.
+func (a *advModel) fitEntry(key int) *skinFitEntry {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.fits == nil {
 		a.fits = map[int]*skinFitEntry{}
 	}
-	e := a.fits[si]
+	e := a.fits[key]
 	if e == nil {
 		e = &skinFitEntry{}
-		a.fits[si] = e
+		a.fits[key] = e
 	}
 	return e
 }
@@ -201,9 +250,8 @@ func (m *Model) PrepareAdvanced() error {
 	a := m.adv()
 	errs := []error{a.err, a.warn}
 	if a.err == nil && m.Skins != nil && len(m.Skins.Meshes) > 0 {
-		fs := newBoneSource(m, a)
 		for si := range m.Skins.Meshes {
-			if _, err := a.skinFit(m, si, fs); err != nil {
+			if _, err := a.skinFit(m, si, false); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -221,12 +269,12 @@ func (m *Model) PrepareAdvanced() error {
 	return nil
 }
 
-// boneSource evaluates bone frames on the side model and, for fitting, mesh
+// boneSource evaluates bone frames on a side model and, for fitting, mesh
 // positions on a fresh rig of the full model. It belongs to one goroutine.
 type boneSource struct {
 	m     *Model
-	a     *advModel
-	rig   *Rig // on a.bones
+	bm    *boneModel
+	rig   *Rig // on bm.m
 	full  *Rig // on m, created when first needed
 	last  []float32
 	valid bool
@@ -234,9 +282,8 @@ type boneSource struct {
 	exact bool
 }
 
-func newBoneSource(m *Model, a *advModel) *boneSource {
-	bs := &boneSource{m: m, a: a, rig: a.bones.NewRig(), last: make([]float32, len(m.Parameters))}
-	return bs
+func newBoneSource(m *Model, bm *boneModel) *boneSource {
+	return &boneSource{m: m, bm: bm, rig: bm.m.NewRig(), last: make([]float32, len(m.Parameters))}
 }
 
 // setExact turns exact links on or off for the bone frames.
@@ -246,9 +293,9 @@ func (bs *boneSource) setExact(on bool) {
 	}
 	bs.exact = on
 	bs.valid = false
-	if on && bs.a.bones.Bones != nil && len(bs.a.bones.Bones.Arcs) > 0 {
+	if on && bs.bm.m.Bones != nil && len(bs.bm.m.Bones.Arcs) > 0 {
 		bs.rig.adv = &advRig{bits: FeatureExactLinks}
-		bs.rig.adv.initArcs(bs.a.bones)
+		bs.rig.adv.initArcs(bs.bm.m)
 	} else {
 		bs.rig.adv = nil
 	}
@@ -265,12 +312,12 @@ func (bs *boneSource) frameAt(cur []float32, d int) Affine {
 		r.evalDeformers()
 		bs.valid = true
 	}
-	return bs.rig.deformerFrame(int(bs.a.boneIdx[d]))
+	return bs.rig.deformerFrame(int(bs.bm.idx[d]))
 }
 
 // has reports whether deformer d's frame is available.
 func (bs *boneSource) has(d int) bool {
-	return d >= 0 && d < len(bs.a.boneIdx) && bs.a.boneIdx[d] >= 0
+	return d >= 0 && d < len(bs.bm.idx) && bs.bm.idx[d] >= 0
 }
 
 // meshLocalAt evaluates the full model at cur in Cubism mode and maps the
@@ -376,7 +423,7 @@ func newAdvRig(r *Rig, bits uint16) *advRig {
 	}
 	if ad.bits&(FeatureSkin) != 0 || (m.Bones != nil && len(m.Bones.Virtual) > 0) || ad.bits&FeatureCollision != 0 {
 		if a.err == nil {
-			ad.bs = newBoneSource(m, a)
+			ad.bs = newBoneSource(m, &a.bones)
 			ad.bs.setExact(ad.bits&FeatureExactLinks != 0)
 		}
 	}
@@ -390,11 +437,12 @@ func newAdvRig(r *Rig, bits uint16) *advRig {
 		ad.skins = make([]*skinRun, len(m.Meshes))
 		ok := false
 		for si := range m.Skins.Meshes {
-			e, err := a.skinFit(m, si, ad.bs)
+			exact := ad.bits&FeatureExactLinks != 0
+			e, err := a.skinFit(m, si, exact)
 			if err != nil {
 				continue
 			}
-			ad.skins[m.Skins.Meshes[si].Mesh] = newSkinRun(m, si, e.home, e.rc, e.w)
+			ad.skins[m.Skins.Meshes[si].Mesh] = newSkinRun(m, si, e.home, e.rc, e.w, a.skinSource(m, si, exact))
 			ok = true
 		}
 		if !ok {
@@ -488,7 +536,7 @@ func (ad *advRig) holdParameters(r *Rig) {
 func (ad *advRig) meshLocal(r *Rig, i int, local []float64) {
 	if ad.skins != nil {
 		if s := ad.skins[i]; s != nil {
-			s.apply(r.model, r.current, ad.bs, local)
+			s.apply(r.model, r.current, local)
 		}
 	}
 	if ad.corrections != nil {
@@ -641,7 +689,7 @@ func (r *Rig) virtualBones() *boneSource {
 		if a.err != nil {
 			return nil
 		}
-		r.vbones = newBoneSource(r.model, a)
+		r.vbones = newBoneSource(r.model, &a.bones)
 	}
 	return r.vbones
 }

@@ -504,6 +504,7 @@ func (r *refChecker) extensions() {
 					r.fail("SKIN", fmt.Sprintf("meshes[%d].bones[%d]", i, j), "bone %d is not a rotation deformer", d)
 				}
 			}
+			r.skinLists(i, &sk)
 			if r.err == nil && len(sk.Weight) != 0 && len(sk.Weight) != vertexCount(&m.Meshes[sk.Mesh]) {
 				r.fail("SKIN", fmt.Sprintf("meshes[%d].weight", i), "%d weights for %d vertices", len(sk.Weight), vertexCount(&m.Meshes[sk.Mesh]))
 			}

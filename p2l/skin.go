@@ -3,6 +3,7 @@ package p2l
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // This file applies the SKIN chunk at hook H4 (P2LRT_V2.md): for a skinned
@@ -21,6 +22,122 @@ import (
 // it the fit samples each axis on its own (P2LRT_V2.md: "最多 1024 个，否则
 // 逐轴").
 const maxFitSamples = 1024
+
+// Bounds of the skins (docs/LIMITS.md). The editor writes at most 16 bones
+// and 8 axes per skinned mesh, and never weights (the runtime fits them),
+// so real files stay far inside them.
+const (
+	// maxSkinBones and maxSkinAxes bound one SKIN entry's lists (checked
+	// at load, with duplicates).
+	maxSkinBones = 64
+	maxSkinAxes  = 16
+	// maxFitWork bounds the weight fits of one model, summed over its
+	// skins in file order: per skin, samples × (vertices × bone pairs +
+	// the model's vertices and deformers, one evaluation per sample).
+	// BenchmarkSkinFitAtBound: about a second of CPU at the bound. A skin
+	// beyond it stays off.
+	maxFitWork = 1 << 27
+	// maxFitBytes bounds the memory of one skin's fit (baked positions and
+	// bone carries per sample).
+	maxFitBytes = 256 << 20
+	// maxSkinFrameWork bounds what the skins cost per evaluation, summed in
+	// file order: per skin, (2^axes + 1) evaluations of its own bone
+	// model's deformers (BenchmarkSkinFrameAtBound: about 20 ms of CPU at
+	// the bound). A skin beyond it stays off.
+	maxSkinFrameWork = 1 << 16
+)
+
+// skinLists is the load-time check of SKIN entry i's lists: at most
+// maxSkinBones bones and maxSkinAxes axes, no bone and no axis parameter
+// twice (a repeated bone only multiplies the fit's work; the editor never
+// writes one).
+func (r *refChecker) skinLists(i int, sk *Skin) {
+	if r.err != nil {
+		return
+	}
+	if len(sk.Bones) > maxSkinBones {
+		r.fail("SKIN", fmt.Sprintf("meshes[%d].bones", i), "%d bones, at most %d", len(sk.Bones), maxSkinBones)
+		return
+	}
+	if len(sk.Axes) > maxSkinAxes {
+		r.fail("SKIN", fmt.Sprintf("meshes[%d].axes", i), "%d axes, at most %d", len(sk.Axes), maxSkinAxes)
+		return
+	}
+	for j, b := range sk.Bones {
+		if k := slices.Index(sk.Bones[:j], b); k >= 0 {
+			r.fail("SKIN", fmt.Sprintf("meshes[%d].bones[%d]", i, j), "deformer %d is listed twice (also bones[%d])", b, k)
+			return
+		}
+	}
+	for j, ax := range sk.Axes {
+		for k := range j {
+			if sk.Axes[k].Parameter == ax.Parameter {
+				r.fail("SKIN", fmt.Sprintf("meshes[%d].axes[%d]", i, j), "parameter %d is listed twice (also axes[%d])", ax.Parameter, k)
+				return
+			}
+		}
+	}
+}
+
+// fitSamples is the number of samples the weight fit of sk takes: every key
+// combination, or with more than maxFitSamples the keys of each axis.
+func fitSamples(sk *Skin) int {
+	total, sum := 1, 0
+	for _, ax := range sk.Axes {
+		sum += len(ax.Keys)
+		if total <= maxFitSamples {
+			total *= len(ax.Keys)
+		}
+	}
+	if total <= maxFitSamples {
+		return total
+	}
+	return sum
+}
+
+// skinBudgets decides, in file order, which skins fit in the work bounds
+// (boneDeformers[si]: the size of skin si's side model):
+// the weight fit (for skins without weights) and the cost per evaluation.
+// The error of a skin beyond them says which bound and by how much.
+func skinBudgets(m *Model, boneDeformers []int) []error {
+	if m.Skins == nil {
+		return nil
+	}
+	errs := make([]error, len(m.Skins.Meshes))
+	model := int64(len(m.Deformers))
+	for i := range m.Meshes {
+		model += int64(len(m.Meshes[i].Positions) / 2)
+	}
+	var fit, frame int64
+	for si := range m.Skins.Meshes {
+		sk := &m.Skins.Meshes[si]
+		if len(sk.Axes) > maxSkinAxes || len(sk.Bones) > maxSkinBones || sk.Mesh < 0 || sk.Mesh >= len(m.Meshes) {
+			continue // checkSkin refuses it
+		}
+		nd := max(1, boneDeformers[si])
+		f := (int64(1)<<len(sk.Axes) + 1) * int64(nd)
+		if frame+f > maxSkinFrameWork {
+			errs[si] = fmt.Errorf("SKIN entry %d: %d axes over %d bone deformers cost %d deformer evaluations per frame; with the skins before it that exceeds the bound of %d", si, len(sk.Axes), nd, f, maxSkinFrameWork)
+			continue
+		}
+		if len(sk.Weight) == 0 {
+			s := int64(fitSamples(sk))
+			nv, nb := int64(len(m.Meshes[sk.Mesh].Positions)/2), int64(len(sk.Bones))
+			w := s * (nv*nb*(nb+1)/2 + model)
+			if fit+w > maxFitWork {
+				errs[si] = fmt.Errorf("SKIN entry %d: fitting its weights takes %d operations (%d samples × (%d vertices × %d bone pairs + a model evaluation)); with the skins before it that exceeds the bound of %d", si, w, s, nv, nb*(nb+1)/2, maxFitWork)
+				continue
+			}
+			if b := s * (16*nv + 48*nb); b > maxFitBytes {
+				errs[si] = fmt.Errorf("SKIN entry %d: fitting its weights needs %d bytes (%d samples × %d vertices), more than %d", si, b, s, nv, maxFitBytes)
+				continue
+			}
+			fit += w
+		}
+		frame += f
+	}
+	return errs
+}
 
 // frameSource gives canvas frames of deformers (DEFM records and virtual
 // bones) and meshes' local positions at arbitrary parameter values. The
@@ -49,7 +166,8 @@ type skinRun struct {
 	carry     []Affine // scratch: A_b(current)
 	blend     []Affine // scratch: Σ_c w_c A_b(c)
 	combos    comboSet
-	vals      []float32 // scratch parameter values
+	vals      []float32   // scratch parameter values
+	bs        frameSource // bone frames on the skin's own side model
 }
 
 // checkSkin validates skin record si of m and returns its home deformer.
@@ -88,8 +206,11 @@ func checkSkin(m *Model, si int) (int, error) {
 			}
 		}
 	}
-	if len(sk.Axes) > 16 {
-		return fail("%d axes, at most 16", len(sk.Axes))
+	if len(sk.Axes) > maxSkinAxes {
+		return fail("%d axes, at most %d", len(sk.Axes), maxSkinAxes)
+	}
+	if len(sk.Bones) > maxSkinBones {
+		return fail("%d bones, at most %d", len(sk.Bones), maxSkinBones)
 	}
 	nv := len(mesh.Positions) / 2
 	if len(sk.Weight) != 0 {
@@ -161,7 +282,8 @@ func (s *skinRun) carries(cur []float32, fs frameSource, out []Affine) bool {
 
 // apply adds the skin correction at values cur to local (the mesh's x,y
 // pairs in the home's space, before the home's transform).
-func (s *skinRun) apply(m *Model, cur []float32, fs frameSource, local []float64) {
+func (s *skinRun) apply(m *Model, cur []float32, local []float64) {
+	fs := s.bs
 	if !s.carries(cur, fs, s.carry) {
 		return
 	}
@@ -277,12 +399,12 @@ func fitSkin(m *Model, sk *Skin, home int, restCarry []Affine, fs frameSource) (
 }
 
 // newSkinRun prepares skin si with the given weights.
-func newSkinRun(m *Model, si, home int, restCarry []Affine, w *skinWeights) *skinRun {
+func newSkinRun(m *Model, si, home int, restCarry []Affine, w *skinWeights, fs frameSource) *skinRun {
 	sk := &m.Skins.Meshes[si]
 	nb := len(sk.Bones)
 	return &skinRun{
 		skin: sk, home: home, weights: w, restCarry: restCarry,
 		carry: make([]Affine, nb), blend: make([]Affine, nb),
-		vals: make([]float32, len(m.Parameters)),
+		vals: make([]float32, len(m.Parameters)), bs: fs,
 	}
 }

@@ -104,7 +104,7 @@ func TestSkinFitAndArmOnArc(t *testing.T) {
 			t.Errorf("vertex %d fitted (%d, %d, %v), want (%d, %d, %v)", v, w.from[v], w.to[v], w.w[v], tf, tt, tw)
 		}
 	}
-	run := newSkinRun(m, 0, home, rc, w)
+	run := newSkinRun(m, 0, home, rc, w, fs)
 	local := make([]float64, 14)
 	exact := make([]float64, 14)
 	// Between keys the baked (chord) position plus the correction is the
@@ -114,7 +114,7 @@ func TestSkinFitAndArmOnArc(t *testing.T) {
 		cur := []float32{v}
 		fs.meshLocalAt(cur, 0, local)
 		chordR := math.Hypot(local[12]-10, local[13])
-		run.apply(m, cur, fs, local)
+		run.apply(m, cur, local)
 		fs.lbsAt(v, exact)
 		for i := range local {
 			if math.Abs(local[i]-exact[i]) > 1e-9 {
@@ -130,14 +130,14 @@ func TestSkinFitAndArmOnArc(t *testing.T) {
 		cur := []float32{k}
 		fs.meshLocalAt(cur, 0, local)
 		before := append([]float64(nil), local...)
-		run.apply(m, cur, fs, local)
+		run.apply(m, cur, local)
 		for i := range local {
 			if local[i] != before[i] {
 				t.Fatalf("key %v: coordinate %d moved by %v, want exactly 0", k, i, local[i]-before[i])
 			}
 		}
 	}
-	if allocs := testing.AllocsPerRun(20, func() { run.apply(m, []float32{30}, fs, local) }); allocs > 1 {
+	if allocs := testing.AllocsPerRun(20, func() { run.apply(m, []float32{30}, local) }); allocs > 1 {
 		// The fake source allocates its []float32 argument; the run itself
 		// must not.
 		t.Errorf("apply allocates %v per call", allocs)
