@@ -21,6 +21,17 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
+// Bounds of render (docs/LIMITS.md): the number of updates one image may
+// need (stepping to --time, or through an expression's fade-in), the frames
+// of --gif and --frames, and the memory --gif holds (every frame as 8-bit
+// RGBA until the palette is chosen).
+const (
+	maxRenderSteps  = 100_000
+	maxRenderFrames = 100_000
+	maxGIFBytes     = 1 << 30
+	maxRenderSize   = 8192
+)
+
 func init() {
 	register(&command{
 		name: "render",
@@ -106,8 +117,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if (a.gifOut != "" || a.framesDir != "") && a.clip == "" {
 		return fail("--gif and --frames need --clip")
 	}
-	if a.size < 1 || a.size > 16384 {
-		return fail("--size %d is out of range 1..16384", a.size)
+	if a.size < 1 || a.size > maxRenderSize {
+		return fail("--size %d is out of range 1..%d", a.size, maxRenderSize)
 	}
 	if !(a.fps > 0 && a.fps <= 240) {
 		return fail("--fps %g is out of range (0, 240]", a.fps)
@@ -213,9 +224,15 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 			}
 			rig.UpdateStages(0, stages)
 			t := a.time
+			what := fmt.Sprintf("--time %g", t)
 			if clip < 0 {
 				// An expression alone: play its fade-in to the end.
 				t = float64(max(m.Expressions[expr].FadeIn, 0)) + 1
+				what = fmt.Sprintf("expression %q fades in over %g s, which", m.Expressions[expr].ID, m.Expressions[expr].FadeIn)
+			}
+			if steps := t * a.fps; steps > maxRenderSteps {
+				fmt.Fprintf(stderr, "p2l render: %s needs %.4g updates at %g fps, more than %d (lower --time or --fps)\n", what, steps, a.fps, maxRenderSteps)
+				return 2
 			}
 			for n := int(t * a.fps); n > 0; n-- {
 				rig.UpdateStages(dt, stages)
@@ -244,6 +261,10 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 
 	// A whole clip: frame k at time k/fps; a looping clip renders one cycle.
 	c := &m.Clips[clip]
+	if f := math.Floor(float64(c.Duration)*a.fps) + 1; !(f <= maxRenderFrames) {
+		fmt.Fprintf(stderr, "p2l render: clip %q lasts %g s: %.4g frames at %g fps, more than %d (lower --fps)\n", c.ID, c.Duration, f, a.fps, maxRenderFrames)
+		return 2
+	}
 	n := int(math.Floor(float64(c.Duration)*a.fps)) + 1
 	if c.Loop && n > 1 && math.Abs(float64(n-1)/a.fps-float64(c.Duration)) < 1e-6 {
 		n-- // the last frame would repeat the first
@@ -256,6 +277,11 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	var frames []*image.NRGBA
 	var hist *histogram
 	if a.gifOut != "" {
+		if b := int64(n) * int64(w) * int64(h) * 4; b > maxGIFBytes {
+			fmt.Fprintf(stderr, "p2l render: a GIF of %d frames of %d×%d holds %d MiB while its palette is chosen, more than %d MiB (lower --size or --fps, or use --frames DIR)\n",
+				n, w, h, b>>20, maxGIFBytes>>20)
+			return 2
+		}
 		hist = newHistogram()
 	} else if err := os.MkdirAll(a.framesDir, 0o755); err != nil {
 		printError(stderr, "p2l render", err)

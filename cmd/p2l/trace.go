@@ -8,11 +8,17 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// Bounds of trace (docs/LIMITS.md): frames, whether from --frames or from
+// the last --input line, and the size of the --input file.
+const (
+	maxTraceFrames    = 10_000_000
+	maxTraceInputSize = 64 << 20
 )
 
 func init() {
@@ -72,8 +78,8 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	if !(*dt > 0) || *dt > 10 || *frames < 0 || *frames > 10_000_000 {
-		fmt.Fprintln(stderr, "p2l trace: --dt must be in (0, 10] and --frames in [0, 10000000]")
+	if !(*dt > 0) || *dt > 10 || *frames < 0 || *frames > maxTraceFrames {
+		fmt.Fprintf(stderr, "p2l trace: --dt must be in (0, 10] and --frames in [0, %d]\n", maxTraceFrames)
 		return 2
 	}
 	m, err := p2l.LoadFile(pos[0])
@@ -162,10 +168,15 @@ func clipList(m *p2l.Model) string {
 }
 
 func readTraceInput(name string) ([]traceInput, error) {
-	data, err := os.ReadFile(name)
+	data, err := p2l.ReadFile(name, p2l.WithMaxFileSize(maxTraceInputSize))
 	if err != nil {
 		return nil, err
 	}
+	return parseTraceInput(name, data)
+}
+
+// parseTraceInput parses JSON lines of input; name is for the messages.
+func parseTraceInput(name string, data []byte) ([]traceInput, error) {
 	var out []traceInput
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
@@ -180,8 +191,8 @@ func readTraceInput(name string) ([]traceInput, error) {
 		if err := d.Decode(&in); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, ln, err)
 		}
-		if in.Frame < 0 {
-			return nil, fmt.Errorf("%s:%d: negative frame", name, ln)
+		if in.Frame < 0 || in.Frame >= maxTraceFrames {
+			return nil, fmt.Errorf("%s:%d: frame %d is outside [0, %d)", name, ln, in.Frame, maxTraceFrames)
 		}
 		out = append(out, in)
 	}
