@@ -16,9 +16,10 @@ import (
 // callBounds works out, from the batching rules alone, the range of
 // DrawTrianglesShader calls one frame of rig may take (the whole character
 // on screen). Per target (the screen, the layer page of each nesting depth,
-// shared by the groups of that depth), items are classed by state: source
-// (a page of the model, all packed into one image, or the layer page of
-// the depth below), fixed-function blend (fixedFunction; the table itself is
+// shared by the groups of that depth), items are classed by state: the
+// source (a model's pages are packed into one image, and a group's layer
+// page is bound beside it, so meshes and group composites share it),
+// fixed-function blend (fixedFunction; the table itself is
 // checked against the CPU renderer by TestFixedFunctionTable) or
 // backdrop-reading. hi is the count without reordering: one call per run
 // of consecutive fixed-function items with equal state in one group or at
@@ -60,7 +61,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 		}
 	}
 	type state struct {
-		src      int // 0: the model's pages; 1 + d: the layer page of depth d
+		src      int // always 0: one model
 		blend    ebiten.Blend
 		backdrop bool
 	}
@@ -99,7 +100,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 				}
 				target(ch, depth+1)
 				gc := rig.GroupComposite(ch.part)
-				st = classify(gc.Blend, gc.AlphaBlend, 1+depth+1, len(gc.MaskMeshes) > 0)
+				st = classify(gc.Blend, gc.AlphaBlend, 0, len(gc.MaskMeshes) > 0)
 			}
 			distinct[depth][st] = true
 			switch {
