@@ -33,11 +33,13 @@ import (
 // through the log package. A Voice belongs to the game goroutine, like its
 // Character.
 type Voice struct {
-	char   *Character
-	player *audio.Player // nil: the silent clock
-	src    *teeReader
-	rate   int
-	window int // samples analysed per tick
+	char    *Character
+	ctx     *audio.Context
+	player  *audio.Player // nil: the silent clock
+	started bool          // the player was started (the context was ready)
+	src     *teeReader
+	rate    int
+	window  int // samples analysed per tick
 
 	clock   float64 // silent clock, seconds
 	scratch []byte  // silent reading buffer
@@ -140,7 +142,8 @@ func NewVoice(c *Character, src io.Reader, opts *VoiceOptions) (*Voice, error) {
 		if v.player, err = ctx.NewPlayer(r); err != nil {
 			return nil, fmt.Errorf("ebitenp2l: voice: %w", err)
 		}
-		v.player.Play()
+		v.ctx = ctx
+		v.startIfReady()
 	} else {
 		v.scratch = make([]byte, 4096)
 		sayOnce(why)
@@ -182,12 +185,25 @@ func (v *Voice) Position() float64 {
 }
 
 // Playing reports whether the voice has neither ended nor been stopped
-// (a paused voice is playing).
+// (a paused voice, or one waiting for the audio context to become ready,
+// is playing).
 func (v *Voice) Playing() bool { return !v.done }
 
 // Last returns the analysis of the last tick: level, vowel weights, F1 and
 // F2 (for meters and debugging).
 func (v *Voice) Last() lipsync.Frame { return v.last }
+
+// startIfReady starts the player once the audio context is ready. In
+// browsers it becomes ready at the first click, key or touch; some let the
+// sound play earlier while the player's position stays 0, so a voice
+// started at load would be heard with the mouth closed: the voice waits
+// for the context instead (its mouth stays closed until then).
+func (v *Voice) startIfReady() {
+	if !v.started && v.ctx.IsReady() {
+		v.started = true
+		v.player.Play()
+	}
+}
 
 // Pause stops the sound and closes the mouth until Resume.
 func (v *Voice) Pause() {
@@ -195,7 +211,7 @@ func (v *Voice) Pause() {
 		return
 	}
 	v.paused = true
-	if v.player != nil {
+	if v.player != nil && v.started {
 		v.player.Pause()
 	}
 	v.char.rig.LipSync(0)
@@ -207,7 +223,7 @@ func (v *Voice) Resume() {
 		return
 	}
 	v.paused = false
-	if v.player != nil {
+	if v.player != nil && v.started {
 		v.player.Play()
 	}
 }
@@ -236,6 +252,9 @@ func (v *Voice) update(dt float64) {
 	}
 	var head int64 // byte offset of what is heard now
 	if v.player != nil {
+		if v.startIfReady(); !v.started {
+			return // waiting for the audio context (a browser's first click)
+		}
 		if !v.player.IsPlaying() {
 			v.Stop()
 			return

@@ -80,8 +80,10 @@ func TestBuildContents(t *testing.T) {
 		checkGrid(t, ms.ID, ms.Keyforms, func(v []float32) bool { return len(v) == 2*nv })
 		blends[ms.Blend]++
 	}
-	if blends[p2l.BlendMultiply] == 0 || blends[p2l.BlendAdd] == 0 {
-		t.Errorf("blend modes used: %v; want multiply (blush) and add (highlights)", blends)
+	// Cubism's legacy Add/Multiply (fixed-function on the GPU, no backdrop
+	// copy), as Cubism artists use for blush and highlights.
+	if blends[p2l.BlendMultiplyCompatible] == 0 || blends[p2l.BlendAddCompatible] == 0 {
+		t.Errorf("blend modes used: %v; want multiply-compatible (blush) and add-compatible (highlights)", blends)
 	}
 	masked := false
 	for _, ms := range m.Meshes {

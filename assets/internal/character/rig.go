@@ -233,7 +233,7 @@ func (b *builder) meshes() []*meshSpec {
 		opacityAxis: &axisSpec{"ParamArmRWave", keys01}, opacity: func(v float32) float32 { return 1 - v }})
 	add(&meshSpec{id: "Face", name: "Face", part: "PartFace", parent: "HeadTurn", img: paintFace(pa)})
 	add(&meshSpec{id: "Blush", name: "Blush", part: "PartCheek", parent: "FaceParallax", img: paintBlush(pa),
-		blend: p2l.BlendMultiply, opacityAxis: &axisSpec{"ParamCheek", keys01},
+		blend: p2l.BlendMultiplyCompatible, opacityAxis: &axisSpec{"ParamCheek", keys01},
 		opacity: func(v float32) float32 { return 0.45 + 0.55*v }})
 	// The brows are drawn over the bangs (added after the hair), so that
 	// expressions read through the hair.
@@ -260,7 +260,7 @@ func (b *builder) meshes() []*meshSpec {
 			axes:   []axisSpec{{bx, keys3}, {by, keys3}},
 			deform: func(k []float32, p pt) pt { return pt{15 * float64(k[0]), -9 * float64(k[1])} }})
 		add(&meshSpec{id: "EyeHighlight" + sfx, name: "Eye highlight " + sfx, part: "PartEyes", parent: "FaceParallax",
-			img: paintHighlight(pa, s), masks: []string{white.id}, blend: p2l.BlendAdd,
+			img: paintHighlight(pa, s), masks: []string{white.id}, blend: p2l.BlendAddCompatible,
 			axes:   []axisSpec{{bx, keys3}, {by, keys3}},
 			deform: func(k []float32, p pt) pt { return pt{10 * float64(k[0]), -6 * float64(k[1])} }})
 		add(&meshSpec{id: "LowerLid" + sfx, name: "Lower lid " + sfx, part: "PartEyes", parent: "FaceParallax", img: paintLowerLid(pa, s)})
@@ -321,7 +321,7 @@ func (b *builder) meshes() []*meshSpec {
 			}})
 	}
 	add(&meshSpec{id: "HairBow", name: "Hair bow", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairBow(pa)})
-	add(&meshSpec{id: "HairShine", name: "Hair shine", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairShine(pa), blend: p2l.BlendAdd})
+	add(&meshSpec{id: "HairShine", name: "Hair shine", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairShine(pa), blend: p2l.BlendAddCompatible})
 	add(&meshSpec{id: "Ahoge", name: "Ahoge", part: "PartHairFront", parent: "FrontHairParallax", img: paintAhoge(pa),
 		axes: []axisSpec{{"ParamHairFront", keys3}},
 		deform: func(k []float32, p pt) pt {
