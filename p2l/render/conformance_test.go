@@ -134,16 +134,22 @@ func texel8(c color.NRGBA) (rgb64, float64) {
 	return rgb64{p(c.R), p(c.G), p(c.B)}, a
 }
 
+// texelExact is a straight 8-bit texel as straight output reads it: its
+// colour exactly (premultiplied in float at sampling).
+func texelExact(c color.NRGBA) (rgb64, float64) {
+	return rgb64{float64(c.R) / 255, float64(c.G) / 255, float64(c.B) / 255}, float64(c.A) / 255
+}
+
 // TestBlendMatrixIndependently checks every pixel of the blend matrix
 // (scale 1, one texel per pixel) against the float64 W3C/KHR/Cubism
 // formulas of composite_test.go: top half over the opaque backdrop, bottom
 // half inside an isolated group over a translucent backdrop (left) and a
 // transparent one (right), in both output kinds:
 //
-//   - straight (*image.NRGBA, float layers; the golden images): every
-//     straight channel within 1/255 of the exact result divided by its
-//     exact alpha, at every alpha of at least 1/255 (docs/RENDERING.md,
-//     "Straight output");
+//   - straight (*image.NRGBA, float layers, texels premultiplied exactly;
+//     the golden images): every straight channel within 1/255 of the exact
+//     result divided by its exact alpha, at every alpha of at least 1/255
+//     (docs/RENDERING.md, "Straight output");
 //   - premultiplied (*image.RGBA, 8-bit layers): every premultiplied
 //     channel within 1/255 of the formulas applied to the backdrop as an
 //     8-bit group layer stores it ("8-bit destination").
@@ -160,8 +166,13 @@ func TestBlendMatrixIndependently(t *testing.T) {
 		for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
 			for j := 0; j < conformance.Cell; j++ {
 				for i := 0; i < conformance.Cell; i++ {
-					cs, as := texel8(conformance.SourceTexel(i, j))
-					cd, _ := texel8(conformance.BackdropTexel(i, j))
+					// Premultiplied output starts from the 8-bit premultiplied
+					// texels (as a GPU's upload); straight output from the
+					// file's texels exactly.
+					cs8, as := texel8(conformance.SourceTexel(i, j))
+					cd8, _ := texel8(conformance.BackdropTexel(i, j))
+					csx, _ := texelExact(conformance.SourceTexel(i, j))
+					cdx, _ := texelExact(conformance.BackdropTexel(i, j))
 					// Inside the group the opaque backdrop is drawn at
 					// opacity 0.6. A float layer keeps C/255 · 0.6 and
 					// alpha 0.6 (straight colour C/255); an 8-bit layer
@@ -173,10 +184,16 @@ func TestBlendMatrixIndependently(t *testing.T) {
 					halfA := math.Round(255 * op)
 					half8 := func(c uint8) float64 { return math.Round(float64(c)*op) / halfA }
 					cdg8 := rgb64{half8(bt.R), half8(bt.G), half8(bt.B)}
+					// (the backdrop's channels are multiples of 16 over
+					// alpha 255: its 8-bit premultiplied texels are exact)
 					for half := 0; half < 2; half++ {
 						x := int(b)*conformance.Cell + i
 						y := (int(a)+half*p2l.NumAlphaModes)*conformance.Cell + j
 						for _, exact := range []bool{true, false} {
+							cs, cd := cs8, cd8
+							if exact {
+								cs, cd = csx, cdx
+							}
 							ad, d := 1.0, cd
 							if half == 1 {
 								ad, d = op, cd

@@ -256,6 +256,10 @@ func (r *Renderer) drawMesh(f frame, m *p2l.Model, t p2l.Affine, mi, depth int) 
 	c := &r.cur
 	c.layer = l
 	c.page, c.white = page, white
+	c.spage = nil
+	if r.exact && r.straight != nil && !white {
+		c.spage = r.straight[mesh.TexturePage]
+	}
 	c.mul, c.scr = f.MeshColors(mi)
 	c.opacity = min(op, 1)
 	c.blend, c.alpha = mesh.Blend, mesh.AlphaBlend
@@ -305,7 +309,11 @@ func (r *Renderer) shadeSpan(y, x0, x1 int, u, v, du, dv float64) {
 		if c.white {
 			tex = Premul{1, 1, 1, 1}
 		} else {
-			tex = sample(c.page, u+k*du, v+k*dv)
+			if c.spage != nil {
+				tex = sampleStraight(c.spage, u+k*du, v+k*dv)
+			} else {
+				tex = sample(c.page, u+k*du, v+k*dv)
+			}
 			if c.fixed && tex == (Premul{}) {
 				continue // a transparent fragment leaves a fixed-function destination as it is
 			}
@@ -518,6 +526,37 @@ func sample(img *image.RGBA, u, v float64) Premul {
 		(float32(a[1])*wa + float32(b[1])*wb + float32(c[1])*wc + float32(d[1])*wd) * k,
 		(float32(a[2])*wa + float32(b[2])*wb + float32(c[2])*wc + float32(d[2])*wd) * k,
 		(float32(a[3])*wa + float32(b[3])*wb + float32(c[3])*wc + float32(d[3])*wd) * k,
+	}
+}
+
+// sampleStraight is sample on straight-alpha texels, each premultiplied
+// exactly (in float, c·a) before the bilinear weights apply: the texel's
+// colour survives where its alpha is small, which 8-bit premultiplied
+// texels round away (straight output is exact to the file's texels).
+func sampleStraight(img *image.NRGBA, u, v float64) Premul {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	x0, x1, fx := texelPair(u, w)
+	y0, y1, fy := texelPair(v, h)
+	p := img.Pix
+	s := img.Stride
+	a := p[y0*s+4*x0 : y0*s+4*x0+4 : y0*s+4*x0+4]
+	b := p[y0*s+4*x1 : y0*s+4*x1+4 : y0*s+4*x1+4]
+	c := p[y1*s+4*x0 : y1*s+4*x0+4 : y1*s+4*x0+4]
+	d := p[y1*s+4*x1 : y1*s+4*x1+4 : y1*s+4*x1+4]
+	if a[3]|b[3]|c[3]|d[3] == 0 {
+		return Premul{}
+	}
+	const k = 1.0 / 255
+	// Bilinear weights times each texel's alpha.
+	wa := (1 - fx) * (1 - fy) * float32(a[3]) * k
+	wb := fx * (1 - fy) * float32(b[3]) * k
+	wc := (1 - fx) * fy * float32(c[3]) * k
+	wd := fx * fy * float32(d[3]) * k
+	return Premul{
+		(float32(a[0])*wa + float32(b[0])*wb + float32(c[0])*wc + float32(d[0])*wd) * k,
+		(float32(a[1])*wa + float32(b[1])*wb + float32(c[1])*wc + float32(d[1])*wd) * k,
+		(float32(a[2])*wa + float32(b[2])*wb + float32(c[2])*wc + float32(d[2])*wd) * k,
+		wa + wb + wc + wd,
 	}
 }
 

@@ -34,7 +34,7 @@ func (r *Renderer) hitTestAlpha(f hitFrame, x, y, threshold float32) int {
 	if m == nil || f.Err() != nil {
 		return -1
 	}
-	r.usePages(m)
+	r.usePages(m, false)
 	if cap(r.drawn) < len(m.Meshes) {
 		r.drawn = make([]bool, len(m.Meshes))
 	}
@@ -67,7 +67,7 @@ func (r *Renderer) MeshAlphaAt(rig *p2l.Rig, mi int, x, y float32) (alpha float3
 	if rig == nil || rig.Model() == nil {
 		return 0, false
 	}
-	r.usePages(rig.Model())
+	r.usePages(rig.Model(), false)
 	return r.meshAlphaAt(rig, rig.Model(), mi, x, y)
 }
 

@@ -88,9 +88,10 @@ type Renderer struct {
 	// anything. Zero (or negative) means DefaultGroupPixels(width, height).
 	MaxGroupPixels int
 
-	model *p2l.Model
-	pages []*image.RGBA // usable pages (degenerate ones nil)
-	info  []texture.Info
+	model    *p2l.Model
+	pages    []*image.RGBA  // usable pages (degenerate ones nil)
+	straight []*image.NRGBA // their straight texels, for straight output (nil: use pages)
+	info     []texture.Info
 
 	w, h     int
 	exact    bool    // float layers (straight output); false: 8-bit values
@@ -110,6 +111,7 @@ type Renderer struct {
 	cur struct {
 		layer    *layer
 		page     *image.RGBA
+		spage    *image.NRGBA // page's straight texels (straight output), or nil
 		white    bool
 		mul, scr p2l.Color
 		opacity  float32
@@ -206,14 +208,9 @@ func (r *Renderer) render(f frame, dst draw.Image, opts *Options) error {
 	if b.Empty() {
 		return nil
 	}
-	r.usePages(m)
+	_, r.exact = dst.(*image.NRGBA)
+	r.usePages(m, r.exact)
 	r.resize(b.Dx(), b.Dy())
-	switch dst.(type) {
-	case *image.NRGBA:
-		r.exact = true
-	default:
-		r.exact = false
-	}
 	t := fitTransform(m.Canvas, b.Dx(), b.Dy())
 	if opts.Transform != nil {
 		t = *opts.Transform
@@ -246,7 +243,11 @@ func fitTransform(c p2l.Canvas, w, h int) p2l.Affine {
 	return p2l.Affine{A: s, D: s}
 }
 
-func (r *Renderer) usePages(m *p2l.Model) {
+// usePages makes the pages of m ready to sample; with straight, also the
+// straight texels of the pages the renderer decodes itself, which straight
+// output samples (premultiplying them exactly, in float) so that a texel of
+// small alpha keeps its colour.
+func (r *Renderer) usePages(m *p2l.Model, straight bool) {
 	if r.Pages != nil {
 		// Caller's pages: degenerate ones (empty, or pixels too short for
 		// their rectangle) are unavailable, like undecodable pages.
@@ -257,19 +258,29 @@ func (r *Renderer) usePages(m *p2l.Model) {
 			}
 			r.pages = append(r.pages, p)
 		}
+		r.straight = nil
 		r.model = nil
 		r.info = nil
 		return
 	}
-	if r.model == m && r.pages != nil {
+	if r.model == m && r.pages != nil && (!straight || r.straight != nil) {
 		return
 	}
-	decoded := texture.Decode(m, &r.TextureOptions)
+	o := r.TextureOptions
+	o.Straight = straight
+	decoded := texture.Decode(m, &o)
 	r.pages = make([]*image.RGBA, len(decoded))
+	r.straight = nil
+	if straight {
+		r.straight = make([]*image.NRGBA, len(decoded))
+	}
 	r.info = make([]texture.Info, len(decoded))
 	for i, p := range decoded {
 		if usable(p.Image) {
 			r.pages[i] = p.Image
+			if straight && p.Straight != nil && p.Straight.Rect == p.Image.Rect && usableStraight(p.Straight) {
+				r.straight[i] = p.Straight
+			}
 		}
 		r.info[i] = p.Info
 	}
@@ -279,14 +290,19 @@ func (r *Renderer) usePages(m *p2l.Model) {
 // usable reports whether a page can be sampled: at least one pixel, and
 // Pix long enough for its rectangle and stride.
 func usable(p *image.RGBA) bool {
-	if p == nil {
+	return p != nil && sampleable(p.Rect, p.Stride, len(p.Pix))
+}
+
+func usableStraight(p *image.NRGBA) bool {
+	return p != nil && sampleable(p.Rect, p.Stride, len(p.Pix))
+}
+
+func sampleable(r image.Rectangle, stride, n int) bool {
+	w, h := r.Dx(), r.Dy()
+	if w <= 0 || h <= 0 || stride < 4*w {
 		return false
 	}
-	w, h := p.Rect.Dx(), p.Rect.Dy()
-	if w <= 0 || h <= 0 || p.Stride < 4*w {
-		return false
-	}
-	return int64(len(p.Pix)) >= int64(h-1)*int64(p.Stride)+4*int64(w)
+	return int64(n) >= int64(h-1)*int64(stride)+4*int64(w)
 }
 
 func (r *Renderer) resize(w, h int) {

@@ -1,7 +1,10 @@
 package render
 
 import (
+	"bytes"
 	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"testing"
 
@@ -111,4 +114,49 @@ func TestStraightOutputExactAtLowAlpha(t *testing.T) {
 		}
 	}
 	t.Logf("straight output: max difference from the exact result %.2f/255", worst*255)
+}
+
+// TestStraightOutputKeepsTexelColour: a page whose texels have alpha 1/255
+// to 4/255 and colour (200, 100, 50), drawn at one texel per pixel into
+// straight output, keeps that colour (within 1/255); premultiplied in 8
+// bits the texel (200·1/255 → 1/255) would come out as 255, 0, 0.
+func TestStraightOutputKeepsTexelColour(t *testing.T) {
+	src := image.NewNRGBA(image.Rect(0, 0, 4, 1))
+	for x := 0; x < 4; x++ {
+		copy(src.Pix[4*x:], []uint8{200, 100, 50, uint8(1 + x)})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, src); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeFrame{m: &p2l.Model{Canvas: p2l.Canvas{Width: 4, Height: 1},
+		Textures: []p2l.TexturePage{{Kind: p2l.TexturePNG, Width: 4, Height: 1, Data: buf.Bytes()}}}}
+	v, uv, idx := quad(0, 0, 4, 1)
+	f.addMesh(p2l.Mesh{TexturePage: 0}, v, uv, idx)
+	var r Renderer
+	img := image.NewNRGBA(image.Rect(0, 0, 4, 1))
+	if err := r.render(f, img, &Options{Transform: &p2l.Identity}); err != nil {
+		t.Fatal(err)
+	}
+	for x := 0; x < 4; x++ {
+		got := img.NRGBAAt(x, 0)
+		if got.A != uint8(1+x) || absDiff(got.R, 200) > 1 || absDiff(got.G, 100) > 1 || absDiff(got.B, 50) > 1 {
+			t.Errorf("pixel %d = %v, want (200, 100, 50, %d)", x, got, 1+x)
+		}
+	}
+	// The premultiplied output of the same frame is the 8-bit one.
+	rgba := image.NewRGBA(image.Rect(0, 0, 4, 1))
+	if err := r.render(f, rgba, &Options{Transform: &p2l.Identity}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rgba.RGBAAt(0, 0), (color.RGBA{1, 0, 0, 1}); got != want {
+		t.Errorf("premultiplied pixel 0 = %v, want %v", got, want)
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
 }

@@ -118,15 +118,16 @@ func DecodeKTX2(data []byte, maxPixels int) (*image.RGBA, error) {
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
 	}
-	img, _, err := decodeKTX2(data, int64(maxPixels))
+	img, _, err := decodeKTX2(data, int64(maxPixels), nil)
 	return img, err
 }
 
 // decodeKTX2 decodes within left texels. The image is allocated once, from
 // the header's size after the budget check, and a supercompressed level is
 // inflated straight into it: a page costs 4 bytes per texel plus the
-// decompressor's window.
-func decodeKTX2(data []byte, left int64) (*image.RGBA, string, error) {
+// decompressor's window. A non-nil straight receives a copy of the
+// texels as stored when they are straight alpha (Options.Straight).
+func decodeKTX2(data []byte, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
 	h, err := ParseKTX2Header(data)
 	if err != nil {
 		return nil, "", err
@@ -171,6 +172,16 @@ func decodeKTX2(data []byte, left int64) (*image.RGBA, string, error) {
 		return nil, name, fmt.Errorf("%w: KTX2 BasisLZ supercompression", ErrUnsupported)
 	default:
 		return nil, name, fmt.Errorf("%w: KTX2 supercompression scheme %d", ErrUnsupported, h.Supercompression)
+	}
+	if straight != nil && !h.AlphaPremultiplied {
+		s := image.NewNRGBA(image.Rect(0, 0, w, ht))
+		copy(s.Pix, pix[:need])
+		if bgra {
+			for i := 0; i+3 < len(s.Pix); i += 4 {
+				s.Pix[i], s.Pix[i+2] = s.Pix[i+2], s.Pix[i]
+			}
+		}
+		*straight = s
 	}
 	for i := 0; i < w*ht; i++ {
 		s := pix[4*i : 4*i+4 : 4*i+4]

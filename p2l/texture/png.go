@@ -19,10 +19,13 @@ func DecodePNG(data []byte, maxPixels int) (*image.RGBA, error) {
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
 	}
-	return decodePNG(data, int64(maxPixels))
+	return decodePNG(data, int64(maxPixels), nil)
 }
 
-func decodePNG(data []byte, left int64) (*image.RGBA, error) {
+// decodePNG decodes within left texels; a non-nil straight receives the
+// straight-alpha texels as stored (a copy, Options.Straight), or nil for an
+// opaque truecolor image (premultiplied and straight alike).
+func decodePNG(data []byte, left int64, straight **image.NRGBA) (*image.RGBA, error) {
 	if !bytes.HasPrefix(data, pngSignature) {
 		return nil, fmt.Errorf("not a PNG (bad signature)")
 	}
@@ -39,6 +42,12 @@ func decodePNG(data []byte, left int64) (*image.RGBA, error) {
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("PNG: %w", err)
+	}
+	if straight != nil {
+		*straight = Straight(img)
+		if *straight == img {
+			*straight = cloneNRGBA(img.(*image.NRGBA)) // its pixels are premultiplied in place next
+		}
 	}
 	switch s := img.(type) {
 	case *image.NRGBA:
@@ -131,4 +140,35 @@ func Premultiply(src image.Image) *image.RGBA {
 		}
 	}
 	return dst
+}
+
+// Straight returns src's straight-alpha 8-bit texels when src stores
+// straight alpha (NRGBA, NRGBA64, paletted), with its origin at (0, 0), and
+// nil when it does not: premultiplied images (RGBA, RGBA64) have lost the
+// colour of texels of small alpha, and opaque ones (gray, YCbCr) have
+// nothing to lose. An *image.NRGBA at the origin is returned as it is.
+func Straight(src image.Image) *image.NRGBA {
+	switch s := src.(type) {
+	case *image.NRGBA:
+		if s.Rect.Min == (image.Point{}) {
+			return s
+		}
+	case *image.NRGBA64, *image.Paletted:
+	default:
+		return nil
+	}
+	b := src.Bounds()
+	dst := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			dst.SetNRGBA(x, y, color.NRGBAModel.Convert(src.At(b.Min.X+x, b.Min.Y+y)).(color.NRGBA))
+		}
+	}
+	return dst
+}
+
+func cloneNRGBA(s *image.NRGBA) *image.NRGBA {
+	c := *s
+	c.Pix = append([]byte(nil), s.Pix...)
+	return &c
 }

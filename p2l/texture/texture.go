@@ -88,6 +88,12 @@ type Options struct {
 	// Logger receives one warning per undecodable page. Nil: the logger
 	// the model was loaded with (p2l.WithLogger), if any.
 	Logger *slog.Logger
+
+	// Straight also keeps each page's straight-alpha texels as stored
+	// (Page.Straight) when its source stores straight alpha: 4 more bytes
+	// per texel of those pages, kept with the page. The CPU renderer asks
+	// for them for exact straight output (docs/RENDERING.md).
+	Straight bool
 }
 
 // Info describes one texture page and whether it could be decoded. It is the
@@ -116,6 +122,10 @@ type Page struct {
 	// Image holds premultiplied RGBA texels; nil when the page is
 	// unavailable.
 	Image *image.RGBA
+	// Straight holds the page's straight-alpha texels as stored, with
+	// Options.Straight and a straight-alpha source (PNG with alpha, KTX2
+	// without the premultiplied flag, a straight host image); else nil.
+	Straight *image.NRGBA
 	Info
 }
 
@@ -199,7 +209,12 @@ func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
 		}
 	}
 	info := Info{Index: i, Kind: tp.Kind, Width: int(tp.Width), Height: int(tp.Height), URI: tp.URI}
-	img, format, err := decodePage(i, tp, opts, *budget)
+	var straight *image.NRGBA
+	keep := &straight
+	if !opts.Straight {
+		keep = nil
+	}
+	img, format, err := decodePage(i, tp, opts, *budget, keep)
 	info.Format = format
 	if err != nil {
 		info.Err = &PageError{Index: i, Kind: tp.Kind, URI: tp.URI, Err: err}
@@ -213,7 +228,10 @@ func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
 		return Page{Info: info}
 	}
 	*budget -= int64(img.Rect.Dx()) * int64(img.Rect.Dy())
-	return Page{Image: img, Info: info}
+	if straight != nil && straight.Rect != img.Rect {
+		straight = nil
+	}
+	return Page{Image: img, Straight: straight, Info: info}
 }
 
 // overBudget is the error of a page larger than what is left of the budget.
@@ -226,7 +244,9 @@ func fits(w, h uint64, left int64) bool {
 	return left > 0 && (w == 0 || h <= uint64(left)/w)
 }
 
-func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64) (*image.RGBA, string, error) {
+// decodePage decodes page i within left texels; a non-nil straight
+// receives its straight texels when it has them (Options.Straight).
+func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
 	// The size the TEXR record declares is checked first: a page the
 	// budget cannot hold is refused before its bytes are looked at.
 	if !fits(uint64(tp.Width), uint64(tp.Height), left) {
@@ -245,22 +265,25 @@ func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64) (*image.R
 			if !fits(uint64(b.Dx()), uint64(b.Dy()), left) {
 				return nil, "host", overBudget("host image", uint64(b.Dx()), uint64(b.Dy()), left)
 			}
+			if straight != nil {
+				*straight = Straight(img)
+			}
 			return Premultiply(img), "host", nil
 		}
 	}
 	switch tp.Kind {
 	case p2l.TexturePNG:
-		img, err := decodePNG(tp.Data, left)
+		img, err := decodePNG(tp.Data, left, straight)
 		return img, "png", err
 	case p2l.TextureKTX2:
-		img, format, err := decodeKTX2(tp.Data, left)
+		img, format, err := decodeKTX2(tp.Data, left, straight)
 		return img, "ktx2 " + format, err
 	case p2l.TextureExternal:
 		if len(tp.Data) > 0 {
 			// A tool (not the loader) put the file's bytes in Data.
-			return decodeSniffed(tp.URI, tp.Data, left)
+			return decodeSniffed(tp.URI, tp.Data, left, straight)
 		}
-		return decodeExternal(tp.URI, opts.FS, left)
+		return decodeExternal(tp.URI, opts.FS, left, straight)
 	default:
 		return nil, "", fmt.Errorf("%w: unknown page kind %d", ErrUnsupported, tp.Kind)
 	}
@@ -277,7 +300,7 @@ func externalLimit(left int64) int64 {
 	return min(maxExternalBytes, 8*left+1<<20)
 }
 
-func decodeExternal(uri string, fsys fs.FS, left int64) (*image.RGBA, string, error) {
+func decodeExternal(uri string, fsys fs.FS, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
 	if fsys == nil {
 		return nil, "", ErrNoSource
 	}
@@ -312,18 +335,18 @@ func decodeExternal(uri string, fsys fs.FS, left int64) (*image.RGBA, string, er
 	if int64(b.Len()) > limit {
 		return nil, "", fmt.Errorf("external texture %q is larger than the %d bytes its share of the pixel budget allows", uri, limit)
 	}
-	return decodeSniffed(uri, b.Bytes(), left)
+	return decodeSniffed(uri, b.Bytes(), left, straight)
 }
 
 // decodeSniffed decodes an external page's bytes as PNG or KTX2 by their
 // signature.
-func decodeSniffed(uri string, data []byte, left int64) (*image.RGBA, string, error) {
+func decodeSniffed(uri string, data []byte, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
 	switch {
 	case bytes.HasPrefix(data, pngSignature):
-		img, err := decodePNG(data, left)
+		img, err := decodePNG(data, left, straight)
 		return img, "png", err
 	case bytes.HasPrefix(data, ktx2Identifier[:]):
-		img, format, err := decodeKTX2(data, left)
+		img, format, err := decodeKTX2(data, left, straight)
 		return img, "ktx2 " + format, err
 	default:
 		return nil, "", fmt.Errorf("%w: external texture %q is neither PNG nor KTX2", ErrUnsupported, uri)
