@@ -233,6 +233,8 @@ func TestSpeechVowels(t *testing.T) {
 		seq = append(seq, best)
 	}
 	t.Logf("dominant vowel per 1/60 s: %s", seq)
+	t.Logf("%d of %d loud frames (level > 0.3) have a vowel; frames per vowel A %d I %d U %d E %d O %d, none %d",
+		voiced, loud, count['A'], count['I'], count['U'], count['E'], count['O'], count['.'])
 	if voiced < loud*7/10 {
 		t.Errorf("%d of %d loud frames have a vowel", voiced, loud)
 	}
