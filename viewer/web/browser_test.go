@@ -129,7 +129,9 @@ func runGoTestInBrowser(t *testing.T, pkg string, files []string, timeout time.D
 	t.Helper()
 	chromium(t) // skip before building
 	dir := t.TempDir()
-	if err := wasmBuild("test", "-c", "-o", filepath.Join(dir, "test.wasm"), "github.com/psd2live/p2l-ebiten/"+pkg); err != nil {
+	// -trimpath as in build: the packages compiled for the viewer serve
+	// here too.
+	if err := wasmBuild("test", "-c", "-trimpath", "-o", filepath.Join(dir, "test.wasm"), "github.com/psd2live/p2l-ebiten/"+pkg); err != nil {
 		t.Fatal(err)
 	}
 	goroot, err := goEnv("GOROOT")
