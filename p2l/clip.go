@@ -2,22 +2,44 @@ package p2l
 
 import "math"
 
-// This file is the clip player: up to MaxLayers layers, each a Cubism motion
-// queue with a priority (CubismMotionManager), playing CLIP curves and the
-// CEXT extension (events, non-parameter curves, per-curve fades).
+// This file is the clip player: up to MaxLayers layers, each playing one
+// clip at a time with a priority, the clips it replaced fading out under
+// it; it plays CLIP curves and the CEXT extension (events, non-parameter
+// curves, per-curve fades).
 //
-// Every update starts again from the host pose (RUNTIME.md, C ABI): a clip
-// blends from the value below it, v = below + (curve − below)·weight, so
-// nothing accumulates from frame to frame. Cubism's sample instead blends
-// from the previous frame's motion result; docs/ANIMATION.md lists the
-// consequences.
+// Playback follows the reference runtime (PSD2Live runtime/src/clip.rs,
+// Player::update_layer, and ffi.rs update, p2l_play_layer), which .p2lrt
+// files are made for; docs/ANIMATION.md lists where that differs from the
+// Cubism framework's motion queue:
+//
+//   - every update first advances each clip's clocks by dt, then samples:
+//     the first update after Play shows clip time dt, with fade-in weight
+//     ease(dt/fadeIn);
+//   - a replaced or stopped clip starts fading out at once: on the next
+//     update its fade-out factor is 1 − ease(dt/fadeOut), and it is dropped
+//     once its longest fade-out (the clip's or a curve's own) has passed;
+//   - weight = fade-in × fade-out × layer weight, ease(x) = ½ − ½·cos(πx)
+//     clamped; fade times < 0 mean 1 s; fade-in 0 is instant, fade-out 0
+//     drops the clip at once;
+//   - each curve: v = below + (curve − below)·weight;
+//   - looping clips wrap by their duration, one-shot clips are clamped to
+//     [0, duration] and hold there at full weight;
+//   - events fire for the playing clip only, between the clip time of the
+//     last update and now.
+//
+// Every update starts again from the host pose, so nothing accumulates
+// from frame to frame. Time is float64 (the reference accumulates float32).
 
 // MaxLayers is the number of clip layers (P2L_MAX_LAYERS).
 const MaxLayers = 16
 
-// maxQueue bounds the entries of one layer: when rapid switching queues
-// more, the oldest entry is dropped.
+// maxQueue bounds the clips of one layer, the playing one and those
+// fading out: when rapid switching queues more, the oldest is dropped.
 const maxQueue = 32
+
+// maxEventLaps bounds the laps of a looping clip whose events one update
+// fires lap by lap; an update spanning more fires each event once.
+const maxEventLaps = 4
 
 // FiredEvent is a clip event passed during the last update.
 type FiredEvent struct {
@@ -32,20 +54,23 @@ type FiredEvent struct {
 	Finished bool
 }
 
-// clipEntry is one queued clip of a layer.
+// clipEntry is one clip of a layer: the playing one (the newest, not
+// fading out) or one fading out under it.
 type clipEntry struct {
 	clip int
-	fade fade
-	// lastT is the unwrapped local time checked for events so far; −Inf
-	// before the first update so that events at time 0 fire then.
-	lastT float64
-	// seekTo is a local time requested by Seek before the entry started.
-	seekTo float64
-	t      float64 // local (wrapped) time of the last update
-	ended  bool    // a one-shot clip reached its end
+	// time is the clip's own time, which Seek moves; age the seconds since
+	// it started, which its fade-in follows; fading the seconds since it
+	// began to fade out, −1 while it does not.
+	time, age, fading float64
+	// fired is the clip time up to which events have fired (−1 before the
+	// first update, so that events at time 0 fire then).
+	fired float64
+	t     float64 // local time (wrapped or clamped) of the last update
+	ended bool    // a one-shot clip reached its end (Finished reported)
 }
 
-// clipLayer is one layer: its queue, priority and weight.
+// clipLayer is one layer: its clips (oldest first; the last is the playing
+// one unless it fades out), priority and weight.
 type clipLayer struct {
 	entries  []clipEntry
 	priority int
@@ -58,6 +83,9 @@ type clipInfo struct {
 	hasOwn    bool        // some curve has its own fade
 	blink     int         // index into TargetCurves of the blink effect, or −1
 	lip       int         // lip-sync effect, or −1
+	// longestOut is how long the clip shows after it begins to fade out:
+	// the longest of its fade-out and its curves' own fade-outs.
+	longestOut float64
 }
 
 // clipPlayer plays the clips of one rig.
@@ -69,7 +97,6 @@ type clipPlayer struct {
 	blinkP  []int
 	lipP    []int
 	layers  [MaxLayers]clipLayer
-	now     float64
 	events  []FiredEvent
 }
 
@@ -93,12 +120,16 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 		c := &m.Clips[ci]
 		inf := &p.info[ci]
 		inf.blink, inf.lip = -1, -1
+		inf.longestOut = float64(clipFade(c.FadeOut))
 		for k, tc := range c.TargetCurves {
 			switch tc.Target {
 			case TargetBlink:
 				inf.blink = k
 			case TargetLipSync:
 				inf.lip = k
+			}
+			if tc.FadeOut >= 0 {
+				inf.longestOut = max(inf.longestOut, float64(tc.FadeOut))
 			}
 		}
 		if len(c.CurveFades) > 0 {
@@ -110,6 +141,9 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 				if f.Curve >= 0 && f.Curve < len(c.Curves) && (f.FadeIn >= 0 || f.FadeOut >= 0) {
 					inf.curveFade[f.Curve] = f
 					inf.hasOwn = true
+					if f.FadeOut >= 0 {
+						inf.longestOut = max(inf.longestOut, float64(f.FadeOut))
+					}
 				}
 			}
 		}
@@ -121,8 +155,8 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 	return p
 }
 
-// clipFade returns a clip fade time: negative (or NaN) means Cubism's
-// default of 1 s.
+// clipFade returns a clip fade time: negative (or NaN) means the default
+// of 1 s (the reference reads a negative fade as "none given").
 func clipFade(v float32) float32 {
 	if v < 0 || v != v {
 		return 1
@@ -130,50 +164,87 @@ func clipFade(v float32) float32 {
 	return v
 }
 
-// play starts clip on layer with priority, following Cubism's motion
-// manager: it starts only if priority is at least the layer's current
-// priority, and every clip already queued on the layer fades out with its
-// own fade-out time.
+// fadeInFactor is the fade-in factor after age seconds of a fade lasting
+// secs: ease(age/secs), 1 for secs ≤ 0.
+func fadeInFactor(secs, age float64) float64 {
+	if secs > 0 {
+		return easeSine(age / secs)
+	}
+	return 1
+}
+
+// fadeOutFactor is the fade-out factor fading seconds into a fade lasting
+// secs: 1 while not fading (fading < 0), else 1 − ease(fading/secs), 0 for
+// secs ≤ 0.
+func fadeOutFactor(secs, fading float64) float64 {
+	switch {
+	case fading < 0:
+		return 1
+	case secs <= 0:
+		return 0
+	}
+	return 1 - easeSine(fading/secs)
+}
+
+// weight is the clip's own weight: fade-in × fade-out.
+func (p *clipPlayer) weight(e *clipEntry) float64 {
+	c := &p.model.Clips[e.clip]
+	return fadeInFactor(float64(clipFade(c.FadeIn)), e.age) * fadeOutFactor(float64(clipFade(c.FadeOut)), e.fading)
+}
+
+// alive reports whether anything of a clip fading out still shows: its
+// longest fade-out has not passed, and its weight is above 0 or a curve's
+// own fade-out outlasts the clip's.
+func (p *clipPlayer) alive(e *clipEntry) bool {
+	if e.fading < 0 {
+		return true
+	}
+	inf := &p.info[e.clip]
+	own := float64(clipFade(p.model.Clips[e.clip].FadeOut))
+	return e.fading < inf.longestOut && (p.weight(e) > 0 || inf.longestOut > own)
+}
+
+// play starts clip on layer with priority, as the reference's
+// p2l_play_layer: it starts only if priority is at least the layer's
+// priority (0 once the playing clip finished or stopped); the clip playing
+// there starts to fade out.
 func (p *clipPlayer) play(layer, clip, priority int) bool {
 	if layer < 0 || layer >= MaxLayers || clip < 0 || clip >= len(p.model.Clips) {
 		return false
 	}
 	L := &p.layers[layer]
-	if priority < L.priority {
+	if priority < p.layerPriority(layer) {
 		return false
 	}
-	L.priority = priority
-	for i := range L.entries {
-		e := &L.entries[i]
-		e.fade.requestOut(float64(clipFade(p.model.Clips[e.clip].FadeOut)))
-	}
+	p.fadeOutCurrent(L)
 	if len(L.entries) >= maxQueue {
 		copy(L.entries, L.entries[1:])
 		L.entries = L.entries[:len(L.entries)-1]
 	}
-	c := &p.model.Clips[clip]
-	L.entries = append(L.entries, clipEntry{
-		clip:  clip,
-		fade:  newFade(clipFade(c.FadeIn), clipFade(c.FadeOut)),
-		lastT: math.Inf(-1),
-	})
+	L.entries = append(L.entries, clipEntry{clip: clip, fading: -1, fired: -1})
+	L.priority = priority
 	return true
 }
 
-// stop fades out every clip of layer and resets its priority to 0.
+// fadeOutCurrent makes the layer's playing clip start fading out.
+func (p *clipPlayer) fadeOutCurrent(L *clipLayer) {
+	if n := len(L.entries); n > 0 && L.entries[n-1].fading < 0 {
+		L.entries[n-1].fading = 0
+	}
+}
+
+// stop fades out the clip playing on layer and resets its priority to 0.
 func (p *clipPlayer) stop(layer int) {
 	if layer < 0 || layer >= MaxLayers {
 		return
 	}
 	L := &p.layers[layer]
-	for i := range L.entries {
-		e := &L.entries[i]
-		e.fade.requestOut(float64(clipFade(p.model.Clips[e.clip].FadeOut)))
-	}
+	p.fadeOutCurrent(L)
 	L.priority = 0
 }
 
-// current returns the newest entry of layer, or nil.
+// current returns the playing clip of layer (the newest, not fading out),
+// or nil.
 func (p *clipPlayer) current(layer int) *clipEntry {
 	if layer < 0 || layer >= MaxLayers {
 		return nil
@@ -183,34 +254,50 @@ func (p *clipPlayer) current(layer int) *clipEntry {
 		return nil
 	}
 	e := &L.entries[len(L.entries)-1]
-	if e.fade.fadingOut() {
+	if e.fading >= 0 {
 		return nil
 	}
 	return e
 }
 
-// seek moves the newest clip of layer to local time t. Only the time moves:
-// the fade-in continues and the events passed over do not fire.
-func (p *clipPlayer) seek(layer int, t float64) bool {
-	e := p.current(layer)
-	if e == nil || !(t >= 0) {
-		return false
-	}
-	tt := t
-	if !e.fade.started {
-		e.seekTo = tt
+// finished reports whether the playing clip of e is a one-shot past its
+// end (or e is nil: nothing plays).
+func (p *clipPlayer) finished(e *clipEntry) bool {
+	if e == nil {
 		return true
 	}
-	e.fade.start = p.now - tt
-	e.lastT = tt
+	c := &p.model.Clips[e.clip]
+	return !c.Loop && e.time >= float64(c.Duration)
+}
+
+// layerPriority is the layer's priority: 0 once its clip finished or
+// stopped.
+func (p *clipPlayer) layerPriority(layer int) int {
+	if p.finished(p.current(layer)) {
+		return 0
+	}
+	return p.layers[layer].priority
+}
+
+// seek moves the playing clip of layer to time t (clamped at 0). Only the
+// time moves: the fade-in continues and the events passed over do not
+// fire.
+func (p *clipPlayer) seek(layer int, t float64) bool {
+	e := p.current(layer)
+	if e == nil || math.IsNaN(t) || math.IsInf(t, 0) {
+		return false
+	}
+	e.time = max(t, 0)
+	e.fired = e.time
+	e.t = p.local(e.clip, e.time)
 	e.ended = false
-	e.t = p.wrap(e.clip, tt)
 	return true
 }
 
-// wrap maps unwrapped local time u to clip time: looping clips wrap by
-// their duration, one-shot clips run on (their curves hold the last value).
-func (p *clipPlayer) wrap(clip int, u float64) float64 {
+// local maps a clip's own time to the time its curves are sampled at:
+// wrapped by the duration for a looping clip, clamped to [0, duration] for
+// a one-shot clip (the reference's local_time).
+func (p *clipPlayer) local(clip int, u float64) float64 {
 	c := &p.model.Clips[clip]
 	d := float64(c.Duration)
 	if c.Loop && d > 0 {
@@ -218,103 +305,95 @@ func (p *clipPlayer) wrap(clip int, u float64) float64 {
 		if u < 0 {
 			u += d
 		}
+		return u
 	}
-	return u
+	return min(max(u, 0), max(d, 0))
 }
 
-// advance moves the player clock by dt and updates timing and events; apply
-// then writes the values and finishUpdate drops the entries that ended.
+// advance moves every clip's clocks by dt, drops the clips whose fade-out
+// is over and fires the playing clips' events; apply then writes the
+// values and finishUpdate settles the priorities.
 func (p *clipPlayer) advance(dt float64) {
 	p.events = p.events[:0]
-	if dt > 0 {
-		p.now += dt
+	if !(dt > 0) {
+		dt = 0
 	}
-	for l := range p.layers {
-		L := &p.layers[l]
-		for i := range L.entries {
-			e := &L.entries[i]
-			if !e.fade.started {
-				e.fade.begin(p.now)
-				if e.seekTo > 0 {
-					e.fade.start = p.now - e.seekTo
-					e.lastT = e.seekTo
-				}
-			}
-			c := &p.model.Clips[e.clip]
-			u := p.now - e.fade.start
-			p.fireEvents(l, e, c, u)
-			e.t = p.wrap(e.clip, u)
-			if !c.Loop && u >= float64(c.Duration) && !e.ended {
-				e.ended = true
-				if i == len(L.entries)-1 && !e.fade.fadingOut() {
-					L.priority = 0
-					p.events = append(p.events, FiredEvent{Layer: l, Clip: e.clip, Time: c.Duration, Finished: true})
-				}
-			}
-		}
-	}
-}
-
-// finishUpdate drops the entries whose fade-out ended before now (they were
-// still applied this update, with weight 0, as Cubism does: their opacity
-// curves still set the opacity) and starts the fade-outs requested since the
-// last update. A layer left empty gets priority 0.
-func (p *clipPlayer) finishUpdate() {
 	for l := range p.layers {
 		L := &p.layers[l]
 		n := 0
 		for i := range L.entries {
 			e := L.entries[i]
-			if e.fade.done(p.now) {
+			e.time += dt
+			e.age += dt
+			if e.fading >= 0 {
+				e.fading += dt
+			}
+			if !p.alive(&e) {
 				continue
 			}
-			e.fade.afterUpdate(p.now)
+			e.t = p.local(e.clip, e.time)
 			L.entries[n] = e
 			n++
 		}
 		L.entries = L.entries[:n]
-		if n == 0 {
-			L.priority = 0
+		if e := p.current(l); e != nil {
+			c := &p.model.Clips[e.clip]
+			p.fireEvents(l, e, c)
+			if !c.Loop && e.time >= float64(c.Duration) && !e.ended {
+				e.ended = true
+				p.events = append(p.events, FiredEvent{Layer: l, Clip: e.clip, Time: c.Duration, Finished: true})
+			}
 		}
 	}
 }
 
-// fireEvents reports the events of e between its last check and unwrapped
-// local time u. A looping clip fires each event once per lap; when more than
-// a whole lap passed in one update each event fires once.
-func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip, u float64) {
-	prev := e.lastT
-	e.lastT = u
-	if len(c.Events) == 0 || !(u > prev) {
+// finishUpdate resets the priority of every layer whose clip finished or
+// stopped to 0 (the reference's update after each layer).
+func (p *clipPlayer) finishUpdate() {
+	for l := range p.layers {
+		if p.finished(p.current(l)) {
+			p.layers[l].priority = 0
+		}
+	}
+}
+
+// fireEvents reports the events of e's clip after its last fired time and
+// up to its time now (the reference's clip.rs fire): a looping clip fires
+// each event once per lap passed (each event once when more than
+// maxEventLaps laps passed in one update), a one-shot clip stops at its
+// end; the first update fires the events at time 0 too.
+func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip) {
+	from, to := e.fired, e.time
+	e.fired = e.time
+	if len(c.Events) == 0 || !(to > from) {
 		return
 	}
 	d := float64(c.Duration)
-	if !c.Loop || d <= 0 || math.IsInf(prev, -1) {
-		for _, ev := range c.Events {
-			if t := float64(ev.Time); t > prev && t <= u {
+	if c.Loop && d > 0 {
+		if from < 0 {
+			from = -math.SmallestNonzeroFloat64 // events at time 0 fire
+		}
+		lap := math.Floor(max(from, 0) / d)
+		if (to-max(from, 0))/d > maxEventLaps {
+			for _, ev := range c.Events {
 				p.emit(layer, e.clip, ev)
+			}
+			return
+		}
+		for ; lap*d <= to; lap++ {
+			for _, ev := range c.Events {
+				if at := lap*d + float64(ev.Time); at > from && at <= to {
+					p.emit(layer, e.clip, ev)
+				}
 			}
 		}
 		return
 	}
-	if u-prev >= d {
-		for _, ev := range c.Events {
-			if ev.Time >= 0 && float64(ev.Time) <= d {
-				p.emit(layer, e.clip, ev)
-			}
-		}
-		return
-	}
-	// u − prev < d, so at most two laps are touched; the counter guards
-	// against float absorption with absurd durations.
-	for base, n := math.Floor(prev/d)*d, 0; base <= u && n < 3; base, n = base+d, n+1 {
-		for _, ev := range c.Events {
-			if ev.Time < 0 || float64(ev.Time) > d {
-				continue
-			}
-			if t := base + float64(ev.Time); t > prev && t <= u {
-				p.emit(layer, e.clip, ev)
-			}
+	to = min(to, d)
+	for _, ev := range c.Events {
+		t := float64(ev.Time)
+		if (t > from || (from < 0 && t >= 0)) && t <= to {
+			p.emit(layer, e.clip, ev)
 		}
 	}
 }
@@ -329,28 +408,35 @@ type clipOutputs struct {
 	modelOpacity float32
 }
 
+// reset sets every opacity back to 1 (no clip sets any).
+func (o *clipOutputs) reset() {
+	o.modelOpacity = 1
+	for i := range o.partOpacity {
+		o.partOpacity[i] = 1
+	}
+}
+
 // apply blends every layer's clips onto values, layer 0 first, each layer's
-// entries oldest first.
+// clips oldest first.
 func (p *clipPlayer) apply(values []float32, out *clipOutputs) {
 	for l := range p.layers {
 		L := &p.layers[l]
 		lw := float64(L.weight)
-		if lw <= 0 {
-			continue
-		}
 		for i := range L.entries {
 			p.applyEntry(values, out, &L.entries[i], lw)
 		}
 	}
 }
 
+// applyEntry blends one clip into values at layer weight lw (the
+// reference's apply_playing): its EyeBlink effect multiplies and its
+// LipSync effect adds to those roles' parameters, curves with fades of
+// their own weigh by them, part and model opacities are set outright.
 func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry, lw float64) {
 	c := &p.model.Clips[e.clip]
 	inf := &p.info[e.clip]
-	now := p.now
-	f := &e.fade
-	fin := f.inFactor(now, f.fadeIn)
-	fout := f.outFactor(now, f.fadeOut)
+	fin := fadeInFactor(float64(clipFade(c.FadeIn)), e.age)
+	fout := fadeOutFactor(float64(clipFade(c.FadeOut)), e.fading)
 	w := lw * fin * fout
 	t := e.t
 
@@ -380,10 +466,10 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 			if cf := &inf.curveFade[k]; cf.FadeIn >= 0 || cf.FadeOut >= 0 {
 				ci, co := fin, fout
 				if cf.FadeIn >= 0 {
-					ci = f.inFactor(now, float64(cf.FadeIn))
+					ci = fadeInFactor(float64(cf.FadeIn), e.age)
 				}
 				if cf.FadeOut >= 0 {
-					co = f.outFactor(now, float64(cf.FadeOut))
+					co = fadeOutFactor(float64(cf.FadeOut), e.fading)
 				}
 				cw = lw * ci * co
 			}
@@ -408,18 +494,27 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 			}
 		}
 	}
-	// Part and model opacity curves are set directly, not faded.
+	// Part and model opacity curves are set directly, not faded, clamped
+	// to [0, 1] (a non-finite value counts as 1).
 	for k := range c.TargetCurves {
 		tc := &c.TargetCurves[k]
 		switch tc.Target {
 		case TargetPartOpacity:
 			if tc.Part >= 0 && tc.Part < len(out.partOpacity) {
-				out.partOpacity[tc.Part] = tc.Value(t)
+				out.partOpacity[tc.Part] = unitOpacity(tc.Value(t))
 			}
 		case TargetModelOpacity:
-			out.modelOpacity = tc.Value(t)
+			out.modelOpacity = unitOpacity(tc.Value(t))
 		}
 	}
+}
+
+// unitOpacity clamps an opacity set by a clip to [0, 1]; NaN counts as 1.
+func unitOpacity(v float32) float32 {
+	if v != v {
+		return 1
+	}
+	return min(max(v, 0), 1)
 }
 
 func clipHasCurve(c *Clip, param int) bool {

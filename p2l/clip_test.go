@@ -1,6 +1,7 @@
 package p2l
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -37,14 +38,20 @@ func clipFrame(p *clipPlayer, base []float32, dt float64) ([]float32, clipOutput
 	return v, out
 }
 
+// The expected values below follow the reference runtime's player
+// (PSD2Live runtime/src/clip.rs Player::update_layer, Playing::weight,
+// fade_in, fade_out, local_time, fire; ffi.rs p2l_play_layer): each update
+// first advances every clip's time, age and fade-out clock by dt, then
+// samples; weight = fade-in × fade-out with fade-in = ease(age/fadeIn) and
+// fade-out = 1 − ease(fading/fadeOut).
+
 func TestClipFadeIn(t *testing.T) {
 	m := clipModel(Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1, Curves: []ParameterCurve{constCurve(0, 10)}})
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
-	// The clip starts on the first update (fade-in weight 0), then its
-	// weight is ease(elapsed/1 s).
-	for k, want := range []float64{0, 10 * easeSine(0.25), 10 * easeSine(0.5), 10 * easeSine(0.75), 10, 10} {
+	// The first update already shows age dt: ease(0.25).
+	for k, want := range []float64{10 * easeSine(0.25), 10 * easeSine(0.5), 10 * easeSine(0.75), 10, 10} {
 		v, _ := clipFrame(p, base, 0.25)
 		if !near(float64(v[0]), want, 1e-5) {
 			t.Errorf("frame %d: a = %v, want %v", k, v[0], want)
@@ -56,8 +63,27 @@ func TestClipFadeIn(t *testing.T) {
 	}
 }
 
-// TestClipCrossfade: B replaces A; A starts fading out after the next
-// update (Cubism's queue), with its own fade-out time, and weights multiply.
+// TestClipFirstUpdateAdvances: the first update after Play samples the clip
+// at t = dt (the reference advances before sampling; Cubism samples t = 0).
+func TestClipFirstUpdateAdvances(t *testing.T) {
+	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{1, 10}}}}}
+	m := clipModel(Clip{ID: "ramp", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}})
+	p := newTestPlayer(m)
+	p.play(0, 0, 1)
+	if e := p.current(0); e == nil || e.t != 0 {
+		t.Fatalf("before any update: %+v, want time 0", e)
+	}
+	for k, want := range []float64{1.25, 2.5, 3.75} {
+		v, _ := clipFrame(p, []float32{0, 0, 1, 0}, 0.125)
+		if !near(float64(v[0]), want, 1e-6) {
+			t.Errorf("frame %d: %v, want %v (t = %v)", k, v[0], want, 0.125*float64(k+1))
+		}
+	}
+}
+
+// TestClipCrossfade: B replaces A; A fades out from the next update on with
+// its own fade-out time, B fades in, weights multiply, and A is dropped once
+// its fade-out has passed.
 func TestClipCrossfade(t *testing.T) {
 	m := clipModel(
 		Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 0.5, Curves: []ParameterCurve{constCurve(0, 10)}},
@@ -66,39 +92,40 @@ func TestClipCrossfade(t *testing.T) {
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
-	v, _ := clipFrame(p, base, 0.1)
+	v, _ := clipFrame(p, base, 0.125)
 	if v[0] != 10 {
 		t.Fatalf("A alone = %v, want 10", v[0])
 	}
 	p.play(0, 1, 1)
-	// Frame 1 after the switch: A still full (its fade-out starts after this
-	// update, ending 0.5 s later), B at weight 0.
-	v, _ = clipFrame(p, base, 0.1)
-	if v[0] != 10 {
-		t.Errorf("switch frame: %v, want 10", v[0])
-	}
-	// Frame 2: A = ease(0.4/0.5), B = ease(0.1/1): v = lerp(lerp(0,10,wa),20,wb).
-	for k := 2; k <= 7; k++ {
-		v, _ = clipFrame(p, base, 0.1)
-		el := 0.1 * float64(k-1)
-		wa := easeSine((0.5 - el) / 0.5)
-		if el > 0.5 {
-			wa = 0
+	for k := 1; k <= 6; k++ {
+		v, _ = clipFrame(p, base, 0.125)
+		el := 0.125 * float64(k)
+		wa := 1 - easeSine(el/0.5)
+		if el >= 0.5 {
+			wa = 0 // dropped
 		}
 		wb := easeSine(el / 1)
 		a := 10 * wa
 		want := a + (20-a)*wb
-		if !near(float64(v[0]), want, 1e-4) {
+		if !near(float64(v[0]), want, 1e-5) {
 			t.Errorf("frame %d: %v, want %v", k, v[0], want)
 		}
 	}
 	if n := len(p.layers[0].entries); n != 1 {
 		t.Errorf("%d entries after A faded out, want 1", n)
 	}
+	// A fade-out of 0 drops the clip at once.
+	p = newTestPlayer(clipModel(Clip{ID: "C", Duration: 10, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{constCurve(0, 10)}}))
+	p.play(0, 0, 0)
+	clipFrame(p, base, 0.125)
+	p.stop(0)
+	if v, _ = clipFrame(p, base, 0.125); v[0] != 0 || len(p.layers[0].entries) != 0 {
+		t.Errorf("after a stop with fade-out 0: %v, %d entries; want the base value and none", v[0], len(p.layers[0].entries))
+	}
 }
 
-// TestClipRapidSwitch: every replaced clip fades out completely; a later
-// replacement never extends a running fade-out.
+// TestClipRapidSwitch: every replaced clip fades out completely from the
+// moment it was replaced, however quickly the switches come.
 func TestClipRapidSwitch(t *testing.T) {
 	m := clipModel(
 		Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 1, Curves: []ParameterCurve{constCurve(0, 10)}},
@@ -107,16 +134,43 @@ func TestClipRapidSwitch(t *testing.T) {
 	p := newTestPlayer(m)
 	base := []float32{0, 0, 1, 0}
 	p.play(0, 0, 1)
-	clipFrame(p, base, 0.1)
+	clipFrame(p, base, 0.125)
 	for k := range 5 { // switch every frame
 		p.play(0, k%2, 1)
-		clipFrame(p, base, 0.1)
+		clipFrame(p, base, 0.125)
 	}
-	// The first A started fading at t = 0.2 and ends at 1.2: it must still
-	// be queued, with end time 1.2.
+	// The first A was replaced 5 updates ago: it is still there, 0.625 s
+	// into its 1 s fade-out, and every later clip too.
 	first := p.layers[0].entries[0]
-	if first.clip != 0 || !near(first.fade.end, 1.2, 1e-6) {
-		t.Errorf("oldest entry clip %d end %v, want A ending at 1.2", first.clip, first.fade.end)
+	if first.clip != 0 || first.fading != 0.625 || len(p.layers[0].entries) != 6 {
+		t.Errorf("oldest entry clip %d fading %v, %d entries; want A at 0.625 s and 6 entries", first.clip, first.fading, len(p.layers[0].entries))
+	}
+}
+
+// TestClipPerCurveFadeOutOutlasts: a clip fading out stays while a curve's
+// own fade-out outlasts the clip's, and that curve keeps its own weight.
+func TestClipPerCurveFadeOutOutlasts(t *testing.T) {
+	m := clipModel(Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 0.25,
+		Curves:     []ParameterCurve{constCurve(0, 10), constCurve(1, 10)},
+		CurveFades: []CurveFade{{Curve: 1, FadeIn: -1, FadeOut: 1}}})
+	p := newTestPlayer(m)
+	base := []float32{0, 0, 1, 0}
+	p.play(0, 0, 1)
+	clipFrame(p, base, 0.125)
+	p.stop(0)
+	for k := 1; k <= 9; k++ {
+		v, _ := clipFrame(p, base, 0.125)
+		el := 0.125 * float64(k)
+		wa, wb := max(0, 1-easeSine(el/0.25)), 1-easeSine(el/1)
+		if el >= 1 {
+			wb = 0
+		}
+		if !near(float64(v[0]), 10*wa, 1e-5) || !near(float64(v[1]), 10*wb, 1e-5) {
+			t.Errorf("%v s into the fade-out: a = %v, b = %v; want %v, %v", el, v[0], v[1], 10*wa, 10*wb)
+		}
+	}
+	if len(p.layers[0].entries) != 0 {
+		t.Error("clip kept after its longest fade-out")
 	}
 }
 
@@ -137,13 +191,13 @@ func TestClipPriorities(t *testing.T) {
 		t.Error("equal priority refused")
 	}
 	for range 8 {
-		clipFrame(p, base, 0.1)
+		clipFrame(p, base, 0.125)
 	}
 	// The one-shot clip ended: priority 0, but it holds its last pose.
 	if p.layers[0].priority != 0 {
 		t.Errorf("priority after the end = %d, want 0", p.layers[0].priority)
 	}
-	v, _ := clipFrame(p, base, 0.1)
+	v, _ := clipFrame(p, base, 0.125)
 	if v[0] != 1 {
 		t.Errorf("ended one-shot clip gives %v, want its end value 1", v[0])
 	}
@@ -152,6 +206,26 @@ func TestClipPriorities(t *testing.T) {
 	}
 	if p.play(1, 5, 1) || p.play(MaxLayers, 0, 1) || p.play(-1, 0, 1) {
 		t.Error("bad clip or layer accepted")
+	}
+}
+
+// TestClipOneShotClamp: a one-shot clip's time is clamped to its duration
+// (the reference's local_time), so keys after the duration never show; a
+// looping clip wraps.
+func TestClipOneShotClamp(t *testing.T) {
+	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{2, 20}}}}}
+	m := clipModel(Clip{ID: "once", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}},
+		Clip{ID: "loop", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}})
+	for c, want := range []float64{10, 2.5} { // at 1.25 s: clamped to 1 s; wrapped to 0.25 s
+		p := newTestPlayer(m)
+		p.play(0, c, 0)
+		var v []float32
+		for range 10 {
+			v, _ = clipFrame(p, []float32{0, 0, 1, 0}, 0.125)
+		}
+		if !near(float64(v[0]), want, 1e-5) {
+			t.Errorf("%s at 1.25 s: %v, want %v", m.Clips[c].ID, v[0], want)
+		}
 	}
 }
 
@@ -187,40 +261,65 @@ func TestClipEvents(t *testing.T) {
 			got = append(got, e.Value)
 		}
 	}
-	clipFrame(p, base, 0.25) // local time 0: "start"
+	clipFrame(p, base, 0.25) // 0 → 0.25: the first update fires the events at 0
 	collect()
-	for range 12 { // 3 s more in 0.25 s steps (exact in binary): local 0.25 … 3.0
+	for range 11 { // to 3.0 s in 0.25 s steps (exact in binary)
 		clipFrame(p, base, 0.25)
 		collect()
 	}
 	// Laps: start(0) mid end/start(1) mid end/start(2) mid end/start(3).
 	// Crossing 1.0 passes "end" of lap 0 then "start" of lap 1.
 	want := []string{"start", "mid", "end", "start", "mid", "end", "start", "mid", "end", "start"}
-	if len(got) != len(want) {
+	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("events %v, want %v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("events %v, want %v", got, want)
-		}
 	}
 	// Seeking fires nothing, the next update continues from the new time.
 	got = got[:0]
 	p.seek(2, 0.4)
-	clipFrame(p, base, 0.2) // 0.4 → 0.6: "mid"
+	clipFrame(p, base, 0.25) // 0.4 → 0.65: "mid"
 	collect()
 	if len(got) != 1 || got[0] != "mid" {
 		t.Errorf("after seek: %v, want [mid]", got)
 	}
-	if e := p.current(2); e == nil || !near(e.t, 0.6, 1e-6) {
+	if e := p.current(2); e == nil || !near(e.t, 0.65, 1e-9) {
 		t.Errorf("time after seek and update: %+v", e)
 	}
-	// More than a lap in one update fires each event once.
+	// 2.5 laps in one update fire lap by lap (0.65 → 3.15).
 	got = got[:0]
 	clipFrame(p, base, 2.5)
 	collect()
+	if want := []string{"end", "start", "mid", "end", "start", "mid", "end", "start"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("2.5 laps: %v, want %v", got, want)
+	}
+	// More than maxEventLaps laps fire each event once.
+	got = got[:0]
+	clipFrame(p, base, 10)
+	collect()
 	if len(got) != 3 {
-		t.Errorf("long update: %v, want each event once", got)
+		t.Errorf("10 laps: %v, want each event once", got)
+	}
+}
+
+// TestClipEventsOfThePlayingClipOnly: a clip fading out fires no events
+// (the reference fires the current clip's only; Cubism fires every queued
+// motion's).
+func TestClipEventsOfThePlayingClipOnly(t *testing.T) {
+	m := clipModel(Clip{ID: "A", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{0.5, "a"}}},
+		Clip{ID: "B", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{0.75, "b"}}})
+	p := newTestPlayer(m)
+	base := []float32{0, 0, 1, 0}
+	p.play(0, 0, 0)
+	clipFrame(p, base, 0.25)
+	p.play(0, 1, 0)
+	var got []string
+	for range 4 {
+		clipFrame(p, base, 0.25)
+		for _, e := range p.events {
+			got = append(got, e.Value)
+		}
+	}
+	if fmt.Sprint(got) != "[b]" {
+		t.Errorf("events %v, want [b] (A fading out fires none)", got)
 	}
 }
 
@@ -231,10 +330,10 @@ func TestClipSeekKeepsFadeIn(t *testing.T) {
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
 	clipFrame(p, base, 0.25)
-	clipFrame(p, base, 0.25) // local 0.25, fade-in ease(0.25)
+	clipFrame(p, base, 0.25) // time 0.5, fade-in ease(0.5)
 	p.seek(0, 5)
-	v, _ := clipFrame(p, base, 0.25) // local 5.25, fade-in continues: ease(0.5)
-	if want := 52.5 * easeSine(0.5); !near(float64(v[0]), want, 1e-4) {
+	v, _ := clipFrame(p, base, 0.25) // time 5.25, fade-in continues: ease(0.75)
+	if want := 52.5 * easeSine(0.75); !near(float64(v[0]), want, 1e-4) {
 		t.Errorf("after seek: %v, want %v", v[0], want)
 	}
 }
@@ -243,7 +342,7 @@ func TestClipEffectsAndOpacity(t *testing.T) {
 	blink := TargetCurve{Target: TargetBlink, Part: -1, Curve: Curve{Start: Point{0, 0.5}}}
 	lip := TargetCurve{Target: TargetLipSync, Part: -1, Curve: Curve{Start: Point{0, 0.25}}}
 	partOp := TargetCurve{Target: TargetPartOpacity, Part: 1, Curve: Curve{Start: Point{0, 0.3}}}
-	modelOp := TargetCurve{Target: TargetModelOpacity, Part: -1, Curve: Curve{Start: Point{0, 0.6}}}
+	modelOp := TargetCurve{Target: TargetModelOpacity, Part: -1, Curve: Curve{Start: Point{0, 1.6}}}
 	m := clipModel(
 		// Own curves for eye and mouth: the effects act on the curve values.
 		Clip{ID: "own", Duration: 1, Loop: true, FadeIn: 1, FadeOut: 1,
@@ -256,7 +355,6 @@ func TestClipEffectsAndOpacity(t *testing.T) {
 	base := []float32{0, 0, 1, 0.1}
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
-	clipFrame(p, base, 0.25)
 	v, out := clipFrame(p, base, 0.25) // weight w = ease(0.25)
 	w := easeSine(0.25)
 	if want := 1 + (0.8*0.5-1)*w; !near(float64(v[2]), want, 1e-6) {
@@ -265,14 +363,14 @@ func TestClipEffectsAndOpacity(t *testing.T) {
 	if want := 0.1 + (0.5+0.25-0.1)*w; !near(float64(v[3]), want, 1e-6) {
 		t.Errorf("mouth with own curve = %v, want %v", v[3], want)
 	}
-	// Opacity curves are set directly, whatever the fade weight.
-	if !near(float64(out.partOpacity[1]), 0.3, 1e-7) || out.partOpacity[0] != 1 || !near(float64(out.modelOpacity), 0.6, 1e-7) {
-		t.Errorf("opacities %v, %v", out.partOpacity, out.modelOpacity)
+	// Opacity curves are set directly, whatever the fade weight, clamped to
+	// [0, 1] (the reference's set_clip_opacities and ffi.rs update).
+	if !near(float64(out.partOpacity[1]), 0.3, 1e-7) || out.partOpacity[0] != 1 || out.modelOpacity != 1 {
+		t.Errorf("opacities %v, %v; want [1 0.3], 1 (1.6 clamped)", out.partOpacity, out.modelOpacity)
 	}
 
 	p = newTestPlayer(m)
 	p.play(0, 1, 1)
-	clipFrame(p, base, 0.25)
 	v, _ = clipFrame(p, base, 0.25)
 	if want := 1 * (1 + (0.5-1)*w); !near(float64(v[2]), want, 1e-6) {
 		t.Errorf("eye without curve = %v, want %v", v[2], want)
@@ -289,7 +387,6 @@ func TestClipCurveFades(t *testing.T) {
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
-	clipFrame(p, base, 0.25)
 	v, _ := clipFrame(p, base, 0.25)
 	if !near(float64(v[0]), 10*easeSine(0.25), 1e-5) || !near(float64(v[1]), 10*easeSine(0.5), 1e-5) {
 		t.Errorf("curve fades: a = %v, b = %v, want %v, %v", v[0], v[1], 10*easeSine(0.25), 10*easeSine(0.5))

@@ -7,6 +7,10 @@ import (
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
+// TestCurveSegments: the values follow the reference's rule (PSD2Live
+// runtime/src/clip.rs value_at): at or before the start the start value;
+// else the first segment whose end is at least t (inclusive end), so at a
+// key time the value is that key's.
 func TestCurveSegments(t *testing.T) {
 	c := Curve{
 		Start: Point{0, 0},
@@ -19,21 +23,26 @@ func TestCurveSegments(t *testing.T) {
 		},
 	}
 	cases := []struct{ t, want float64 }{
-		{-1, 0}, // before the start: first segment, parameter clamped at 0
+		{-1, 0}, // before the start: the start value
 		{0, 0},  // start point
 		{0.25, 2.5},
 		{0.5, 5},
-		{1, 10}, // exactly at an end time the next segment (Bezier at u=0) applies
+		{1, 10}, // a key time: the segment ending there (linear at u = 1)
 		// Bezier at u = 0.5: (v0 + 3c1 + 3c2 + v3)/8 = (10 + 60 − 30 + 0)/8.
 		{1.5, 5},
 		// u = 0.25: Bernstein weights 27/64, 27/64, 9/64, 1/64.
 		{1.25, 10*27.0/64 + 20*27.0/64 + -10*9.0/64 + 0},
-		{2, 0},   // stepped segment starts: holds its start value (0)
-		{2.9, 0}, // still the start value
-		{3, 7},   // inverse stepped: the end value for the whole segment
+		{2, 0},   // Bezier at u = 1
+		{2.5, 0}, // stepped: its start value inside the segment
+		{2.9, 0},
+		// At its end time a stepped segment gives its end value; Cubism takes
+		// the next segment there, inverse stepped, and gives 7.
+		{3, 5},
+		{3.0001, 7}, // inverse stepped: the end value for the whole segment
 		{3.5, 7},
 		{4, 7}, // after the last point the last value holds
 		{100, 7},
+		{math.NaN(), 7},
 	}
 	for _, cs := range cases {
 		if got := c.Value(cs.t); !near(float64(got), cs.want, 1e-5) {
@@ -43,6 +52,47 @@ func TestCurveSegments(t *testing.T) {
 	empty := Curve{Start: Point{0, 3}}
 	if got := empty.Value(5); got != 3 {
 		t.Errorf("curve without segments = %v, want its start value 3", got)
+	}
+	// An inverse-stepped first segment: its end value after the start, the
+	// start value at and before it (Cubism gives the end value there too).
+	inv := Curve{Start: Point{1, 2}, Segments: []Segment{{Kind: SegmentInverseStepped, End: Point{2, 9}}}}
+	for _, cs := range []struct{ t, want float64 }{{0, 2}, {1, 2}, {1.5, 9}, {2, 9}, {3, 9}} {
+		if got := inv.Value(cs.t); float64(got) != cs.want {
+			t.Errorf("inverse first: Value(%v) = %v, want %v", cs.t, got, cs.want)
+		}
+	}
+}
+
+// TestCurveSearch: the binary search finds the same segment as a scan, on
+// a long curve with repeated key times (zero-length segments).
+func TestCurveSearch(t *testing.T) {
+	var c Curve
+	tm := float32(0)
+	for i := range 1000 {
+		if i%7 != 3 {
+			tm += 0.01
+		}
+		c.Segments = append(c.Segments, Segment{Kind: SegmentKind(i % 4), End: Point{tm, float32(i % 13)},
+			C1: Point{tm, 3}, C2: Point{tm, -3}})
+	}
+	scan := func(t float64) float32 {
+		if t <= float64(c.Start.T) {
+			return c.Start.V
+		}
+		p0 := c.Start
+		for i := range c.Segments {
+			if t <= float64(c.Segments[i].End.T) {
+				return float32(c.Segments[i].eval(p0, t))
+			}
+			p0 = c.Segments[i].End
+		}
+		return p0.V
+	}
+	for k := -10; k <= 10000; k++ {
+		x := float64(k) * 0.001
+		if got, want := c.Value(x), scan(x); got != want {
+			t.Fatalf("Value(%v) = %v, a scan gives %v", x, got, want)
+		}
 	}
 }
 

@@ -1,17 +1,22 @@
 package p2l
 
-// This file plays EXPR expressions. Each playing expression has a weight w,
-// the product of its sine-eased fade-in and fade-out (queue timing as
-// Cubism's), and changes the value v of each of its parameters as the spec
-// states (P2LRT_V2.md, EXPR):
+// This file plays EXPR expressions as the reference runtime does
+// (PSD2Live runtime/src/expression.rs, ExpressionPlayer). Each playing
+// expression has a weight w and changes the value v of each of its
+// parameters as the spec states (P2LRT_V2.md, EXPR):
 //
 //	Add:       v + value·w
 //	Multiply:  v·(1 + (value − 1)·w)
 //	Overwrite: v·(1 − w) + value·w
 //
-// Several expressions apply in the order they started, each on the result
-// of the previous one. (Cubism 5 instead crossfades per-parameter
-// accumulators by the newer entry's weight; for one expression both agree.)
+// w is the fade-in ease(age/FadeIn) (1 when FadeIn ≤ 0); once the
+// expression begins to fade out, w is the weight it had then times
+// 1 − ease(elapsed/FadeOut) (0 at once when FadeOut ≤ 0), and the
+// expression is dropped when w reaches 0. Every update first advances the
+// clocks, then applies. Several expressions apply in the order they
+// started, each on the result of the previous ones. (Cubism 5 instead
+// crossfades per-parameter accumulators by the newer entry's weight; for
+// one expression both agree.)
 
 // maxExpressions bounds the playing expressions; starting more drops the
 // oldest.
@@ -19,43 +24,73 @@ const maxExpressions = 32
 
 type exprEntry struct {
 	expr int
-	fade fade
+	age  float64
+	// fading is the seconds since the fade-out began, −1 while none;
+	// start is the weight the expression had when it began.
+	fading, start float64
 }
 
 type expressionPlayer struct {
 	model   *Model
 	entries []exprEntry
-	now     float64
 }
 
 func newExpressionPlayer(m *Model) *expressionPlayer {
 	return &expressionPlayer{model: m, entries: make([]exprEntry, 0, 4)}
 }
 
-// exprFade returns the expression's fade time; negative (absent) is
-// Cubism's default of 1 s.
-func exprFade(v float32) float32 { return clipFade(v) }
+// weight is the entry's weight now.
+func (p *expressionPlayer) weight(e *exprEntry) float64 {
+	x := &p.model.Expressions[e.expr]
+	if e.fading < 0 {
+		return fadeInFactor(float64(x.FadeIn), e.age)
+	}
+	return e.start * fadeOutFactor(float64(x.FadeOut), e.fading)
+}
 
 func (p *expressionPlayer) push(i int) {
-	x := &p.model.Expressions[i]
 	if len(p.entries) >= maxExpressions {
 		copy(p.entries, p.entries[1:])
 		p.entries = p.entries[:len(p.entries)-1]
 	}
-	p.entries = append(p.entries, exprEntry{expr: i, fade: newFade(exprFade(x.FadeIn), exprFade(x.FadeOut))})
+	p.entries = append(p.entries, exprEntry{expr: i, fading: -1})
 }
 
-// set plays expression i alone: every playing expression fades out. i < 0
-// only fades the others out; an expression with no entries acts the same
-// (a neutral reset).
+// fadeOut makes the playing entries of expression i (every one for i < 0)
+// begin to fade out; it reports whether there was one.
+func (p *expressionPlayer) fadeOut(i int) bool {
+	found := false
+	for k := range p.entries {
+		e := &p.entries[k]
+		if e.fading < 0 && (i < 0 || e.expr == i) {
+			e.start, e.fading = p.weight(e), 0
+			found = true
+		}
+	}
+	return found
+}
+
+// set plays expression i alone: every other playing expression fades out.
+// It does nothing when i is already the only one playing; i < 0 only fades
+// the others out, and an expression with no entries acts the same (a
+// neutral reset).
 func (p *expressionPlayer) set(i int) bool {
 	if i >= len(p.model.Expressions) {
 		return false
 	}
-	for k := range p.entries {
-		e := &p.entries[k]
-		e.fade.requestOut(e.fade.fadeOut)
+	if i >= 0 {
+		n, only := 0, true
+		for k := range p.entries {
+			if p.entries[k].fading < 0 {
+				n++
+				only = only && p.entries[k].expr == i
+			}
+		}
+		if n == 1 && only {
+			return true
+		}
 	}
+	p.fadeOut(-1)
 	if i >= 0 {
 		p.push(i)
 	}
@@ -69,7 +104,7 @@ func (p *expressionPlayer) add(i int) bool {
 		return false
 	}
 	for k := range p.entries {
-		if p.entries[k].expr == i && !p.entries[k].fade.fadingOut() {
+		if p.entries[k].expr == i && p.entries[k].fading < 0 {
 			return true
 		}
 	}
@@ -79,40 +114,39 @@ func (p *expressionPlayer) add(i int) bool {
 
 // remove fades expression i out.
 func (p *expressionPlayer) remove(i int) bool {
-	found := false
-	for k := range p.entries {
-		e := &p.entries[k]
-		if e.expr == i && !e.fade.fadingOut() {
-			e.fade.requestOut(e.fade.fadeOut)
-			found = true
-		}
+	if i < 0 {
+		return false
 	}
-	return found
+	return p.fadeOut(i)
 }
 
 // playing appends the expressions playing and not fading out, in start
 // order.
 func (p *expressionPlayer) playing(dst []int) []int {
 	for k := range p.entries {
-		if !p.entries[k].fade.fadingOut() {
+		if p.entries[k].fading < 0 {
 			dst = append(dst, p.entries[k].expr)
 		}
 	}
 	return dst
 }
 
-// advance moves the clock and drops the expressions that faded out.
+// advance moves the clocks by dt and drops the expressions whose fade-out
+// reached 0.
 func (p *expressionPlayer) advance(dt float64) {
-	if dt > 0 {
-		p.now += dt
+	if !(dt > 0) {
+		dt = 0
 	}
 	n := 0
 	for k := range p.entries {
 		e := p.entries[k]
-		if e.fade.done(p.now) {
-			continue
+		e.age += dt
+		if e.fading >= 0 {
+			e.fading += dt
+			if !(p.weight(&e) > 0) {
+				continue
+			}
 		}
-		e.fade.begin(p.now)
 		p.entries[n] = e
 		n++
 	}
@@ -123,7 +157,7 @@ func (p *expressionPlayer) advance(dt float64) {
 func (p *expressionPlayer) apply(values []float32) {
 	for k := range p.entries {
 		e := &p.entries[k]
-		w := e.fade.weight(p.now)
+		w := p.weight(e)
 		for _, en := range p.model.Expressions[e.expr].Entries {
 			if en.Parameter < 0 || en.Parameter >= len(values) {
 				continue
@@ -143,11 +177,5 @@ func applyExpression(v float32, blend ExpressionBlend, value float32, w float64)
 		return float32(x*(1-w) + y*w)
 	default:
 		return float32(x + y*w)
-	}
-}
-
-func (p *expressionPlayer) finishUpdate() {
-	for k := range p.entries {
-		p.entries[k].fade.afterUpdate(p.now)
 	}
 }

@@ -17,16 +17,19 @@ func exprFrame(p *expressionPlayer, base []float32, dt float64) []float32 {
 	v := append([]float32(nil), base...)
 	p.advance(dt)
 	p.apply(v)
-	p.finishUpdate()
 	return v
 }
+
+// The expected values follow the reference runtime's ExpressionPlayer
+// (PSD2Live runtime/src/expression.rs weight, update): the clocks advance
+// before applying; fade-in ease(age/FadeIn); once fading out, the weight at
+// that moment times 1 − ease(elapsed/FadeOut).
 
 func TestExpressionFormulas(t *testing.T) {
 	p := newExpressionPlayer(exprModel())
 	p.set(0)
 	base := []float32{2, 4, 8}
-	exprFrame(p, base, 0.25) // starts, weight 0
-	v := exprFrame(p, base, 0.25)
+	v := exprFrame(p, base, 0.25) // the first update already weighs ease(0.25)
 	w := easeSine(0.25)
 	want := []float64{2 + 10*w, 4 * (1 + (3-1)*w), 8*(1-w) + 50*w}
 	for i := range want {
@@ -42,8 +45,9 @@ func TestExpressionFormulas(t *testing.T) {
 	}
 }
 
-// TestExpressionSwitchAndNeutral: the previous expression fades out with its
-// own time once the next update ran; an empty expression is a neutral reset.
+// TestExpressionSwitchAndNeutral: the previous expression fades out from
+// the next update with its own time; an empty expression is a neutral
+// reset; setting the expression already playing alone does nothing.
 func TestExpressionSwitchAndNeutral(t *testing.T) {
 	p := newExpressionPlayer(exprModel())
 	p.set(0)
@@ -51,23 +55,60 @@ func TestExpressionSwitchAndNeutral(t *testing.T) {
 	for range 6 {
 		exprFrame(p, base, 0.25)
 	}
+	p.set(0) // already the only one: no restart
+	if v := exprFrame(p, base, 0.25); v[0] != 12 || len(p.entries) != 1 {
+		t.Errorf("set of the playing expression: %v, %d entries; want 12 and 1", v[0], len(p.entries))
+	}
 	p.set(2) // neutral
 	v := exprFrame(p, base, 0.25)
-	if v[0] != 12 {
-		t.Errorf("switch frame: %v, want 12 (fade-out starts after this update)", v[0])
-	}
-	v = exprFrame(p, base, 0.25)
-	if w := easeSine(0.75); !near(float64(v[0]), 2+10*w, 1e-5) {
+	if w := 1 - easeSine(0.25); !near(float64(v[0]), 2+10*w, 1e-5) {
 		t.Errorf("fading out: %v, want %v", v[0], 2+10*w)
 	}
-	for range 5 {
+	for range 4 {
 		v = exprFrame(p, base, 0.25)
 	}
-	if v[0] != 2 || v[1] != 4 || v[2] != 8 {
-		t.Errorf("after neutral reset: %v, want the base", v)
+	if v[0] != 2 || v[1] != 4 || v[2] != 8 || len(p.entries) != 1 {
+		t.Errorf("after neutral reset: %v, %d entries; want the base and 1", v, len(p.entries))
 	}
 	if got := p.playing(nil); len(got) != 1 || got[0] != 2 {
 		t.Errorf("playing = %v, want [2]", got)
+	}
+}
+
+// TestExpressionFadeOutFreezesFadeIn: removed halfway through its fade-in,
+// an expression fades out from the weight it had, not from its fade-in
+// going on (the reference's (start, time) fading; Cubism keeps multiplying
+// the running fade-in).
+func TestExpressionFadeOutFreezesFadeIn(t *testing.T) {
+	p := newExpressionPlayer(exprModel())
+	p.add(0)
+	base := []float32{2, 4, 8}
+	exprFrame(p, base, 0.25)
+	exprFrame(p, base, 0.25) // weight ease(0.5) = 0.5
+	p.remove(0)
+	for k := 1; k <= 3; k++ {
+		v := exprFrame(p, base, 0.25)
+		w := 0.5 * (1 - easeSine(0.25*float64(k)))
+		if !near(float64(v[0]), 2+10*w, 1e-5) {
+			t.Errorf("%v s into the fade-out: %v, want %v", 0.25*float64(k), v[0], 2+10*w)
+		}
+	}
+	exprFrame(p, base, 0.25)
+	if len(p.entries) != 0 {
+		t.Errorf("%d entries after the fade-out, want 0", len(p.entries))
+	}
+	// Fade times ≤ 0: in at once, out at once (negative too, as the
+	// reference: expression fades are not defaulted).
+	m := exprModel()
+	m.Expressions[1].FadeIn, m.Expressions[1].FadeOut = -1, 0
+	p = newExpressionPlayer(m)
+	p.set(1)
+	if v := exprFrame(p, base, 0.25); v[0] != 40 {
+		t.Errorf("fade-in −1: %v, want 40 at once", v[0])
+	}
+	p.set(-1)
+	if v := exprFrame(p, base, 0.25); v[0] != 2 || len(p.entries) != 0 {
+		t.Errorf("fade-out 0: %v, want 2 at once", v[0])
 	}
 }
 

@@ -281,7 +281,13 @@ func (s *physicsState) stabilizeGroup(g int, tx, ty, angle float64) {
 	for i := 1; i < len(st); i++ {
 		p, q, seg := &st[i], &st[i-1], &grp.Segments[i-1]
 		acc := float64(seg.Acceleration)
-		fx, fy := normalize2(gx*acc+s.windX, gy*acc+s.windY)
+		fx, fy := gx*acc+s.windX, gy*acc+s.windY
+		if fx == 0 && fy == 0 {
+			// No force (Cubism divides by zero): hang along gravity, as
+			// the reference's physics.rs settle.
+			fx, fy = gx, gy
+		}
+		fx, fy = normalize2(fx, fy)
 		p.lx, p.ly = p.px, p.py
 		p.vx, p.vy = 0, 0
 		rad := float64(seg.Length)

@@ -332,3 +332,19 @@ func TestPhysicsFpsLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestPhysicsStabilizeWithoutForce: a segment without acceleration (and no
+// wind) feels no force; stabilization hangs it along gravity (the
+// reference's physics.rs settle; Cubism would divide by zero).
+func TestPhysicsStabilizeWithoutForce(t *testing.T) {
+	m := pendulumModel(0, PhysicsAngle)
+	m.Physics.Groups[0].Segments[0].Acceleration = 0
+	s := newPhysicsState(m)
+	v := []float32{10, 0, 0, 0}
+	s.stabilize(v)
+	// Input 10 normalizes to −10°: gravity (sin −10°, cos −10°); the angle
+	// of particle 1 from (0, 1) is then +10°.
+	if p := s.particles[1]; !near(float64(v[1]), 10, 1e-4) || !near(math.Hypot(p.px, p.py), 10, 1e-9) {
+		t.Errorf("stabilized without force: output %v, particle %+v; want 10° along gravity at length 10", v[1], p)
+	}
+}

@@ -26,25 +26,41 @@ func newPoseState(m *Model) *poseState {
 }
 
 // reset shows the first part of every group at full opacity and hides the
-// others (Cubism's Reset on the first update).
+// others (Cubism's Reset, the reference's PosePlayer::new).
 func (s *poseState) reset() {
-	for i := range s.opacity {
-		s.opacity[i] = 1
+	initialPoseOpacity(s.pose, s.opacity)
+	for g := range s.selected {
+		s.selected[g] = 0
 	}
-	if s.pose == nil {
+}
+
+// initialPoseOpacity sets op (one per part) to the pose's starting state:
+// 1 for parts in no group, each group's first part (and its links) 1, the
+// other parts of a group (and theirs) 0.
+func initialPoseOpacity(p *Pose, op []float32) {
+	for i := range op {
+		op[i] = 1
+	}
+	if p == nil {
 		return
 	}
-	for g := range s.pose.Groups {
-		s.selected[g] = 0
-		for j, e := range s.pose.Groups[g].Entries {
+	set := func(part int, v float32) {
+		if part >= 0 && part < len(op) {
+			op[part] = v
+		}
+	}
+	for _, g := range p.Groups {
+		for j, e := range g.Entries {
 			v := float32(0)
 			if j == 0 {
 				v = 1
 			}
-			s.set(e.Part, v)
+			set(e.Part, v)
+			for _, l := range e.Linked {
+				set(l, v)
+			}
 		}
 	}
-	s.copyLinks()
 }
 
 func (s *poseState) set(part int, v float32) {
@@ -70,14 +86,14 @@ func (s *poseState) show(group, entry int) bool {
 	return true
 }
 
-// update fades every group by dt seconds.
+// update fades every group by dt seconds (the reference's
+// PosePlayer::update, Cubism's CubismPose.doFade): the shown part's
+// opacity grows by dt/FadeIn (at once when FadeIn ≤ 0; it stays as it is
+// for dt ≤ 0), every other part may show only as much as the back-opacity
+// rule leaves, and linked parts copy their entry.
 func (s *poseState) update(dt float64) {
 	if s.pose == nil {
 		return
-	}
-	d := dt
-	if !(d > 0) {
-		d = 0
 	}
 	fadeTime := float64(s.pose.FadeIn)
 	for g := range s.pose.Groups {
@@ -86,28 +102,30 @@ func (s *poseState) update(dt float64) {
 			continue
 		}
 		vis := s.selected[g]
-		newOp := 1.0
-		if fadeTime > 0 {
-			newOp = min(1, float64(s.get(es[vis].Part))+d/fadeTime)
+		newOp := float64(s.get(es[vis].Part))
+		switch {
+		case !(dt > 0):
+		case fadeTime > 0:
+			newOp = min(1, newOp+dt/fadeTime)
+		default:
+			newOp = 1
 		}
+		var a1 float64
+		if newOp < posePhi {
+			a1 = newOp*(posePhi-1)/posePhi + 1
+		} else {
+			a1 = (1 - newOp) * posePhi / (1 - posePhi)
+		}
+		if back := (1 - a1) * (1 - newOp); back > poseBackThreshold {
+			a1 = 1 - poseBackThreshold/(1-newOp)
+		}
+		a1 = max(a1, 0)
 		for j, e := range es {
 			if j == vis {
 				s.set(e.Part, float32(newOp))
-				continue
+			} else if o := float64(s.get(e.Part)); a1 < o {
+				s.set(e.Part, float32(a1))
 			}
-			var a1 float64
-			if newOp < posePhi {
-				a1 = newOp*(posePhi-1)/posePhi + 1
-			} else {
-				a1 = (1 - newOp) * posePhi / (1 - posePhi)
-			}
-			if back := (1 - a1) * (1 - newOp); back > poseBackThreshold {
-				a1 = 1 - poseBackThreshold/(1-newOp)
-			}
-			if o := float64(s.get(e.Part)); a1 > o {
-				a1 = o
-			}
-			s.set(e.Part, float32(a1))
 		}
 	}
 	s.copyLinks()

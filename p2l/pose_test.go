@@ -39,6 +39,24 @@ func TestPoseFade(t *testing.T) {
 	}
 }
 
+// TestPoseNoTime: an update of dt ≤ 0 leaves the shown part's opacity as
+// it is, even with FadeIn 0, while the others still obey the back-opacity
+// rule (the reference's pose.rs PosePlayer::update).
+func TestPoseNoTime(t *testing.T) {
+	m := &Model{Parts: make([]Part, 2), Pose: &Pose{FadeIn: 0, Groups: []PoseGroup{{Entries: []PoseEntry{{Part: 0}, {Part: 1}}}}}}
+	s := newPoseState(m)
+	s.show(0, 1)
+	s.update(0)
+	// Shown part 1 stays 0; a1 for 0 is 0·(−1) + 1 = 1, back 0: part 0 keeps 1.
+	if want := []float32{1, 0}; !equalF32(s.opacity, want) {
+		t.Fatalf("dt 0: %v, want %v", s.opacity, want)
+	}
+	s.update(1.0 / 60) // FadeIn 0: at once
+	if want := []float32{0, 1}; !equalF32(s.opacity, want) {
+		t.Fatalf("dt > 0 with FadeIn 0: %v, want %v", s.opacity, want)
+	}
+}
+
 func equalF32(a, b []float32) bool { return approxF32(a, b, 0) }
 
 func approxF32(a, b []float32, tol float64) bool {

@@ -198,9 +198,7 @@ func (m *Model) NewRig() *Rig {
 	r.values = append([]float32(nil), p.defaults...)
 	r.current = append([]float32(nil), p.defaults...)
 	r.partOpacityMul = make([]float32, npt)
-	for i := range r.partOpacityMul {
-		r.partOpacityMul[i] = 1
-	}
+	initialPoseOpacity(m.Pose, r.partOpacityMul) // the pose's starting state (pose.go)
 	r.meshColorOverride = make([]colorOverride, nm)
 	r.partColorOverride = make([]colorOverride, npt)
 	r.warpPts = make([]float64, p.warpFloats)
@@ -342,12 +340,17 @@ func (r *Rig) ResetParameters() {
 	copy(r.values, r.p.defaults)
 }
 
-// Evaluate poses the rig from the host pose alone (no clips, expressions,
-// behaviors, physics, pose or host multipliers beyond their current
-// settings).
+// Evaluate poses the rig from the host pose alone: no clips, expressions,
+// behaviors or physics; the pose opacities (each POSE group's first part
+// shown until an update fades another in, as the reference's p2l_evaluate)
+// and the host's opacities apply. It also forgets the part and model
+// opacities the last update's clips set.
 func (r *Rig) Evaluate() {
 	if r.dead() {
 		return
+	}
+	if r.animation != nil {
+		r.animation.out.reset()
 	}
 	copy(r.current, r.values)
 	r.evaluate()

@@ -135,11 +135,11 @@ func (r *Rig) animate(dt float64, stages Stage) {
 	cur := r.current
 	copy(cur, r.values)
 
-	a.out.modelOpacity = 1
-	for i := range a.out.partOpacity {
-		a.out.partOpacity[i] = 1
-	}
 	if stages&StageClips != 0 {
+		// The part and model opacities the clips set are recomputed by
+		// each update that runs the clips and kept by the others, until
+		// Evaluate (the reference's ffi.rs update / p2l_evaluate).
+		a.out.reset()
 		if a.motion != nil {
 			a.motion.resumeIdle(a.clips)
 		}
@@ -152,7 +152,6 @@ func (r *Rig) animate(dt float64, stages Stage) {
 	if stages&StageExpressions != 0 {
 		a.expr.advance(dt)
 		a.expr.apply(cur)
-		a.expr.finishUpdate()
 	}
 	if a.overrides > 0 {
 		for i, w := range a.overrideWeight {
@@ -179,11 +178,10 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		}
 		a.pose.update(dt)
 	}
+	// Pose opacities always apply; the pose stage only advances their fades
+	// (the reference's pose.rs PosePlayer::apply in every evaluation).
 	for i := range r.partOpacityMul {
-		f := a.hostPart[i] * a.out.partOpacity[i]
-		if stages&StagePose != 0 {
-			f *= a.pose.opacity[i]
-		}
+		f := a.hostPart[i] * a.out.partOpacity[i] * a.pose.opacity[i]
 		r.partOpacityMul[i] = f
 		a.lastPart[i] = f
 	}

@@ -93,7 +93,7 @@ func TestUpdateStages(t *testing.T) {
 	if got := r.ParameterCurrent(0); got != 5 {
 		t.Errorf("expressions only: a = %v, want 5", got)
 	}
-	if r.LayerClip(0) != 0 || r.animation.clips.layers[0].entries[0].fade.started {
+	if r.LayerClip(0) != 0 || r.animation.clips.layers[0].entries[0].age != 0 {
 		t.Error("clip advanced although its stage was off")
 	}
 	r.UpdateStages(0.1, StageClips)
@@ -109,6 +109,12 @@ func TestUpdateStages(t *testing.T) {
 
 func TestUpdateOpacities(t *testing.T) {
 	r := animModel().NewRig()
+	// Evaluate on a new rig already shows each pose group's first part
+	// (the reference's p2l_evaluate): mesh 1, under part 1, is hidden.
+	r.Evaluate()
+	if got, want := r.MeshOpacity(1), float32(0); got != want || r.MeshOpacity(0) != 0.8 {
+		t.Errorf("new rig, Evaluate: mesh opacities %v, %v; want 0.8, 0", r.MeshOpacity(0), got)
+	}
 	r.SetOpacity(0.5)
 	r.Play(0)
 	r.Update(0.1)
@@ -136,6 +142,13 @@ func TestUpdateOpacities(t *testing.T) {
 	}
 	if got := r.PartOpacityMultiplier(1); !near(float64(got), 0.5*p1, 1e-6) {
 		t.Errorf("part 1 multiplier = %v, want %v", got, 0.5*p1)
+	}
+	// An update without the pose stage keeps the pose opacities (they do
+	// not advance) and, without the clip stage, the clips' opacities of the
+	// last update that ran them.
+	r.UpdateStages(0.1, StageExpressions)
+	if got := r.MeshOpacity(1); !near(float64(got), 0.8*0.3*p1*0.5, 1e-6) {
+		t.Errorf("no pose or clip stage: mesh 1 opacity = %v, want %v", got, 0.8*0.3*p1*0.5)
 	}
 	// Evaluate: host opacity and pose, no clip opacities.
 	r.Evaluate()
@@ -211,14 +224,14 @@ func TestUpdateAPIEdges(t *testing.T) {
 		Curves: []ParameterCurve{constCurve(1, 8)},
 		Events: []Event{{Time: 0, Value: "zero"}, {Time: 0.4, Value: "early"}, {Time: 0.6, Value: "late"}}})
 	r := m.NewRig()
-	// Seek before the clip started: the first update starts at 0.5 and
+	// Seek before the first update: that update goes from 0.5 to 0.55 and
 	// fires nothing before it.
 	r.PlayLayer(1, 1, 0)
 	if !r.SeekLayer(1, 0.5) {
 		t.Fatal("seek refused")
 	}
 	r.Update(0.05)
-	if len(r.Events()) != 0 || !near(float64(r.LayerTime(1)), 0.5, 1e-6) {
+	if len(r.Events()) != 0 || !near(r.LayerTime(1), 0.55, 1e-9) {
 		t.Errorf("after seek: events %v, time %v", r.Events(), r.LayerTime(1))
 	}
 	r.Update(0.15)

@@ -65,8 +65,9 @@ func TestTraceCommand(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &tl); err != nil {
 			t.Fatalf("line %d: %v", f, err)
 		}
-		// The clip starts on the first update: clip time f·0.25, looping.
-		if want := float64(f%4) * 0.25; tl.Frame != f || tl.Parameters["P"] != want {
+		// The first update already advances the clip (the reference's
+		// clock): clip time (f+1)·0.25, looping.
+		if want := float64((f+1)%4) * 0.25; tl.Frame != f || tl.Parameters["P"] != want {
 			t.Errorf("frame %d: P = %v, want %v", f, tl.Parameters["P"], want)
 		}
 		var q float64
@@ -90,7 +91,7 @@ func TestTraceCommand(t *testing.T) {
 		}
 	}
 	if len(events) != 2 {
-		t.Errorf("events %v, want half twice (frames 2 and 6)", events)
+		t.Errorf("events %v, want half twice (frames 1 and 5)", events)
 	}
 	code, _, errs = runCmd("trace", in, "--clip", "nope")
 	if code != 1 || !strings.Contains(errs, "clips: ramp") {

@@ -26,7 +26,7 @@ const (
 	bezierTolerance = 1e-5
 	// bezierSamples is the number of points of a piece at which the
 	// difference is measured (besides the four it passes through).
-	bezierSamples = 48
+	bezierSamples = 32
 	// maxBezierPieces bounds the pieces of one segment (a segment whose
 	// slope is infinite at an end cannot meet the tolerance there with
 	// float32 key times; it stops at this many).
@@ -62,7 +62,15 @@ func (b *unrestricted) at(t float64) float64 {
 	return cubicBezier(b.y, cardanoRoot(a3, a2, a1, a0))
 }
 
-func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+func clamp01(v float64) float64 {
+	if v < 0 {
+		return 0
+	}
+	if v > 1 {
+		return 1
+	}
+	return v
+}
 
 // cardanoRoot is the root in [0, 1] of a·u³ + b·u² + c·u + d that the
 // framework picks (CubismMath.cardanoAlgorithmForBezier): with |a| < 1e-5
@@ -82,14 +90,16 @@ func cardanoRoot(a, b, c, d float64) float64 {
 	}
 	ba, ca, da := b/a, c/a, d/a
 	p := (3*ca - ba*ba) / 3
+	p3 := p / 3
 	q := (2*ba*ba*ba - 9*ba*ca + 27*da) / 27
 	q2 := q / 2
-	disc := q2*q2 + p*p*p/27
+	disc := q2*q2 + p3*p3*p3
 	near := func(r float64) bool { return math.Abs(r-0.5) < 0.51 }
 	switch {
 	case disc < 0:
-		r := math.Sqrt(math.Pow(-p/3, 3))
-		phi := math.Acos(math.Max(-1, math.Min(1, -q/(2*r))))
+		mp3 := -p3
+		r := math.Sqrt(mp3 * mp3 * mp3)
+		phi := math.Acos(min(1, max(-1, -q/(2*r))))
 		t1 := 2 * math.Cbrt(r)
 		for k := 0.0; k < 2; k++ {
 			if root := t1*math.Cos((phi+2*k*math.Pi)/3) - ba/3; near(root) {
@@ -117,13 +127,18 @@ func restrictedAt(t0 float32, v0 float32, s p2l.Segment, t float64) float64 {
 }
 
 // pieceError is the largest difference between a restricted piece and the
-// framework's curve over the piece.
-func (b *unrestricted) pieceError(t0, v0 float32, s p2l.Segment) float64 {
+// framework's curve over the piece, or the first one above stop.
+func (b *unrestricted) pieceError(t0, v0 float32, s p2l.Segment, stop float64) float64 {
 	worst := 0.0
 	d := float64(s.End.T) - float64(t0)
 	for k := 1; k <= bezierSamples; k++ {
 		t := float64(t0) + d*float64(k)/(bezierSamples+1)
-		worst = math.Max(worst, math.Abs(restrictedAt(t0, v0, s, t)-b.at(t)))
+		if e := math.Abs(restrictedAt(t0, v0, s, t) - b.at(t)); e > worst {
+			worst = e
+			if worst > stop {
+				break
+			}
+		}
 	}
 	return worst
 }
@@ -150,50 +165,69 @@ func (b *unrestricted) piece(t0, t1 float32, v0, v1 float32) p2l.Segment {
 // appendFitted appends to segs the restricted pieces for the unrestricted
 // Bezier s starting at p0; rng is the range of the curve's target.
 //
-// Pieces are made greedily from the start: each is the longest (to float32
-// time precision, found by bisection) whose difference from the framework's
-// curve stays within the tolerance.
+// Pieces are made from the start, each nearly as long as the tolerance
+// allows: tried as long as the rest of the segment, shortened while it
+// misses by the factor the error's fourth-power law predicts (a cubic
+// interpolant's error shrinks with the fourth power of its length), then
+// lengthened by bisection between the longest length that fits and the
+// shortest that does not, to 8 %.
 func appendFitted(segs []p2l.Segment, p0 p2l.Point, s p2l.Segment, rng float64) []p2l.Segment {
 	b := newUnrestricted(p0, s)
 	// Aim below the bound: the difference is measured at bezierSamples
 	// points, and between them it can be a little larger.
 	tol := bezierTolerance * rng * 0.7
-	if b.pieceError(p0.T, p0.V, s) <= tol {
+	if b.pieceError(p0.T, p0.V, s, tol) <= tol {
 		return append(segs, s) // time-linear evaluation already agrees
 	}
 	t0, v0 := p0.T, p0.V
 	end := s.End.T
 	for n := 1; ; n++ {
-		fits := func(t1 float32) (p2l.Segment, bool) {
+		// try fits a piece to [t0, t1]: its error, or for stop < ∞ only
+		// whether it exceeds stop.
+		try := func(t1 float32, stop float64) (p2l.Segment, float64) {
 			v1 := s.End.V
 			if t1 < end {
 				v1 = float32(b.at(float64(t1)))
 			}
 			seg := b.piece(t0, t1, v0, v1)
-			return seg, b.pieceError(t0, v0, seg) <= tol
+			return seg, b.pieceError(t0, v0, seg, stop)
 		}
-		seg, ok := fits(end)
-		if !ok && n < maxBezierPieces {
-			// The longest piece that fits: lo fits (or is as short as
-			// float32 allows), hi does not.
-			lo, hi := t0, end
-			var best p2l.Segment
-			for range 40 {
+		shortest := math.Nextafter32(t0, end)
+		seg, e := try(end, math.Inf(1))
+		if e > tol && n < maxBezierPieces {
+			hi, lo := end, shortest
+			var fit p2l.Segment
+			found := false
+			h := float64(end) - float64(t0)
+			for range 60 { // shrink until a length fits
+				h *= min(0.95, max(0.05, 0.9*math.Pow(tol/e, 0.25)))
+				t1 := max(float32(float64(t0)+h), shortest)
+				sg, err := try(t1, math.Inf(1))
+				if err <= tol || t1 == shortest {
+					lo, fit, found = t1, sg, true
+					break
+				}
+				hi, e = t1, err
+			}
+			if !found {
+				lo, fit = shortest, seg
+				fit, _ = try(shortest, tol)
+			}
+			for range 20 { // lengthen: lo fits, hi does not
+				if float64(hi)-float64(t0) <= 1.08*(float64(lo)-float64(t0)) {
+					break
+				}
 				mid := float32((float64(lo) + float64(hi)) / 2)
 				if mid <= lo || mid >= hi {
 					break
 				}
-				if sg, ok := fits(mid); ok {
-					lo, best = mid, sg
+				if sg, err := try(mid, tol); err <= tol {
+					lo, fit = mid, sg
 				} else {
 					hi = mid
 				}
 			}
-			if lo == t0 { // nothing fits: the shortest piece float32 allows
-				lo = hi
-				best, _ = fits(hi)
-			}
-			seg = best
+			seg = fit
 		}
 		segs = append(segs, seg)
 		if seg.End.T >= end {

@@ -162,35 +162,70 @@ func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
 	return &g, m
 }
 
-// tolerance is 1e-6 in value units, relative above magnitude 1 (a float32
-// value of 60 has a spacing of 3.8e-6).
-func curveTol(v float64) float64 { return 1e-6 * math.Max(1, math.Abs(v)) }
+// rangeTol is the bound on differences from the framework for curves,
+// fades, expressions and pose: 1e-7 of the parameter's range (issue 15).
+func rangeTol(p p2l.Parameter) float64 { return 1e-7 * float64(p.Max-p.Min) }
 
 // TestCurvesMatchCubism: every segment kind of an imported motion3 curve
-// evaluates as the framework's EvaluateCurve at times exact in float32.
+// evaluates as the framework's CubismMotion.ts evaluateCurve at 306 times
+// exact in float32, within 1e-7 of the parameter's range, except where the
+// reference runtime's rule decides (clip.rs value_at): at a key time the
+// segment ending there applies, so where the next segment is inverse
+// stepped the value is the key's own (the framework takes the next
+// segment's end value).
 func TestCurvesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
 	c, _, err := ImportMotion(m, "curves.motion3.json", g.CurveMotion)
 	if err != nil {
 		t.Fatal(err)
 	}
+	shifted := 0
 	for k, gc := range g.Curves {
 		cv := c.Curves[k].Curve
+		tol := rangeTol(m.Parameters[c.Curves[k].Parameter])
 		for i, tm := range g.Times {
-			got := float64(cv.Value(tm))
-			if want := gc.Values[i]; math.Abs(got-want) > curveTol(want) {
-				t.Errorf("curve %s at %v = %v, Cubism %v", gc.ID, tm, got, want)
+			want := gc.Values[i]
+			for j, s := range cv.Segments {
+				if float64(s.End.T) == tm && j+1 < len(cv.Segments) && cv.Segments[j+1].Kind == p2l.SegmentInverseStepped {
+					want = float64(s.End.V) // the reference's inclusive end
+					shifted++
+				}
+			}
+			if got := float64(cv.Value(tm)); math.Abs(got-want) > tol {
+				t.Errorf("curve %s at %v = %v, want %v (framework %v)", gc.ID, tm, got, want, gc.Values[i])
 			}
 		}
 	}
+	if shifted == 0 {
+		t.Error("no sample at a key before an inverse-stepped segment: the rule is not exercised")
+	}
 }
 
-// TestMotionFadesMatchCubism replays the framework's motion queue: motions
-// replacing each other (every replaced motion fading out with its own time),
-// a curve with its own fade-in, a curve with its own fade-out, the Model
-// EyeBlink and LipSync effects on parameters with their own curves, the
-// Model Opacity curve, and UserData events (also from clips fading out). The framework's model was reset to the host pose
-// before each update, as this runtime does.
+// TestMotionFadesMatchCubism replays the framework's motion queue
+// (CubismMotionManager.ts startMotionPriority, updateMotion;
+// CubismMotion.ts doUpdateParameters, getFiredEvent): motions replacing
+// each other, twice in rapid succession (every replaced motion fading out
+// with its own time), a curve with its own fade-in, a curve with its own
+// fade-out, the Model EyeBlink and LipSync effects on parameters with their
+// own curves, Model Opacity curves, UserData events, 240 frames of varying
+// float64 dt; every parameter within 1e-7 of its range.
+//
+// Where the reference runtime's clock differs from the framework's, the
+// framework was driven so that both describe the same playback, not
+// compared frame by frame as it plays on its own: the reference starts a
+// clip at the moment it is played (the next update shows clip time dt, and
+// a replaced clip's fade-out starts then), the framework on its next
+// update, so each startMotion was followed by an update of dt = 0; only the
+// events of the newest motion are expected (the reference fires the
+// playing clip's events; the framework also fires those of motions fading
+// out); every motion sets the model opacity (the framework applies a
+// motion whose fade-out has just ended once more, the reference drops it;
+// with the newest motion setting the opacity last, both show its value);
+// the curve with its own fade-out has the motion's fade-out time (the
+// framework ends a curve's fade-out with the motion's, the reference eases
+// it over its own time from the moment of replacement). The framework's
+// model was reset to the host pose before each update, as this runtime
+// does. docs/ANIMATION.md lists these differences.
 func TestMotionFadesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
 	for _, name := range []string{"walk", "wave", "nod"} {
@@ -212,12 +247,13 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 		r.UpdateStages(fr.Dt, p2l.StageClips)
 		for i, want := range fr.Values {
 			got := float64(r.ParameterCurrent(i))
-			worst = max(worst, math.Abs(got-want)/math.Max(1, math.Abs(want)))
-			if math.Abs(got-want) > curveTol(want) {
+			tol := rangeTol(m.Parameters[i])
+			worst = max(worst, math.Abs(got-want)/float64(m.Parameters[i].Max-m.Parameters[i].Min))
+			if math.Abs(got-want) > tol {
 				t.Fatalf("frame %d parameter %s = %v, Cubism %v", f, m.Parameters[i].ID, got, want)
 			}
 		}
-		if got := float64(r.Opacity()); math.Abs(got-fr.Opacity) > 1e-6 {
+		if got := float64(r.Opacity()); math.Abs(got-fr.Opacity) > 1e-7 {
 			t.Fatalf("frame %d opacity %v, Cubism %v", f, got, fr.Opacity)
 		}
 		var got []string
@@ -228,7 +264,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 			t.Fatalf("frame %d events %q, Cubism %q", f, got, fr.Events)
 		}
 	}
-	t.Logf("%d frames, worst relative difference %.3g", len(g.Frames), worst)
+	t.Logf("%d frames, worst difference %.3g of the range", len(g.Frames), worst)
 }
 
 type goldenPoseExpr struct {
@@ -248,6 +284,7 @@ type goldenPoseExpr struct {
 	Exp3       json.RawMessage `json:"exp3"`
 	ExprFrames []struct {
 		Dt     float64   `json:"dt"`
+		Start  bool      `json:"start"`
 		Values []float64 `json:"values"`
 	} `json:"exprFrames"`
 }
@@ -264,8 +301,9 @@ func loadPoseExpr(t *testing.T) *goldenPoseExpr {
 	return &g
 }
 
-// TestPoseMatchesCubism replays the framework's CubismPose: two groups, one
-// with links; a shown entry is switched mid-fade.
+// TestPoseMatchesCubism replays the framework's CubismPose.ts
+// updateParameters (doFade, copyPartOpacities): two groups, one with
+// links; a shown entry is switched mid-fade; within 1e-7.
 func TestPoseMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
 	m := &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
@@ -281,25 +319,32 @@ func TestPoseMatchesCubism(t *testing.T) {
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
+	worst := 0.0
 	for f, fr := range g.PoseFrames {
 		if fr.Show != nil {
 			r.ShowPose(fr.Show[0], fr.Show[1])
 		}
 		r.UpdateStages(fr.Dt, p2l.StagePose)
 		for i, want := range fr.Opacity {
-			if got := float64(r.PoseOpacity(i)); math.Abs(got-want) > 1e-6 {
+			got := float64(r.PoseOpacity(i))
+			worst = max(worst, math.Abs(got-want))
+			if math.Abs(got-want) > 1e-7 { // of the opacity's range 0..1
 				t.Fatalf("frame %d part %s opacity %v, Cubism %v", f, g.Parts[i], got, want)
 			}
 		}
 	}
+	t.Logf("%d frames, worst difference %.3g", len(g.PoseFrames), worst)
 }
 
-// TestExpressionMatchesCubism: one exp3 fading in (Add, Multiply,
-// Overwrite) matches the framework's expression manager. (The golden file
-// goes on with the expression replaced by an empty one: the framework then
-// crossfades its accumulators by the new entry's weight, whereas the spec
-// fades the old expression out by its own weight, so those frames are not
-// compared; see docs/ANIMATION.md.)
+// TestExpressionMatchesCubism: one exp3 (Add, Multiply, Overwrite) fading
+// in matches the framework's CubismExpressionMotionManager.ts updateMotion
+// (CubismExpressionMotion.ts calculateExpressionParameters) within 1e-7 of
+// the range over 60 frames of varying dt. As for motions, the framework got
+// an update of dt = 0 right after startMotionPriority (the reference
+// starts an expression at the moment it is set). A replaced expression is
+// not compared: the framework then crossfades its per-parameter
+// accumulators by the newer entry's weight, the reference fades the old one
+// out by its own weight (docs/ANIMATION.md).
 func TestExpressionMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
 	m := &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
@@ -312,21 +357,30 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	}
 	m.Expressions = []p2l.Expression{x}
 	r := m.NewRig()
-	r.SetExpression(0)
-	for f, fr := range g.ExprFrames[:50] {
+	worst := 0.0
+	for f, fr := range g.ExprFrames {
+		if fr.Start {
+			r.SetExpression(0)
+		}
 		r.UpdateStages(fr.Dt, p2l.StageExpressions)
 		for i, want := range fr.Values {
-			if got := float64(r.ParameterCurrent(i)); math.Abs(got-want) > curveTol(want) {
+			got := float64(r.ParameterCurrent(i))
+			worst = max(worst, math.Abs(got-want)/float64(m.Parameters[i].Max-m.Parameters[i].Min))
+			if math.Abs(got-want) > rangeTol(m.Parameters[i]) {
 				t.Fatalf("frame %d parameter %s = %v, Cubism %v", f, g.Params[i].ID, got, want)
 			}
 		}
 	}
+	t.Logf("%d frames, worst difference %.3g of the range", len(g.ExprFrames), worst)
 }
 
-// TestUnrestrictedBezierNearCubism: an unrestricted ease-in-out Bezier
-// (control times 0.4 and 0.6 of a unit segment) imported as linear pieces
-// stays within 2e-4 of the framework's cubic-in-time (Cardano) evaluation
-// at 257 times.
+// TestUnrestrictedBezierNearCubism: unrestricted Bezier curves (a file
+// without AreBeziersRestricted; CubismMotion.ts
+// bezierEvaluateCardanoInterpretation) imported as restricted pieces stay
+// within 1e-5 of the parameter's range of the framework's values at 1001
+// times: an ease-in-out, a steep segment followed by an S, a segment whose
+// handles are vertical (infinite slope at both ends), a linear segment then
+// a Bezier.
 func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	data, err := os.ReadFile("testdata/cubism-bezier-unrestricted.json")
 	if err != nil {
@@ -334,23 +388,35 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	}
 	var g struct {
 		Motion json.RawMessage `json:"motion"`
-		Times  []float64       `json:"times"`
-		Values []float64       `json:"values"`
+		Params []struct {
+			ID       string
+			Min, Max float32
+		} `json:"params"`
+		Times  []float64   `json:"times"`
+		Values [][]float64 `json:"values"`
 	}
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	c, _, err := ImportMotion(baseModel(), "b.motion3.json", g.Motion)
+	m := &p2l.Model{}
+	for _, p := range g.Params {
+		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max})
+	}
+	c, _, err := ImportMotion(m, "b.motion3.json", g.Motion)
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst := 0.0
-	for i, tm := range g.Times {
-		d := math.Abs(float64(c.Curves[0].Value(tm)) - g.Values[i])
-		worst = max(worst, d)
-		if d > 2e-4 {
-			t.Errorf("t = %v: %v, Cubism %v", tm, c.Curves[0].Value(tm), g.Values[i])
+	for k, cv := range c.Curves {
+		p := m.Parameters[cv.Parameter]
+		rng := float64(p.Max - p.Min)
+		worst := 0.0
+		for i, tm := range g.Times {
+			d := math.Abs(float64(cv.Value(tm)) - g.Values[k][i])
+			worst = max(worst, d/rng)
+			if d > 1e-5*rng {
+				t.Errorf("%s at %v: %v, Cubism %v (%.3g of the range)", p.ID, tm, cv.Value(tm), g.Values[k][i], d/rng)
+			}
 		}
+		t.Logf("%s: %d segments, worst difference %.3g of the range", p.ID, len(cv.Segments), worst)
 	}
-	t.Logf("worst difference %.3g", worst)
 }
