@@ -1,0 +1,207 @@
+package p2l_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// refPlayModel is a small rig exercising clip, expression, pose and physics
+// playback: a looping clip with fades, a Bezier and events; a one-shot clip
+// whose keys sit on exact float32 times (a stepped segment ending where an
+// inverse-stepped one starts, a key after the duration), part and model
+// opacity curves and a curve with its own fade-in; an expression; a pose
+// group; a physics group at Fps 32 (a power of two, like the tests' dt, so
+// that float32 and float64 clocks take every step at the same update), one
+// output weighted over its host value.
+func refPlayModel() *p2l.Model {
+	tri := func(id string, x float32) p2l.Mesh {
+		return p2l.Mesh{ID: id, Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
+			Positions: []float32{x, 0, x + 10, 0, x, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2},
+			Opacity: 1, Multiply: p2l.White}
+	}
+	part := func(id string, mesh int) p2l.Part {
+		return p2l.Part{ID: id, Flags: p2l.PartVisible, Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: mesh}},
+			Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}
+	}
+	lin := func(t, v float32) p2l.Segment {
+		return p2l.Segment{Kind: p2l.SegmentLinear, End: p2l.Point{T: t, V: v}}
+	}
+	seg := func(k p2l.SegmentKind, t, v float32) p2l.Segment {
+		return p2l.Segment{Kind: k, End: p2l.Point{T: t, V: v}}
+	}
+	bez := func(t0, t, v, c1, c2 float32) p2l.Segment {
+		d := t - t0
+		return p2l.Segment{Kind: p2l.SegmentBezier, C1: p2l.Point{T: t0 + d/3, V: c1}, C2: p2l.Point{T: t0 + 2*d/3, V: c2}, End: p2l.Point{T: t, V: v}}
+	}
+	curve := func(p int, start float32, segs ...p2l.Segment) p2l.ParameterCurve {
+		return p2l.ParameterCurve{Parameter: p, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: start}, Segments: segs}}
+	}
+	return &p2l.Model{
+		Canvas: p2l.Canvas{Width: 40, Height: 20, PixelsPerUnit: -1},
+		Parameters: []p2l.Parameter{
+			{ID: "X", Min: -10, Max: 10}, {ID: "Y", Min: -10, Max: 10, Default: 1}, {ID: "Step", Min: 0, Max: 10},
+			{ID: "Hair", Min: -30, Max: 30}, {ID: "Hair2", Min: -30, Max: 30}, {ID: "Eye", Min: 0, Max: 1, Default: 1},
+		},
+		Parts:  []p2l.Part{part("P0", 0), part("P1", 1), part("P2", 2)},
+		Meshes: []p2l.Mesh{tri("M0", 0), tri("M1", 10), tri("M2", 20)},
+		Draw:   p2l.DrawGroup{Part: -1, Children: []p2l.DrawNode{{Mesh: 0}, {Mesh: 1}, {Mesh: 2}}},
+		Roles:  []p2l.Role{{Name: "EyeBlink", Parameters: []int{5}}},
+		Clips: []p2l.Clip{
+			{ID: "Loop", Name: "Loop", Duration: 2, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
+				Curves: []p2l.ParameterCurve{curve(0, 0, lin(1, 10), bez(1, 2, 0, 12, -12)), curve(1, 1, lin(0.7, 6), lin(2, 1))},
+				Events: []p2l.Event{{Time: 0, Value: "lap"}, {Time: 1, Value: "mid"}}},
+			{ID: "Once", Name: "Once", Duration: 1.5, Fps: 30, FadeIn: 0.2, FadeOut: 0.3,
+				Curves: []p2l.ParameterCurve{curve(2, 0, lin(0.5, 5), seg(p2l.SegmentStepped, 1, 8), seg(p2l.SegmentInverseStepped, 1.25, 2), lin(1.5, 9), lin(2, 1)),
+					curve(0, -4, lin(1.5, 4))},
+				Events:       []p2l.Event{{Time: 0.5, Value: "half"}, {Time: 1.5, Value: "end"}},
+				TargetCurves: []p2l.TargetCurve{{Target: p2l.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 1}, Segments: []p2l.Segment{lin(1.5, 0.25)}}}, {Target: p2l.TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0.9}, Segments: []p2l.Segment{lin(1.5, 0.6)}}}},
+				CurveFades:   []p2l.CurveFade{{Curve: 1, FadeIn: 0.6, FadeOut: -1}}},
+		},
+		Expressions: []p2l.Expression{{ID: "Smile", Name: "Smile", FadeIn: 0.3, FadeOut: 0.3,
+			Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionAdd, Value: 2}, {Parameter: 1, Blend: p2l.ExpressionMultiply, Value: 1.5}}}},
+		Pose: &p2l.Pose{FadeIn: 0.4, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 1}, {Part: 2}}}}},
+		Physics: p2l.Physics{Fps: 32, Groups: []p2l.PhysicsGroup{
+			{ID: "G0", Name: "G0",
+				Inputs:        []p2l.PhysicsInput{{Parameter: 0, Source: p2l.PhysicsX, Weight: 100}, {Parameter: 1, Source: p2l.PhysicsAngle, Weight: 50}},
+				Outputs:       []p2l.PhysicsOutput{{Parameter: 3, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 10, Weight: 100}, {Parameter: 4, Vertex: 2, Source: p2l.PhysicsAngle, Scale: 15, Weight: 50}},
+				Segments:      []p2l.PhysicsSegment{{Length: 3, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 3, Mobility: 0.9, Delay: 0.8, Acceleration: 1.2}},
+				Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionDefault: 0, PositionMax: 10, AngleMin: -10, AngleDefault: 0, AngleMax: 10}},
+		}},
+	}
+}
+
+// TestReferencePlaybackFile writes refPlayModel as a .p2lrt where
+// P2L_WRITE_REFPLAY names a path (how testdata/reference-playback.json was
+// made; see testdata/README.md).
+func TestReferencePlaybackFile(t *testing.T) {
+	path := os.Getenv("P2L_WRITE_REFPLAY")
+	if path == "" {
+		t.Skip("P2L_WRITE_REFPLAY not set")
+	}
+	var b bytes.Buffer
+	if err := p2l.Write(&b, refPlayModel(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type refPlayback struct {
+	Eval struct {
+		Opacity []float64 `json:"opacity"`
+	} `json:"eval"`
+	Scenarios []struct {
+		Name       string             `json:"name"`
+		Dt         float64            `json:"dt"`
+		Clip       string             `json:"clip"`
+		Expression string             `json:"expression"`
+		Pose       []int              `json:"pose"`
+		Params     map[string]float32 `json:"params"`
+		Frames     []struct {
+			Params     []float64 `json:"params"`
+			Opacity    []float64 `json:"opacity"`
+			RigOpacity float64   `json:"rigOpacity"`
+			Events     []string  `json:"events"`
+		} `json:"frames"`
+	} `json:"scenarios"`
+}
+
+// TestReferencePlayback replays what PSD2Live's reference runtime did with
+// refPlayModel (testdata/reference-playback.json; testdata/README.md says
+// how it was made) through Write, Load and Rig.Update with the same dt, a
+// power of two so that the reference's float32 clocks are exact: a looping
+// clip with an expression and physics over host values, a one-shot clip
+// sampled exactly at its keys (the inclusive-end rule, the one-shot clamp),
+// the same at 1/32 s, a pose fade, and the pose's starting state at
+// Evaluate. Parameters must agree within 1e-6 of their range and opacities
+// within 1e-6 (the reference computes physics in float32, we in float64;
+// with other dt its float32 clocks drift, docs/ANIMATION.md §9), events
+// exactly; except, as documented (docs/ANIMATION.md §10), the physics
+// outputs before the first step, where this runtime leaves the host value
+// (Cubism's rule; the reference writes 0 there).
+func TestReferencePlayback(t *testing.T) {
+	data, err := os.ReadFile("testdata/reference-playback.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref refPlayback
+	if err := json.Unmarshal(data, &ref); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := p2l.Write(&b, refPlayModel(), nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := p2l.Load(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.NewRig()
+	r.Evaluate()
+	for i, want := range ref.Eval.Opacity {
+		if got := float64(r.MeshOpacity(i)); math.Abs(got-want) > 1e-7 {
+			t.Errorf("Evaluate: mesh %d opacity %v, reference %v (the pose's starting state)", i, got, want)
+		}
+	}
+	outputs := map[int]bool{3: true, 4: true} // Hair, Hair2
+	for _, sc := range ref.Scenarios {
+		r := m.NewRig()
+		for id, v := range sc.Params {
+			r.SetParameter(m.ParameterIndex(id), v)
+		}
+		if sc.Clip != "" {
+			r.Play(m.ClipIndex(sc.Clip))
+		}
+		if sc.Expression != "" {
+			r.SetExpression(m.ExpressionIndex(sc.Expression))
+		}
+		if sc.Pose != nil {
+			r.ShowPose(sc.Pose[0], sc.Pose[1])
+		}
+		worstP, worstO := 0.0, 0.0
+		elapsed := 0.0
+		for f, fr := range sc.Frames {
+			r.Update(sc.Dt)
+			elapsed += sc.Dt
+			beforeStep := elapsed < 1/float64(m.Physics.Fps)
+			for i, want := range fr.Params {
+				p := m.Parameters[i]
+				if outputs[i] && beforeStep {
+					want = float64(r.Parameter(i)) // left alone until the first step
+				}
+				// The reference reports the values before its clamp
+				// (ParameterCurrent is after it; both evaluate clamped).
+				want = min(max(want, float64(p.Min)), float64(p.Max))
+				d := math.Abs(float64(r.ParameterCurrent(i))-want) / float64(p.Max-p.Min)
+				worstP = max(worstP, d)
+				if d > 1e-6 {
+					t.Errorf("%s frame %d: %s = %v, reference %v (%.3g of the range)", sc.Name, f+1, p.ID, r.ParameterCurrent(i), want, d)
+				}
+			}
+			for i, want := range fr.Opacity {
+				d := math.Abs(float64(r.MeshOpacity(i)) - want)
+				worstO = max(worstO, d)
+				if d > 1e-6 {
+					t.Errorf("%s frame %d: mesh %d opacity %v, reference %v", sc.Name, f+1, i, r.MeshOpacity(i), want)
+				}
+			}
+			var got []string
+			for _, e := range r.Events() {
+				if !e.Finished { // the reference has no finished events
+					got = append(got, e.Value)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(fr.Events, ",") {
+				t.Errorf("%s frame %d: events %q, reference %q", sc.Name, f+1, got, fr.Events)
+			}
+		}
+		t.Logf("%s: %d frames, parameters within %.3g of their range, opacities within %.3g", sc.Name, len(sc.Frames), worstP, worstO)
+	}
+}
