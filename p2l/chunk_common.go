@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"math"
+	"reflect"
 	"slices"
 )
 
@@ -211,11 +212,14 @@ func (c *coder) channels(p *[]Channel, glue bool, f string) {
 	})
 }
 
-// bindings codes bindings<S>: u16 n × { ref parameter, array<f32> keys,
-// u32 neutral, per key { u8 present, S }, u16 n × { ref limit_parameter,
-// u16 n × { f32 value, f32 weight } } }. shape codes one S; present tells
-// whether the key carries a shape (size rules differ).
-func bindings[S any](c *coder, p *[]Binding[S], minS int, f string, shape func(c *coder, s *S, present bool)) {
+// bindings codes bindings<S> in the reference layout (P2lrt.kt bindings(),
+// rig.rs bindings): u16 n × { ref parameter, array<f32> keys, u32 neutral,
+// per key { u8 present, [S when present = 1] }, u16 n × { ref
+// limit_parameter, u16 n × { f32 value, f32 weight } } }. Keys: at least
+// one, non-decreasing; neutral below the key count. An absent key has the
+// zero S in the model; the writer refuses a non-zero one (it could not be
+// read back).
+func bindings[S any](c *coder, p *[]Binding[S], f string, shape func(c *coder, s *S)) {
 	seq(c, p, 2, 4+minArray+4+minBindings, f, func(c *coder, b *Binding[S]) {
 		c.ref(&b.Parameter, "parameter")
 		c.keys(&b.Keys, true, "keys")
@@ -223,9 +227,9 @@ func bindings[S any](c *coder, p *[]Binding[S], minS int, f string, shape func(c
 			return
 		}
 		n := len(b.Keys)
-		u := uint32(0xFFFFFFFF)
+		u := uint32(b.Neutral)
 		if !c.read {
-			if b.Neutral < -1 || b.Neutral >= n {
+			if b.Neutral < 0 || b.Neutral >= n {
 				c.fail("neutral", "neutral key %d out of range (%d keys)", b.Neutral, n)
 				return
 			}
@@ -233,19 +237,16 @@ func bindings[S any](c *coder, p *[]Binding[S], minS int, f string, shape func(c
 				c.fail("shapes", "Present and Shapes need one entry per key (%d), have %d and %d", n, len(b.Present), len(b.Shapes))
 				return
 			}
-			if b.Neutral >= 0 {
-				u = uint32(b.Neutral)
-			}
 		}
 		pos := c.pos
 		c.u32(&u, "neutral")
 		if c.read && c.ok() {
-			if u != 0xFFFFFFFF && u >= uint32(n) {
+			if u >= uint32(n) {
 				c.failAt(pos, "neutral", "neutral key %d out of range (%d keys)", u, n)
 				return
 			}
-			b.Neutral = int(int32(u))
-			if n*(1+minS) > c.remaining() {
+			b.Neutral = int(u)
+			if n > c.remaining() {
 				c.fail("shapes", "%d shapes do not fit in the %d bytes that remain", n, c.remaining())
 				return
 			}
@@ -255,22 +256,22 @@ func bindings[S any](c *coder, p *[]Binding[S], minS int, f string, shape func(c
 		c.push("shapes")
 		for i := 0; i < n && c.ok(); i++ {
 			c.at(i)
+			if !c.read && !b.Present[i] && !reflect.ValueOf(&b.Shapes[i]).Elem().IsZero() {
+				c.fail("", "key %d is absent but its shape is not the zero value (an absent key stores no shape)", i)
+				break
+			}
 			c.bool8(&b.Present[i], "present")
-			shape(c, &b.Shapes[i], b.Present[i])
+			if b.Present[i] {
+				shape(c, &b.Shapes[i])
+			}
 		}
 		c.pop()
 		seq(c, &b.Limits, 2, 4+2, "limits", func(c *coder, l *Limit) {
 			c.ref(&l.Parameter, "parameter")
-			pos := c.pos
 			seq(c, &l.Points, 2, 8, "points", func(c *coder, lp *LimitPoint) {
 				c.f32(&lp.Value, "value")
 				c.f32(&lp.Weight, "weight")
 			})
-			for i := 1; c.ok() && i < len(l.Points); i++ {
-				if l.Points[i].Value < l.Points[i-1].Value {
-					c.failAt(pos, "points", "point values must not decrease (point %d)", i)
-				}
-			}
 		})
 	})
 }

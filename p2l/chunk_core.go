@@ -88,8 +88,8 @@ func (c *coder) deformer(d *Deformer) {
 		})
 		c.needKeyform(pos, w.Keyforms == nil || len(w.Keyforms.Cells) == 0)
 		c.channels(&d.Channels, false, "channels")
-		bindings(c, &w.Shapes, minArray+4+24, "shapes", func(c *coder, s *WarpShape, present bool) {
-			c.sizedFloats(&s.Points, hintPosition, np, !present, "points")
+		bindings(c, &w.Shapes, "shapes", func(c *coder, s *WarpShape) {
+			c.sizedFloats(&s.Points, hintPosition, np, false, "points")
 			c.f32(&s.Opacity, "opacity")
 			c.rgb(&s.Multiply, "multiply")
 			c.rgb(&s.Screen, "screen")
@@ -112,7 +112,7 @@ func (c *coder) deformer(d *Deformer) {
 			c.f32(&k.Scale, "scale")
 		})
 		c.channels(&d.Channels, false, "channels")
-		bindings(c, &r.Shapes, 16+2+4+24, "shapes", func(c *coder, s *RotationShape, _ bool) {
+		bindings(c, &r.Shapes, "shapes", func(c *coder, s *RotationShape) {
 			c.f32(&s.X, "x")
 			c.f32(&s.Y, "y")
 			c.f32(&s.Angle, "angle")
@@ -149,7 +149,7 @@ func codePART(c *coder, m *Model) {
 		})
 		c.channels(&p.Channels, false, "channels")
 		c.composite(&p.Composite, "composite")
-		bindings(c, &p.Shapes, 32, "shapes", func(c *coder, s *PartShape, _ bool) {
+		bindings(c, &p.Shapes, "shapes", func(c *coder, s *PartShape) {
 			c.f32(&s.DrawOrder, "drawOrder")
 			c.f32(&s.Opacity, "opacity")
 			c.rgb(&s.Multiply, "multiply")
@@ -195,8 +195,9 @@ func codeMESH(c *coder, m *Model) {
 		c.f32(&me.Opacity, "opacity")
 		c.rgb(&me.Multiply, "multiply")
 		c.rgb(&me.Screen, "screen")
-		bindings(c, &me.Shapes, minArray+32, "shapes", func(c *coder, s *MeshShape, present bool) {
-			c.sizedFloats(&s.Deltas, hintPosition, vc2, !present, "deltas")
+		bindings(c, &me.Shapes, "shapes", func(c *coder, s *MeshShape) {
+			// Empty deltas: the shape moves no vertex (rig.rs mesh, eval.rs mesh_local).
+			c.sizedFloats(&s.Deltas, hintPosition, vc2, true, "deltas")
 			c.f32(&s.DrawOrder, "drawOrder")
 			c.f32(&s.Opacity, "opacity")
 			c.rgb(&s.Multiply, "multiply")

@@ -9,7 +9,7 @@ func codePGUI(c *coder, m *Model) {
 	g := m.GUI
 	seq(c, &g.Snaps, 4, 4+minArray, "snaps", func(c *coder, s *Snap) {
 		c.ref(&s.Parameter, "parameter")
-		c.keys(&s.Keys, true, "keys")
+		c.keys(&s.Keys, false, "keys")
 	})
 	seq(c, &g.Joysticks, 4, 8, "joysticks", func(c *coder, j *Joystick) {
 		c.ref(&j.Horizontal, "horizontal")

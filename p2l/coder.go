@@ -623,8 +623,9 @@ func (c *coder) sizedFloats(p *[]float32, hint arrayHint, want int, orEmpty bool
 	}
 }
 
-// keys codes an array of keys: strictly ascending and, when nonEmpty, at
-// least one.
+// keys codes an array of keys: non-decreasing (equal neighbours are
+// allowed, as rig.rs does for every key list) and, when nonEmpty, at least
+// one.
 func (c *coder) keys(p *[]float32, nonEmpty bool, f string) {
 	pos := c.pos
 	c.floats(p, hintPlain, f)
@@ -636,8 +637,8 @@ func (c *coder) keys(p *[]float32, nonEmpty bool, f string) {
 		c.failAt(pos, f, "needs at least one key")
 	}
 	for i := 1; i < len(k); i++ {
-		if !(k[i] > k[i-1]) {
-			c.failAt(pos, f, "keys not strictly ascending at %d (%v after %v)", i, k[i], k[i-1])
+		if k[i] < k[i-1] {
+			c.failAt(pos, f, "keys decrease at %d (%v after %v)", i, k[i], k[i-1])
 			return
 		}
 	}

@@ -50,7 +50,7 @@ func fullModel() *Model {
 				Rotation: &Rotation{BaseAngle: 90,
 					Keyforms: &Grid[RotationKey]{Axes: []Axis{{Parameter: 0, Keys: []float32{-30, 30}}},
 						Cells: []Cell[RotationKey]{{Coord: []uint16{0}, Value: RotationKey{1, 2, -15, 1}}, {Coord: []uint16{1}, Value: RotationKey{3, 4, 15, 1.25}}}},
-					Shapes: []Binding[RotationShape]{{Parameter: 0, Keys: []float32{-30, 30}, Neutral: -1,
+					Shapes: []Binding[RotationShape]{{Parameter: 0, Keys: []float32{-30, 30}, Neutral: 1,
 						Present: []bool{true, false},
 						Shapes:  []RotationShape{{X: 1, Y: 2, Angle: 3, Scale: 4, FlipX: 1, FlipY: 0, Opacity: 0.5, Multiply: White, Screen: Black}, {}}}}}},
 		},

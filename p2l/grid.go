@@ -47,9 +47,6 @@ func compileGrid(axes []Axis, n int, coord func(int) []uint16, nparams int) (cgr
 	if len(axes) > maxGridAxes {
 		return g, fmt.Errorf("grid has %d axes, more than %d", len(axes), maxGridAxes)
 	}
-	if len(axes) == 0 && n > 1 {
-		return g, fmt.Errorf("grid without axes has %d cells, at most 1 allowed", n)
-	}
 	g.params = make([]int32, len(axes))
 	g.keys = make([][]float32, len(axes))
 	g.stride = make([]int, len(axes))
@@ -63,8 +60,8 @@ func compileGrid(axes []Axis, n int, coord func(int) []uint16, nparams int) (cgr
 			return g, fmt.Errorf("grid axis %d has no keys", a)
 		}
 		for k := 1; k < len(ax.Keys); k++ {
-			if !(ax.Keys[k] > ax.Keys[k-1]) {
-				return g, fmt.Errorf("grid axis %d: keys not strictly ascending", a)
+			if ax.Keys[k] < ax.Keys[k-1] {
+				return g, fmt.Errorf("grid axis %d: keys decrease", a)
 			}
 		}
 		g.params[a] = int32(ax.Parameter)
@@ -91,12 +88,21 @@ func compileGrid(axes []Axis, n int, coord func(int) []uint16, nparams int) (cgr
 		}
 		lins[i] = int32(l)
 	}
+	if len(axes) == 0 {
+		// Without axes the first cell is the static keyform, whatever
+		// follows it (eval.rs weights: cell 0).
+		g.dense = []int32{-1}
+		if n > 0 {
+			g.dense[0] = 0
+		}
+		return g, nil
+	}
 	if total <= maxDenseCells && total <= 8*n+64 {
 		g.dense = make([]int32, total)
 		for i := range g.dense {
 			g.dense[i] = -1
 		}
-		for i := n - 1; i >= 0; i-- { // first cell wins on duplicates
+		for i := range n { // the last cell wins on duplicates (rig.rs Grid::new)
 			g.dense[lins[i]] = int32(i)
 		}
 		return g, nil
@@ -108,6 +114,7 @@ func compileGrid(axes []Axis, n int, coord func(int) []uint16, nparams int) (cgr
 	slices.SortStableFunc(order, func(a, b int32) int { return int(lins[a]) - int(lins[b]) })
 	for _, i := range order {
 		if len(g.lin) > 0 && g.lin[len(g.lin)-1] == lins[i] {
+			g.cell[len(g.cell)-1] = i // the last cell wins on duplicates
 			continue
 		}
 		g.lin = append(g.lin, lins[i])
@@ -128,28 +135,40 @@ func (g *cgrid) lookup(l int) int32 {
 }
 
 // locate returns the key segment of v on keys: the lower key index and the
-// fraction towards the next key. A value within snapEpsilon of a key snaps to
-// it (t = 0); values outside the keys clamp to the end keys.
+// fraction towards the next key. A value within snapEpsilon of a key takes
+// that key's value (the first such key); values outside the keys clamp to
+// the end keys. Then, as eval.rs span/span_exact: the segment is the last
+// one whose lower key is ≤ v, so among equal keys the last but one is
+// chosen and a zero-width segment has fraction 0.
 func locate(keys []float32, v float32) (int, float64) {
-	n := len(keys)
 	fv := float64(v)
-	for i, k := range keys {
+	for _, k := range keys {
 		if math.Abs(fv-float64(k)) < snapEpsilon {
-			return i, 0
+			fv = float64(k)
+			break
 		}
 	}
-	if fv <= float64(keys[0]) {
+	return segment(keys, fv)
+}
+
+// segment is locate without snapping (blend-shape bindings do not snap).
+func segment(keys []float32, fv float64) (int, float64) {
+	last := len(keys) - 1
+	if last == 0 || fv <= float64(keys[0]) {
 		return 0, 0
 	}
-	if fv >= float64(keys[n-1]) {
-		return n - 1, 0
+	if fv >= float64(keys[last]) {
+		return last, 0
 	}
 	i := 0
-	for i+1 < n && float64(keys[i+1]) < fv {
+	for i+1 < last && float64(keys[i+1]) <= fv {
 		i++
 	}
 	k0, k1 := float64(keys[i]), float64(keys[i+1])
-	return i, (fv - k0) / (k1 - k0)
+	if k1 > k0 {
+		return i, (fv - k0) / (k1 - k0)
+	}
+	return i, 0
 }
 
 // floorKey returns the index of the key not above v (after snapping), the
@@ -208,8 +227,8 @@ type cbind struct {
 	limits  []climit
 }
 
-// climit is a limit: a piecewise-linear weight of another parameter, points
-// sorted by value.
+// climit is a limit: a piecewise-linear weight of another parameter, its
+// points in file order.
 type climit struct {
 	param int32
 	vals  []float64
@@ -225,33 +244,23 @@ func compileBind(param int, keys []float32, neutral int, present []bool, nshapes
 		return b, fmt.Errorf("no keys")
 	}
 	for k := 1; k < len(keys); k++ {
-		if !(keys[k] > keys[k-1]) {
-			return b, fmt.Errorf("keys not strictly ascending")
+		if keys[k] < keys[k-1] {
+			return b, fmt.Errorf("keys decrease")
 		}
 	}
 	if len(present) != len(keys) || nshapes != len(keys) {
 		return b, fmt.Errorf("%d keys but %d presence flags and %d shapes", len(keys), len(present), nshapes)
 	}
 	if neutral < -1 || neutral >= len(keys) {
-		neutral = -1 // any value outside the keys means "no neutral key"
+		neutral = -1 // a model built in code: any value outside the keys means "no neutral key"
 	}
 	b = cbind{param: int32(param), keys: keys, neutral: neutral, present: present}
 	for li, l := range limits {
 		if l.Parameter < 0 || l.Parameter >= nparams {
 			return b, fmt.Errorf("limit %d: parameter %d out of range", li, l.Parameter)
 		}
-		pts := slices.Clone(l.Points)
-		slices.SortStableFunc(pts, func(a, b LimitPoint) int {
-			switch {
-			case a.Value < b.Value:
-				return -1
-			case a.Value > b.Value:
-				return 1
-			}
-			return 0
-		})
 		cl := climit{param: int32(l.Parameter)}
-		for _, p := range pts {
+		for _, p := range l.Points {
 			cl.vals = append(cl.vals, float64(p.Value))
 			cl.wts = append(cl.wts, float64(p.Weight))
 		}
@@ -260,56 +269,48 @@ func compileBind(param int, keys []float32, neutral int, present []bool, nshapes
 	return b, nil
 }
 
-// factor evaluates the limit at value v: linear between points, constant
-// beyond the end points; a limit without points does not restrict (1).
+// factor evaluates the limit at value v as eval.rs piecewise: no points
+// do not restrict (1); one point is constant; at or below the first point
+// its weight; else linear within the first pair of neighbours whose upper
+// value is ≥ v (a zero-width pair takes its upper weight); beyond the last
+// point its weight. Points are taken in file order, unsorted.
 func (l *climit) factor(v float32) float64 {
 	n := len(l.vals)
-	if n == 0 {
+	switch n {
+	case 0:
 		return 1
+	case 1:
+		return l.wts[0]
 	}
 	x := float64(v)
 	if x <= l.vals[0] {
 		return l.wts[0]
 	}
-	if x >= l.vals[n-1] {
-		return l.wts[n-1]
+	for i := 0; i+1 < n; i++ {
+		if x <= l.vals[i+1] {
+			t := 1.0
+			if w := l.vals[i+1] - l.vals[i]; w > 0 {
+				t = (x - l.vals[i]) / w
+			}
+			return l.wts[i] + (l.wts[i+1]-l.wts[i])*t
+		}
 	}
-	i := 0
-	for i+1 < n && l.vals[i+1] <= x {
-		i++
-	}
-	if l.vals[i+1] == l.vals[i] {
-		return l.wts[i+1]
-	}
-	t := (x - l.vals[i]) / (l.vals[i+1] - l.vals[i])
-	return l.wts[i] + t*(l.wts[i+1]-l.wts[i])
+	return l.wts[n-1]
 }
 
 // keyWeights returns the (at most two) contributing keys of the binding at
-// the current parameter values and their weights, limits applied. Keys
-// blend linearly between neighbours without snapping; the neutral key and
-// keys without a shape contribute nothing. k < 0 marks an unused slot.
+// the current parameter values and their weights, limits applied (eval.rs
+// blend). Keys blend linearly between neighbours without snapping; the
+// neutral key and keys without a shape contribute nothing; a limit product
+// of 0 removes the binding. k < 0 marks an unused slot.
 func (b *cbind) keyWeights(cur []float32) (k0 int, w0 float64, k1 int, w1 float64) {
 	k0, k1 = -1, -1
-	v := float64(cur[b.param])
-	n := len(b.keys)
-	switch {
-	case v <= float64(b.keys[0]):
-		k0, w0 = 0, 1
-	case v >= float64(b.keys[n-1]):
-		k0, w0 = n-1, 1
-	default:
-		i := 0
-		for i+1 < n && float64(b.keys[i+1]) <= v {
-			i++
-		}
-		t := (v - float64(b.keys[i])) / (float64(b.keys[i+1]) - float64(b.keys[i]))
-		k0, w0 = i, 1-t
-		if t > 0 {
-			k1, w1 = i+1, t
-		}
+	i, t := segment(b.keys, float64(cur[b.param]))
+	k0, w0 = i, 1-t
+	if t > 0 {
+		k1, w1 = i+1, t
 	}
-	if k0 >= 0 && (k0 == b.neutral || !b.present[k0] || w0 == 0) {
+	if k0 >= 0 && (k0 == b.neutral || !b.present[k0] || w0 <= 0) {
 		k0 = -1
 	}
 	if k1 >= 0 && (k1 == b.neutral || !b.present[k1]) {
@@ -321,6 +322,9 @@ func (b *cbind) keyWeights(cur []float32) (k0 int, w0 float64, k1 int, w1 float6
 	f := 1.0
 	for i := range b.limits {
 		f *= b.limits[i].factor(cur[b.limits[i].param])
+	}
+	if f == 0 {
+		return -1, 0, -1, 0
 	}
 	w0 *= f
 	w1 *= f

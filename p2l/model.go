@@ -173,11 +173,14 @@ type Channel struct {
 // Binding is the spec's bindings<S>: a blend shape driven by one parameter.
 type Binding[S any] struct {
 	Parameter int
-	Keys      []float32
-	// Neutral is the index of the neutral key, or −1 (0xFFFFFFFF in the file).
+	// Keys are non-decreasing, at least one.
+	Keys []float32
+	// Neutral is the index of the neutral key, which contributes nothing;
+	// it must be below len(Keys).
 	Neutral int
 	// Present[i] tells whether key i carries a shape; Shapes[i] is its
-	// value (zero when absent). Both have len(Keys) entries.
+	// value, the zero value when absent (the file stores no shape for an
+	// absent key). Both have len(Keys) entries.
 	Present []bool
 	Shapes  []S
 	Limits  []Limit
@@ -304,6 +307,9 @@ type Mesh struct {
 
 // MeshShape is the per-key blend-shape target of a mesh.
 type MeshShape struct {
+	// Deltas are target vertex offsets (x,y pairs, 2·vertex count), or
+	// empty: the shape then moves no vertex (its other targets still
+	// apply).
 	Deltas    []float32
 	DrawOrder float32
 	Opacity   float32

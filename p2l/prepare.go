@@ -485,8 +485,8 @@ func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float64, np int, 
 	for k := range sb.Shapes {
 		var pts []float32
 		pts, targets[k] = key(&sb.Shapes[k])
-		if !b.present[k] || k == b.neutral {
-			continue
+		if !b.present[k] || k == b.neutral || len(pts) == 0 {
+			continue // no geometric contribution (empty arrays: eval.rs zips over nothing)
 		}
 		if len(pts) != n {
 			return cbind{}, nil, nil, fmt.Errorf("binding %d key %d has %d floats, want %d", bi, k, len(pts), n)

@@ -35,7 +35,7 @@ func TestValidateRules(t *testing.T) {
 		{"warp columns 0", func(m *Model) { m.Deformers[0].Warp.Columns = 0 }, "columns and rows must be in 1..65535"},
 		{"warp keyform size", func(m *Model) { w := m.Deformers[0].Warp; w.Keyforms.Cells[0].Value = w.Keyforms.Cells[0].Value[:10] }, "has 10 values, want 12"},
 		{"warp shape size", func(m *Model) { s := &m.Deformers[0].Warp.Shapes[0].Shapes[1]; s.Points = s.Points[:2] }, "has 2 values, want 12"},
-		{"absent shape may be empty, not partial", func(m *Model) { m.Deformers[0].Warp.Shapes[0].Shapes[0].Points = []float32{1} }, "has 1 values, want 12"},
+		{"absent shape is the zero value", func(m *Model) { m.Deformers[0].Warp.Shapes[0].Shapes[0].Points = []float32{1} }, "key 0 is absent but its shape is not the zero value"},
 		{"grid coordinate out of range", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells[0].Coord[1] = 2 }, "coordinate 2 on axis 1 is not below its 2 keys"},
 		{"grid duplicate cell", func(m *Model) { g := m.Deformers[0].Warp.Keyforms; g.Cells[1].Coord = []uint16{1, 0} }, "cell 1 repeats the coordinates"},
 		{"grid coord count", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells[0].Coord = []uint16{1} }, "has 1 coordinates, grid has 2 axes"},
@@ -43,14 +43,13 @@ func TestValidateRules(t *testing.T) {
 			g := m.Bones.Virtual[0].Rotation.Keyforms
 			g.Cells = append(g.Cells, g.Cells[0])
 		}, "a grid without axes has at most one cell"},
-		{"keys not ascending", func(m *Model) { m.Deformers[0].Warp.Keyforms.Axes[0].Keys[2] = 0 }, "keys not strictly ascending"},
+		{"keys decrease", func(m *Model) { m.Deformers[0].Warp.Keyforms.Axes[0].Keys[1] = -40 }, "keys decrease at 1"},
 		{"axis without keys", func(m *Model) { m.Deformers[1].Rotation.Keyforms.Axes[0].Keys = nil }, "needs at least one key"},
 		{"axis parameter out of range", func(m *Model) { m.Deformers[1].Rotation.Keyforms.Axes[0].Parameter = 3 }, "parameter 3 out of range"},
 		{"binding neutral", func(m *Model) { m.Meshes[0].Shapes[0].Neutral = 2 }, "neutral key 2 out of range"},
 		{"binding shapes per key", func(m *Model) { m.Meshes[0].Shapes[0].Present = []bool{true} }, "one entry per key"},
 		{"binding parameter", func(m *Model) { m.Parts[0].Shapes[0].Parameter = 9 }, "parts[0].shapes[0].parameter: parameter 9 out of range"},
 		{"limit parameter", func(m *Model) { m.Meshes[0].Shapes[0].Limits[0].Parameter = -1 }, "limits[0].parameter: parameter -1 out of range"},
-		{"limit points decrease", func(m *Model) { m.Meshes[0].Shapes[0].Limits[0].Points[2].Value = 0.1 }, "point values must not decrease"},
 		{"channel kind", func(m *Model) { m.Deformers[0].Channels[0].Kind = ChannelColor }, "channel 1 needs kind 0"},
 		{"channel twice", func(m *Model) { m.Deformers[0].Channels[1] = m.Deformers[0].Channels[0] }, "appears twice"},
 		{"glue channel on a mesh", func(m *Model) { m.Meshes[0].Channels = m.Glues[0].Channels }, "channel 6 not allowed here"},
@@ -79,7 +78,7 @@ func TestValidateRules(t *testing.T) {
 		{"index beyond vertices", func(m *Model) { m.Meshes[0].Indices[5] = 4 }, "index 4 at 5 is not below the vertex count 4"},
 		{"geometry without flag", func(m *Model) { m.Meshes[0].Flags &^= MeshGeometry }, "geometry set without the geometry flag"},
 		{"mesh keyform size", func(m *Model) { m.Meshes[0].Keyforms.Cells[0].Value = []float32{1, 2} }, "has 2 values, want 8"},
-		{"mesh shape size", func(m *Model) { m.Meshes[0].Shapes[0].Shapes[1].Deltas = nil }, "has 0 values, want 8"},
+		{"mesh shape size", func(m *Model) { s := &m.Meshes[0].Shapes[0].Shapes[1]; s.Deltas = s.Deltas[:2] }, "has 2 values, want 8"},
 		{"no-geometry mesh with deltas", func(m *Model) {
 			m.Meshes[2].Keyforms = &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: []float32{1, 2}}}}
 		}, "has 2 values, want 0"},
@@ -119,7 +118,7 @@ func TestValidateRules(t *testing.T) {
 		{"gui group parameter", func(m *Model) { m.GUI.Tree[0].Parameter = 0 }, "a group node has parameter -1"},
 		{"gui preset label", func(m *Model) { m.GUI.Tree[0].Preset = "p" }, "preset set without the preset label"},
 		{"gui argb label", func(m *Model) { m.GUI.Tree[0].Children[1].ARGB = 1 }, "color set without the custom label"},
-		{"gui snap keys", func(m *Model) { m.GUI.Snaps[0].Keys = []float32{1, 1} }, "strictly ascending"},
+		{"gui snap keys", func(m *Model) { m.GUI.Snaps[0].Keys = []float32{2, 1} }, "keys decrease"},
 		{"gui tree depth", func(m *Model) {
 			n := GUINode{Kind: GUIParameter, Parameter: 0}
 			for i := 0; i < maxDepth+1; i++ {

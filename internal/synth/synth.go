@@ -416,7 +416,11 @@ func binding[S any](g *gen, p int, shape func(present bool) S) p2l.Binding[S] {
 		b.Present = []bool{false, true}
 	}
 	for _, pres := range b.Present {
-		b.Shapes = append(b.Shapes, shape(pres))
+		var s S // an absent key stores no shape
+		if pres {
+			s = shape(pres)
+		}
+		b.Shapes = append(b.Shapes, s)
 	}
 	if g.n(2) == 0 {
 		lp := g.axisP[g.n(len(g.axisP))]
