@@ -319,10 +319,10 @@ func codeTEXR(c *coder, m *Model) {
 
 func codePHYS(c *coder, m *Model) {
 	ph := &m.Physics
-	maxSrc := uint8(PhysicsAngle)
-	if c.version >= 2 {
-		maxSrc = uint8(PhysicsY)
-	}
+	// Y (2) is read in any chunk version and in v1, as rig.rs source() does;
+	// the writer uses chunk version 2 when Y appears and drops Y in v1, as
+	// P2lrt.kt does.
+	maxSrc := uint8(PhysicsY)
 	c.f32(&ph.Fps, "fps")
 	if c.ok() && ph.Fps < 0 {
 		c.fail("fps", "negative fps %v", ph.Fps)

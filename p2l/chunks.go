@@ -127,12 +127,7 @@ func Inspect(data []byte) (*FileInfo, error) {
 		return nil, asFormatError(err)
 	}
 	if v == 1 {
-		fi := &FileInfo{Major: 1}
-		if len(data) >= 16 {
-			fi.Flags = le.Uint32(data[12:])
-			fi.NamesStripped = fi.Flags&1 != 0
-		}
-		return fi, nil
+		return &FileInfo{Major: 1}, nil // v1 has no flags word
 	}
 	h, entries, err := container.Parse(data)
 	if err != nil {

@@ -147,13 +147,13 @@ func TestHandBuiltMinimal(t *testing.T) {
 	}
 }
 
-// TestHandBuiltV1 checks the v1 layout of docs/FORMAT.md: header, then the
+// TestHandBuiltV1 checks the v1 layout (P2lrt.kt v1()): magic, version, then the
 // core sections with inline strings and plain arrays.
 func TestHandBuiltV1(t *testing.T) {
 	str := func(w *bld, s string) { w.u32(uint32(len(s))).u8([]byte(s)...) }
 	w := &bld{}
 	w.b = append(w.b, "P2LRT\x00\x00\x00"...)
-	w.u32(1).u32(0)
+	w.u32(1)                   // version 1; the canvas follows at byte 12
 	w.f32(100, 50, 50, 25, -1) // CANV
 	w.u32(1)                   // PARM
 	str(w, "P")
