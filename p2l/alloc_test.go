@@ -63,30 +63,42 @@ func TestHugeCountSmallChunk(t *testing.T) {
 	}
 }
 
-// TestHugeWarpWithoutKeyforms: a 4000×4000 warp whose keyform grid has no
-// cell would make evaluation allocate hundreds of MB from a file of a few
-// hundred bytes; the reader rejects it first.
+// TestHugeWarpWithoutKeyforms: a 4096×4096 warp without keyforms (the
+// reference accepts it: every point at the origin) must not make
+// evaluation allocate the 4097² points it declares from a file of a few
+// hundred bytes: such a lattice maps everything to one point whatever its
+// size, and the evaluator collapses it. A keyform grid with no cell is
+// still rejected (rig.rs Grid::new does too).
 func TestHugeWarpWithoutKeyforms(t *testing.T) {
-	m := minimalModel()
-	w := &Warp{Columns: 4000, Rows: 4000, Keyforms: &Grid[[]float32]{}}
-	m.Deformers = []Deformer{{Kind: WarpDeformer, ID: "w", Parent: -1, Part: -1, Opacity: 1, Multiply: White, Warp: w}}
-	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "at least one cell") {
-		t.Fatalf("Validate: %v", err)
+	defm := func(grid []byte) []byte {
+		w := (&bld{}).u32(1).u8(0).u32(none).i32(-1).i32(-1).u8(0).f32(1, 1, 1, 1, 0, 0, 0).u32(4096).u32(4096)
+		w.b = append(w.b, grid...)
+		return w.u8(0).u16(0).b
 	}
-	// The same record, hand-built: DEFM with one warp, grid with no axes
-	// and no cells.
-	defm := (&bld{}).u32(1).u8(0).u32(none).i32(-1).i32(-1).u8(0).f32(1, 1, 1, 1, 0, 0, 0).
-		u32(4000).u32(4000).u16(0).u32(0).u8(0).u16(0).b
-	data := buildV2(withChunk("DEFM", func(c *tchunk) { c.data = defm })...)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	_, err := Load(data)
-	runtime.ReadMemStats(&after)
-	if err == nil || !strings.Contains(err.Error(), "DEFM") || !strings.Contains(err.Error(), "at least one cell") {
+	allocs := func(data []byte) (*Model, uint64) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m, err := Load(data)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		return m, after.TotalAlloc - before.TotalAlloc
+	}
+	// Against the same file without the deformer (the load, the prepared
+	// tables and the trial evaluation cost about 1 MB on their own).
+	_, base := allocs(buildV2(minimalChunks()...))
+	m, d := allocs(buildV2(withChunk("DEFM", func(c *tchunk) { c.data = defm([]byte{0xff, 0xff}) })...))
+	if d > base+64<<10 {
+		t.Fatalf("allocated %d bytes, %d without the warp", d, base)
+	}
+	if m.Deformers[0].Warp.Columns != 4096 || m.Deformers[0].Warp.Keyforms != nil {
+		t.Fatalf("warp %+v", m.Deformers[0].Warp)
+	}
+	// No axes, no cells: rejected before evaluation.
+	data := buildV2(withChunk("DEFM", func(c *tchunk) { c.data = defm([]byte{0, 0, 0, 0, 0, 0}) })...)
+	if _, err := Load(data); err == nil || !strings.Contains(err.Error(), "DEFM") || !strings.Contains(err.Error(), "at least one cell") {
 		t.Fatalf("Load: %v", err)
-	}
-	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
-		t.Fatalf("allocated %d bytes", d)
 	}
 }

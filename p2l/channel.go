@@ -44,7 +44,7 @@ func compileChannels(chs []Channel, nparams int) (chanSet, error) {
 			vals[c] = ch.Grid.Cells[c].Value
 		}
 		if s.at[ch.ID] >= 0 {
-			continue // the first channel with an id wins
+			continue // the first channel with an id wins (a file has each id once)
 		}
 		s.at[ch.ID] = int8(len(s.list))
 		s.list = append(s.list, cchan{id: ch.ID, kind: ch.Kind, g: g, vals: vals})
@@ -61,17 +61,20 @@ func (s *chanSet) value(id ChannelID, cur []float32, scratch []corner) (v [3]flo
 	if i < 0 {
 		return v, false
 	}
-	return s.list[i].eval(cur, scratch), true
+	return s.list[i].eval(cur, scratch)
 }
 
-// eval evaluates the channel at the parameter values cur.
-func (ch *cchan) eval(cur []float32, scratch []corner) (v [3]float64) {
+// eval evaluates the channel at the parameter values cur. ok is false for
+// a flag channel whose cell is missing: the value before it stays (eval.rs
+// apply_channels).
+func (ch *cchan) eval(cur []float32, scratch []corner) (v [3]float64, ok bool) {
 	if ch.kind == ChannelFlag {
-		if c := ch.g.flagCell(cur); c >= 0 {
-			cv := ch.vals[c]
-			v = [3]float64{float64(cv[0]), float64(cv[1]), float64(cv[2])}
+		c := ch.g.flagCell(cur)
+		if c < 0 {
+			return v, false
 		}
-		return v
+		cv := ch.vals[c]
+		return [3]float64{float64(cv[0]), float64(cv[1]), float64(cv[2])}, true
 	}
 	for _, c := range ch.g.weights(cur, scratch) {
 		if c.cell < 0 {
@@ -82,7 +85,7 @@ func (ch *cchan) eval(cur []float32, scratch []corner) (v [3]float64) {
 		v[1] += c.w * float64(cv[1])
 		v[2] += c.w * float64(cv[2])
 	}
-	return v
+	return v, true
 }
 
 // scalar evaluates a scalar channel, or returns def when absent.

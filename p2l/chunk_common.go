@@ -1,10 +1,6 @@
 package p2l
 
-import (
-	"math"
-	"reflect"
-	"slices"
-)
+import "reflect"
 
 // Minimum encoded sizes (bytes) of records, used to bound counts before
 // allocating. Arrays take at least 8 bytes in v2 and 4 in v1; using 4 keeps
@@ -21,8 +17,10 @@ const maxDepth = 256
 
 // grid codes grid<F>: u16 axes (0xFFFF: no grid, and then nothing else)
 // × { ref parameter, array<f32> keys }, u32 cells × { u16 coordinate[axes],
-// F }. Coordinates must be below their axis' key count and unique; a grid
-// without axes has at most one cell.
+// F }. As rig.rs Grid::new: at least one cell, coordinates below their
+// axis' key count, at most maxGridCombinations key combinations; cells may
+// repeat coordinates (the last wins) and a grid without axes may hold
+// several cells (the first is used).
 func grid[T any](c *coder, g **Grid[T], minF int, f string, val func(c *coder, v *T)) {
 	if !c.ok() {
 		return
@@ -59,6 +57,11 @@ func grid[T any](c *coder, g **Grid[T], minF int, f string, val func(c *coder, v
 		c.pop()
 		return
 	}
+	if combos := gridCombinations(gr.Axes); combos > maxGridCombinations {
+		c.fail("axes", "%d key combinations exceed %d (the reference runtime's limit)", combos, maxGridCombinations)
+		c.pop()
+		return
+	}
 	pos := c.pos
 	seq(c, &gr.Cells, 4, 2*na+minF, "cells", func(c *coder, cell *Cell[T]) {
 		if c.read {
@@ -79,82 +82,27 @@ func grid[T any](c *coder, g **Grid[T], minF int, f string, val func(c *coder, v
 		}
 		val(c, &cell.Value)
 	})
-	if c.ok() {
-		if na == 0 && len(gr.Cells) > 1 {
-			c.failAt(pos, "cells", "a grid without axes has at most one cell, got %d", len(gr.Cells))
-		} else if dup := duplicateCell(gr); dup >= 0 {
-			c.failAt(pos, "cells", "cell %d repeats the coordinates of an earlier cell", dup)
-		}
+	if c.ok() && len(gr.Cells) == 0 {
+		c.failAt(pos, "cells", "a grid needs at least one cell (0xFFFF marks no grid)")
 	}
 	c.pop()
 }
 
-// duplicateCell returns the index of a cell whose coordinates repeat an
-// earlier cell's, or −1. Coordinates are numbered in mixed radix (the
-// product of key counts fits in uint64 whenever it matters: the cell count
-// is bounded by the file size).
-func duplicateCell[T any](g *Grid[T]) int {
-	if len(g.Cells) < 2 {
-		return -1
-	}
-	radix := make([]uint64, len(g.Axes))
-	prod := uint64(1)
-	overflow := false
-	for a, ax := range g.Axes {
-		radix[a] = prod
-		n := uint64(len(ax.Keys))
-		if prod > math.MaxUint64/n {
-			overflow = true
-			break
-		}
-		prod *= n
-	}
-	if overflow {
-		seen := make(map[string]int, len(g.Cells))
-		for i, cell := range g.Cells {
-			k := string(u16bytes(cell.Coord))
-			if _, ok := seen[k]; ok {
-				return i
-			}
-			seen[k] = i
-		}
-		return -1
-	}
-	type ki struct {
-		key uint64
-		i   int
-	}
-	ks := make([]ki, len(g.Cells))
-	for i, cell := range g.Cells {
-		var k uint64
-		for a, v := range cell.Coord {
-			k += uint64(v) * radix[a]
-		}
-		ks[i] = ki{k, i}
-	}
-	slices.SortFunc(ks, func(a, b ki) int {
-		if a.key != b.key {
-			if a.key < b.key {
-				return -1
-			}
-			return 1
-		}
-		return a.i - b.i
-	})
-	for j := 1; j < len(ks); j++ {
-		if ks[j].key == ks[j-1].key {
-			return ks[j].i
-		}
-	}
-	return -1
-}
+// maxGridCombinations is rig.rs Grid::new's bound on the product of a
+// grid's key counts (its dense table).
+const maxGridCombinations = 1 << 24
 
-func u16bytes(s []uint16) []byte {
-	b := make([]byte, 0, 2*len(s))
-	for _, v := range s {
-		b = le.AppendUint16(b, v)
+// gridCombinations is the product of the axes' key counts, saturating just
+// above maxGridCombinations.
+func gridCombinations(axes []Axis) int {
+	n := 1
+	for _, a := range axes {
+		n *= max(len(a.Keys), 1)
+		if n > maxGridCombinations {
+			return maxGridCombinations + 1
+		}
 	}
-	return b
+	return n
 }
 
 // channelKinds is the value kind each channel requires.
@@ -302,12 +250,11 @@ func (c *coder) flags8(p *uint8, mask uint8, f string) {
 }
 
 // curve codes f32 startTime, f32 startValue, u32 n × segment; segment =
-// { u8 kind, [kind 1: f32 c1t, c1v, c2t, c2v], f32 t, f32 v }. Segment end
-// times must not decrease.
+// { u8 kind, [kind 1: f32 c1t, c1v, c2t, c2v], f32 t, f32 v }. Times are
+// taken as written (rig.rs curve does not order them).
 func (c *coder) curve(cv *Curve) {
 	c.f32(&cv.Start.T, "startTime")
 	c.f32(&cv.Start.V, "startValue")
-	last := cv.Start.T
 	seq(c, &cv.Segments, 4, 9, "segments", func(c *coder, s *Segment) {
 		c.max8((*uint8)(&s.Kind), uint8(SegmentInverseStepped), "kind")
 		if s.Kind == SegmentBezier {
@@ -319,12 +266,7 @@ func (c *coder) curve(cv *Curve) {
 			c.fail("c1", "control points are only stored for Bezier segments; must be zero")
 			return
 		}
-		pos := c.pos
 		c.f32(&s.End.T, "t")
 		c.f32(&s.End.V, "v")
-		if c.ok() && s.End.T < last {
-			c.failAt(pos, "t", "segment time %v before the previous point's %v", s.End.T, last)
-		}
-		last = s.End.T
 	})
 }

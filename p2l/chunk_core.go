@@ -29,9 +29,8 @@ func codePARM(c *coder, m *Model) {
 		if c.read {
 			p.Blend, p.Repeat = fl&1 != 0, fl&2 != 0
 		}
-		if c.ok() && !(p.Min <= p.Default && p.Default <= p.Max) {
-			c.fail("default", "need min ≤ default ≤ max (%v, %v, %v)", p.Min, p.Default, p.Max)
-		}
+		// No order is required of min, max and default (rig.rs reads them
+		// as they are): evaluation clamps or wraps (clampParam).
 	})
 }
 
@@ -64,8 +63,8 @@ func (c *coder) deformer(d *Deformer) {
 		}
 		w := d.Warp
 		cols, rows := uint32(w.Columns), uint32(w.Rows)
-		if !c.read && (w.Columns < 1 || w.Rows < 1 || w.Columns > 0xFFFF || w.Rows > 0xFFFF) {
-			c.fail("columns", "columns and rows must be in 1..65535, got %d×%d", w.Columns, w.Rows)
+		if !c.read && (w.Columns < 1 || w.Rows < 1 || w.Columns > maxWarpCells || w.Rows > maxWarpCells) {
+			c.fail("columns", "columns and rows must be in 1..%d, got %d×%d", maxWarpCells, w.Columns, w.Rows)
 			return
 		}
 		pos := c.pos
@@ -74,19 +73,19 @@ func (c *coder) deformer(d *Deformer) {
 		if !c.ok() {
 			return
 		}
-		if cols < 1 || rows < 1 || cols > 0xFFFF || rows > 0xFFFF {
-			c.failAt(pos, "columns", "columns and rows must be in 1..65535, got %d×%d", cols, rows)
+		if cols < 1 || rows < 1 || cols > maxWarpCells || rows > maxWarpCells {
+			c.failAt(pos, "columns", "columns and rows must be in 1..%d, got %d×%d", maxWarpCells, cols, rows)
 			return
 		}
 		if c.read {
 			w.Columns, w.Rows = int(cols), int(rows)
 		}
 		np := (w.Columns + 1) * (w.Rows + 1) * 2
-		pos = c.pos
+		// No grid (0xFFFF) is a warp whose points all sit at the origin
+		// (eval.rs lattice_points).
 		grid(c, &w.Keyforms, minArray, "keyforms", func(c *coder, v *[]float32) {
 			c.sizedFloats(v, hintPosition, np, false, "points")
 		})
-		c.needKeyform(pos, w.Keyforms == nil || len(w.Keyforms.Cells) == 0)
 		c.channels(&d.Channels, false, "channels")
 		bindings(c, &w.Shapes, "shapes", func(c *coder, s *WarpShape) {
 			c.sizedFloats(&s.Points, hintPosition, np, false, "points")
@@ -103,8 +102,7 @@ func (c *coder) deformer(d *Deformer) {
 		}
 		r := d.Rotation
 		c.f32(&r.BaseAngle, "baseAngle")
-		pos := c.pos
-		defer func() { c.needKeyform(pos, r.Keyforms == nil || len(r.Keyforms.Cells) == 0) }()
+		// No grid is the identity at the origin (eval.rs pivot_at).
 		grid(c, &r.Keyforms, 16, "keyforms", func(c *coder, k *RotationKey) {
 			c.f32(&k.X, "x")
 			c.f32(&k.Y, "y")
@@ -126,15 +124,8 @@ func (c *coder) deformer(d *Deformer) {
 	}
 }
 
-// needKeyform rejects a deformer without any keyform. A deformer's shape
-// exists only through its keyforms; requiring one also keeps a warp's point
-// count backed by bytes in the file (a tiny file cannot declare a
-// 4096×4096 warp that evaluation would have to allocate).
-func (c *coder) needKeyform(pos int, missing bool) {
-	if c.ok() && missing {
-		c.failAt(pos, "keyforms", "a deformer needs a keyform grid with at least one cell")
-	}
-}
+// maxWarpCells bounds a warp's columns and rows, as rig.rs deformer.
+const maxWarpCells = 4096
 
 func codePART(c *coder, m *Model) {
 	seq(c, &m.Parts, 4, 4+4+1+1+4+4+minChannels+minComposite+minBindings, "parts", func(c *coder, p *Part) {
@@ -167,7 +158,9 @@ func codeMESH(c *coder, m *Model) {
 		c.max8((*uint8)(&me.AlphaBlend), NumAlphaModes-1, "alphaBlend")
 		c.refs(&me.Masks, "masks")
 		c.flags8((*uint8)(&me.Flags), 15, "flags")
-		c.nref(&me.TexturePage, "texturePage")
+		// Any i32: rig.rs does not check the page, and a mesh whose page
+		// is not in TEXR draws nothing (render.rs).
+		c.anyI32(&me.TexturePage, "texturePage")
 		if !c.ok() {
 			return
 		}
@@ -187,8 +180,14 @@ func codeMESH(c *coder, m *Model) {
 			c.fail("flags", "geometry set without the geometry flag")
 		}
 		vc2 := len(me.Positions)
+		geom := me.Flags&MeshGeometry != 0
 		grid(c, &me.Keyforms, minArray, "keyforms", func(c *coder, v *[]float32) {
-			c.sizedFloats(v, hintPosition, vc2, false, "deltas")
+			if !geom {
+				c.floats(v, hintPosition, "deltas") // unchecked and unused without geometry (rig.rs validate)
+				return
+			}
+			// Empty: the keyform moves no vertex (rig.rs validate, eval.rs mesh_local).
+			c.sizedFloats(v, hintPosition, vc2, true, "deltas")
 		})
 		c.channels(&me.Channels, false, "channels")
 		c.f32(&me.DrawOrder, "drawOrder")
@@ -296,20 +295,14 @@ func codeTEXR(c *coder, m *Model) {
 		c.u32(&t.Height, "height")
 		switch t.Kind {
 		case TexturePNG, TextureKTX2:
-			pos := c.pos
+			// An empty payload is read (rig.rs textures); it decodes to no
+			// page, so its meshes draw nothing.
 			c.bytes(&t.Data, "data")
 			if !c.read && t.URI != "" {
 				c.fail("uri", "an embedded page has no URI")
 			}
-			if c.ok() && len(t.Data) == 0 {
-				c.failAt(pos, "data", "empty texture payload")
-			}
 		case TextureExternal:
-			pos := c.pos
 			c.sref(&t.URI, "uri")
-			if c.ok() && t.URI == "" {
-				c.failAt(pos, "uri", "external page without a URI")
-			}
 			if !c.read && len(t.Data) != 0 {
 				c.fail("data", "an external page carries no data (its pixels come from the URI)")
 			}
@@ -323,11 +316,8 @@ func codePHYS(c *coder, m *Model) {
 	// the writer uses chunk version 2 when Y appears and drops Y in v1, as
 	// P2lrt.kt does.
 	maxSrc := uint8(PhysicsY)
-	c.f32(&ph.Fps, "fps")
-	if c.ok() && ph.Fps < 0 {
-		c.fail("fps", "negative fps %v", ph.Fps)
-	}
-	if c.ok() && ph.Fps > MaxPhysicsFps {
+	c.f32(&ph.Fps, "fps") // ≤ 0: one step per frame (physics.rs)
+	if c.ok() && ph.Fps > MaxPhysicsFps { // issue 14's bound on physics steps; rig.rs has none
 		c.fail("fps", "fps %v is above the maximum %d", ph.Fps, MaxPhysicsFps)
 	}
 	seq(c, &ph.Groups, 4, 8+12+24, "groups", func(c *coder, g *PhysicsGroup) {
@@ -393,9 +383,6 @@ func codeCLIP(c *coder, m *Model) {
 		c.bool8(&cl.Loop, "loop")
 		c.f32(&cl.FadeIn, "fadeIn")
 		c.f32(&cl.FadeOut, "fadeOut")
-		if c.ok() && cl.Duration < 0 {
-			c.fail("duration", "negative duration %v", cl.Duration)
-		}
 		seq(c, &cl.Curves, 4, 16, "curves", func(c *coder, pc *ParameterCurve) {
 			c.ref(&pc.Parameter, "parameter")
 			c.curve(&pc.Curve)
@@ -405,11 +392,7 @@ func codeCLIP(c *coder, m *Model) {
 
 func codeROLE(c *coder, m *Model) {
 	seq(c, &m.Roles, 4, 8, "roles", func(c *coder, r *Role) {
-		pos := c.pos
 		c.sref(&r.Name, "role")
-		if c.ok() && r.Name == "" {
-			c.failAt(pos, "role", "empty role name")
-		}
 		c.refs(&r.Parameters, "parameters")
 	})
 }

@@ -121,8 +121,11 @@ func codeCOLL(c *coder, m *Model) {
 		c.f32(&o.RadiusA, "radiusA")
 		c.f32(&o.RadiusB, "radiusB")
 		c.f32(&o.Friction, "friction")
-		if c.ok() && o.Deformer >= 0 && o.Mesh >= 0 {
-			c.fail("mesh", "a collider follows a mesh or a deformer, not both")
+		// rig.rs colliders: radii > 0 and friction in 0..1. A collider
+		// naming both a mesh and a deformer follows the mesh
+		// (advanced.rs place_colliders, sim.go).
+		if c.ok() && !(o.RadiusA > 0 && o.RadiusB > 0 && o.Friction >= 0 && o.Friction <= 1) {
+			c.fail("radiusA", "a collider needs radii > 0 and friction in 0..1 (got %v, %v, %v)", o.RadiusA, o.RadiusB, o.Friction)
 		}
 	})
 }
@@ -142,8 +145,8 @@ func codeSIMS(c *coder, m *Model) {
 		c.f32(&x.WindX, "windX")
 		c.f32(&x.WindY, "windY")
 		c.f32(&x.PinCompliance, "pinCompliance")
-		if c.ok() && (x.Fps <= 0 || x.Substeps == 0) {
-			c.fail("fps", "a simulation needs fps > 0 and substeps ≥ 1")
+		if c.ok() && (x.Fps <= 0 || x.Substeps == 0 || x.Substeps > 128) {
+			c.fail("fps", "a simulation needs fps > 0 and substeps in 1..128 (rig.rs simulations)")
 		}
 		seq(c, &x.Targets, 4, 8, "targets", func(c *coder, t *SimTarget) {
 			c.ref(&t.Mesh, "mesh")

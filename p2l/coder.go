@@ -238,6 +238,19 @@ func (c *coder) nref(p *int, f string) {
 	}
 }
 
+// anyI32 codes an i32 into an int, any value allowed.
+func (c *coder) anyI32(p *int, f string) {
+	if !c.read && (*p < math.MinInt32 || *p > math.MaxInt32) {
+		c.fail(f, "value %d does not fit in an i32", *p)
+		return
+	}
+	v := int32(*p)
+	c.i32(&v, f)
+	if c.read && c.ok() {
+		*p = int(v)
+	}
+}
+
 // sref codes a string: an STRS index in v2 (0xFFFFFFFF for ""), an inline
 // u32 length + UTF-8 bytes in v1.
 func (c *coder) sref(p *string, f string) {

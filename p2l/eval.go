@@ -8,31 +8,26 @@ import (
 // This file is the core evaluation (stages 1 to 7 of P2LRT_V2.md without
 // extensions). All geometry is computed in float64 and stored as float32.
 
-// clampParam clamps v to p's range; a repeat parameter wraps values outside
-// the range (Cubism's rule: above max → min + (v − max) mod size, below min
-// → max − (min − v) mod size) and keeps the end points. NaN becomes the
-// default.
+// clampParam is the value a parameter is evaluated at, as rig.rs
+// Parameter::normalize: a non-finite value becomes the default (as stored);
+// a repeat parameter with max > min wraps a value outside its range to
+// min + (v − min) mod⁺ (max − min), in f32 as Rust's rem_euclid, so both
+// ends stay as they are and min − k·range wraps to min; otherwise the value
+// is clamped to [min(min, max), max(min, max)].
 func clampParam(p *Parameter, v float32) float32 {
-	if v != v {
-		v = p.Default
-		if v != v {
-			return p.Min
+	if !finite(v) {
+		return p.Default
+	}
+	lo, hi := min(p.Min, p.Max), max(p.Min, p.Max)
+	if p.Repeat && p.Max > p.Min && (v < p.Min || v > p.Max) {
+		size := p.Max - p.Min
+		r := float32(math.Mod(float64(v-p.Min), float64(size))) // fmod is exact
+		if r < 0 {
+			r += size
 		}
+		return r + p.Min
 	}
-	if v >= p.Min && v <= p.Max {
-		return v
-	}
-	size := float64(p.Max) - float64(p.Min)
-	if p.Repeat && size > 0 && !math.IsInf(float64(v), 0) {
-		if v > p.Max {
-			return float32(float64(p.Min) + math.Mod(float64(v)-float64(p.Max), size))
-		}
-		return float32(float64(p.Max) - math.Mod(float64(p.Min)-float64(v), size))
-	}
-	if v < p.Min {
-		return p.Min
-	}
-	return p.Max
+	return min(max(v, lo), hi)
 }
 
 // clampCurrent is the end of stage 1: every current value is clamped to its
@@ -70,16 +65,6 @@ func clamp01(v float64) float64 {
 	return v
 }
 
-func clampColor(c [3]float64) [3]float64 {
-	return [3]float64{clamp01(c[0]), clamp01(c[1]), clamp01(c[2])}
-}
-
-// screenOf composes two screen colors: screening by a then by b equals
-// screening by a + b − a·b, which keeps black neutral and is associative.
-func screenOf(a, b [3]float64) [3]float64 {
-	return [3]float64{a[0] + b[0] - a[0]*b[0], a[1] + b[1] - a[1]*b[1], a[2] + b[2] - a[2]*b[2]}
-}
-
 func toColor(c [3]float64) Color { return Color{float32(c[0]), float32(c[1]), float32(c[2])} }
 
 // sincosDeg returns sin and cos of an angle in degrees, exact at multiples
@@ -102,20 +87,17 @@ func sincosDeg(a float64) (s, c float64) {
 	return math.Sincos(a * (math.Pi / 180))
 }
 
-// chained clamps an object's own opacity and colors to [0,1] and composes
-// them with those of its parent deformer (−1: none), which already carry the
-// whole chain above: opacities and multiply colors multiply, screen colors
-// compose as screens (screenOf). Deformers and meshes share this rule.
-func (r *Rig) chained(pr props, parent int32) (op float64, mul, scr [3]float64) {
-	op = clamp01(pr.opacity)
-	mul, scr = clampColor(pr.mul), clampColor(pr.scr)
+// chainedOpacity clamps an object's own opacity to [0,1] and multiplies it
+// by its parent deformer's (−1: none), which already carries the chain
+// above (eval.rs evaluate_ext: each stage clamps). Colors do not chain: a
+// deformer's multiply and screen colors never reach its meshes, and a
+// mesh's own colors are not clamped (eval.rs pushes the mesh's own state).
+func (r *Rig) chainedOpacity(pr props, parent int32) float64 {
+	op := clamp01(pr.opacity)
 	if parent >= 0 {
 		op *= r.defOpacity[parent]
-		pm := r.defMul[parent]
-		mul = [3]float64{mul[0] * pm[0], mul[1] * pm[1], mul[2] * pm[2]}
-		scr = screenOf(scr, r.defScr[parent])
 	}
-	return op, mul, scr
+	return op
 }
 
 // evalDeformers is stage 2: deformers in file order (parents first). Every
@@ -126,16 +108,15 @@ func (r *Rig) evalDeformers() {
 	for i := range p.defs {
 		c := &p.defs[i]
 		pr := r.evalObj(&c.obj)
-		op, mul, scr := r.chained(pr, c.parent)
-		r.defOpacity[i], r.defMul[i], r.defScr[i] = op, mul, scr
+		r.defOpacity[i] = r.chainedOpacity(pr, c.parent)
 		f := &r.frames[i]
 		if c.kind == WarpDeformer {
 			n := 2 * c.npts
 			local := r.local[:n]
 			clear(local)
 			for _, k := range c.g.weights(r.current, r.sc) {
-				if k.cell < 0 {
-					continue // missing cell: the zero shape, points at the origin
+				if k.cell < 0 || c.wcells[k.cell] == nil {
+					continue // missing or empty cell: the zero shape, points at the origin
 				}
 				w := k.w
 				for j, v := range c.wcells[k.cell][:n] {
@@ -195,14 +176,13 @@ func (r *Rig) evalDeformers() {
 		default:
 			// Warp parent: rigid frame. The origin maps through the grid;
 			// the frame turns with the grid's v direction at 0.1 above the
-			// origin; the scale is that of the nearest rotation above.
+			// origin, measured toward that point plus a quarter turn, so a
+			// collapsed grid turns by 90° (eval.rs rotation_frame); the
+			// scale is that of the nearest rotation above.
 			pc := &p.defs[c.parent]
 			ox, oy = r.warpPoint(pc, int(c.parent), v[0], v[1])
 			ax, ay := r.warpPoint(pc, int(c.parent), v[0], v[1]-0.1)
-			dx, dy := ox-ax, oy-ay
-			if dx != 0 || dy != 0 {
-				angle += math.Atan2(-dx, dy) * (180 / math.Pi)
-			}
+			angle += math.Atan2(ay-oy, ax-ox)*(180/math.Pi) + 90
 			if c.nearRot >= 0 {
 				scale *= r.frames[c.nearRot].scale
 			}
@@ -420,12 +400,13 @@ func (r *Rig) evalMeshes() {
 	for i := range p.meshes {
 		c := &p.meshes[i]
 		pr := r.evalObj(&c.obj)
-		op, mul, scr := r.chained(pr, c.parent)
-		r.meshOpacity[i] = float32(op)
-		r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
+		r.meshOpacity[i] = float32(r.chainedOpacity(pr, c.parent))
+		r.meshMul[i], r.meshScr[i] = toColor(pr.mul), toColor(pr.scr)
 		r.meshDraw64[i] = pr.drawOrder
 		r.meshDraw[i] = float32(pr.drawOrder)
-		r.meshVisible[i] = c.geom && !c.hidden
+		// A mesh without geometry stays in the render order (it draws
+		// nothing); only its own flag hides it (eval.rs render_order).
+		r.meshVisible[i] = !c.hidden
 		if c.nv == 0 {
 			continue
 		}
@@ -454,8 +435,8 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float64) {
 	if c.cells != nil {
 		corners = c.g.weights(r.current, r.sc)
 		for _, k := range corners {
-			if k.cell < 0 {
-				continue // missing cell: zero offset
+			if k.cell < 0 || c.cells[k.cell] == nil {
+				continue // missing or empty cell: zero offset
 			}
 			if nc < 4 {
 				cs[nc], ws[nc] = c.cells[k.cell][:n], k.w
@@ -499,7 +480,7 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float64) {
 			local[j] = float64(v)
 		}
 		for _, k := range corners {
-			if k.cell < 0 {
+			if k.cell < 0 || c.cells[k.cell] == nil {
 				continue
 			}
 			w := k.w
@@ -519,6 +500,9 @@ func (r *Rig) evalGlues() {
 	out := r.verts[r.vcur]
 	for gi := range p.glues {
 		g := &p.glues[gi]
+		if g.a == g.b {
+			continue // a mesh glued to itself is left alone (eval.rs evaluate_ext)
+		}
 		in := g.ch.scalar(ChannelGlueIntensity, g.intensity, r.current, r.sc)
 		va := out[p.meshes[g.a].vOff:]
 		vb := out[p.meshes[g.b].vOff:]
@@ -539,14 +523,15 @@ func (r *Rig) evalParts() {
 	for i := range p.parts {
 		pr := r.evalObj(&p.parts[i].obj)
 		pr.opacity = clamp01(pr.opacity)
-		pr.mul, pr.scr = clampColor(pr.mul), clampColor(pr.scr)
 		r.partProps[i] = pr
+		// The group composite: opacity clamped, colors as evaluated
+		// (eval.rs composite_states).
 		src := &p.gsrc[i]
 		c := *src.comp
 		c.MaskMeshes = src.masks
 		c.Opacity = float32(clamp01(src.ch.scalar(ChannelOpacity, c.Opacity, r.current, r.sc)))
-		c.Multiply = toColor(clampColor(src.ch.color(ChannelMultiply, c.Multiply, r.current, r.sc)))
-		c.Screen = toColor(clampColor(src.ch.color(ChannelScreen, c.Screen, r.current, r.sc)))
+		c.Multiply = toColor(src.ch.color(ChannelMultiply, c.Multiply, r.current, r.sc))
+		c.Screen = toColor(src.ch.color(ChannelScreen, c.Screen, r.current, r.sc))
 		r.comps[i] = c
 	}
 }
@@ -617,10 +602,14 @@ func (r *Rig) emitChildren(g *cgroup) {
 			continue
 		}
 		m := it.node.mesh
-		if !r.meshVisible[m] || r.orderPos[m] >= 0 {
-			continue // hidden meshes are not drawn; a mesh is drawn once
+		if !r.meshVisible[m] {
+			continue // hidden meshes are not drawn
 		}
-		r.orderPos[m] = int32(len(r.renderOrder))
+		// A mesh listed twice in the tree is drawn twice (eval.rs
+		// render_order); its render position is its first.
+		if r.orderPos[m] < 0 {
+			r.orderPos[m] = int32(len(r.renderOrder))
+		}
 		r.renderOrder = append(r.renderOrder, int(m))
 		r.commands = append(r.commands, RenderCommand(m))
 	}

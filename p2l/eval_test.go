@@ -90,8 +90,11 @@ func checkVerts(tb testing.TB, r *Rig, mesh int, want ...float64) {
 }
 
 func TestParameterClampAndWrap(t *testing.T) {
-	m := newTestModel(param("a", -10, 10, 2), Parameter{ID: "spin", Min: -180, Max: 180, Repeat: true})
+	m := newTestModel(param("a", -10, 10, 2), Parameter{ID: "spin", Min: -180, Max: 180, Repeat: true},
+		Parameter{ID: "swapped", Min: 5, Max: -5, Default: 9})
 	r := m.rig(t)
+	// rig.rs Parameter::normalize: min + (v − min) rem_euclid (max − min)
+	// outside the range; a plain parameter clamps to [min(min,max), max(..)].
 	cases := []struct {
 		p       int
 		in, out float32
@@ -99,10 +102,17 @@ func TestParameterClampAndWrap(t *testing.T) {
 		// A value that is not finite is ignored: the previous one (3) stays.
 		{0, 15, 10}, {0, -20, -10}, {0, 3, 3}, {0, float32(math.NaN()), 3}, {0, float32(math.Inf(1)), 3},
 		// Repeat: only values outside the range wrap; the ends stay.
-		{1, 180, 180}, {1, -180, -180}, {1, 200, -160}, // −180 + (200 − 180)
-		{1, -190, 170}, // 180 − (−180 − −190)
-		{1, 900, -180}, // −180 + (720 mod 360)
-		{1, 1000, -80}, // −180 + (820 mod 360 = 100)
+		{1, 180, 180}, {1, -180, -180}, {1, 200, -160}, // −180 + (380 rem 360 = 20)
+		{1, -190, 170},  // −180 + (−10 rem⁺ 360 = 350)
+		{1, 900, -180},  // −180 + (1080 rem 360 = 0)
+		{1, 1000, -80},  // −180 + (1180 rem 360 = 100)
+		{1, -540, -180}, // −180 + (−360 rem⁺ 360 = 0): exactly k ranges below min → min
+		{1, -900, -180}, // −180 + (−720 rem⁺ 360 = 0)
+		// min above max: clamped to [−5, 5]; the default 9 evaluates as 5.
+		{2, 0.5, 0.5}, {2, 7, 5}, {2, -7, -5},
+	}
+	if got := r.ParameterCurrent(2); got != 5 {
+		t.Errorf("default outside the range: current %v, want 5", got)
 	}
 	for _, c := range cases {
 		r.SetParameter(c.p, c.in)
@@ -409,11 +419,12 @@ func TestDeformerBlendShape(t *testing.T) {
 	r.SetParameter(0, 0.5)
 	eval(t, r)
 	// Adds ½·(target − default): origin (10, 15), angle 10 + 45 = 55;
-	// opacity 1 + ½(0.5 − 1) = 0.75; multiply red 1 + ½(0 − 1) = 0.5.
+	// opacity 1 + ½(0.5 − 1) = 0.75 reaches the mesh; the deformer's
+	// multiply (red 1 + ½(0 − 1) = 0.5) does not (eval.rs evaluate_ext).
 	s, c := math.Sincos(55 * math.Pi / 180)
 	checkVerts(t, r, mi, 10+c, 15+s)
 	mul, _ := r.MeshColors(mi)
-	if !near(float64(r.MeshOpacity(mi)), 0.75, tol) || !near(float64(mul[0]), 0.5, tol) || mul[1] != 1 {
+	if !near(float64(r.MeshOpacity(mi)), 0.75, tol) || mul != White {
 		t.Errorf("opacity %v multiply %v", r.MeshOpacity(mi), mul)
 	}
 }
@@ -428,8 +439,8 @@ func TestOpacityAndColorChain(t *testing.T) {
 	m.Deformers[b].Opacity = 1.5 // clamped to 1 at its level
 	mi := m.mesh(b, 0, 0, 1, 0, 0, 1)
 	m.Meshes[mi].Opacity = 0.8
-	m.Meshes[mi].Multiply = Color{0.5, 0.5, 1}
-	m.Meshes[mi].Screen = Color{0.5, 0, 0}
+	m.Meshes[mi].Multiply = Color{1.5, 0.5, 1}
+	m.Meshes[mi].Screen = Color{0.5, 0, -0.25}
 	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{ChildMesh, mi}},
 		Composite: Composite{Opacity: 0.3, Multiply: White}}}
 	r := m.rig(t)
@@ -441,9 +452,10 @@ func TestOpacityAndColorChain(t *testing.T) {
 	if got := r.PartOpacity(0); !near(float64(got), 0.3, tol) {
 		t.Errorf("part opacity %v, want 0.3", got)
 	}
-	// Multiply: product (0.25, 0.5, 1); screen: 0.5 + 0.5 − 0.25 = 0.75.
+	// Colors: the mesh's own, unclamped; the deformers' never reach it
+	// (eval.rs evaluate_ext pushes the mesh's own state).
 	mul, scr := r.MeshColors(mi)
-	if mul != (Color{0.25, 0.5, 1}) || scr != (Color{0.75, 0, 0}) {
+	if mul != (Color{1.5, 0.5, 1}) || scr != (Color{0.5, 0, -0.25}) {
 		t.Errorf("colors %v %v", mul, scr)
 	}
 }
@@ -490,7 +502,7 @@ func TestDrawOrder(t *testing.T) {
 		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{700}}, {Coord: []uint16{1}, Value: ChannelValue{400}}}}}}
 	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{
 		{Mesh: 0}, {Mesh: 1}, {Mesh: 2},
-		{Group: &DrawGroup{Part: 0, DrawOrder: 0, Children: []DrawNode{{Mesh: 4}, {Mesh: 3}}}},
+		{Group: &DrawGroup{Part: 0, DrawOrder: 0, Composite: &Composite{Opacity: 1, Multiply: White}, Children: []DrawNode{{Mesh: 4}, {Mesh: 3}}}},
 		{Group: &DrawGroup{Part: -1, DrawOrder: 600, Children: []DrawNode{{Mesh: 5}, {Mesh: 6}}}},
 	}}
 	r := m.rig(t)
@@ -526,12 +538,19 @@ func TestDrawOrder(t *testing.T) {
 	}
 }
 
+// TestHiddenAndSketchParts: only a mesh's own visible flag hides it; a
+// hidden or sketch part above it does not (eval.rs render_order checks
+// rig.meshes[m].visible alone). A mesh without geometry stays in the order.
 func TestHiddenAndSketchParts(t *testing.T) {
 	m := newTestModel()
 	tri := []float32{0, 0, 1, 0, 0, 1}
 	for i := 0; i < 3; i++ {
 		m.mesh(-1, tri...)
 	}
+	m.Meshes = append(m.Meshes, Mesh{ID: "nogeom", Parent: -1, TexturePage: -1, Flags: MeshVisible, Opacity: 1, Multiply: White})
+	m.Meshes = append(m.Meshes, Mesh{ID: "off", Parent: -1, TexturePage: -1, Flags: MeshGeometry,
+		Positions: tri, UVs: tri, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: White})
+	m.Draw.Children = append(m.Draw.Children, DrawNode{Mesh: 3}, DrawNode{Mesh: 4})
 	m.Parts = []Part{
 		{ID: "root", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}, {ChildPart, 2}, {ChildMesh, 0}}},
 		{ID: "hidden", Flags: 0, Children: []PartChild{{ChildMesh, 1}}},
@@ -539,8 +558,11 @@ func TestHiddenAndSketchParts(t *testing.T) {
 	}
 	r := m.rig(t)
 	eval(t, r)
-	if o := r.RenderOrder(); len(o) != 1 || o[0] != 0 {
-		t.Errorf("render order %v, want [0]", o)
+	if o := r.RenderOrder(); len(o) != 4 || o[0] != 0 || o[1] != 1 || o[2] != 2 || o[3] != 3 {
+		t.Errorf("render order %v, want [0 1 2 3]", o)
+	}
+	if r.MeshVisible(4) || r.MeshRenderPosition(4) != -1 || !r.MeshVisible(3) || len(r.MeshVertices(3)) != 0 {
+		t.Error("own flag / geometry-less mesh")
 	}
 	if m.Model.PartParent(2) != 0 || m.Model.MeshPart(1) != 1 || m.Model.MeshPart(0) != 0 {
 		t.Error("part relations")
@@ -705,6 +727,7 @@ func TestGroupComposite(t *testing.T) {
 		{ID: "maskpart", Flags: PartVisible, Children: []PartChild{{ChildMesh, 1}, {ChildMesh, 2}}},
 	}
 	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{{Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 0}},
+		Composite: &Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: White},
 		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
 			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{0.25}}}}}}}}}}
 	r := m.rig(t)
@@ -798,9 +821,10 @@ func TestNestedIsolatedGroups(t *testing.T) {
 		{ID: "b", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 1}}},
 		{ID: "empty", Flags: PartVisible, GroupMode: GroupIsolated},
 	}
+	iso := func() *Composite { return &Composite{Opacity: 1, Multiply: White} }
 	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{
-		{Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 0}, {Group: &DrawGroup{Part: 1, Children: []DrawNode{{Mesh: 1}}}}}}},
-		{Group: &DrawGroup{Part: 2}}, // draws nothing: no commands
+		{Group: &DrawGroup{Part: 0, Composite: iso(), Children: []DrawNode{{Mesh: 0}, {Group: &DrawGroup{Part: 1, Composite: iso(), Children: []DrawNode{{Mesh: 1}}}}}}},
+		{Group: &DrawGroup{Part: 2, Composite: iso()}}, // draws nothing: no commands
 		{Mesh: 2},
 	}}
 	r := m.rig(t)
@@ -915,10 +939,9 @@ func TestColorChannels(t *testing.T) {
 	r.SetParameter(0, 0.5)
 	eval(t, r)
 	mul, scr := r.MeshColors(mi)
-	// Multiply: ½(1,1,1) + ½(0,0.5,1) = (0.5, 0.75, 1); the deformer's is white.
-	// Screen: deformer ½(0.4,0.2,0) = (0.2,0.1,0) composed with the mesh's
-	// (0.5,0,0): 0.5 + 0.2 − 0.1 = 0.6, 0.1, 0.
-	want := []float64{0.5, 0.75, 1, 0.6, 0.1, 0}
+	// Multiply: ½(1,1,1) + ½(0,0.5,1) = (0.5, 0.75, 1). Screen: the
+	// mesh's own (0.5, 0, 0); the deformer's ½(0.4,0.2,0) does not reach it.
+	want := []float64{0.5, 0.75, 1, 0.5, 0, 0}
 	got := []float32{mul[0], mul[1], mul[2], scr[0], scr[1], scr[2]}
 	for k := range want {
 		if !near(float64(got[k]), want[k], tol) {
@@ -1020,4 +1043,120 @@ func TestLoadLoggerReceivesRigFailures(t *testing.T) {
 	if got := logs.String(); !strings.Contains(got, "p2l: rig failed") || !strings.Contains(got, `stage \"meshes\"`) {
 		t.Errorf("log %q, want the rig failure in stage meshes", got)
 	}
+}
+
+// TestReferenceEvalRules: rules of the reference runtime (eval.rs) that the
+// spec leaves open, one per subtest, with hand-computed values.
+func TestReferenceEvalRules(t *testing.T) {
+	t.Run("collapsed warp turns a rotation by 90°", func(t *testing.T) {
+		// eval.rs rotation_frame: turn = atan2(above − origin) + 90°; a
+		// warp with all four points at (50, 50) maps above = origin, so
+		// the frame turns 90°: (10, 0) → (50, 50) + R(90°)(10, 0) = (50, 60).
+		m := newTestModel()
+		w := m.warp(-1, 1, 1, static([]float32{50, 50, 50, 50, 50, 50, 50, 50}))
+		d := m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Scale: 1}))
+		mi := m.mesh(d, 10, 0)
+		r := m.rig(t)
+		eval(t, r)
+		checkVerts(t, r, mi, 50, 60)
+	})
+	t.Run("keyform-less warp and rotation", func(t *testing.T) {
+		// eval.rs lattice_points: no grid, every point at the origin; a
+		// 4096×4096 lattice maps (0.3, 0.7) to (0, 0). pivot_at: no grid,
+		// the identity: (3, 4) stays (3, 4). A rotation under the collapsed
+		// warp sits at (0, 0) turned 90°: (2, 0) → (0, 2).
+		m := newTestModel()
+		w := m.warp(-1, 4096, 4096, nil)
+		a := m.mesh(w, 0.3, 0.7)
+		d := m.rotation(-1, 0, nil)
+		b := m.mesh(d, 3, 4)
+		d2 := m.rotation(w, 0, nil)
+		c := m.mesh(d2, 2, 0)
+		r := m.rig(t)
+		eval(t, r)
+		checkVerts(t, r, a, 0, 0)
+		checkVerts(t, r, b, 3, 4)
+		checkVerts(t, r, c, 0, 2)
+	})
+	t.Run("a mesh listed twice is drawn twice", func(t *testing.T) {
+		m := newTestModel()
+		mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+		m.Draw.Children = append(m.Draw.Children, DrawNode{Mesh: mi})
+		r := m.rig(t)
+		eval(t, r)
+		if o := r.RenderOrder(); len(o) != 2 || o[0] != 0 || o[1] != 0 || r.MeshRenderPosition(0) != 0 {
+			t.Errorf("render order %v", o)
+		}
+	})
+	t.Run("a glue on one mesh does nothing", func(t *testing.T) {
+		m := newTestModel()
+		mi := m.mesh(-1, 0, 0, 10, 0)
+		m.Glues = []Glue{{ID: "g", MeshA: mi, MeshB: mi, Intensity: 1, Pairs: []GluePair{{A: 0, B: 1, WeightA: 0.5, WeightB: 0.5}}}}
+		r := m.rig(t)
+		eval(t, r)
+		checkVerts(t, r, mi, 0, 0, 10, 0)
+	})
+	t.Run("a flag channel's missing cell keeps the static flag", func(t *testing.T) {
+		// eval.rs apply_channels: floor_cell None leaves the flag. The
+		// rotation is flipped in x by its flags; the FlipX channel has only
+		// the cell at key 1 (false).
+		m := newTestModel(param("p", 0, 1, 0))
+		d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+		m.Deformers[d].Flags |= DeformerFlipX
+		m.Deformers[d].Channels = []Channel{{ID: ChannelFlipX, Kind: ChannelFlag, Grid: &Grid[ChannelValue]{
+			Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
+		mi := m.mesh(d, 1, 0)
+		r := m.rig(t)
+		eval(t, r)
+		checkVerts(t, r, mi, -1, 0)
+		r.SetParameter(0, 1)
+		eval(t, r)
+		checkVerts(t, r, mi, 1, 0)
+	})
+	t.Run("rotation shapes do not flip", func(t *testing.T) {
+		m := newTestModel(Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
+		d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+		m.Deformers[d].Rotation.Shapes = []Binding[RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+			Present: []bool{false, true}, Shapes: []RotationShape{{}, {Scale: 1, FlipX: 1, FlipY: 1, Opacity: 1, Multiply: White}}}}
+		mi := m.mesh(d, 1, 2)
+		r := m.rig(t)
+		r.SetParameter(0, 1)
+		eval(t, r)
+		checkVerts(t, r, mi, 1, 2)
+	})
+	t.Run("limit points are taken as written", func(t *testing.T) {
+		// eval.rs piecewise with points (1, 0.5), (0, 1) at x = 0.5: x is
+		// at or below the first point's value, so the factor is 0.5 (sorted
+		// points would give 0.75). Mesh shape at b = 1: 0.5·(4, 0).
+		m := newTestModel(Parameter{ID: "b", Min: 0, Max: 1, Default: 0, Blend: true}, param("x", 0, 1, 0.5))
+		mi := m.mesh(-1, 0, 0)
+		m.Meshes[mi].Shapes = []Binding[MeshShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+			Present: []bool{false, true}, Shapes: []MeshShape{{}, {Deltas: []float32{4, 0}, Opacity: 1, Multiply: White}},
+			Limits: []Limit{{Parameter: 1, Points: []LimitPoint{{1, 0.5}, {0, 1}}}}}}
+		r := m.rig(t)
+		r.SetParameter(0, 1)
+		eval(t, r)
+		checkVerts(t, r, mi, 2, 0)
+	})
+	t.Run("equal keys, duplicate cells, static grid with two cells", func(t *testing.T) {
+		// eval.rs span_exact on keys 0, 1, 1, 2 at v = 1 (or 1.0005, which
+		// snaps to the first key within 0.001): the segment is the last
+		// with lower key ≤ v, index 2, t = 0 → the cell at coordinate 2
+		// (x offset 20). Coordinate 3 is listed twice: the last (40) wins
+		// (rig.rs Grid::new). A grid without axes reads its first cell.
+		m := newTestModel(param("p", 0, 2, 0))
+		a := m.mesh(-1, 0, 0)
+		m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1, 1, 2}}}, Cells: []Cell[[]float32]{
+			{Coord: []uint16{1}, Value: []float32{10, 0}}, {Coord: []uint16{2}, Value: []float32{20, 0}},
+			{Coord: []uint16{3}, Value: []float32{30, 0}}, {Coord: []uint16{3}, Value: []float32{40, 0}}}}
+		b := m.mesh(-1, 0, 0)
+		m.Meshes[b].Keyforms = &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: []float32{1, 1}}, {Value: []float32{2, 2}}}}
+		r := m.rig(t)
+		for _, c := range []struct{ v, x float32 }{{1, 20}, {1.0005, 20}, {2, 40}, {1.5, 30}} {
+			r.SetParameter(0, c.v)
+			eval(t, r)
+			checkVerts(t, r, a, float64(c.x), 0)
+		}
+		checkVerts(t, r, b, 1, 1)
+	})
 }

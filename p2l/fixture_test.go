@@ -144,7 +144,7 @@ func fullModel() *Model {
 			Header: ExtensionHeader{Feature: FeatureCollision, Hooks: HookSimulation, DependsOn: []string{"SIMS"}},
 			Colliders: []Collider{
 				{ID: "c0", Capsule: true, Deformer: -1, Mesh: 0, VertexA: 1, VertexB: 3, RadiusA: 5, RadiusB: 2, Friction: 0.5},
-				{ID: "c1", Deformer: 2, Mesh: -1, AX: 1, AY: 2, BX: 3, BY: 4, RadiusA: 1, Friction: 0},
+				{ID: "c1", Deformer: 2, Mesh: -1, AX: 1, AY: 2, BX: 3, BY: 4, RadiusA: 1, RadiusB: 1, Friction: 0},
 			},
 		},
 		Simulations: &Simulations{

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"weak"
@@ -174,7 +175,10 @@ func (o *cobj) evalChannels(cur []float32, sc []corner) props {
 	p := o.static
 	for k := range o.ch.list {
 		ch := &o.ch.list[k]
-		v := ch.eval(cur, sc)
+		v, ok := ch.eval(cur, sc)
+		if !ok {
+			continue
+		}
 		switch ch.id {
 		case ChannelDrawOrder:
 			p.drawOrder = v[0]
@@ -236,7 +240,7 @@ type cmesh struct {
 	obj    cobj
 	gdiff  [][][]float64 // per binding, per key: offset differences
 	vOff   int           // offset in the vertex buffers (floats)
-	hidden bool          // statically hidden: its flag, or a hidden or sketch part above it
+	hidden bool          // its own visible flag is off
 	glued  bool          // some glue moves its vertices
 	chain  []int32       // ancestor parts, nearest first
 }
@@ -244,7 +248,6 @@ type cmesh struct {
 type cpart struct {
 	obj    cobj
 	parent int32
-	hidden bool
 }
 
 type cglue struct {
@@ -339,17 +342,15 @@ func prepare(m *Model) (p *prepared) {
 		p.meshPart[i] = -1
 		p.meshUserData[i] = -1
 	}
+	// A part or mesh listed by several parts belongs to the last of them
+	// (ffi.rs Model::new, pose.rs PosePlayer::new).
 	for pi := range m.Parts {
 		for _, c := range m.Parts[pi].Children {
 			switch {
-			case c.Kind == ChildPart && c.Index >= 0 && c.Index < len(m.Parts) && c.Index != pi:
-				if p.partParent[c.Index] < 0 {
-					p.partParent[c.Index] = int32(pi)
-				}
+			case c.Kind == ChildPart && c.Index >= 0 && c.Index < len(m.Parts):
+				p.partParent[c.Index] = int32(pi)
 			case c.Kind == ChildMesh && c.Index >= 0 && c.Index < len(m.Meshes):
-				if p.meshPart[c.Index] < 0 {
-					p.meshPart[c.Index] = int32(pi)
-				}
+				p.meshPart[c.Index] = int32(pi)
 			}
 		}
 	}
@@ -372,19 +373,7 @@ func (p *prepared) build(m *Model) error {
 	np := len(m.Parameters)
 	p.defaults = make([]float32, np)
 	for i, pr := range m.Parameters {
-		if !(pr.Min <= pr.Max) {
-			return fmt.Errorf("p2l: parameter %d (%q): min %v above max %v", i, pr.ID, pr.Min, pr.Max)
-		}
 		p.defaults[i] = clampParam(&pr, pr.Default)
-	}
-	// Part tree: cycles would make ancestor walks loop.
-	for i := range m.Parts {
-		n := 0
-		for a := p.partParent[i]; a >= 0; a = p.partParent[a] {
-			if n++; n > len(m.Parts) {
-				return fmt.Errorf("p2l: part %d (%q): the part tree has a cycle", i, m.Parts[i].ID)
-			}
-		}
 	}
 	sc := make([]corner, 0, 1<<maxGridAxes)
 
@@ -451,8 +440,10 @@ func (p *prepared) addBinding(o *cobj, b cbind, targets []props, sc []corner) {
 }
 
 // compileKeyforms compiles a keyform grid whose cells each hold n floats
-// (a warp's grid points or a mesh's vertex offsets, x,y interleaved) and
-// checks every cell's size, so evaluation can index without checks.
+// (a warp's grid points or a mesh's vertex offsets, x,y interleaved) or
+// none: an empty cell contributes nothing, like a missing one (eval.rs zips
+// over it). Every cell's size is checked, so evaluation can index without
+// checks.
 func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]float32, error) {
 	g, err := compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np)
 	if err != nil {
@@ -461,10 +452,12 @@ func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]f
 	p.maxAxes = max(p.maxAxes, len(g.params))
 	cells := make([][]float32, len(kf.Cells))
 	for k, cell := range kf.Cells {
-		if len(cell.Value) != n {
+		if len(cell.Value) != n && len(cell.Value) != 0 {
 			return cgrid{}, nil, fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
 		}
-		cells[k] = cell.Value
+		if len(cell.Value) != 0 {
+			cells[k] = cell.Value
+		}
 	}
 	return g, cells, nil
 }
@@ -497,6 +490,18 @@ func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float64, np int, 
 		}
 	}
 	return b, targets, gd, nil
+}
+
+// anyPresent reports whether some key of the warp bindings carries a shape.
+func anyPresent(bs []Binding[WarpShape]) bool {
+	for _, b := range bs {
+		for k, pr := range b.Present {
+			if pr && k < len(b.Shapes) && len(b.Shapes[k].Points) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // blendPoints returns the grid blend of per-cell float arrays at cur into a
@@ -547,18 +552,24 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			return fmt.Errorf("warp grid %d×%d cells out of range", w.Columns, w.Rows)
 		}
 		c.cols, c.rows = w.Columns, w.Rows
+		if w.Keyforms == nil && !anyPresent(w.Shapes) {
+			// Every point sits at the origin (eval.rs lattice_points), so
+			// every lattice size maps alike: a collapsed 1×1 lattice costs
+			// nothing where the file declared up to 4096×4096 cells
+			// without a byte to back them.
+			c.cols, c.rows = 1, 1
+		}
 		c.bilinear = d.Flags&DeformerBilinear != 0
-		c.npts = (w.Columns + 1) * (w.Rows + 1)
+		c.npts = (c.cols + 1) * (c.rows + 1)
 		n := 2 * c.npts
 		c.ptOff = p.warpFloats
 		p.warpFloats += n
 		p.maxLocal = max(p.maxLocal, n)
-		if w.Keyforms == nil {
-			return fmt.Errorf("warp deformer without keyforms")
-		}
-		var err error
-		if c.g, c.wcells, err = p.compileKeyforms(w.Keyforms, n, np); err != nil {
-			return err
+		if w.Keyforms != nil { // without: the zero grid, every point at the origin
+			var err error
+			if c.g, c.wcells, err = p.compileKeyforms(w.Keyforms, n, np); err != nil {
+				return err
+			}
 		}
 		def := blendPoints(&c.g, c.wcells, p.defaults, n, sc)
 		for bi := range w.Shapes {
@@ -581,21 +592,21 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		if r == nil || d.Warp != nil {
 			return fmt.Errorf("rotation deformer without exactly its rotation data")
 		}
-		if r.Keyforms == nil {
-			return fmt.Errorf("rotation deformer without keyforms")
-		}
 		c.base = float64(r.BaseAngle)
-		var err error
-		c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np)
-		if err != nil {
-			return err
-		}
-		p.maxAxes = max(p.maxAxes, len(c.g.params))
-		c.rcells = make([]RotationKey, len(r.Keyforms.Cells))
-		for k, cell := range r.Keyforms.Cells {
-			c.rcells[k] = cell.Value
+		if r.Keyforms != nil {
+			var err error
+			c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np)
+			if err != nil {
+				return err
+			}
+			p.maxAxes = max(p.maxAxes, len(c.g.params))
+			c.rcells = make([]RotationKey, len(r.Keyforms.Cells))
+			for k, cell := range r.Keyforms.Cells {
+				c.rcells[k] = cell.Value
+			}
 		}
 		def := blendRotation(&c.g, c.rcells, p.defaults, sc)
+		defFlips := c.obj.evalChannels(p.defaults, sc)
 		for bi := range r.Shapes {
 			sb := &r.Shapes[bi]
 			b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
@@ -605,8 +616,10 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			targets := make([]props, len(sb.Shapes))
 			rd := make([][4]float64, len(sb.Shapes))
 			for k, s := range sb.Shapes {
+				// Shapes do not flip (eval.rs toward leaves the flips):
+				// the flip targets stay at the default.
 				targets[k] = props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen),
-					flipX: flagValue(s.FlipX != 0), flipY: flagValue(s.FlipY != 0)}
+					flipX: defFlips.flipX, flipY: defFlips.flipY}
 				rd[k] = [4]float64{float64(s.X) - def[0], float64(s.Y) - def[1], float64(s.Angle) - def[2], float64(s.Scale) - def[3]}
 			}
 			p.addBinding(&c.obj, b, targets, sc)
@@ -619,9 +632,13 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 }
 
 // blendRotation blends the rotation keyforms at cur (missing cells are the
-// all-zero keyform).
+// all-zero keyform). Without keyforms (cells nil) it is the identity at the
+// origin: x, y, angle 0, scale 1 (eval.rs pivot_at).
 func blendRotation(g *cgrid, cells []RotationKey, cur []float32, sc []corner) [4]float64 {
 	var v [4]float64
+	if cells == nil {
+		return [4]float64{0, 0, 0, 1}
+	}
 	for _, c := range g.weights(cur, sc) {
 		if c.cell < 0 {
 			continue
@@ -644,16 +661,11 @@ func (p *prepared) buildPart(m *Model, i int, sc []corner) error {
 		if ch.Kind > ChildMesh {
 			return fmt.Errorf("child of unknown kind %d", ch.Kind)
 		}
-		if ch.Kind == ChildPart && (ch.Index < 0 || ch.Index >= len(m.Parts) || ch.Index == i) {
+		if ch.Kind == ChildPart && (ch.Index < 0 || ch.Index >= len(m.Parts)) {
 			return fmt.Errorf("child part %d out of range", ch.Index)
 		}
 		if ch.Kind == ChildMesh && (ch.Index < 0 || ch.Index >= len(m.Meshes)) {
 			return fmt.Errorf("child mesh %d out of range", ch.Index)
-		}
-	}
-	for a := int32(i); a >= 0; a = p.partParent[a] {
-		if f := m.Parts[a].Flags; f&PartVisible == 0 || f&PartSketch != 0 {
-			c.hidden = true
 		}
 	}
 	st := props{drawOrder: float64(pt.DrawOrder), opacity: float64(pt.Composite.Opacity),
@@ -709,9 +721,6 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	if me.Blend >= NumBlendModes || me.AlphaBlend >= NumAlphaModes {
 		return fmt.Errorf("blend mode %d / alpha mode %d unknown", me.Blend, me.AlphaBlend)
 	}
-	if me.TexturePage < -1 || me.TexturePage >= len(m.Textures) {
-		return fmt.Errorf("texture page %d out of range", me.TexturePage)
-	}
 	for _, mk := range me.Masks {
 		if mk < 0 || mk >= len(m.Meshes) {
 			return fmt.Errorf("mask mesh %d out of range", mk)
@@ -741,19 +750,20 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	c.vOff = p.vertFloats
 	p.vertFloats += n
 	p.maxLocal = max(p.maxLocal, n)
+	// Only the mesh's own flag hides it (eval.rs render_order); parts'
+	// visible and sketch flags are information for hosts.
 	c.hidden = me.Flags&MeshVisible == 0
-	for a := p.meshPart[i]; a >= 0; a = p.partParent[a] {
+	// Ancestor parts, nearest first, stopping where the walk repeats (the
+	// children lists need not form a forest; pose.rs PosePlayer::new).
+	for a := p.meshPart[i]; a >= 0 && !slices.Contains(c.chain, a); a = p.partParent[a] {
 		c.chain = append(c.chain, a)
-		if p.parts[a].hidden {
-			c.hidden = true
-		}
 	}
 	st := props{drawOrder: float64(me.DrawOrder), opacity: float64(me.Opacity), mul: colorProps(me.Multiply), scr: colorProps(me.Screen)}
 	if err := p.buildObj(&c.obj, st, me.Channels, np); err != nil {
 		return err
 	}
 	var def []float64
-	if me.Keyforms != nil {
+	if me.Keyforms != nil && c.geom { // without geometry the keyforms move nothing (rig.rs validate)
 		var err error
 		if c.g, c.cells, err = p.compileKeyforms(me.Keyforms, n, np); err != nil {
 			return err
@@ -803,7 +813,6 @@ func (p *prepared) buildDraw(m *Model) error {
 	for i := range m.Parts {
 		p.gsrc[i].comp = &m.Parts[i].Composite
 	}
-	seenPart := make([]bool, len(m.Parts))
 	const maxDepth = 1 << 12
 	var walk func(g *DrawGroup, depth int) (int32, error)
 	walk = func(g *DrawGroup, depth int) (int32, error) {
@@ -815,23 +824,22 @@ func (p *prepared) buildDraw(m *Model) error {
 		}
 		idx := int32(len(p.groups))
 		p.groups = append(p.groups, cgroup{part: int32(g.Part), static: float64(g.DrawOrder)})
-		if g.Part >= 0 {
-			p.groups[idx].isolated = m.Parts[g.Part].GroupMode == GroupIsolated
-			if !seenPart[g.Part] {
-				seenPart[g.Part] = true
-				if g.Composite != nil {
-					if err := checkComposite(m, g.Composite); err != nil {
-						return 0, err
-					}
-					p.gsrc[g.Part].comp = g.Composite
-				}
-				ch, err := compileChannels(g.Channels, np)
-				if err != nil {
-					return 0, err
-				}
-				p.maxAxes = max(p.maxAxes, ch.maxAxes())
-				p.gsrc[g.Part].ch = ch
+		// A group is isolated when it names a part and carries a
+		// composite (eval.rs render_commands); that composite and the
+		// group's channels are the part's group composite, the last such
+		// group in tree order winning (ffi.rs Model::new, eval.rs
+		// composite_states). The part's groupMode does not decide.
+		if g.Part >= 0 && g.Composite != nil {
+			p.groups[idx].isolated = true
+			if err := checkComposite(m, g.Composite); err != nil {
+				return 0, err
 			}
+			ch, err := compileChannels(g.Channels, np)
+			if err != nil {
+				return 0, err
+			}
+			p.maxAxes = max(p.maxAxes, ch.maxAxes())
+			p.gsrc[g.Part] = groupSource{comp: g.Composite, ch: ch}
 		}
 		kids := make([]cnode, 0, len(g.Children))
 		for _, ch := range g.Children {

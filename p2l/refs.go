@@ -9,8 +9,8 @@ type refChecker struct {
 	m   *Model
 	err error
 	// Derived counts.
-	nPar, nDef, nPart, nMesh, nTex, nGroups int
-	nAllDef                                 int // DEFM + virtual bones
+	nPar, nDef, nPart, nMesh, nGroups int
+	nAllDef                           int // DEFM + virtual bones
 }
 
 func (r *refChecker) fail(tag, field string, format string, args ...any) {
@@ -36,7 +36,7 @@ func vertexCount(me *Mesh) int { return len(me.Positions) / 2 }
 
 func checkRefs(m *Model) error {
 	r := &refChecker{m: m, nPar: len(m.Parameters), nDef: len(m.Deformers), nPart: len(m.Parts),
-		nMesh: len(m.Meshes), nTex: len(m.Textures), nGroups: len(m.Physics.Groups)}
+		nMesh: len(m.Meshes), nGroups: len(m.Physics.Groups)}
 	r.nAllDef = r.nDef
 	if m.Bones != nil {
 		r.nAllDef += len(m.Bones.Virtual)
@@ -139,17 +139,11 @@ func (r *refChecker) composite(tag, path string, c *Composite) {
 	}
 }
 
-// parts checks part children (a forest: every part and mesh has at most
-// one parent part, and no part contains itself) and references.
+// parts checks part children's references. The children need not form a
+// forest (rig.rs checks only the indices): a part or mesh listed by several
+// parts belongs to the last of them, and ancestor walks stop at a repeat
+// (prepare.go, as pose.rs and ffi.rs).
 func (r *refChecker) parts() {
-	partParent := make([]int, r.nPart)
-	meshParent := make([]int, r.nMesh)
-	for i := range partParent {
-		partParent[i] = -1
-	}
-	for i := range meshParent {
-		meshParent[i] = -1
-	}
 	for i := range r.m.Parts {
 		p := &r.m.Parts[i]
 		path := fmt.Sprintf("parts[%d]", i)
@@ -159,37 +153,13 @@ func (r *refChecker) parts() {
 				if r.bad(ch.Index, r.nPart) {
 					r.outOfRange("PART", "part", ch.Index, r.nPart, cp, path, j)
 				}
-				if r.err == nil {
-					if ch.Index == i || partParent[ch.Index] != -1 {
-						r.fail("PART", fmt.Sprintf(cp, path, j), "part %d is its own child or has two parents", ch.Index)
-					}
-					partParent[ch.Index] = i
-				}
-			} else {
-				if r.bad(ch.Index, r.nMesh) {
-					r.outOfRange("PART", "mesh", ch.Index, r.nMesh, cp, path, j)
-				}
-				if r.err == nil {
-					if meshParent[ch.Index] != -1 {
-						r.fail("PART", fmt.Sprintf(cp, path, j), "mesh %d has two parent parts", ch.Index)
-					}
-					meshParent[ch.Index] = i
-				}
+			} else if r.bad(ch.Index, r.nMesh) {
+				r.outOfRange("PART", "mesh", ch.Index, r.nMesh, cp, path, j)
 			}
 		}
 		r.channels("PART", path, p.Channels)
 		r.composite("PART", path+".composite", &p.Composite)
 		bindingRefs(r, "PART", path, p.Shapes)
-	}
-	// Cycles: follow parents; a walk longer than the part count loops.
-	for i := 0; r.err == nil && i < r.nPart; i++ {
-		n := 0
-		for p := partParent[i]; p != -1; p = partParent[p] {
-			if n++; n > r.nPart {
-				r.fail("PART", fmt.Sprintf("parts[%d]", i), "part hierarchy has a cycle")
-				break
-			}
-		}
 	}
 }
 
@@ -204,12 +174,6 @@ func (r *refChecker) meshes() {
 			if r.bad(k, r.nMesh) {
 				r.outOfRange("MESH", "mask mesh", k, r.nMesh, "%s.masks[%d]", path, j)
 			}
-			if k == i {
-				r.fail("MESH", fmt.Sprintf("%s.masks[%d]", path, j), "a mesh cannot mask itself")
-			}
-		}
-		if r.badOpt(me.TexturePage, r.nTex) {
-			r.outOfRange("MESH", "texture page", me.TexturePage, r.nTex, "%s.texturePage", path)
 		}
 		if me.Keyforms != nil {
 			r.axesAt("MESH", "%s.keyforms", path, -1, me.Keyforms.Axes)
@@ -254,10 +218,9 @@ func (r *refChecker) glues() {
 	}
 }
 
-// draw checks the draw tree: part and mesh references, each mesh at most
-// once in the tree.
+// draw checks the draw tree's part and mesh references. A mesh may appear
+// more than once (it is then drawn at each place, as eval.rs render_order).
 func (r *refChecker) draw() {
-	seen := make([]bool, r.nMesh)
 	var walk func(g *DrawGroup, path string, depth int)
 	walk = func(g *DrawGroup, path string, depth int) {
 		if depth > maxDepth {
@@ -281,12 +244,6 @@ func (r *refChecker) draw() {
 			}
 			if r.bad(n.Mesh, r.nMesh) {
 				r.outOfRange("DRAW", "mesh", n.Mesh, r.nMesh, "%s.children[%d].mesh", path, j)
-			}
-			if r.err == nil {
-				if seen[n.Mesh] {
-					r.fail("DRAW", fmt.Sprintf("%s.children[%d].mesh", path, j), "mesh %d appears twice in the draw tree", n.Mesh)
-				}
-				seen[n.Mesh] = true
 			}
 		}
 	}

@@ -70,8 +70,6 @@ type Rig struct {
 	warpPts    []float64 // canvas-space warp grids, x,y pairs
 	frames     []frame
 	defOpacity []float64
-	defMul     [][3]float64
-	defScr     [][3]float64
 
 	// Mesh results; vertices are double-buffered so change detection can
 	// compare with the previous evaluation.
@@ -204,8 +202,6 @@ func (m *Model) NewRig() *Rig {
 	r.warpPts = make([]float64, p.warpFloats)
 	r.frames = make([]frame, nd)
 	r.defOpacity = make([]float64, nd)
-	r.defMul = make([][3]float64, nd)
-	r.defScr = make([][3]float64, nd)
 	r.verts[0] = make([]float32, p.vertFloats)
 	r.verts[1] = make([]float32, p.vertFloats)
 	r.meshOpacity = make([]float32, nm)
@@ -547,8 +543,9 @@ func (r *Rig) RenderOrder() []int {
 
 // RenderCommands returns the drawing order keeping isolated-group
 // boundaries: the meshes of RenderOrder, with every isolated group (a draw
-// group whose part has GroupIsolated and that draws at least one mesh)
-// enclosed in OpenGroup(part) … CloseGroup.
+// group that names a part and carries a composite, and draws at least one
+// mesh; the part's GroupMode does not decide) enclosed in OpenGroup(part) …
+// CloseGroup.
 func (r *Rig) RenderCommands() []RenderCommand {
 	if r.dead() || !r.evaluated {
 		return nil
@@ -559,10 +556,11 @@ func (r *Rig) RenderCommands() []RenderCommand {
 // GroupComposite returns how the isolated group of part is composited this
 // frame: blend and alpha modes, masks (MaskMeshes lists the mask meshes with
 // the mask parts expanded to their meshes; MaskParts is the file's list),
-// invert flag, and the evaluated opacity and colors: the draw-tree group's
-// channels override the composite's static values. The composite is the
-// draw-tree group's when it has one, else the part's. The slices belong to
-// the Model.
+// invert flag, and the evaluated opacity (clamped to [0, 1]) and colors
+// (not clamped): the draw-tree group's channels override the composite's
+// static values. The composite is that of the last draw-tree group (in tree
+// order) that names the part and carries one, else the part's own. The
+// slices belong to the Model.
 func (r *Rig) GroupComposite(part int) Composite {
 	if r.dead() || !r.evaluated || part < 0 || part >= len(r.comps) {
 		return Composite{}

@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -24,25 +25,21 @@ func TestValidateRules(t *testing.T) {
 	}{
 		{"NaN scalar", func(m *Model) { m.Canvas.Width = nan }, "CANV: width: not a finite number"},
 		{"Inf in array", func(m *Model) { m.Meshes[0].Positions[3] = inf }, "meshes[0].positions: element 3 is not a finite number"},
-		{"parameter default outside range", func(m *Model) { m.Parameters[1].Default = 2 }, "min ≤ default ≤ max"},
 		{"deformer parent after child", func(m *Model) { m.Deformers[0].Parent = 1 }, "must be an earlier deformer"},
 		{"deformer own parent", func(m *Model) { m.Deformers[1].Parent = 1 }, "must be an earlier deformer"},
 		{"deformer part out of range", func(m *Model) { m.Deformers[0].Part = 2 }, "deformers[0].part: part 2 out of range"},
 		{"deformer kind without data", func(m *Model) { m.Deformers[0].Warp = nil }, "needs Warp set"},
-		{"warp without keyforms", func(m *Model) { m.Deformers[0].Warp.Keyforms = nil }, "needs a keyform grid with at least one cell"},
-		{"warp without cells", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells = nil }, "needs a keyform grid with at least one cell"},
-		{"rotation without keyforms", func(m *Model) { m.Deformers[1].Rotation.Keyforms = nil }, "needs a keyform grid with at least one cell"},
-		{"warp columns 0", func(m *Model) { m.Deformers[0].Warp.Columns = 0 }, "columns and rows must be in 1..65535"},
+		{"grid without cells", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells = nil }, "a grid needs at least one cell"},
+		{"grid too large", func(m *Model) {
+			m.Deformers[0].Warp.Keyforms.Axes = append(m.Deformers[0].Warp.Keyforms.Axes, Axis{Parameter: 0, Keys: make([]float32, 1<<23)})
+		}, "key combinations exceed"},
+		{"warp columns 0", func(m *Model) { m.Deformers[0].Warp.Columns = 0 }, "columns and rows must be in 1..4096"},
+		{"warp columns 4097", func(m *Model) { m.Deformers[0].Warp.Columns = 4097 }, "columns and rows must be in 1..4096"},
 		{"warp keyform size", func(m *Model) { w := m.Deformers[0].Warp; w.Keyforms.Cells[0].Value = w.Keyforms.Cells[0].Value[:10] }, "has 10 values, want 12"},
 		{"warp shape size", func(m *Model) { s := &m.Deformers[0].Warp.Shapes[0].Shapes[1]; s.Points = s.Points[:2] }, "has 2 values, want 12"},
 		{"absent shape is the zero value", func(m *Model) { m.Deformers[0].Warp.Shapes[0].Shapes[0].Points = []float32{1} }, "key 0 is absent but its shape is not the zero value"},
 		{"grid coordinate out of range", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells[0].Coord[1] = 2 }, "coordinate 2 on axis 1 is not below its 2 keys"},
-		{"grid duplicate cell", func(m *Model) { g := m.Deformers[0].Warp.Keyforms; g.Cells[1].Coord = []uint16{1, 0} }, "cell 1 repeats the coordinates"},
 		{"grid coord count", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells[0].Coord = []uint16{1} }, "has 1 coordinates, grid has 2 axes"},
-		{"static grid two cells", func(m *Model) {
-			g := m.Bones.Virtual[0].Rotation.Keyforms
-			g.Cells = append(g.Cells, g.Cells[0])
-		}, "a grid without axes has at most one cell"},
 		{"keys decrease", func(m *Model) { m.Deformers[0].Warp.Keyforms.Axes[0].Keys[1] = -40 }, "keys decrease at 1"},
 		{"axis without keys", func(m *Model) { m.Deformers[1].Rotation.Keyforms.Axes[0].Keys = nil }, "needs at least one key"},
 		{"axis parameter out of range", func(m *Model) { m.Deformers[1].Rotation.Keyforms.Axes[0].Parameter = 3 }, "parameter 3 out of range"},
@@ -60,14 +57,9 @@ func TestValidateRules(t *testing.T) {
 		{"group mode", func(m *Model) { m.Parts[0].GroupMode = 3 }, "groupMode: value 3 out of range"},
 		{"part flags", func(m *Model) { m.Parts[0].Flags = 4 }, "reserved flag bits"},
 		{"mesh flags", func(m *Model) { m.Meshes[0].Flags |= 16 }, "reserved flag bits"},
-		{"part child twice", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildMesh, 0}) }, "mesh 0 has two parent parts"},
-		{"part own child", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 1}) }, "its own child"},
-		{"part cycle", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 0}) }, "cycle"},
 		{"part child out of range", func(m *Model) { m.Parts[0].Children[0].Index = 5 }, "part 5 out of range"},
 		{"mask part out of range", func(m *Model) { m.Parts[0].Composite.MaskParts[0] = 2 }, "mask part 2 out of range"},
 		{"mesh parent", func(m *Model) { m.Meshes[0].Parent = 2 }, "parent deformer 2 out of range"},
-		{"mesh masks itself", func(m *Model) { m.Meshes[1].Masks = []int{1} }, "cannot mask itself"},
-		{"texture page", func(m *Model) { m.Meshes[0].TexturePage = 3 }, "texture page 3 out of range"},
 		{"odd positions", func(m *Model) {
 			me := &m.Meshes[1]
 			me.Positions, me.UVs = me.Positions[:5], me.UVs[:5]
@@ -79,12 +71,8 @@ func TestValidateRules(t *testing.T) {
 		{"geometry without flag", func(m *Model) { m.Meshes[0].Flags &^= MeshGeometry }, "geometry set without the geometry flag"},
 		{"mesh keyform size", func(m *Model) { m.Meshes[0].Keyforms.Cells[0].Value = []float32{1, 2} }, "has 2 values, want 8"},
 		{"mesh shape size", func(m *Model) { s := &m.Meshes[0].Shapes[0].Shapes[1]; s.Deltas = s.Deltas[:2] }, "has 2 values, want 8"},
-		{"no-geometry mesh with deltas", func(m *Model) {
-			m.Meshes[2].Keyforms = &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: []float32{1, 2}}}}
-		}, "has 2 values, want 0"},
 		{"glue mesh", func(m *Model) { m.Glues[0].MeshB = 3 }, "mesh 3 out of range"},
 		{"glue vertex", func(m *Model) { m.Glues[0].Pairs[1].B = 3 }, "vertex 3 not below mesh 1's vertex count 3"},
-		{"draw mesh twice", func(m *Model) { m.Draw.Children[1].Mesh = 0 }, "appears twice in the draw tree"},
 		{"draw mesh out of range", func(m *Model) { m.Draw.Children[1].Mesh = 3 }, "mesh 3 out of range"},
 		{"draw group with mesh", func(m *Model) { m.Draw.Children[0].Mesh = 1 }, "a group node must have Mesh 0"},
 		{"draw part", func(m *Model) { m.Draw.Children[0].Group.Part = 2 }, "part 2 out of range"},
@@ -94,14 +82,11 @@ func TestValidateRules(t *testing.T) {
 			g.Children = []DrawNode{{Group: g}}
 			m.Draw.Children = append(m.Draw.Children, DrawNode{Group: g})
 		}, "draw tree deeper than 256"},
-		{"embedded page without data", func(m *Model) { m.Textures[0].Data = nil }, "empty texture payload"},
-		{"external page without uri", func(m *Model) { m.Textures[2].URI = "" }, "external page without a URI"},
 		{"external page with data", func(m *Model) { m.Textures[2].Data = []byte{1} }, "carries no data"},
 		{"texture kind", func(m *Model) { m.Textures[0].Kind = 3 }, "kind: value 3 out of range"},
 		{"physics vertex", func(m *Model) { m.Physics.Groups[0].Outputs[0].Vertex = 2 }, "vertex 2 out of range"},
 		{"physics source", func(m *Model) { m.Physics.Groups[0].Inputs[0].Source = 3 }, "unknown source 3"},
 		{"physics parameter", func(m *Model) { m.Physics.Groups[0].Inputs[0].Parameter = 3 }, "PHYS: groups[0].inputs[0].parameter"},
-		{"segment time decreases", func(m *Model) { m.Clips[0].Curves[0].Segments[2].End.T = 1.5 }, "before the previous point"},
 		{"control points on linear", func(m *Model) { m.Clips[0].Curves[0].Segments[0].C1 = Point{1, 1} }, "only stored for Bezier"},
 		{"segment kind", func(m *Model) { m.Clips[0].Curves[0].Segments[0].Kind = 4 }, "value 4 out of range (max 3)"},
 		{"clip curve parameter", func(m *Model) { m.Clips[1].Curves[0].Parameter = 7 }, "CLIP: clips[1].curves[0].parameter"},
@@ -112,7 +97,6 @@ func TestValidateRules(t *testing.T) {
 		{"target kind", func(m *Model) { m.Clips[0].TargetCurves[1].Target = 5 }, "unknown curve target 5"},
 		{"curve fade index", func(m *Model) { m.Clips[0].CurveFades[0].Curve = 2 }, "curve 2 out of range"},
 		{"curve fade twice", func(m *Model) { cf := &m.Clips[0].CurveFades; *cf = append(*cf, (*cf)[0]) }, "two fade entries"},
-		{"role without name", func(m *Model) { m.Roles[0].Name = "" }, "empty role name"},
 		{"role parameter", func(m *Model) { m.Roles[0].Parameters[0] = 3 }, "ROLE"},
 		{"gui parameter node with id", func(m *Model) { m.GUI.Tree[1].ID = "x" }, "a parameter node needs"},
 		{"gui group parameter", func(m *Model) { m.GUI.Tree[0].Parameter = 0 }, "a group node has parameter -1"},
@@ -147,7 +131,6 @@ func TestValidateRules(t *testing.T) {
 		}, "3 weights for 4 vertices"},
 		{"skin parallel arrays", func(m *Model) { m.Skins.Meshes[0].To = nil }, "differ in length"},
 		{"skin bone index", func(m *Model) { m.Skins.Meshes[0].From[0] = 2 }, "names bone"},
-		{"collider both", func(m *Model) { m.Collision.Colliders[1].Mesh = 0 }, "not both"},
 		{"collider vertex", func(m *Model) { m.Collision.Colliders[0].VertexB = 4 }, "vertex 4 not below"},
 		{"sim particle arrays", func(m *Model) { m.Simulations.Sims[0].Damping = m.Simulations.Sims[0].Damping[:2] }, "parallel arrays need 3"},
 		{"sim constraint arrays", func(m *Model) { m.Simulations.Sims[0].Rest = nil }, "parallel arrays need 2"},
@@ -177,6 +160,71 @@ func TestValidateRules(t *testing.T) {
 	}
 	if err := fullModel().Validate(); err != nil {
 		t.Fatalf("fullModel invalid: %v", err)
+	}
+}
+
+// TestReferenceAccepts: models the reference reader (rig.rs) accepts and
+// we once rejected. Each must validate, round-trip through our writer and
+// reader unchanged, and evaluate.
+func TestReferenceAccepts(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(m *Model)
+	}{
+		{"parameter default outside range", func(m *Model) { m.Parameters[1].Default = 2 }},
+		{"parameter min above max", func(m *Model) { m.Parameters[1].Min, m.Parameters[1].Max = 1, -1 }},
+		{"warp without keyforms", func(m *Model) { m.Deformers[0].Warp.Keyforms = nil }},
+		{"rotation without keyforms", func(m *Model) { m.Deformers[1].Rotation.Keyforms = nil }},
+		{"virtual bone without keyforms", func(m *Model) { m.Bones.Virtual[0].Rotation.Keyforms = nil }},
+		{"grid duplicate cell", func(m *Model) { g := m.Deformers[0].Warp.Keyforms; g.Cells[1].Coord = []uint16{1, 0} }},
+		{"static grid two cells", func(m *Model) {
+			g := m.Bones.Virtual[0].Rotation.Keyforms
+			g.Cells = append(g.Cells, g.Cells[0])
+		}},
+		{"equal keys", func(m *Model) { m.Deformers[0].Warp.Keyforms.Axes[0].Keys[2] = 0 }},
+		{"limit points decrease", func(m *Model) { m.Meshes[0].Shapes[0].Limits[0].Points[2].Value = 0.1 }},
+		{"part child twice", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildMesh, 0}) }},
+		{"part own child", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 1}) }},
+		{"part cycle", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 0}) }},
+		{"mesh masks itself", func(m *Model) { m.Meshes[1].Masks = []int{1} }},
+		{"texture page without TEXR page", func(m *Model) { m.Meshes[0].TexturePage = 3 }},
+		{"negative texture page", func(m *Model) { m.Meshes[0].TexturePage = -7 }},
+		{"empty mesh keyform deltas", func(m *Model) { m.Meshes[0].Keyforms.Cells[0].Value = nil }},
+		{"empty present shape deltas", func(m *Model) { m.Meshes[0].Shapes[0].Shapes[1].Deltas = nil }},
+		{"no-geometry mesh with deltas", func(m *Model) {
+			m.Meshes[2].Keyforms = &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: []float32{1, 2}}}}
+		}},
+		{"draw mesh twice", func(m *Model) { m.Draw.Children[1].Mesh = 0 }},
+		{"embedded page without data", func(m *Model) { m.Textures[0].Data = nil }},
+		{"external page without uri", func(m *Model) { m.Textures[2].URI = "" }},
+		{"segment time decreases", func(m *Model) { m.Clips[0].Curves[0].Segments[2].End.T = 1.5 }},
+		{"negative clip duration", func(m *Model) { m.Clips[0].Duration = -1 }},
+		{"negative physics fps", func(m *Model) { m.Physics.Fps = -5 }},
+		{"role without name", func(m *Model) { m.Roles[0].Name = "" }},
+		{"collider on both mesh and deformer", func(m *Model) { m.Collision.Colliders[0].Deformer = 2 }},
+		{"gui snap without keys", func(m *Model) { m.GUI.Snaps[0].Keys = nil }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := fullModel()
+			c.mutate(m)
+			if err := m.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			data := mustWrite(t, m, nil)
+			got, err := Load(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, m) {
+				t.Fatalf("round trip: %s", diffModels(m, got))
+			}
+			r := got.NewRig()
+			r.Update(0.25)
+			if r.Err() != nil {
+				t.Fatal(r.Err())
+			}
+		})
 	}
 }
 

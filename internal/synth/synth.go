@@ -711,6 +711,11 @@ func (g *gen) drawGroup(pi int, _ int) p2l.DrawGroup {
 		}
 	}
 	add(pi)
+	if m.Parts[pi].GroupMode == p2l.GroupIsolated {
+		// Isolation is the draw group's composite (the reference layout).
+		c := m.Parts[pi].Composite
+		dg.Composite = &c
+	}
 	if m.Parts[pi].GroupMode == p2l.GroupIsolated && pi%2 == 0 {
 		// A draw-group opacity channel overriding the composite.
 		dg.Channels = append(dg.Channels, g.scalarChannel(p2l.ChannelOpacity, g.axisP[g.n(len(g.axisP))], 0.9, 0.4))

@@ -159,7 +159,12 @@ func (b *builder) open(id string, comp *p2l.Composite) int {
 	parent := b.parts[len(b.parts)-1]
 	b.m.Parts[parent].Children = append(b.m.Parts[parent].Children, p2l.PartChild{Kind: p2l.ChildPart, Index: pi})
 	top := b.stack[len(b.stack)-1]
-	top.Children = append(top.Children, p2l.DrawNode{Group: &p2l.DrawGroup{Part: pi, DrawOrder: int32(b.order)}})
+	g := &p2l.DrawGroup{Part: pi, DrawOrder: int32(b.order)}
+	if comp != nil {
+		c := *comp // isolation is the draw group's composite (the reference layout)
+		g.Composite = &c
+	}
+	top.Children = append(top.Children, p2l.DrawNode{Group: g})
 	b.stack = append(b.stack, top.Children[len(top.Children)-1].Group)
 	b.parts = append(b.parts, pi)
 	return pi
