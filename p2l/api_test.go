@@ -11,7 +11,7 @@ import (
 )
 
 func TestInspect(t *testing.T) {
-	data := mustWrite(t, fullModel(), &WriteOptions{Compression: CompressZstd, CRC: true, StripNames: true})
+	data := mustWrite(t, fullModel(), &WriteOptions{Compression: CompressZstd, StripNames: true})
 	fi, err := Inspect(data)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func TestInspect(t *testing.T) {
 			t.Errorf("%s required=%v", c.Tag, c.Required)
 		}
 	}
-	want := "STRS CANV PARM DEFM PART MESH GLUE DRAW TEXR PHYS CLIP ROLE PGUI META EXPR HITA UDAT POSE CEXT BONE SKIN COLL SIMS"
+	want := "STRS CANV PARM DEFM PART MESH GLUE DRAW TEXR PHYS CLIP CEXT ROLE BONE SKIN COLL SIMS EXPR HITA POSE UDAT PGUI META" // P2lrt.kt v2()
 	if got := strings.Join(tags, " "); got != want {
 		t.Fatalf("chunk order\n got %s\nwant %s", got, want)
 	}
@@ -85,7 +85,7 @@ func TestOptionalChunksOmitted(t *testing.T) {
 	for _, c := range fi.Chunks {
 		tags = append(tags, c.Tag)
 	}
-	if got := strings.Join(tags, " "); got != "STRS CANV PARM DEFM PART MESH DRAW" {
+	if got := strings.Join(tags, " "); got != "STRS CANV PARM DEFM PART MESH DRAW META" {
 		t.Fatalf("minimal model chunks: %s", got)
 	}
 }
@@ -113,7 +113,7 @@ func TestStripNames(t *testing.T) {
 
 func TestDeterministicAndConcurrentWrite(t *testing.T) {
 	m := fullModel()
-	want := mustWrite(t, m, &WriteOptions{Compression: CompressZstd, CRC: true})
+	want := mustWrite(t, m, &WriteOptions{Compression: CompressZstd})
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for i := 0; i < 8; i++ {
@@ -121,7 +121,7 @@ func TestDeterministicAndConcurrentWrite(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var b bytes.Buffer
-			if err := Write(&b, m, &WriteOptions{Compression: CompressZstd, CRC: true}); err != nil || !bytes.Equal(b.Bytes(), want) {
+			if err := Write(&b, m, &WriteOptions{Compression: CompressZstd}); err != nil || !bytes.Equal(b.Bytes(), want) {
 				errs <- "concurrent write differs"
 			}
 			if _, err := Load(want); err != nil {

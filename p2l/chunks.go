@@ -17,9 +17,11 @@ type chunkDef struct {
 
 func always(*Model) bool { return true }
 
-// chunkDefs lists every known chunk in canonical (writing) order: the
-// spec's core-chunk table, then PGUI META EXPR HITA UDAT POSE CEXT, then the
-// extensions BONE SKIN COLL SIMS (dependencies first).
+// chunkDefs lists every known chunk in writing order, which is P2lrt.kt's
+// (v2()): the core chunks with CEXT after CLIP, then the extensions BONE SKIN
+// COLL SIMS, then EXPR HITA POSE UDAT PGUI, and META last. The reader decodes
+// in this order too (CEXT needs CLIP, SKIN and COLL need BONE's virtual
+// bones).
 var chunkDefs = []chunkDef{
 	{"STRS", 1, true, true, nil, always},
 	{"CANV", 1, true, true, codeCANV, always},
@@ -32,18 +34,18 @@ var chunkDefs = []chunkDef{
 	{"TEXR", 1, true, false, codeTEXR, func(m *Model) bool { return len(m.Textures) > 0 }},
 	{"PHYS", 2, true, false, codePHYS, func(m *Model) bool { return len(m.Physics.Groups) > 0 || m.Physics.Fps != 0 }},
 	{"CLIP", 1, true, false, codeCLIP, func(m *Model) bool { return len(m.Clips) > 0 }},
-	{"ROLE", 1, true, false, codeROLE, func(m *Model) bool { return len(m.Roles) > 0 }},
-	{"PGUI", 1, false, false, codePGUI, func(m *Model) bool { return m.GUI != nil }},
-	{"META", 1, false, false, codeMETA, func(m *Model) bool { return len(m.Meta) > 0 }},
-	{"EXPR", 1, false, false, codeEXPR, func(m *Model) bool { return len(m.Expressions) > 0 }},
-	{"HITA", 1, false, false, codeHITA, func(m *Model) bool { return len(m.HitAreas) > 0 }},
-	{"UDAT", 1, false, false, codeUDAT, func(m *Model) bool { return len(m.UserData) > 0 }},
-	{"POSE", 1, false, false, codePOSE, func(m *Model) bool { return m.Pose != nil }},
 	{"CEXT", 1, false, false, codeCEXT, func(m *Model) bool { return len(cextRecords(m)) > 0 }},
+	{"ROLE", 1, true, false, codeROLE, func(m *Model) bool { return len(m.Roles) > 0 }},
 	{"BONE", 1, false, false, codeBONE, func(m *Model) bool { return m.Bones != nil }},
 	{"SKIN", 1, false, false, codeSKIN, func(m *Model) bool { return m.Skins != nil }},
 	{"COLL", 1, false, false, codeCOLL, func(m *Model) bool { return m.Collision != nil }},
 	{"SIMS", 1, false, false, codeSIMS, func(m *Model) bool { return m.Simulations != nil }},
+	{"EXPR", 1, false, false, codeEXPR, func(m *Model) bool { return len(m.Expressions) > 0 }},
+	{"HITA", 1, false, false, codeHITA, func(m *Model) bool { return len(m.HitAreas) > 0 }},
+	{"POSE", 1, false, false, codePOSE, func(m *Model) bool { return m.Pose != nil }},
+	{"UDAT", 1, false, false, codeUDAT, func(m *Model) bool { return len(m.UserData) > 0 }},
+	{"PGUI", 1, false, false, codePGUI, func(m *Model) bool { return m.GUI != nil }},
+	{"META", 1, false, false, codeMETA, always}, // P2lrt.kt always writes META
 }
 
 func findDef(tag string) *chunkDef {

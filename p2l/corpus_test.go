@@ -53,7 +53,7 @@ func TestFuzzCorpus(t *testing.T) {
 		return out
 	}
 	small := mustWrite(t, minimalModel(), nil)
-	for _, o := range []*WriteOptions{nil, {Compression: CompressDeflate}, {Compression: CompressZstd, CRC: true}, {V1: true}} {
+	for _, o := range []*WriteOptions{nil, {Compression: CompressDeflate}, {Compression: CompressZstd}, {V1: true}} {
 		for _, v := range variants(mustWrite(t, minimalModel(), o)) {
 			write("FuzzLoad", v)
 		}

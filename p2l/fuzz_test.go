@@ -16,7 +16,7 @@ import (
 // seedFiles returns writer outputs for several option sets.
 func seedFiles(t testing.TB) [][]byte {
 	var out [][]byte
-	for _, o := range []*WriteOptions{nil, {Compression: CompressDeflate, CRC: true}, {Compression: CompressZstd, StripNames: true}, {Codec: CodecF16}} {
+	for _, o := range []*WriteOptions{nil, {Compression: CompressDeflate}, {Compression: CompressZstd, StripNames: true}, {Codec: CodecF16}} {
 		out = append(out, mustWrite(t, fullModel(), o))
 	}
 	out = append(out, mustWrite(t, coreModel(), &WriteOptions{V1: true}))

@@ -52,7 +52,21 @@ type tchunk struct {
 	data    []byte
 }
 
-func req(tag string, data []byte) tchunk { return tchunk{tag, 1, 1, data} }
+// req is a core chunk as P2lrt.kt flags it: required, with a CRC.
+func req(tag string, data []byte) tchunk { return tchunk{tag, 1, 1 | 2, data} }
+
+// opt is an optional chunk as P2lrt.kt flags it: a CRC only.
+func opt(tag string, data []byte) tchunk { return tchunk{tag, 1, 2, data} }
+
+// insertBefore returns cs with c inserted before the chunk tagged tag.
+func insertBefore(cs []tchunk, tag string, c tchunk) []tchunk {
+	for i := range cs {
+		if cs[i].tag == tag {
+			return append(cs[:i:i], append([]tchunk{c}, cs[i:]...)...)
+		}
+	}
+	return append(cs, c)
+}
 
 // buildV2 lays chunks out as the spec says: 32-byte header, 40-byte TOC
 // rows, chunks at 16-byte aligned offsets in the given order, zero padding.
@@ -92,9 +106,10 @@ func buildV2(chunks ...tchunk) []byte {
 
 const none = 0xFFFFFFFF
 
-// minimalChunks is a tiny model written from the spec: strings "P", "Param",
-// "part", "m"; one parameter; one part holding one mesh (a triangle); a
-// draw tree with that mesh.
+// minimalChunks is a tiny model written from the spec and P2lrt.kt: strings
+// "P", "Param", "part", "m"; one parameter; one part holding one mesh (a
+// triangle); a draw tree with that mesh; an empty META last (P2lrt.kt
+// always writes META; ours holds no entries here).
 func minimalChunks() []tchunk {
 	strs := (&bld{}).u32(4).u32(0).u32(1).u32(6).u32(10).u32(11).u8([]byte("PParampartm")...).b
 	canv := (&bld{}).f32(100, 50, 50, 25, -1).b
@@ -113,7 +128,7 @@ func minimalChunks() []tchunk {
 		f32(0, 0, 0).u16(0).b
 	draw := (&bld{}).i32(-1).i32(0).u8(0).u8(0).u32(1).u8(1).u32(0).b
 	return []tchunk{req("STRS", strs), req("CANV", canv), req("PARM", parm), req("DEFM", defm),
-		req("PART", part), req("MESH", mesh), req("DRAW", draw)}
+		req("PART", part), req("MESH", mesh), req("DRAW", draw), opt("META", (&bld{}).u32(0).b)}
 }
 
 func minimalModel() *Model {
@@ -150,6 +165,21 @@ func TestHandBuiltMinimal(t *testing.T) {
 // TestHandBuiltV1 checks the v1 layout (P2lrt.kt v1()): magic, version, then the
 // core sections with inline strings and plain arrays.
 func TestHandBuiltV1(t *testing.T) {
+	w := &bld{b: handBuiltV1()}
+	m, err := Load(w.b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := minimalModel(); !reflect.DeepEqual(m, want) {
+		t.Fatalf("hand-built v1 decodes wrongly: %s", diffModels(want, m))
+	}
+	if again := mustWrite(t, m, &WriteOptions{V1: true}); string(again) != string(w.b) {
+		t.Fatalf("v1 writer differs from the hand-built file:\n%x\n%x", again, w.b)
+	}
+}
+
+// handBuiltV1 is minimalModel as a v1 stream.
+func handBuiltV1() []byte {
 	str := func(w *bld, s string) { w.u32(uint32(len(s))).u8([]byte(s)...) }
 	w := &bld{}
 	w.b = append(w.b, "P2LRT\x00\x00\x00"...)
@@ -176,16 +206,7 @@ func TestHandBuiltV1(t *testing.T) {
 	w.f32(0).u32(0)                                  // PHYS
 	w.u32(0)                                         // CLIP
 	w.u32(0)                                         // ROLE
-	m, err := Load(w.b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := minimalModel(); !reflect.DeepEqual(m, want) {
-		t.Fatalf("hand-built v1 decodes wrongly: %s", diffModels(want, m))
-	}
-	if again := mustWrite(t, m, &WriteOptions{V1: true}); string(again) != string(w.b) {
-		t.Fatalf("v1 writer differs from the hand-built file:\n%x\n%x", again, w.b)
-	}
+	return w.b
 }
 
 // TestHandBuiltPhysics checks the PHYS record in the reference layout
@@ -194,7 +215,7 @@ func TestHandBuiltV1(t *testing.T) {
 // u8 source, u8 reflect}, segments {length, mobility, delay, acceleration}
 // with an implicit root, normalization {min, default, max} for position
 // then angle.
-func TestHandBuiltPhysics(t *testing.T) {
+func handBuiltPhysChunks() ([]tchunk, []byte) {
 	chunks := minimalChunks()
 	// STRS gains "Hair" (first used by PHYS, after the other chunks).
 	chunks[0] = req("STRS", (&bld{}).u32(5).u32(0).u32(1).u32(6).u32(10).u32(11).u32(15).u8([]byte("PParampartmHair")...).b)
@@ -204,7 +225,19 @@ func TestHandBuiltPhysics(t *testing.T) {
 		u32(1).u32(0).u32(1).f32(1.5, 100).u8(1, 1).        // output: param 0, vertex 1, scale, weight, angle, reflect
 		u32(2).f32(10, 0.95, 0.9, 1.5).f32(5, 0.9, 0.8, 1). // two segments
 		f32(-10, 0.5, 10, -20, 1, 20).b                     // normalization
-	data := buildV2(append(chunks, req("PHYS", phys))...)
+	return chunks, phys
+}
+
+// handBuiltPhysicsFile is minimalModel with the PHYS chunk of
+// handBuiltPhysChunks.
+func handBuiltPhysicsFile() []byte {
+	chunks, phys := handBuiltPhysChunks()
+	return buildV2(insertBefore(chunks, "META", req("PHYS", phys))...)
+}
+
+func TestHandBuiltPhysics(t *testing.T) {
+	chunks, phys := handBuiltPhysChunks()
+	data := handBuiltPhysicsFile()
 	m, err := Load(data)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +261,7 @@ func TestHandBuiltPhysics(t *testing.T) {
 	for v, ok := range map[uint32]bool{0: true, 2: true, 3: false} {
 		b := append([]byte(nil), phys...)
 		binary.LittleEndian.PutUint32(b[4+4+4+4+4+4+4+2+4+4:], v)
-		_, err := Load(buildV2(append(chunks, req("PHYS", b))...))
+		_, err := Load(buildV2(insertBefore(chunks, "META", req("PHYS", b))...))
 		if (err == nil) != ok {
 			t.Errorf("output vertex %d: err %v, want accepted %v", v, err, ok)
 		}

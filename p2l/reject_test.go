@@ -104,7 +104,7 @@ func TestContainerRules(t *testing.T) {
 		{"chunk version 0", patch(good, canvRow+4, uint16(0)), "chunk version 0", nil},
 		{"chunk flags reserved", patch(good, canvRow+6, uint16(1|16)), "reserved chunk flag bits", nil},
 		{"reserved compression", patch(good, canvRow+6, uint16(1|12)), "reserved compression method", nil},
-		{"crc without flag", patch(good, canvRow+32, uint32(5)), "must be zero when the CRC flag is clear", nil},
+		{"crc without flag", patch(patch(good, canvRow+6, uint16(1)), canvRow+32, uint32(5)), "must be zero when the CRC flag is clear", nil},
 		{"toc reserved", patch(good, canvRow+36, uint32(5)), "reserved TOC field", nil},
 		{"misaligned", patch(good, canvRow+8, binary.LittleEndian.Uint64(good[canvRow+8:])+4), "not 16-byte aligned", nil},
 		{"out of file", patch(good, canvRow+8, uint64((len(good)+15)&^15+16)), "outside the data area", nil},
@@ -184,7 +184,7 @@ func checkErr(t *testing.T, err error, want string) {
 func TestFormatErrorFields(t *testing.T) {
 	_, err := Load(buildV2(append(minimalChunks(), tchunk{"ZZZZ", 1, 1, nil})...))
 	var fe *FormatError
-	if !errors.As(err, &fe) || fe.Tag != "ZZZZ" || fe.Offset != int64(tocRow(7)) {
+	if !errors.As(err, &fe) || fe.Tag != "ZZZZ" || fe.Offset != int64(tocRow(8)) {
 		t.Fatalf("%#v", fe)
 	}
 	// A field error names chunk, offset and field: MESH index 3 of a

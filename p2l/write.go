@@ -31,7 +31,9 @@ const (
 )
 
 // WriteOptions configures Write. The zero value (or nil) writes an
-// uncompressed v2 file with f32 arrays, names and no CRCs.
+// uncompressed v2 file with f32 arrays, names and CRCs, laid out as the
+// reference writer (P2lrt.kt) lays out its files: the same chunk order,
+// flags, alignment and string numbering.
 type WriteOptions struct {
 	// V1 writes the version 1 layout (docs/FORMAT.md, v1codec.go): core
 	// content only.
@@ -45,8 +47,9 @@ type WriteOptions struct {
 	StripNames bool
 	// Codec selects the float array encoding (v2 only).
 	Codec FloatCodec
-	// CRC stores a CRC32 for every chunk (v2 only).
-	CRC bool
+	// NoCRC leaves the chunk CRCs out (v2 only; P2lrt.kt always writes
+	// them).
+	NoCRC bool
 }
 
 // Write validates m and writes it to w. The same model and options always
@@ -113,7 +116,7 @@ func encode(m *Model, opts *WriteOptions) ([]byte, error) {
 	if strip {
 		flags |= container.FlagNamesStripped
 	}
-	return container.Write(flags, formatMinor, chunks, opts.CRC)
+	return container.Write(flags, formatMinor, chunks, !opts.NoCRC)
 }
 
 func encodeStrings(strs []string) []byte {

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "convert", usage: "IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--crc]",
+	register(&command{name: "convert", usage: "IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--no-crc]",
 		summary: "rewrite a model (v1 prints what the v1 layout cannot keep)", run: runConvert})
 }
 
@@ -21,12 +21,12 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	comp := fs.String("compress", "", "compress chunks: deflate or zstd")
 	strip := fs.Bool("strip-names", false, "drop display names, keep ids")
 	codec := fs.String("codec", "f32", "float arrays: f32, or f16 (f16 positions/offsets, unorm16 UVs)")
-	crc := fs.Bool("crc", false, "store chunk CRCs")
+	noCRC := fs.Bool("no-crc", false, "leave the chunk CRCs out")
 	pos, ok := parseArgs(fs, commands["convert"], args, 2, stderr)
 	if !ok {
 		return 2
 	}
-	o := &p2l.WriteOptions{V1: *v1, StripNames: *strip, CRC: *crc}
+	o := &p2l.WriteOptions{V1: *v1, StripNames: *strip, NoCRC: *noCRC}
 	switch *comp {
 	case "":
 	case "deflate":

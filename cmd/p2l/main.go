@@ -4,7 +4,7 @@
 //
 //	p2l info FILE
 //	p2l validate [--crc] FILE
-//	p2l convert IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--crc]
+//	p2l convert IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--no-crc]
 //	p2l render FILE -o out.png [--size 1024] [--param Id=value ...] [--clip NAME [--time T]] ...
 //	p2l render FILE --clip NAME (--gif out.gif [--dither] | --frames DIR) [--fps 30] [--physics on|off]
 //	p2l trace FILE [--clip NAME] [--expression NAME] [--input frames.jsonl] [--dt 0.016] [--frames N]

@@ -34,7 +34,7 @@ func TestCommands(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.p2lrt")
 	var b bytes.Buffer
-	if err := p2l.Write(&b, tinyModel(), &p2l.WriteOptions{CRC: true}); err != nil {
+	if err := p2l.Write(&b, tinyModel(), &p2l.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {

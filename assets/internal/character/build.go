@@ -440,7 +440,7 @@ func (b *builder) drawTree(ms []*meshSpec) {
 
 // WriteOptions are the options the default model is written with: deflate
 // (the keyform arrays shrink to a fraction) and chunk CRCs.
-var WriteOptions = p2l.WriteOptions{Compression: p2l.CompressDeflate, CRC: true}
+var WriteOptions = p2l.WriteOptions{Compression: p2l.CompressDeflate}
 
 // Write builds the character and writes it as a .p2lrt file.
 func Write(w io.Writer) error {
