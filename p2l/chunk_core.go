@@ -1,5 +1,7 @@
 package p2l
 
+import "strings"
+
 // Core chunk layouts (P2LRT_V2.md, "核心块"; decisions in docs/FORMAT.md).
 
 func codeCANV(c *coder, m *Model) {
@@ -316,7 +318,7 @@ func codePHYS(c *coder, m *Model) {
 	// the writer uses chunk version 2 when Y appears and drops Y in v1, as
 	// P2lrt.kt does.
 	maxSrc := uint8(PhysicsY)
-	c.f32(&ph.Fps, "fps") // ≤ 0: one step per frame (physics.rs)
+	c.f32(&ph.Fps, "fps")                 // ≤ 0: one step per frame (physics.rs)
 	if c.ok() && ph.Fps > MaxPhysicsFps { // issue 14's bound on physics steps; rig.rs has none
 		c.fail("fps", "fps %v is above the maximum %d", ph.Fps, MaxPhysicsFps)
 	}
@@ -327,6 +329,7 @@ func codePHYS(c *coder, m *Model) {
 			c.ref(&in.Parameter, "parameter")
 			c.f32(&in.Weight, "weight")
 			c.max8((*uint8)(&in.Source), maxSrc, "source")
+			c.oldPhysicsHint(uint8(in.Source))
 			c.bool8(&in.Reflect, "reflect")
 		})
 		seq(c, &g.Outputs, 4, 18, "outputs", func(c *coder, o *PhysicsOutput) {
@@ -335,6 +338,7 @@ func codePHYS(c *coder, m *Model) {
 			c.f32(&o.Scale, "scale")
 			c.f32(&o.Weight, "weight")
 			c.max8((*uint8)(&o.Source), maxSrc, "source")
+			c.oldPhysicsHint(uint8(o.Source))
 			c.bool8(&o.Reflect, "reflect")
 		})
 		seq(c, &g.Segments, 4, 16, "segments", func(c *coder, s *PhysicsSegment) {
@@ -353,6 +357,18 @@ func codePHYS(c *coder, m *Model) {
 		c.f32(&n.AngleMax, "angleMax")
 		c.pop()
 	})
+}
+
+// oldPhysicsHint explains a PHYS source byte that is out of range and
+// looks like the high byte of an f32 (a weight or scale of 1..1000 has one
+// in 0x3f..0x44): p2l-ebiten's pre-reference PHYS layout wrote the source
+// before the weight, so its files fail here.
+func (c *coder) oldPhysicsHint(src uint8) {
+	if fe, ok := c.err.(*FormatError); ok && c.read && src >= 0x3f && src <= 0x44 && strings.HasSuffix(fe.Field, "source") {
+		fe.Msg += " (the reference layout has {parameter, f32 weight, u8 source, u8 reflect} for an input and {parameter, vertex, " +
+			"f32 scale, f32 weight, u8 source, u8 reflect} for an output; this byte looks like the top of an f32 weight: a PHYS " +
+			"chunk of p2l-ebiten's pre-reference layout?)"
+	}
 }
 
 // physicsVersion is the PHYS chunk version a model needs: 2 only when a Y

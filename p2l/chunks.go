@@ -133,7 +133,7 @@ func Inspect(data []byte) (*FileInfo, error) {
 	}
 	h, entries, err := container.Parse(data)
 	if err != nil {
-		return nil, asFormatError(err)
+		return nil, withLayout(asFormatError(err), 2)
 	}
 	fi := &FileInfo{Major: int(h.Major), Minor: int(h.Minor), Flags: h.Flags, NamesStripped: h.Flags&container.FlagNamesStripped != 0}
 	var strs, meta *container.Entry
@@ -153,10 +153,10 @@ func Inspect(data []byte) (*FileInfo, error) {
 	if meta != nil && strs != nil {
 		l := &loader{data: data, cfg: defaultConfig(), m: new(Model)}
 		if err := l.strings(strs); err != nil {
-			return nil, err
+			return nil, withLayout(err, 2)
 		}
 		if err := l.chunk(meta, findDef("META")); err != nil {
-			return nil, err
+			return nil, withLayout(err, 2)
 		}
 		fi.Meta = l.m.Meta
 	}

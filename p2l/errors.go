@@ -26,12 +26,27 @@ type FormatError struct {
 	Field string
 	// Msg says what is wrong.
 	Msg string
+	// Layout is the file's layout, 1 or 2, when the error comes from
+	// reading a file; 0 for errors found in a model (Write, Validate) and
+	// for a file that is not a .p2lrt of a known version.
+	Layout int
 }
 
-// Error formats the error as "p2l: chunk TAG: offset N: field: message".
+// Error formats the error as "p2l: v2 chunk TAG: offset N: field: message"
+// ("v1 section TAG" for a v1 file, "v2 file" or "v1 stream" for an error
+// outside any chunk; no layout for a model).
 func (e *FormatError) Error() string {
 	s := "p2l: "
-	if e.Tag != "" {
+	switch {
+	case e.Layout == 1 && e.Tag != "":
+		s += "v1 section " + e.Tag + ": "
+	case e.Layout == 1:
+		s += "v1 stream: "
+	case e.Layout > 1 && e.Tag != "":
+		s += "v" + strconv.Itoa(e.Layout) + " chunk " + e.Tag + ": "
+	case e.Layout > 1:
+		s += "v" + strconv.Itoa(e.Layout) + " file: "
+	case e.Tag != "":
 		s += "chunk " + e.Tag + ": "
 	}
 	if e.Offset >= 0 {
@@ -45,6 +60,15 @@ func (e *FormatError) Error() string {
 		s += e.Field + ": "
 	}
 	return s + e.Msg
+}
+
+// withLayout records the layout of the file an error was found in.
+func withLayout(err error, layout int) error {
+	var fe *FormatError
+	if errors.As(err, &fe) && fe.Layout == 0 {
+		fe.Layout = layout
+	}
+	return err
 }
 
 // asFormatError converts container errors into FormatErrors.

@@ -260,14 +260,16 @@ func decode(data []byte, cfg *loadConfig) (*Model, error) {
 		return nil, asFormatError(err)
 	}
 	if v == 1 {
-		return decodeV1(data)
+		m, err := decodeV1(data)
+		return m, withLayout(err, 1)
 	}
 	h, entries, err := container.Parse(data)
 	if err != nil {
-		return nil, asFormatError(err)
+		return nil, withLayout(asFormatError(err), 2)
 	}
 	l := &loader{data: data, cfg: cfg, m: &Model{NamesStripped: h.Flags&container.FlagNamesStripped != 0}}
-	return l.run(entries)
+	m, err := l.run(entries)
+	return m, withLayout(err, 2)
 }
 
 type loader struct {

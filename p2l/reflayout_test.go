@@ -466,3 +466,31 @@ func near32s(a, b []float32, tol float64) bool {
 	}
 	return true
 }
+
+// TestOldLayoutMessages: files in p2l-ebiten's pre-reference layouts are
+// rejected with an error that names the layout and says what it looks
+// like, not only the misparse a few fields later.
+func TestOldLayoutMessages(t *testing.T) {
+	// v1 with the old flags word (0) before the canvas.
+	v1 := handBuiltV1()
+	old := append(append(append([]byte(nil), v1[:12]...), 0, 0, 0, 0), v1[12:]...)
+	_, err := Load(old)
+	checkErr(t, err, "p2l: v1 section")
+	checkErr(t, err, "pre-reference layout, with a flags word before the canvas")
+	// PHYS input in the old order {param, u8 source, f32 weight, u8 reflect}.
+	chunks, phys := handBuiltPhysChunks()
+	b := append([]byte(nil), phys...)
+	in := 4 + 4 + 4 + 4 + 4                      // fps, groups, id, name, input count
+	b[in+4] = 1                                  // source Angle first
+	le.PutUint32(b[in+5:], math.Float32bits(60)) // then the weight
+	_, err = Load(buildV2(insertBefore(chunks, "META", req("PHYS", b))...))
+	checkErr(t, err, "p2l: v2 chunk PHYS: offset")
+	checkErr(t, err, "groups[0].inputs[0].source: value 66 out of range")
+	checkErr(t, err, "pre-reference layout?")
+	// An error of a model names no layout.
+	m := minimalModel()
+	m.Meshes[0].Indices[0] = 9
+	if err := m.Validate(); err == nil || err.Error() != "p2l: chunk MESH: meshes[0].indices: index 9 at 0 is not below the vertex count 3" {
+		t.Errorf("model error: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package p2l
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
@@ -146,16 +147,29 @@ func decodeV1(data []byte) (*Model, error) {
 		c.tag = d.tag
 		d.code(c, m)
 		if c.err != nil {
-			return nil, c.err
+			return nil, oldV1Hint(data, c.err)
 		}
 	}
 	if c.pos != len(data) {
 		c.tag = ""
 		c.fail("", "%d bytes after the v1 stream", len(data)-c.pos)
-		return nil, c.err
+		return nil, oldV1Hint(data, c.err)
 	}
 	if err := checkRefs(m); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// oldV1Hint adds a hint to a v1 read error when bytes 12–15 hold 0 or 1:
+// a canvas width of 0 or 1.4e-45 px, but the flags word of the layout
+// p2l-ebiten wrote before it followed P2lrt.kt. Such a file fails a few
+// fields later, and the error alone would not say why.
+func oldV1Hint(data []byte, err error) error {
+	var fe *FormatError
+	if w := le.Uint32(data[12:]); (w == 0 || w == 1) && errors.As(err, &fe) {
+		fe.Msg += fmt.Sprintf(" (bytes 12-15 hold %d, read as the canvas width: this looks like a v1 file of p2l-ebiten's "+
+			"pre-reference layout, with a flags word before the canvas; the reference layout has the canvas at byte 12)", w)
+	}
+	return err
 }

@@ -65,8 +65,21 @@ func TestCommands(t *testing.T) {
 	bad[len(bad)-1] ^= 0xff
 	badPath := filepath.Join(dir, "bad.p2lrt")
 	os.WriteFile(badPath, bad, 0o644)
-	if code, _, errs := runCmd("validate", "--crc", badPath); code != 1 || !strings.Contains(errs, "CRC mismatch") {
+	if code, _, errs := runCmd("validate", "--crc", badPath); code != 1 || !strings.Contains(errs, "CRC mismatch") ||
+		!strings.Contains(errs, "p2l: v2 chunk ") {
 		t.Fatalf("validate bad: %d %q", code, errs)
+	}
+	// A v1 file: the error names the v1 layout.
+	v1Path := filepath.Join(dir, "v1.p2lrt")
+	var v1 bytes.Buffer
+	if err := p2l.Write(&v1, tinyModel(), &p2l.WriteOptions{V1: true}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(v1Path, v1.Bytes()[:v1.Len()-3], 0o644)
+	for _, cmd := range []string{"validate", "info"} {
+		if code, _, errs := runCmd(cmd, v1Path); code != 1 || !strings.Contains(errs, "p2l: v1 section ROLE") {
+			t.Fatalf("%s truncated v1: %d %q", cmd, code, errs)
+		}
 	}
 	if code, _, _ := runCmd("nosuch"); code != 2 {
 		t.Fatal("unknown command must exit 2")

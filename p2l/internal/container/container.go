@@ -215,6 +215,7 @@ func parse(data []byte, addrMax uint64) (Header, []Entry, error) {
 		p := HeaderSize + i*EntrySize
 		row := data[p : p+EntrySize]
 		e := &entries[i]
+		row_ := func(f string) string { return fmt.Sprintf("toc[%d].%s", i, f) }
 		e.TOCOffset = int64(p)
 		e.Tag = string(row[:4])
 		e.Version = le.Uint16(row[4:])
@@ -225,43 +226,43 @@ func parse(data []byte, addrMax uint64) (Header, []Entry, error) {
 		e.CRC = le.Uint32(row[32:])
 		tag := e.Tag
 		if !validTag(tag) {
-			return h, nil, errf(fmt.Sprintf("%q", tag), int64(p), "tag", "malformed chunk tag")
+			return h, nil, errf(fmt.Sprintf("%q", tag), int64(p), row_("tag"), "malformed chunk tag")
 		}
 		if e.Version == 0 {
-			return h, nil, errf(tag, int64(p+4), "version", "chunk version 0 is not allowed")
+			return h, nil, errf(tag, int64(p+4), row_("version"), "0 is not allowed")
 		}
 		if e.Flags&^(ChunkRequired|ChunkCRC|compressMask) != 0 {
-			return h, nil, errf(tag, int64(p+6), "flags", "reserved chunk flag bits set (0x%x)", e.Flags)
+			return h, nil, errf(tag, int64(p+6), row_("flags"), "reserved bits set (0x%x)", e.Flags)
 		}
 		if e.Compression() == reserved {
-			return h, nil, errf(tag, int64(p+6), "flags", "reserved compression method 3")
+			return h, nil, errf(tag, int64(p+6), row_("flags"), "reserved compression method 3")
 		}
 		if !e.HasCRC() && e.CRC != 0 {
-			return h, nil, errf(tag, int64(p+32), "crc32", "must be zero when the CRC flag is clear")
+			return h, nil, errf(tag, int64(p+32), row_("crc32"), "must be zero when the CRC flag is clear")
 		}
 		if r := le.Uint32(row[36:]); r != 0 {
-			return h, nil, errf(tag, int64(p+36), "reserved", "reserved TOC field must be zero")
+			return h, nil, errf(tag, int64(p+36), row_("reserved"), "must be zero")
 		}
 		if !Canonical(tag) && e.Required() {
-			return h, nil, errf(tag, int64(p+6), "flags", "vendor chunk %s must not be flagged required", tag)
+			return h, nil, errf(tag, int64(p+6), row_("flags"), "a vendor chunk must not be flagged required")
 		}
 		if Canonical(tag) {
 			if seen[tag] {
-				return h, nil, errf(tag, int64(p), "tag", "canonical chunk %s appears more than once", tag)
+				return h, nil, errf(tag, int64(p), row_("tag"), "canonical chunk %s appears more than once", tag)
 			}
 			seen[tag] = true
 		}
 		if e.Offset > addrMax || e.Length > addrMax || e.RawLength > addrMax {
-			return h, nil, errf(tag, int64(p+8), "offset", "offset or length beyond this platform's address width")
+			return h, nil, errf(tag, int64(p+8), row_("offset"), "offset or length beyond this platform's address width")
 		}
 		if e.Offset%Align != 0 {
-			return h, nil, errf(tag, int64(p+8), "offset", "chunk offset %d is not 16-byte aligned", e.Offset)
+			return h, nil, errf(tag, int64(p+8), row_("offset"), "%d is not 16-byte aligned", e.Offset)
 		}
 		if e.Offset < tocEnd || e.Offset > fileLen || e.Length > fileLen-e.Offset {
-			return h, nil, errf(tag, int64(p+8), "offset", "chunk [%d, +%d) lies outside the data area [%d, %d)", e.Offset, e.Length, tocEnd, fileLen)
+			return h, nil, errf(tag, int64(p+8), row_("offset"), "the chunk [%d, +%d) lies outside the data area [%d, %d)", e.Offset, e.Length, tocEnd, fileLen)
 		}
 		if e.Compression() == None && e.RawLength != e.Length {
-			return h, nil, errf(tag, int64(p+24), "raw_length", "uncompressed chunk must have raw_length = length (%d ≠ %d)", e.RawLength, e.Length)
+			return h, nil, errf(tag, int64(p+24), row_("raw_length"), "an uncompressed chunk needs raw_length = length (%d ≠ %d)", e.RawLength, e.Length)
 		}
 	}
 	// Placement: sort by offset, then every gap (after the TOC, between
@@ -291,7 +292,7 @@ func parse(data []byte, addrMax uint64) (Header, []Entry, error) {
 	for _, i := range order {
 		e := &entries[i]
 		if e.Offset < pos {
-			return h, nil, errf(e.Tag, int64(e.Offset), "offset", "chunk overlaps the table or the previous chunk (ends at %d)", pos)
+			return h, nil, errf(e.Tag, int64(e.Offset), "data", "overlaps the table or the previous chunk (which ends at %d)", pos)
 		}
 		if err := checkPadding(data, pos, e.Offset); err != nil {
 			return h, nil, err
