@@ -221,8 +221,10 @@ func (m *Model) NewRig() *Rig {
 	r.prevPos = make([]int32, nm)
 	r.partProps = make([]props, npt)
 	r.comps = make([]Composite, npt)
-	r.renderOrder = make([]int, 0, nm)
-	r.commands = make([]RenderCommand, 0, nm+2*len(p.groups))
+	// A mesh may be listed more than once in the draw tree; p.sortLen
+	// counts every node.
+	r.renderOrder = make([]int, 0, max(nm, p.sortLen))
+	r.commands = make([]RenderCommand, 0, max(nm, p.sortLen)+2*len(p.groups))
 	r.sc = make([]corner, 0, 1<<p.maxAxes)
 	r.local = make([]float64, p.maxLocal)
 	r.bw = make([]bindWeight, p.maxBinds)
