@@ -1085,6 +1085,7 @@ func (r *renderer) renderTarget(t *target) {
 			r.copyBackdrop(t, b)
 			r.begin(t.img, compositeShader, blendReplace, b.key.src, cov, pool.scratch.img)
 			r.opts.Images[3] = layer
+			r.fillSources()
 			r.opts.Uniforms = r.compU
 		} else {
 			r.begin(t.img, meshShader, b.key.blend, b.key.src, cov, layer)
@@ -1117,13 +1118,27 @@ func (r *renderer) copyBackdrop(t *target, b *batch) {
 	r.flush()
 }
 
-// begin starts a call into dst.
+// begin starts a call into dst. Sources left nil get a small white image:
+// the programs declare their sources whether a call reads them or not, and
+// an unbound texture unit keeps whatever the driver bound there last,
+// which WebGL refuses as a feedback loop when that is the destination (a
+// layer page bound as a source in one frame, drawn into in the next).
 func (r *renderer) begin(dst *ebiten.Image, s *ebiten.Shader, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
 	r.flush()
 	r.call.dst, r.call.shader = dst, s
 	r.opts.Blend = blend
 	r.opts.Images = [4]*ebiten.Image{src0, src1, src2, nil}
+	r.fillSources()
 	r.opts.Uniforms = nil
+}
+
+// fillSources puts the white image in the call's empty source slots.
+func (r *renderer) fillSources() {
+	for i, img := range r.opts.Images {
+		if img == nil {
+			r.opts.Images[i] = whiteImage()
+		}
+	}
 }
 
 // quad appends rectangle q of the destination, sampling source image 0 at
