@@ -28,8 +28,8 @@ const (
 type game struct {
 	crowd              []*ebitenp2l.Character
 	batch              ebitenp2l.Batch // reused every frame
-	update, draw       time.Duration // of the last frame
-	avgUpdate, avgDraw float64       // smoothed, milliseconds
+	update, draw       time.Duration   // of the last frame
+	avgUpdate, avgDraw float64         // smoothed, milliseconds
 }
 
 func (g *game) Update() error {
