@@ -4,7 +4,10 @@ GO ?= go
 XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1280x1024x24")
 DEB_PKGS := libgl1-mesa-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
             libxxf86vm-dev libasound2-dev pkg-config xvfb xauth
-FUZZTIME ?= 30s
+FUZZTIME ?= 10s
+FUZZMINIMIZE ?= 5s
+FUZZPARALLEL ?= 1
+FUZZ ?= .
 # make web writes the browser viewer here; make serve-web serves it there.
 WEB_DIR ?= build/web
 WEB_ADDR ?= 127.0.0.1:8080
@@ -70,12 +73,12 @@ mobile-check:
 bench: deps
 	$(XRUN) $(GO) test -run='^$$' -bench=. -benchmem ./...
 
+# Every fuzz target of the module, FUZZTIME each, one worker (FUZZPARALLEL),
+# short minimization; keeps going after a failure and prints a summary
+# (FUZZ=regexp picks targets). internal/fuzzrun/fuzz.sh says more.
 fuzz:
-	@for pkg in $$($(GO) list ./p2l/...); do \
-	  for f in $$($(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "fuzz $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s $$pkg || exit 1; \
-	  done; \
-	done
+	@GO="$(GO)" FUZZTIME="$(FUZZTIME)" FUZZMINIMIZE="$(FUZZMINIMIZE)" FUZZPARALLEL="$(FUZZPARALLEL)" \
+	  FUZZ="$(FUZZ)" sh internal/fuzzrun/fuzz.sh
 
 generate:
 	$(GO) generate ./...

@@ -381,19 +381,53 @@ func (t *teeSeeker) Seek(offset int64, whence int) (int64, error) {
 
 // DecodeAudio decodes a WAV, Ogg Vorbis or MP3 file (told apart by their
 // first bytes) into the stream NewVoice and audio players take: 16-bit
-// stereo PCM at sampleRate.
-func DecodeAudio(data []byte, sampleRate int) (io.ReadSeeker, error) {
+// stereo PCM at sampleRate. A corrupt file gives an error, at once or from
+// the stream's Read or Seek: the third-party decoders can panic on hostile
+// bytes (FuzzDecodeAudio found one in the Ogg reader), and the panic is
+// turned into that error.
+func DecodeAudio(data []byte, sampleRate int) (s io.ReadSeeker, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s, err = nil, fmt.Errorf("ebitenp2l: corrupt audio file: %v", v)
+		}
+	}()
 	r := bytes.NewReader(data)
 	switch {
 	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WAVE":
-		return wav.DecodeWithSampleRate(sampleRate, r)
+		s, err = wav.DecodeWithSampleRate(sampleRate, r)
 	case len(data) >= 4 && string(data[:4]) == "OggS":
-		return vorbis.DecodeWithSampleRate(sampleRate, r)
+		s, err = vorbis.DecodeWithSampleRate(sampleRate, r)
 	case len(data) >= 3 && string(data[:3]) == "ID3",
 		len(data) >= 2 && data[0] == 0xFF && data[1]&0xE0 == 0xE0:
-		return mp3.DecodeWithSampleRate(sampleRate, r)
+		s, err = mp3.DecodeWithSampleRate(sampleRate, r)
+	default:
+		return nil, errors.New("ebitenp2l: not a WAV, Ogg Vorbis or MP3 file")
 	}
-	return nil, errors.New("ebitenp2l: not a WAV, Ogg Vorbis or MP3 file")
+	if err != nil {
+		return nil, err
+	}
+	return guardedStream{s}, nil
+}
+
+// guardedStream turns a panic of a decoder's Read or Seek into an error.
+type guardedStream struct{ s io.ReadSeeker }
+
+func (g guardedStream) Read(p []byte) (n int, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			n, err = 0, fmt.Errorf("ebitenp2l: corrupt audio data: %v", v)
+		}
+	}()
+	return g.s.Read(p)
+}
+
+func (g guardedStream) Seek(off int64, whence int) (n int64, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			n, err = 0, fmt.Errorf("ebitenp2l: corrupt audio data: %v", v)
+		}
+	}()
+	return g.s.Seek(off, whence)
 }
 
 // newAudioContext makes the process's audio context at rate when a sound

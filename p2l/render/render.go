@@ -323,6 +323,9 @@ func (r *Renderer) full() rect { return rect{0, 0, r.w, r.h} }
 func (r *Renderer) clear(l *layer, c Premul) {
 	if c == (Premul{}) {
 		d := l.dirty.intersect(l.ext)
+		if d.empty() { // a group whose contents miss the image has no pixels
+			d = rect{}
+		}
 		for y := d.y0; y < d.y1; y++ {
 			clear(l.pix[l.at(d.x0, y) : l.at(d.x1-1, y)+4])
 		}
