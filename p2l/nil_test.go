@@ -17,10 +17,11 @@ import (
 // enumerate the methods by reflection, so a method added later without the
 // guard fails them.
 
-// failedRig returns a rig whose model cannot be evaluated.
+// failedRig returns a rig whose model cannot be evaluated (its draw tree
+// names a part that does not exist).
 func failedRig(t *testing.T) *Rig {
 	t.Helper()
-	r := (&Model{Parameters: []Parameter{{ID: "p", Min: 1, Max: 0}}}).NewRig()
+	r := (&Model{Parameters: []Parameter{{ID: "p", Min: 0, Max: 1}}, Draw: DrawGroup{Part: 5}}).NewRig()
 	if r.Err() == nil {
 		t.Fatal("the broken model gave a live rig")
 	}
