@@ -2,7 +2,6 @@ package p2l
 
 import (
 	"math"
-	"math/rand/v2"
 	"sync/atomic"
 )
 
@@ -10,7 +9,10 @@ import (
 // blink, breath, look-at and lip sync, each switched on and off on its own,
 // acting on the parameters named by the ROLE chunk. Where a role is absent
 // the Cubism standard parameter id is used instead (ParamEyeLOpen, ...), so
-// imported Cubism models behave too.
+// imported Cubism models behave too. Where the spec gives no number (the
+// sway amplitudes, the blink timeline and its random generator, the gaze
+// follower's stiffness and integration, the body's share of the gaze),
+// the reference runtime's are used (PSD2Live runtime/src/behavior.rs).
 
 // Behavior is a set of procedural behaviors.
 type Behavior uint8
@@ -43,9 +45,10 @@ var DefaultBlinkSettings = BlinkSettings{MinInterval: 2, MaxInterval: 6, Closing
 type BreathSettings struct {
 	// Period of the Breath parameter's sine, in seconds.
 	Period float32
-	// Sway scales the head and body sway (1: AngleX ±¼, AngleY ±2/15,
-	// AngleZ ±⅙ and BodyAngleX ±⅕ of each parameter's half range, the
-	// amplitudes of Cubism's sample breath table for the standard ranges).
+	// Sway scales the breath and the head and body sway (1: Breath over
+	// its whole range; AngleX ±0.15, AngleY ±0.08, AngleZ ±0.10 and
+	// BodyAngleX ±0.04 of each parameter's half range, the reference
+	// runtime's amplitudes).
 	Sway float32
 }
 
@@ -55,12 +58,14 @@ var DefaultBreathSettings = BreathSettings{Period: 3.2345, Sway: 1}
 // LookAtSettings sets the look-at follower.
 type LookAtSettings struct {
 	// Omega is the natural frequency of the critically damped follower in
-	// rad/s: it covers 95 % of a step in about 4.7/Omega seconds.
+	// rad/s: it covers 95 % of a step in about 4.7/Omega seconds. Omega ×
+	// the behavior strength counts as at most 60.
 	Omega float32
 }
 
-// DefaultLookAtSettings follow in about half a second.
-var DefaultLookAtSettings = LookAtSettings{Omega: 10}
+// DefaultLookAtSettings are the reference runtime's: stiffness 120 s⁻²
+// (Omega √120 ≈ 11 rad/s), settling in about 0.4 s.
+var DefaultLookAtSettings = LookAtSettings{Omega: float32(math.Sqrt(120))}
 
 // MouthShape is the mouth of one vowel: Open scales the opening (the
 // LipSync parameters reach level × Open of their range), Form is the
@@ -83,16 +88,40 @@ var DefaultLipSyncSettings = LipSyncSettings{
 	FormWeight: 1,
 }
 
-// Cubism sample breath cycles (s) of the sway parameters.
+// breathSway are the sways added to the head and body: the parameter's
+// role, the cycle in seconds (Cubism's sample breath table) and the peak as
+// a fraction of the half range (the reference runtime's behavior.rs).
 var breathSway = [4]struct {
 	role        string
 	cycle, frac float64
 }{
-	{"AngleX", 6.5345, 0.25},
-	{"AngleY", 3.5345, 2.0 / 15},
-	{"AngleZ", 5.5345, 1.0 / 6},
-	{"BodyAngleX", 15.5345, 0.2},
+	{"AngleX", 6.5345, 0.15},
+	{"AngleY", 3.5345, 0.08},
+	{"AngleZ", 5.5345, 0.10},
+	{"BodyAngleX", 15.5345, 0.04},
 }
+
+// lookBodyShare is how far the gaze turns BodyAngleX, as a fraction of its
+// half range (the reference's LOOKS table).
+const lookBodyShare = 0.33
+
+// maxBehaviorStep is the most time one update advances the behaviors (the
+// reference's dt.clamp(0, 1)).
+const maxBehaviorStep = 1.0
+
+// lookStep is the longest integration step of the gaze follower (the
+// reference integrates in steps of at most 1/120 s).
+const lookStep = 1.0 / 120
+
+// maxLookOmega bounds the follower's frequency (Omega × strength) to where
+// its integration in lookStep steps stays stable; a follower that fast
+// settles within 0.1 s anyway.
+const maxLookOmega = 60
+
+// blinkDefaultSeed seeds the first rig's blink timeline, whose first blink
+// comes at 2 s; every later rig k gets k·0x9e3779b9 ^ blinkDefaultSeed and a
+// first blink drawn like the others (the reference's ffi.rs Handle::new).
+const blinkDefaultSeed = 0x2545f491
 
 // standardIDs maps a role to the Cubism standard parameter ids used when
 // the model has no ROLE entry for it.
@@ -141,18 +170,9 @@ func roleParameters(m *Model, name string) []int {
 	return out
 }
 
-// seedCounter gives each new rig of the process its own blink seed; the
-// first rig gets seed 1.
+// seedCounter numbers the rigs of the process as they first animate (0
+// for the first), which gives each its blink seed.
 var seedCounter atomic.Uint64
-
-// blink states (Cubism's EyeState).
-const (
-	blinkFirst = iota
-	blinkInterval
-	blinkClosing
-	blinkClosed
-	blinkOpening
-)
 
 type behaviors struct {
 	model    *Model
@@ -164,16 +184,16 @@ type behaviors struct {
 	sway                                             [4][]int
 	lookAX, lookAY, lookAZ, lookBody, lookEX, lookEY []int
 
-	blinkCfg   BlinkSettings
-	rng        *rand.Rand
-	pcg        *rand.PCG
-	blinkState int
-	blinkTime  float64 // behavior clock
-	blinkStart float64 // start of the current state
-	blinkNext  float64 // start time of the next blink
+	// time is the behaviors' clock: every update that runs the behaviors
+	// advances it (by at most maxBehaviorStep), whichever are on.
+	time float64
 
-	breathCfg  BreathSettings
-	breathTime float64
+	blinkCfg   BlinkSettings
+	blinkSeed  uint32  // xorshift32 state
+	blinkAt    float64 // when the next blink starts
+	blinkStart float64 // when the blink in progress started, −1 when none
+
+	breathCfg BreathSettings
 
 	lookCfg          LookAtSettings
 	targetX, targetY float64
@@ -210,17 +230,34 @@ func newBehaviors(m *Model) *behaviors {
 	for k := range breathSway {
 		b.sway[k] = roleParameters(m, breathSway[k].role)
 	}
-	b.pcg = rand.NewPCG(0, 0)
-	b.rng = rand.New(b.pcg)
-	b.seed(seedCounter.Add(1))
+	b.blinkSeed, b.blinkAt, b.blinkStart = blinkDefaultSeed, 2, -1
+	if k := seedCounter.Add(1) - 1; k > 0 {
+		b.seed(uint32(k)*0x9e3779b9 ^ blinkDefaultSeed)
+	}
 	return b
 }
 
-// seed restarts the blink timeline with a new random seed.
-func (b *behaviors) seed(s uint64) {
-	b.pcg.Seed(s, 0x9e3779b97f4a7c15)
-	b.blinkState = blinkFirst
-	b.blinkTime, b.blinkStart, b.blinkNext = 0, 0, 0
+// seed reseeds the blink timeline (0: the default seed); unless a blink is
+// in progress the next one is drawn again from now (the reference's
+// Behaviors::seed).
+func (b *behaviors) seed(s uint32) {
+	if s == 0 {
+		s = blinkDefaultSeed
+	}
+	b.blinkSeed = s
+	if b.blinkStart < 0 {
+		b.blinkAt = b.nextBlink()
+	}
+}
+
+// random is the next draw in [0, 1) of the xorshift32 generator (24 bits).
+func (b *behaviors) random() float64 {
+	x := b.blinkSeed
+	x ^= x << 13
+	x ^= x >> 17
+	x ^= x << 5
+	b.blinkSeed = x
+	return float64(x>>8) / (1 << 24)
 }
 
 // halfRange is half of parameter i's range.
@@ -229,107 +266,100 @@ func (b *behaviors) halfRange(i int) float64 {
 	return (float64(p.Max) - float64(p.Min)) / 2
 }
 
-// nextBlink draws the start of the next blink after now.
-func (b *behaviors) nextBlink(now float64) float64 {
+// nextBlink draws the start of the next blink: now plus a uniform time in
+// [MinInterval, MaxInterval].
+func (b *behaviors) nextBlink() float64 {
 	lo, hi := float64(b.blinkCfg.MinInterval), float64(b.blinkCfg.MaxInterval)
 	if hi < lo {
 		hi = lo
 	}
-	return now + lo + b.rng.Float64()*(hi-lo)
+	return b.time + lo + b.random()*(hi-lo)
 }
 
-// blinkValue advances the blink timeline by dt and returns the eye
-// openness in [0, 1] (Cubism's CubismEyeBlink state machine).
-func (b *behaviors) blinkValue(dt float64) float64 {
-	b.blinkTime += dt
-	now := b.blinkTime
-	phase := func(d float32) float64 {
-		if d <= 0 {
-			return 1
-		}
-		return (now - b.blinkStart) / float64(d)
+// eyes returns the eye openness in [0, 1] now (the reference's
+// Behaviors::eyes): a blink starts once the clock reaches the drawn time,
+// closes linearly over Closing, stays shut for Closed and opens over
+// Opening, each phase timed from the blink's start; at its end the next is
+// drawn.
+func (b *behaviors) eyes() float64 {
+	if b.blinkStart < 0 && b.time >= b.blinkAt {
+		b.blinkStart = b.time
 	}
-	switch b.blinkState {
-	case blinkFirst:
-		b.blinkState = blinkInterval
-		b.blinkNext = b.nextBlink(now)
+	if b.blinkStart < 0 {
 		return 1
-	case blinkInterval:
-		if b.blinkNext < now {
-			b.blinkState = blinkClosing
-			b.blinkStart = now
-		}
-		return 1
-	case blinkClosing:
-		u := phase(b.blinkCfg.Closing)
-		if u >= 1 {
-			u = 1
-			b.blinkState = blinkClosed
-			b.blinkStart = now
-		}
-		return 1 - u
-	case blinkClosed:
-		if phase(b.blinkCfg.Closed) >= 1 {
-			b.blinkState = blinkOpening
-			b.blinkStart = now
-		}
+	}
+	t := b.time - b.blinkStart
+	closing, closed, opening := float64(b.blinkCfg.Closing), float64(b.blinkCfg.Closed), float64(b.blinkCfg.Opening)
+	switch {
+	case t < closing:
+		return 1 - t/closing
+	case t < closing+closed:
 		return 0
-	default: // blinkOpening
-		u := phase(b.blinkCfg.Opening)
-		if u >= 1 {
-			u = 1
-			b.blinkState = blinkInterval
-			b.blinkNext = b.nextBlink(now)
-		}
-		return u
+	case t < closing+closed+opening:
+		return (t - closing - closed) / opening
 	}
+	b.blinkStart = -1
+	b.blinkAt = b.nextBlink()
+	return 1
 }
 
-// advanceLook moves the critically damped follower by dt toward the target
-// (exact solution of x” = ω²(target − x) − 2ωx', so the result does not
-// depend on the frame rate).
+// advanceLook moves the critically damped follower (stiffness ω², damping
+// 2ω) by dt toward the target, integrated semi-implicitly in steps of at
+// most lookStep, as the reference does.
 func (b *behaviors) advanceLook(dt float64) {
-	w := float64(b.lookCfg.Omega) * float64(b.strength)
+	w := min(float64(b.lookCfg.Omega)*float64(b.strength), maxLookOmega)
 	if !(w > 0) || !(dt > 0) {
 		return
 	}
-	e := math.Exp(-w * dt)
-	step := func(x, v, target float64) (float64, float64) {
-		d := x - target
-		c := v + w*d
-		return target + (d+c*dt)*e, (v - w*c*dt) * e
+	k, d := w*w, 2*w
+	for remaining := dt; remaining > 0; remaining -= lookStep {
+		h := min(remaining, lookStep)
+		b.lookVX += ((b.targetX-b.lookX)*k - b.lookVX*d) * h
+		b.lookX += b.lookVX * h
+		b.lookVY += ((b.targetY-b.lookY)*k - b.lookVY*d) * h
+		b.lookY += b.lookVY * h
 	}
-	b.lookX, b.lookVX = step(b.lookX, b.lookVX, b.targetX)
-	b.lookY, b.lookVY = step(b.lookY, b.lookVY, b.targetY)
 }
 
-// apply advances the enabled behaviors by dt and changes values.
+// towardEnd is fraction f of the way from parameter i's default toward the
+// end of its range in f's direction (the reference's half_range).
+func (b *behaviors) towardEnd(i int, f float64) float64 {
+	p := &b.model.Parameters[i]
+	if f >= 0 {
+		return (float64(p.Max) - float64(p.Default)) * f
+	}
+	return (float64(p.Default) - float64(p.Min)) * f
+}
+
+// apply advances the behaviors' clock by dt (at most maxBehaviorStep) and
+// applies the enabled behaviors to values.
 func (b *behaviors) apply(values []float32, dt float64) {
-	d := dt
+	d := min(dt, maxBehaviorStep)
 	if !(d > 0) {
 		d = 0
 	}
+	b.time += d
 	s := float64(b.strength)
 	if b.enabled&BehaviorBlink != 0 {
-		v := b.blinkValue(d)
+		v := b.eyes()
 		for _, i := range b.blinkP {
 			values[i] = float32(float64(values[i]) * v)
 		}
 	}
 	if b.enabled&BehaviorBreath != 0 {
-		b.breathTime += d
-		t := b.breathTime * 2 * math.Pi
+		sway := float64(b.breathCfg.Sway) * s
+		t := b.time * 2 * math.Pi
 		if per := float64(b.breathCfg.Period); per > 0 {
 			for _, i := range b.breathP {
 				p := &b.model.Parameters[i]
-				mid := (float64(p.Min) + float64(p.Max)) / 2
-				values[i] = float32(mid + b.halfRange(i)*math.Sin(t/per))
+				span := float64(p.Max) - float64(p.Min)
+				values[i] = float32(float64(p.Min) + (0.5+0.5*math.Sin(t/per)*sway)*span)
 			}
 		}
-		amp := float64(b.breathCfg.Sway) * s
 		for k := range breathSway {
+			wave := math.Sin(t/breathSway[k].cycle) * sway
 			for _, i := range b.sway[k] {
-				values[i] = float32(float64(values[i]) + amp*breathSway[k].frac*b.halfRange(i)*math.Sin(t/breathSway[k].cycle))
+				values[i] = float32(float64(values[i]) + breathSway[k].frac*wave*b.halfRange(i))
 			}
 		}
 	}
@@ -338,15 +368,15 @@ func (b *behaviors) apply(values []float32, dt float64) {
 		x, y := b.lookX*s, b.lookY*s
 		add := func(ps []int, f float64) {
 			for _, i := range ps {
-				values[i] = float32(float64(values[i]) + f*b.halfRange(i))
+				values[i] = float32(float64(values[i]) + b.towardEnd(i, f))
 			}
 		}
 		add(b.lookAX, x)
 		add(b.lookAY, y)
-		add(b.lookAZ, -x*y)
-		add(b.lookBody, x)
+		add(b.lookBody, lookBodyShare*x)
 		add(b.lookEX, x)
 		add(b.lookEY, y)
+		add(b.lookAZ, -x*y)
 	}
 	if b.enabled&BehaviorLipSync != 0 {
 		b.applyLipSync(values)

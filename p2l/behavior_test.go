@@ -2,7 +2,6 @@ package p2l
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -20,54 +19,76 @@ func behaviorModel() *Model {
 	}
 }
 
-// TestBlinkTimeline: with seed 42 the first blink is drawn on the first
-// update, 2 + 4·r seconds later (r the first draw of the seeded generator).
-// The frame that passes it starts closing (value 1); with dt = 1/64 s (exact
-// in float) the eye then closes linearly over 0.1 s (frames j = 1..6 give
-// 1 − j/6.4, frame 7 reaches 0), stays shut until 0.05 s have passed (frame
-// 11), and opens over 0.15 s: frame j gives (j − 11)/64/0.15 up to 1.
+// xorshift32 is the reference runtime's blink generator (behavior.rs
+// random), written out here to derive the expected timeline.
+func xorshift32(seed *uint32) float64 {
+	x := *seed
+	x ^= x << 13
+	x ^= x >> 17
+	x ^= x << 5
+	*seed = x
+	return float64(x>>8) / (1 << 24)
+}
+
+// TestBlinkTimeline follows the reference's Behaviors::eyes: with seed 42
+// the next blink starts at 2 + 4·r (r the first xorshift draw from the
+// seed, the clock at 0); from there the eye closes linearly over 0.1 s,
+// stays shut to 0.15 s and opens to 0.3 s, each phase timed from the
+// blink's start (the first frame at or after it); then the next blink is
+// drawn from that frame's time.
 func TestBlinkTimeline(t *testing.T) {
 	b := newBehaviors(behaviorModel())
 	b.enabled = BehaviorBlink
 	b.seed(42)
-	r := rand.New(rand.NewPCG(42, 0x9e3779b97f4a7c15)).Float64()
+	seed := uint32(42)
+	next := 2 + 4*xorshift32(&seed)
 	const dt = 1.0 / 64
-	next := dt + 2 + 4*r
-	s := -1 // frame index that started closing
-	for k := 1; k <= 64*8; k++ {
+	start := -1.0
+	blinks := 0
+	for k := 1; k <= 64*16; k++ {
 		v := []float32{0.8}
 		b.apply(v, dt)
 		now := float64(k) * dt
-		got := float64(v[0]) / 0.8
-		want := 1.0
-		if s < 0 && now > next {
-			s = k
+		if start < 0 && now >= next {
+			start = now
 		}
-		if s >= 0 {
-			switch j := k - s; {
-			case j <= 6:
-				want = 1 - float64(j)/6.4
-			case j <= 11:
+		want := 1.0
+		if start >= 0 {
+			switch u := now - start; {
+			case u < 0.1:
+				want = 1 - u/0.1
+			case u < 0.15:
 				want = 0
+			case u < 0.3:
+				want = (u - 0.15) / 0.15
 			default:
-				want = math.Min(1, float64(j-11)/64/0.15)
+				start = -1
+				next = now + 2 + 4*xorshift32(&seed)
+				blinks++
 			}
 		}
-		if !near(got, want, 1e-6) {
+		if got := float64(v[0]) / 0.8; !near(got, want, 1e-6) {
 			t.Fatalf("t=%v (next blink %.4f): value %v, want %v", now, next, got, want)
 		}
-		if s >= 0 && k-s > 30 {
-			return
-		}
 	}
-	t.Fatal("no complete blink within 8 s")
+	if blinks < 2 {
+		t.Errorf("%d blinks in 16 s, want at least 2", blinks)
+	}
 }
 
-func TestBlinkSeedsDiffer(t *testing.T) {
+// TestBlinkSeeds: the process's first rig blinks first at 2 s with the
+// default seed (the reference's first handle); later rigs get seeds of
+// their own.
+func TestBlinkSeeds(t *testing.T) {
 	m := behaviorModel()
-	a, b := newBehaviors(m), newBehaviors(m)
-	if a.nextBlink(0) == b.nextBlink(0) {
-		t.Error("two rigs drew the same first blink time")
+	seedCounter.Store(0)
+	first, second := newBehaviors(m), newBehaviors(m)
+	if first.blinkAt != 2 || first.blinkSeed != blinkDefaultSeed {
+		t.Errorf("first rig: blink at %v, seed %#x; want 2 s and the default seed", first.blinkAt, first.blinkSeed)
+	}
+	seed := uint32(1)*0x9e3779b9 ^ blinkDefaultSeed
+	if want := 2 + 4*xorshift32(&seed); second.blinkAt != want {
+		t.Errorf("second rig: first blink at %v, want %v", second.blinkAt, want)
 	}
 }
 
@@ -86,39 +107,61 @@ func TestLipSyncAndLook(t *testing.T) {
 	if v[1] != 1.5 {
 		t.Errorf("lip sync lowered a larger value to %v", v[1])
 	}
-	// Look-at: critically damped step response x(t) = 1 − (1 + ωt)e^{−ωt}.
+	// Look-at: the reference's follower, v += ((target − x)·120 − v·2√120)·h,
+	// x += v·h in steps h of at most 1/120 s (behavior.rs), computed here
+	// step by step; the angles move by that share of their half range from
+	// the default, AngleZ by −x·y.
 	b = newBehaviors(behaviorModel())
 	b.enabled = BehaviorLookAt
 	b.targetX, b.targetY = 1, 0.5
-	for range 10 {
-		b.apply(make([]float32, 6), 0.02)
+	var x, vx, y, vy float64
+	k, d := 120.0, 2*math.Sqrt(120)
+	for range 11 {
+		v = make([]float32, 6)
+		b.apply(v, 0.02)
+		for rem := 0.02; rem > 0; rem -= 1.0 / 120 {
+			h := math.Min(rem, 1.0/120)
+			vx += ((1-x)*k - vx*d) * h
+			x += vx * h
+			vy += ((0.5-y)*k - vy*d) * h
+			y += vy * h
+		}
 	}
-	v = make([]float32, 6)
-	b.apply(v, 0.02)
-	x := 1 - (1+10*0.22)*math.Exp(-10*0.22)
-	y := 0.5 * x
 	if !near(float64(v[3]), 30*x, 1e-4) || !near(float64(v[5]), x, 1e-5) || !near(float64(v[4]), -30*x*y, 1e-4) {
 		t.Errorf("look-at: angleX %v eyeX %v angleZ %v, want %v %v %v", v[3], v[5], v[4], 30*x, x, -30*x*y)
 	}
+	// The exact critically damped response 1 − (1 + ωt)e^{−ωt} at 0.22 s is
+	// 0.694: the reference's integration stays close to it.
+	if w := math.Sqrt(120); math.Abs(x-(1-(1+w*0.22)*math.Exp(-w*0.22))) > 0.02 {
+		t.Errorf("after 0.22 s the follower is at %v, far from a critically damped one", x)
+	}
 }
 
+// TestBreath: the reference's amplitudes (behavior.rs SWAYS): Breath
+// min + (0.5 + 0.5·sin(2πt/3.2345))·span; AngleX += 0.15·sin(2πt/6.5345)·half.
 func TestBreath(t *testing.T) {
 	b := newBehaviors(behaviorModel())
 	b.enabled = BehaviorBreath
 	v := []float32{1, 0, 0, 0, 0, 0}
 	b.apply(v, 0.5)
-	// Breath: midpoint 0.5 + 0.5·sin(2π·0.5/3.2345); AngleX sway 30·¼·sin(2π·0.5/6.5345).
 	if want := 0.5 + 0.5*math.Sin(2*math.Pi*0.5/3.2345); !near(float64(v[2]), want, 1e-6) {
 		t.Errorf("breath = %v, want %v", v[2], want)
 	}
-	if want := 7.5 * math.Sin(2*math.Pi*0.5/6.5345); !near(float64(v[3]), want, 1e-5) {
+	if want := 30 * 0.15 * math.Sin(2*math.Pi*0.5/6.5345); !near(float64(v[3]), want, 1e-5) {
 		t.Errorf("angleX sway = %v, want %v", v[3], want)
 	}
 	b.strength = 0
 	v = []float32{1, 0, 0, 0, 0, 0}
 	b.apply(v, 0.5)
-	if v[3] != 0 {
-		t.Errorf("strength 0 still sways: %v", v[3])
+	if v[3] != 0 || v[2] != 0.5 {
+		t.Errorf("strength 0 still sways: angleX %v, breath %v (want 0, the midpoint)", v[3], v[2])
+	}
+	// The clock advances by at most 1 s per update.
+	b = newBehaviors(behaviorModel())
+	b.enabled = BehaviorBreath
+	b.apply(make([]float32, 6), 7)
+	if b.time != 1 {
+		t.Errorf("clock after a 7 s update: %v, want 1", b.time)
 	}
 }
 
@@ -176,6 +219,7 @@ func TestBehaviorsOneByOne(t *testing.T) {
 	}
 	fastBlink := func(r *Rig) {
 		r.SetBlinkSettings(BlinkSettings{MinInterval: 0.5, MaxInterval: 0.5, Closing: 0.1, Closed: 0.05, Opening: 0.15})
+		r.SetBehaviorSeed(7) // the next blink is drawn again with the new interval
 	}
 	for _, c := range []struct {
 		name  string

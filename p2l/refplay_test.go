@@ -47,11 +47,17 @@ func refPlayModel() *p2l.Model {
 		Parameters: []p2l.Parameter{
 			{ID: "X", Min: -10, Max: 10}, {ID: "Y", Min: -10, Max: 10, Default: 1}, {ID: "Step", Min: 0, Max: 10},
 			{ID: "Hair", Min: -30, Max: 30}, {ID: "Hair2", Min: -30, Max: 30}, {ID: "Eye", Min: 0, Max: 1, Default: 1},
+			{ID: "AngleX", Min: -30, Max: 30}, {ID: "AngleY", Min: -30, Max: 30}, {ID: "AngleZ", Min: -30, Max: 30},
+			{ID: "Body", Min: -10, Max: 10, Default: 2}, {ID: "BallX", Min: -1, Max: 1}, {ID: "BallY", Min: -1, Max: 1},
+			{ID: "Breath", Min: 0, Max: 1}, {ID: "Mouth", Min: 0, Max: 1},
 		},
 		Parts:  []p2l.Part{part("P0", 0), part("P1", 1), part("P2", 2)},
 		Meshes: []p2l.Mesh{tri("M0", 0), tri("M1", 10), tri("M2", 20)},
 		Draw:   p2l.DrawGroup{Part: -1, Children: []p2l.DrawNode{{Mesh: 0}, {Mesh: 1}, {Mesh: 2}}},
-		Roles:  []p2l.Role{{Name: "EyeBlink", Parameters: []int{5}}},
+		Roles: []p2l.Role{{Name: "EyeBlink", Parameters: []int{5}}, {Name: "AngleX", Parameters: []int{6}},
+			{Name: "AngleY", Parameters: []int{7}}, {Name: "AngleZ", Parameters: []int{8}}, {Name: "BodyAngleX", Parameters: []int{9}},
+			{Name: "EyeBallX", Parameters: []int{10}}, {Name: "EyeBallY", Parameters: []int{11}}, {Name: "Breath", Parameters: []int{12}},
+			{Name: "LipSync", Parameters: []int{13}}},
 		Clips: []p2l.Clip{
 			{ID: "Loop", Name: "Loop", Duration: 2, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
 				Curves: []p2l.ParameterCurve{curve(0, 0, lin(1, 10), bez(1, 2, 0, 12, -12)), curve(1, 1, lin(0.7, 6), lin(2, 1))},
@@ -104,6 +110,10 @@ type refPlayback struct {
 		Expression string             `json:"expression"`
 		Pose       []int              `json:"pose"`
 		Params     map[string]float32 `json:"params"`
+		Behaviors  int                `json:"behaviors"`
+		Seed       uint64             `json:"seed"`
+		Look       []float32          `json:"look"`
+		Lip        *float32           `json:"lip"`
 		Frames     []struct {
 			Params     []float64 `json:"params"`
 			Opacity    []float64 `json:"opacity"`
@@ -164,6 +174,16 @@ func TestReferencePlayback(t *testing.T) {
 		}
 		if sc.Pose != nil {
 			r.ShowPose(sc.Pose[0], sc.Pose[1])
+		}
+		if sc.Behaviors != 0 {
+			r.SetBehaviorSeed(sc.Seed)
+			if sc.Look != nil {
+				r.LookAt(sc.Look[0], sc.Look[1])
+			}
+			if sc.Lip != nil {
+				r.LipSync(*sc.Lip)
+			}
+			r.SetBehaviors(p2l.Behavior(sc.Behaviors)) // the reference's bits
 		}
 		worstP, worstO := 0.0, 0.0
 		elapsed := 0.0

@@ -569,13 +569,17 @@ func (r *Rig) LookAtSettings() LookAtSettings {
 	return r.anim().beh.lookCfg
 }
 
-// SetBehaviorSeed restarts the blink timeline with seed. Each new rig of
-// the process starts with its own seed (1 for the first).
+// SetBehaviorSeed reseeds the blink timeline's random generator (a 32-bit
+// xorshift; the low 32 bits of seed, 0 for the default seed) and, unless a
+// blink is in progress, draws the next blink again from now. Each rig of the
+// process starts with its own seed, taken when it first animates: the first
+// gets the default one and its first blink at 2 s (as the reference
+// runtime's first handle), rig k the seed k·0x9e3779b9 ^ 0x2545f491.
 func (r *Rig) SetBehaviorSeed(seed uint64) {
 	if r.dead() {
 		return
 	}
-	r.anim().beh.seed(seed)
+	r.anim().beh.seed(uint32(seed))
 }
 
 // SetBehaviorStrength scales the breath sway, the look-at amplitude and the

@@ -268,7 +268,7 @@ func TestUpdateAPIEdges(t *testing.T) {
 	}
 	r.SetBehaviorStrength(-1)
 	r.SetLookAtSettings(LookAtSettings{Omega: -3})
-	if r.BehaviorStrength() != 1 || r.LookAtSettings().Omega != 10 {
+	if r.BehaviorStrength() != 1 || r.LookAtSettings().Omega != DefaultLookAtSettings.Omega {
 		t.Error("negative strength or omega accepted")
 	}
 	r.EnableBehavior(BehaviorBlink|BehaviorBreath, true)
