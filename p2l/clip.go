@@ -380,7 +380,9 @@ func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip) {
 			}
 			return
 		}
-		for ; lap*d <= to; lap++ {
+		// The counter also ends the loop where lap + 1 rounds to lap (a
+		// tiny duration after a long time).
+		for n := 0; lap*d <= to && n <= maxEventLaps+1; lap, n = lap+1, n+1 {
 			for _, ev := range c.Events {
 				if at := lap*d + float64(ev.Time); at > from && at <= to {
 					p.emit(layer, e.clip, ev)

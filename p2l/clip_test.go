@@ -393,3 +393,31 @@ func TestClipCurveFades(t *testing.T) {
 	}
 	_ = math.Pi
 }
+
+// TestClipHostileTimes: extreme durations, fades and times neither hang nor
+// produce non-finite values (issue 14): durations from the smallest float32
+// to the largest, fades up to 1e38, dt from 1e-300 to an hour, and a
+// looping clip whose laps are too short for float64 to count after a long
+// time (duration 1e-13 after 1000 s: lap 1e16 + 1 rounds to 1e16, which
+// hung the lap loop before it had a counter).
+func TestClipHostileTimes(t *testing.T) {
+	for _, d := range []float32{math.SmallestNonzeroFloat32, 1e-13, 1e-6, 1, 1e7, math.MaxFloat32} {
+		for _, fade := range []float32{0, 1e-30, 1, 1e38} {
+			for _, loop := range []bool{false, true} {
+				c := Clip{ID: "c", Duration: d, Loop: loop, FadeIn: fade, FadeOut: fade,
+					Curves: []ParameterCurve{{Parameter: 0, Curve: Curve{Start: Point{0, 1}, Segments: []Segment{{Kind: SegmentLinear, End: Point{d, 5}}}}}},
+					Events: []Event{{0, "a"}, {d / 2, "b"}}}
+				p := newTestPlayer(clipModel(c))
+				p.play(0, 0, 0)
+				for _, dt := range []float64{1e-300, 1000, 2e-13, 3600, 2e-13, 1e-9, 0.5} {
+					v, _ := clipFrame(p, []float32{0, 0, 1, 0}, dt)
+					if math.IsNaN(float64(v[0])) || math.IsInf(float64(v[0]), 0) || len(p.events) > 2*(maxEventLaps+2) {
+						t.Fatalf("duration %v fade %v loop %v dt %v: value %v, %d events", d, fade, loop, dt, v[0], len(p.events))
+					}
+				}
+				p.stop(0)
+				clipFrame(p, []float32{0, 0, 1, 0}, 1)
+			}
+		}
+	}
+}
