@@ -313,9 +313,10 @@ func (r *Rig) Seek(t float64) bool { return r.SeekLayer(0, t) }
 
 // Expressions ---------------------------------------------------------------
 
-// SetExpression plays expression i alone: every playing expression fades
-// out. i = −1, or an expression without entries, returns to neutral. It
-// reports false for an index out of range.
+// SetExpression plays expression i alone: every other playing expression
+// fades out (nothing changes when i is already the only one playing).
+// i = −1, or an expression without entries, returns to neutral. It reports
+// false for an index out of range.
 func (r *Rig) SetExpression(i int) bool {
 	if r.dead() || i < -1 {
 		return false
