@@ -97,9 +97,15 @@ func TestViewerInBrowser(t *testing.T) {
 		t.Errorf("the irises moved %.1f px when the pointer went from left to right; want at least 4", right-left)
 	}
 
-	// A tap on the head: hit area Head, a clip of group TapHead. The
-	// click is the page's first gesture, so the audio starts and the
-	// bundled speech (-speak) plays.
+	// The page says the bundled line (-speak), but waits for the first
+	// gesture, when the browser lets audio start.
+	if st := waitFrames(t, ctx, 1, time.Minute); !st.Speaking || st.Voice != 0 {
+		t.Errorf("before any click the voice should wait at 0 s: speaking %v at %.2f s", st.Speaking, st.Voice)
+	}
+
+	// A click on the head: hit area Head, a clip of group TapHead. The
+	// click is the page's first gesture: the audio starts and so does the
+	// line, through Web Audio; the play head advances, the mouth follows.
 	m, err := assets.DefaultModel()
 	if err != nil {
 		t.Fatal(err)
@@ -113,24 +119,16 @@ func TestViewerInBrowser(t *testing.T) {
 	if c := m.ClipIndex(st.Clip); c < 0 || m.Clips[c].Group != "TapHead" {
 		t.Errorf("tap on the head plays clip %q, want one of group TapHead", st.Clip)
 	}
-	t.Logf("after the tap: %+v", st)
+	checkSpeech(t, ctx, "the bundled line after the first click")
 
-	// Speaks through Web Audio: a voice dropped on the page plays (the
-	// tap started the audio), its play head advances and the mouth
-	// follows it.
+	// A voice dropped on the page speaks too.
 	speech, err := filepath.Abs(filepath.Join(repoRoot, "assets", "speech.ogg"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dropFiles(t, ctx, []string{speech})
-	speaking := speechMouth(t, ctx)
-	t.Logf("speaking: play head %.2f s after %d frames, mouth up to %.2f", speaking.Voice, speaking.Frames, speaking.Mouth)
-	if speaking.Voice < 0.5 {
-		t.Errorf("the voice's play head reached %.2f s; the audio does not play", speaking.Voice)
-	}
-	if speaking.Mouth < 0.3 {
-		t.Errorf("the mouth opened to %.2f at most while speaking; want above 0.3", speaking.Mouth)
-	}
+	poll(t, ctx, "p2lViewer.message === 'lip sync: speech.ogg'", time.Minute)
+	checkSpeech(t, ctx, "a dropped voice")
 
 	// A finger's tap on the body: hit area Body, a clip of group TapBody.
 	bx, by := toScreen(560, 1000)
@@ -283,12 +281,11 @@ func touch(t *testing.T, ctx context.Context, x, y float64) {
 	}
 }
 
-// speechMouth follows a voice that has just started for 20 frames, or 30
-// s: it returns the largest play head, the frames it took and the widest
-// mouth seen (in Mouth).
-func speechMouth(t *testing.T, ctx context.Context) viewerState {
+// checkSpeech follows the voice that has just started for 20 frames (or
+// 30 s) and checks that its play head advances (the sound plays) and that
+// the mouth opens with it.
+func checkSpeech(t *testing.T, ctx context.Context, what string) {
 	t.Helper()
-	poll(t, ctx, "p2lViewer.message.startsWith('lip sync: speech.ogg')", time.Minute)
 	st, err := chromedp.Run(ctx, chromedp.Evaluate[viewerState](`new Promise((resolve) => {
 		const from = p2lViewer.frames, t0 = performance.now();
 		let mouth = 0, voice = 0;
@@ -304,7 +301,13 @@ func speechMouth(t *testing.T, ctx context.Context) viewerState {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st
+	t.Logf("%s: play head at %.2f s after %d frames, mouth open up to %.2f", what, st.Voice, st.Frames, st.Mouth)
+	if st.Voice < 0.5 {
+		t.Errorf("%s: the play head reached %.2f s; the sound does not play", what, st.Voice)
+	}
+	if st.Mouth < 0.3 {
+		t.Errorf("%s: the mouth opened to %.2f at most; want above 0.3", what, st.Mouth)
+	}
 }
 
 // logFrameTimes logs the intervals between 30 animation frames of the
