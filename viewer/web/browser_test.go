@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,6 +57,12 @@ func newTab(t *testing.T, w, h int, timeout time.Duration, flags ...chromedp.Exe
 	exe := chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
+	gl := &glErrors{}
+	t.Cleanup(func() {
+		for _, e := range gl.list() {
+			t.Errorf("WebGL refused a call: %s", e)
+		}
+	})
 	ctx, cancelTab := chromedp.NewContext(ctx,
 		chromedp.WithAllocatorOptions(
 			chromedp.ExecPath(exe),
@@ -66,6 +76,7 @@ func newTab(t *testing.T, w, h int, timeout time.Duration, flags ...chromedp.Exe
 			chromedp.Flag("autoplay-policy", "user-gesture-required"),
 			chromedp.UserDataDir(t.TempDir()),
 			chromedp.WindowSize(w, h),
+			chromedp.CombinedOutput(gl),
 		),
 		chromedp.WithAllocatorOptions(flags...),
 		chromedp.WithListener(func(ev any) {
@@ -100,6 +111,50 @@ func newTab(t *testing.T, w, h int, timeout time.Duration, flags ...chromedp.Exe
 		t.Fatalf("starting %s: %v", exe, err)
 	}
 	return ctx
+}
+
+// glErrors reads Chromium's log and keeps the WebGL errors it reports
+// (GL_INVALID_OPERATION and the like): WebGL refuses such a call and draws
+// nothing, where desktop OpenGL may let the same call through, so the
+// error names the cause of wrong pixels in the browser.
+type glErrors struct {
+	mu   sync.Mutex
+	line []byte
+	seen map[string]int
+}
+
+func (g *glErrors) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.line = append(g.line, p...)
+	for {
+		i := bytes.IndexByte(g.line, '\n')
+		if i < 0 {
+			break
+		}
+		if j := bytes.Index(g.line[:i], []byte("GL_INVALID")); j >= 0 {
+			if g.seen == nil {
+				g.seen = map[string]int{}
+			}
+			g.seen[string(g.line[j:i])]++
+		} else if j := bytes.Index(g.line[:i], []byte("GL_OUT_OF_MEMORY")); j >= 0 {
+			g.seen[string(g.line[j:i])]++
+		}
+		g.line = g.line[i+1:]
+	}
+	return len(p), nil
+}
+
+// list returns the distinct errors with their counts.
+func (g *glErrors) list() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []string
+	for e, n := range g.seen {
+		out = append(out, fmt.Sprintf("%s (%d×)", e, n))
+	}
+	sort.Strings(out)
+	return out
 }
 
 // copyFile copies src to dst.
