@@ -139,6 +139,16 @@ func (c *coder) channels(p *[]Channel, glue bool, f string) {
 		seen |= 1 << ch.ID
 		kind := ch.Kind
 		size := [...]int{4, 12, 1}[kind]
+		if !c.read && ch.Grid == nil {
+			c.fail("grid", "a channel needs a grid (rig.rs channels rejects 0xFFFF)")
+			return
+		}
+		gpos := c.pos
+		defer func() {
+			if c.ok() && c.read && ch.Grid == nil {
+				c.failAt(gpos, "grid", "a channel needs a grid (rig.rs channels rejects 0xFFFF)")
+			}
+		}()
 		grid(c, &ch.Grid, size, "grid", func(c *coder, v *ChannelValue) {
 			switch kind {
 			case ChannelScalar:

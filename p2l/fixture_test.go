@@ -21,7 +21,7 @@ func fullModel() *Model {
 		{ID: ChannelFlipX, Kind: ChannelFlag, Grid: &Grid[ChannelValue]{
 			Axes:  []Axis{{Parameter: 1, Keys: []float32{0, 1}}},
 			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0}}, {Coord: []uint16{1}, Value: ChannelValue{1}}}}},
-		{ID: ChannelDrawOrder, Kind: ChannelScalar},
+		{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Cells: []Cell[ChannelValue]{{Value: ChannelValue{500}}}}},
 	}
 	limits := []Limit{{Parameter: 1, Points: []LimitPoint{{0, 0}, {0.5, 1}, {1, 0.5}}}}
 	comp := Composite{Blend: BlendColor, AlphaBlend: AlphaDisjointOver, MaskMeshes: []int{1}, MaskParts: []int{0},

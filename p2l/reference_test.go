@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -119,12 +120,7 @@ func compareRef(m *p2l.Model, ref *refEval) *refDiff {
 			r.UpdateStages(st.Dt, p2l.Stage(st.Stages))
 		}
 	} else {
-		// p2l_evaluate already applies the POSE groups' starting state
-		// (first entry shown, the others at 0); our Evaluate leaves poses
-		// to Update (issue 13's playback items, the cubism engineer's), so
-		// the pose stage runs with dt = 0: it sets that state without
-		// advancing anything.
-		r.UpdateStages(0, p2l.StagePose)
+		r.Evaluate() // p2l_evaluate (POSE groups in their starting state)
 	}
 	if r.Err() != nil {
 		d.problem("our rig: %v", r.Err())
@@ -193,7 +189,22 @@ const refDir = "testdata/reference"
 // loadRefFile loads a repository file or a reflayout_test.go fixture.
 func loadRefFile(name string) (*p2l.Model, []byte, error) {
 	var data []byte
-	if f, ok := strings.CutPrefix(name, "fixture:"); ok {
+	if f, ok := strings.CutPrefix(name, "synth:"); ok {
+		var m *p2l.Model
+		switch f {
+		case "character":
+			m = synth.Character(1)
+		case "advanced":
+			m = synth.Advanced(synth.AdvancedOptions{})
+		default:
+			return nil, nil, fmt.Errorf("no synthetic model %q", f)
+		}
+		var b bytes.Buffer
+		if err := p2l.Write(&b, m, nil); err != nil {
+			return nil, nil, err
+		}
+		data = b.Bytes()
+	} else if f, ok := strings.CutPrefix(name, "fixture:"); ok {
 		data = p2l.ReferenceFixtures()[f]
 		if data == nil {
 			return nil, nil, fmt.Errorf("no fixture %q", f)
@@ -285,6 +296,11 @@ var refCases = []refCase{
 	{name: "fixture-page-without-texr", file: "fixture:page-without-texr"},
 	{name: "fixture-handbuilt-phys-chunk", file: "fixture:handbuilt-phys-chunk"},
 	{name: "fixture-physics", file: "fixture:physics", poses: 1, ends: true},
+	// Our writer's output, every chunk (live only: the fixture model is
+	// edited by others).
+	{name: "writer-full-model", file: "fixture:writer-full-model", poses: 3, ends: true, live: true},
+	{name: "writer-synth-character", file: "synth:character", poses: 3, live: true},
+	{name: "writer-synth-advanced", file: "synth:advanced", poses: 3, ends: true, live: true},
 	{name: "fixture-physics-settled", file: "fixture:physics",
 		settle: &refSetup{Pose: []float32{5, 0}, Dt: 1.0 / 30, Frames: 900, Stages: int(p2l.StagePhysics)}},
 	{name: "fixture-v1-physics-clips-settled", file: "fixture:v1-physics-clips",
@@ -369,7 +385,7 @@ func TestReferenceLive(t *testing.T) {
 			t.Fatalf("%s: %v", c.file, err)
 		}
 		path := c.file
-		if strings.HasPrefix(c.file, "fixture:") {
+		if strings.HasPrefix(c.file, "fixture:") || strings.HasPrefix(c.file, "synth:") {
 			path = filepath.Join(tmp, c.name+".p2lrt")
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)

@@ -452,7 +452,18 @@ func referenceFixtures() map[string][]byte {
 		"keyformless":          fixtureKeyformless(),
 		"page-without-texr":    fixturePageWithoutTEXR(),
 		"handbuilt-phys-chunk": handBuiltPhysicsFile(),
+		// Not hand-built: our writer's output of fullModel (every chunk),
+		// for the reference to read.
+		"writer-full-model": mustEncode(fullModel()),
 	}
+}
+
+func mustEncode(m *Model) []byte {
+	b, err := encode(m, nil)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 func near32s(a, b []float32, tol float64) bool {

@@ -48,6 +48,7 @@ func TestValidateRules(t *testing.T) {
 		{"binding parameter", func(m *Model) { m.Parts[0].Shapes[0].Parameter = 9 }, "parts[0].shapes[0].parameter: parameter 9 out of range"},
 		{"limit parameter", func(m *Model) { m.Meshes[0].Shapes[0].Limits[0].Parameter = -1 }, "limits[0].parameter: parameter -1 out of range"},
 		{"channel kind", func(m *Model) { m.Deformers[0].Channels[0].Kind = ChannelColor }, "channel 1 needs kind 0"},
+		{"channel without grid", func(m *Model) { m.Deformers[0].Channels[0].Grid = nil }, "a channel needs a grid"},
 		{"channel twice", func(m *Model) { m.Deformers[0].Channels[1] = m.Deformers[0].Channels[0] }, "appears twice"},
 		{"glue channel on a mesh", func(m *Model) { m.Meshes[0].Channels = m.Glues[0].Channels }, "channel 6 not allowed here"},
 		{"mesh channel on a glue", func(m *Model) { m.Glues[0].Channels = m.Meshes[0].Channels }, "channel 1 not allowed here"},
