@@ -167,6 +167,9 @@ func decodeV1(data []byte) (*Model, error) {
 // fields later, and the error alone would not say why.
 func oldV1Hint(data []byte, err error) error {
 	var fe *FormatError
+	if len(data) < 16 {
+		return err
+	}
 	if w := le.Uint32(data[12:]); (w == 0 || w == 1) && errors.As(err, &fe) {
 		fe.Msg += fmt.Sprintf(" (bytes 12-15 hold %d, read as the canvas width: this looks like a v1 file of p2l-ebiten's "+
 			"pre-reference layout, with a flags word before the canvas; the reference layout has the canvas at byte 12)", w)
