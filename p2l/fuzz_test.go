@@ -21,6 +21,9 @@ func seedFiles(t testing.TB) [][]byte {
 	}
 	out = append(out, mustWrite(t, coreModel(), &WriteOptions{V1: true}))
 	out = append(out, buildV2(minimalChunks()...))
+	for _, name := range []string{"physics", "v1-physics-clips", "binding-absent-keys", "empty-deltas", "keyformless", "page-without-texr"} {
+		out = append(out, referenceFixtures()[name]) // hand-built in the reference layout
+	}
 	return out
 }
 
