@@ -81,9 +81,10 @@ func (ch *cchan) eval(cur []float32, scratch []corner) (v [3]float64, ok bool) {
 			continue
 		}
 		cv := ch.vals[c.cell]
-		v[0] += c.w * float64(cv[0])
-		v[1] += c.w * float64(cv[1])
-		v[2] += c.w * float64(cv[2])
+		w := float64(c.w)
+		v[0] += w * float64(cv[0])
+		v[1] += w * float64(cv[1])
+		v[2] += w * float64(cv[2])
 	}
 	return v, true
 }

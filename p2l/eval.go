@@ -6,7 +6,9 @@ import (
 )
 
 // This file is the core evaluation (stages 1 to 7 of P2LRT_V2.md without
-// extensions). All geometry is computed in float64 and stored as float32.
+// extensions). Geometry is computed in float32 step by step as the
+// reference runtime's eval.rs does (warp mapping in float64 inside, as
+// warp.rs), properties (opacity, colours, draw order) in float64.
 
 // clampParam is the value a parameter is evaluated at, as rig.rs
 // Parameter::normalize: a non-finite value becomes the default (as stored);
@@ -46,10 +48,10 @@ func (r *Rig) evalObj(o *cobj) props {
 		k0, w0, k1, w1 := o.binds[b].keyWeights(r.current)
 		r.bw[b] = bindWeight{k0: k0, w0: w0, k1: k1, w1: w1}
 		if k0 >= 0 {
-			p.addScaled(&o.diffs[b][k0], w0)
+			p.addScaled(&o.diffs[b][k0], float64(w0))
 		}
 		if k1 >= 0 {
-			p.addScaled(&o.diffs[b][k1], w1)
+			p.addScaled(&o.diffs[b][k1], float64(w1))
 		}
 	}
 	return p
@@ -67,24 +69,18 @@ func clamp01(v float64) float64 {
 
 func toColor(c [3]float64) Color { return Color{float32(c[0]), float32(c[1]), float32(c[2])} }
 
-// sincosDeg returns sin and cos of an angle in degrees, exact at multiples
-// of 90° so that flips and half turns stay exact.
-func sincosDeg(a float64) (s, c float64) {
-	a = math.Mod(a, 360)
-	if a < 0 {
-		a += 360
-	}
-	switch a {
-	case 0:
-		return 0, 1
-	case 90:
-		return 1, 0
-	case 180:
-		return 0, -1
-	case 270:
-		return -1, 0
-	}
-	return math.Sincos(a * (math.Pi / 180))
+// Rust's f32::to_radians and to_degrees factors (core's RADS_PER_DEG =
+// PI / 180 in f32, PIS_IN_180).
+const (
+	radsPerDeg float32 = float32(math.Pi) / 180
+	degsPerRad float32 = 57.2957795130823208767981548141051703
+)
+
+// sinCos32 is f32::sin_cos: sine and cosine of a float32, rounded to
+// float32.
+func sinCos32(x float32) (s, c float32) {
+	s64, c64 := math.Sincos(float64(x))
+	return float32(s64), float32(c64)
 }
 
 // chainedOpacity clamps an object's own opacity to [0,1] and multiplies it
@@ -101,8 +97,11 @@ func (r *Rig) chainedOpacity(pr props, parent int32) float64 {
 }
 
 // evalDeformers is stage 2: deformers in file order (parents first). Every
-// deformer ends in canvas space: a warp as its grid mapped through its
-// parents, a rotation as a rigid frame.
+// deformer ends in canvas space: a warp as its lattice mapped through its
+// parent, a rotation as a rigid frame (eval.rs deformer_frame). Geometry is
+// float32 step by step as eval.rs computes it, so that vertices match the
+// reference runtime's; the explicit float32 conversions of products keep a
+// compiler from fusing them into multiply-adds.
 func (r *Rig) evalDeformers() {
 	p := r.p
 	for i := range p.defs {
@@ -112,106 +111,133 @@ func (r *Rig) evalDeformers() {
 		f := &r.frames[i]
 		if c.kind == WarpDeformer {
 			n := 2 * c.npts
-			local := r.local[:n]
-			clear(local)
-			for _, k := range c.g.weights(r.current, r.sc) {
-				if k.cell < 0 || c.wcells[k.cell] == nil {
-					continue // missing or empty cell: the zero shape, points at the origin
-				}
-				w := k.w
-				for j, v := range c.wcells[k.cell][:n] {
-					local[j] += w * float64(v)
+			pts := r.local[:n]
+			clear(pts) // without keyforms: every point at the origin
+			if c.wcells != nil {
+				for _, k := range c.g.weights(r.current, r.sc) {
+					if k.cell < 0 || c.wcells[k.cell] == nil {
+						continue // missing or empty cell: the zero shape
+					}
+					w := k.w
+					for j, v := range c.wcells[k.cell][:n] {
+						pts[j] += float32(v * w)
+					}
 				}
 			}
-			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
-			r.toCanvas(c.parent, local)
+			r.addShapeDiffs(pts, c.gdiff, len(c.obj.binds))
+			// A warp passes on the scale of the rotation above (eval.rs
+			// Transform::Warp scale).
+			f.scale = 1
+			if c.parent >= 0 {
+				r.mapPoints(c.parent, pts)
+				f.scale = r.frames[c.parent].scale
+			}
+			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
+			// keep it so, once, rather than at every mapped point.
 			g := r.warpPts[c.ptOff : c.ptOff+n]
-			copy(g, local)
-			// Four-corner average affine frame: centre and the mean edge
+			for j, v := range pts {
+				g[j] = float64(v)
+			}
+			// Four-corner average affine frame (warp.rs Frame::new), for
+			// points outside the unit square: centre and the mean edge
 			// vectors along u and v; A(u,v) = centre + (u−½)·du + (v−½)·dv.
 			w := 2 * (c.cols + 1)
 			p00, p10 := 0, 2*c.cols
 			p01, p11 := c.rows*w, c.rows*w+2*c.cols
-			f.aff[0] = (g[p00] + g[p10] + g[p01] + g[p11]) / 4
-			f.aff[1] = (g[p00+1] + g[p10+1] + g[p01+1] + g[p11+1]) / 4
-			f.aff[2] = ((g[p10] - g[p00]) + (g[p11] - g[p01])) / 2
-			f.aff[3] = ((g[p10+1] - g[p00+1]) + (g[p11+1] - g[p01+1])) / 2
-			f.aff[4] = ((g[p01] - g[p00]) + (g[p11] - g[p10])) / 2
-			f.aff[5] = ((g[p01+1] - g[p00+1]) + (g[p11+1] - g[p10+1])) / 2
+			for k := range 2 {
+				c00, c10, c01, c11 := g[p00+k], g[p10+k], g[p01+k], g[p11+k]
+				f.aff[k] = (c00 + c10 + c01 + c11) / 4
+				f.aff[2+k] = ((c10 - c00) + (c11 - c01)) / 2
+				f.aff[4+k] = ((c01 - c00) + (c11 - c10)) / 2
+			}
 			continue
 		}
 		v := blendRotation(&c.g, c.rcells, r.current, r.sc)
 		for b := range c.obj.binds {
 			bw := r.bw[b]
 			if bw.k0 >= 0 {
-				d := &c.rdiff[b][bw.k0]
-				v[0], v[1], v[2], v[3] = v[0]+bw.w0*d[0], v[1]+bw.w0*d[1], v[2]+bw.w0*d[2], v[3]+bw.w0*d[3]
+				d, w := &c.rdiff[b][bw.k0], bw.w0
+				v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
 			}
 			if bw.k1 >= 0 {
-				d := &c.rdiff[b][bw.k1]
-				v[0], v[1], v[2], v[3] = v[0]+bw.w1*d[0], v[1]+bw.w1*d[1], v[2]+bw.w1*d[2], v[3]+bw.w1*d[3]
+				d, w := &c.rdiff[b][bw.k1], bw.w1
+				v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
 			}
 		}
 		if r.adv != nil && r.adv.arcs != nil { // advanced mode, hook H2
-			v[0], v[1] = r.adv.arcPivot(i, v[0], v[1], r.current)
+			x, y := r.adv.arcPivot(i, float64(v[0]), float64(v[1]), r.current)
+			v[0], v[1] = float32(x), float32(y)
 		}
-		angle := v[2] + c.base
+		angle := v[2] + c.base // the base angle turns the frame on top of the keyed one
 		scale := v[3]
 		ox, oy := v[0], v[1]
 		switch {
 		case c.parent < 0:
 		case p.defs[c.parent].kind == RotationDeformer:
 			// Origin through the parent (its flips included); angle and
-			// scale compose; a parent's vertical flip or negative scale
-			// turns the child frame by a half turn, a horizontal flip does
-			// not (the parent's vertical direction is what the child
-			// follows).
+			// scale compose; a parent's vertical flip and a negative parent
+			// scale each turn the child frame by a half turn, a horizontal
+			// flip does not (the parent's vertical direction is what the
+			// child follows).
 			pf := &r.frames[c.parent]
-			ox, oy = pf.m[0]*v[0]+pf.m[1]*v[1]+pf.m[4], pf.m[2]*v[0]+pf.m[3]*v[1]+pf.m[5]
-			angle += pf.angle
-			if pf.flipY != (pf.scale < 0) {
-				angle += 180
+			ox, oy = pf.apply(v[0], v[1])
+			var half float32
+			if pf.flipY {
+				half = 180
 			}
-			scale *= pf.scale
+			if pf.scale < 0 {
+				half += 180
+			}
+			angle = pf.angle + angle + half
+			scale = pf.scale * scale
 		default:
-			// Warp parent: rigid frame. The origin maps through the grid;
-			// the frame turns with the grid's v direction at 0.1 above the
-			// origin, measured toward that point plus a quarter turn, so a
-			// collapsed grid turns by 90° (eval.rs rotation_frame); the
-			// scale is that of the nearest rotation above.
+			// Warp parent: rigid frame. The origin maps through the lattice;
+			// the frame turns with the lattice's v direction at 0.1 above
+			// the origin, measured toward that point plus a quarter turn, so
+			// a collapsed lattice turns by 90° (eval.rs rotation_frame); the
+			// scale is the one the warp passes on.
 			pc := &p.defs[c.parent]
-			ox, oy = r.warpPoint(pc, int(c.parent), v[0], v[1])
-			ax, ay := r.warpPoint(pc, int(c.parent), v[0], v[1]-0.1)
-			angle += math.Atan2(ay-oy, ax-ox)*(180/math.Pi) + 90
-			if c.nearRot >= 0 {
-				scale *= r.frames[c.nearRot].scale
-			}
+			ox, oy = r.mapWarp(pc, int(c.parent), v[0], v[1])
+			ax, ay := r.mapWarp(pc, int(c.parent), v[0], v[1]-0.1)
+			turn := float32(math.Atan2(float64(ay-oy), float64(ax-ox)))*degsPerRad + 90
+			angle += turn
+			scale *= r.frames[c.parent].scale
 		}
-		sn, cs := sincosDeg(angle)
-		a, b := scale*cs, -scale*sn
-		cc, d := scale*sn, scale*cs
-		flipX, flipY := pr.flipX >= 0.5, pr.flipY >= 0.5
-		if flipX { // own flips act on child coordinates only
-			a, cc = -a, -cc
+		sn, cs := sinCos32(angle * radsPerDeg)
+		flipX, flipY := pr.flipX >= 0.5, pr.flipY >= 0.5 // own flips act on child coordinates only
+		sx, sy := float64(scale), float64(scale)
+		if flipX {
+			sx = -sx
 		}
 		if flipY {
-			b, d = -b, -d
+			sy = -sy
 		}
-		f.m = [6]float64{a, b, cc, d, ox, oy}
-		f.angle, f.scale, f.flipY = angle, scale, flipY
+		f.ox, f.oy, f.angle, f.scale, f.sin, f.cos, f.flipX, f.flipY = ox, oy, angle, scale, sn, cs, flipX, flipY
+		f.sx, f.sy = float32(sx), float32(sy)
+		f.m = [6]float64{sx * float64(cs), -sy * float64(sn), sx * float64(sn), sy * float64(cs), float64(ox), float64(oy)}
 	}
 }
 
+// apply maps a point of rotation frame f's child space to canvas pixels
+// (eval.rs Transform::apply, in float32).
+func (f *frame) apply(x, y float32) (float32, float32) {
+	// (−x)·scale is x·(−scale), bit for bit.
+	x *= f.sx
+	y *= f.sy
+	return f.ox + float32(x*f.cos) - float32(y*f.sin), f.oy + float32(x*f.sin) + float32(y*f.cos)
+}
+
 // addShapeDiffs adds the geometric blend-shape differences of a record whose
-// binding weights are in r.bw.
-func (r *Rig) addShapeDiffs(local []float64, gdiff [][][]float64, nb int) {
+// binding weights are in r.bw (eval.rs: += (target − base)·w, binding by
+// binding, lower key first).
+func (r *Rig) addShapeDiffs(local []float32, gdiff [][][]float32, nb int) {
 	for b := 0; b < nb; b++ {
 		bw := r.bw[b]
 		if bw.k0 >= 0 {
 			if d := gdiff[b][bw.k0]; d != nil {
 				w := bw.w0
 				for j := range local {
-					local[j] += w * d[j]
+					local[j] += float32(d[j] * w)
 				}
 			}
 		}
@@ -219,15 +245,33 @@ func (r *Rig) addShapeDiffs(local []float64, gdiff [][][]float64, nb int) {
 			if d := gdiff[b][bw.k1]; d != nil {
 				w := bw.w1
 				for j := range local {
-					local[j] += w * d[j]
+					local[j] += float32(d[j] * w)
 				}
 			}
 		}
 	}
 }
 
-// toCanvas maps points (x,y pairs, in place) from deformer d's child space to
-// canvas pixels. d = −1 is the canvas itself.
+// mapPoints maps points (x,y pairs, in place) of deformer d's child space
+// to canvas pixels.
+func (r *Rig) mapPoints(d int32, pts []float32) {
+	c := &r.p.defs[d]
+	if c.kind == RotationDeformer {
+		f := &r.frames[d]
+		for j := 0; j+1 < len(pts); j += 2 {
+			pts[j], pts[j+1] = f.apply(pts[j], pts[j+1])
+		}
+		return
+	}
+	for j := 0; j+1 < len(pts); j += 2 {
+		pts[j], pts[j+1] = r.mapWarp(c, int(d), pts[j], pts[j+1])
+	}
+}
+
+// toCanvas maps float64 points (x,y pairs, in place) from deformer d's
+// child space to canvas pixels, for the advanced mode's simulations: a
+// rotation through its affine frame, a warp as warp.rs map64. d = −1 is
+// the canvas itself.
 func (r *Rig) toCanvas(d int32, pts []float64) {
 	if d < 0 {
 		return
@@ -235,160 +279,203 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 	c := &r.p.defs[d]
 	if c.kind == RotationDeformer {
 		m := &r.frames[d].m
-		m0, m1, m2, m3, m4, m5 := m[0], m[1], m[2], m[3], m[4], m[5]
 		for j := 0; j+1 < len(pts); j += 2 {
 			x, y := pts[j], pts[j+1]
-			pts[j] = m0*x + m1*y + m4
-			pts[j+1] = m2*x + m3*y + m5
+			pts[j] = m[0]*x + m[1]*y + m[4]
+			pts[j+1] = m[2]*x + m[3]*y + m[5]
 		}
 		return
 	}
-	r.warpInPlace(c, int(d), pts)
+	for j := 0; j+1 < len(pts); j += 2 {
+		pts[j], pts[j+1] = r.mapWarp64(c, int(d), pts[j], pts[j+1])
+	}
 }
 
 // storeCanvas maps local points of deformer d's child space to canvas
-// pixels as float32 into dst and reports whether any value differs (in
-// bits) from prev, the previous evaluation's.
-func (r *Rig) storeCanvas(d int32, local []float64, dst, prev []float32) bool {
-	dst = dst[:len(local)]
-	prev = prev[:len(local)]
+// pixels into dst and reports whether any value differs (in bits) from
+// prev, the previous evaluation's.
+func (r *Rig) storeCanvas(d int32, local, dst, prev []float32) bool {
+	n := len(local)
+	dst = dst[:n]
+	prev = prev[:n]
 	var diff uint32
-	if d >= 0 && r.p.defs[d].kind == RotationDeformer {
-		m := &r.frames[d].m
-		m0, m1, m2, m3, m4, m5 := m[0], m[1], m[2], m[3], m[4], m[5]
-		for j := 0; j+1 < len(local); j += 2 {
-			x, y := local[j], local[j+1]
-			fx, fy := float32(m0*x+m1*y+m4), float32(m2*x+m3*y+m5)
+	switch {
+	case d < 0:
+		for j, v := range local {
+			dst[j] = v
+			diff |= math.Float32bits(v) ^ math.Float32bits(prev[j])
+		}
+	case r.p.defs[d].kind == RotationDeformer:
+		f := r.frames[d]
+		for j := 0; j+1 < n; j += 2 {
+			fx, fy := f.apply(local[j], local[j+1])
 			dst[j], dst[j+1] = fx, fy
 			diff |= (math.Float32bits(fx) ^ math.Float32bits(prev[j])) | (math.Float32bits(fy) ^ math.Float32bits(prev[j+1]))
 		}
-		return diff != 0
-	}
-	if d >= 0 {
-		r.warpInPlace(&r.p.defs[d], int(d), local)
-	}
-	for j, v := range local {
-		f := float32(v)
-		dst[j] = f
-		diff |= math.Float32bits(f) ^ math.Float32bits(prev[j])
+	default:
+		// mapWarp, inlined: inside the unit square one lattice cell, with
+		// lattice's order of operations.
+		c := &r.p.defs[d]
+		g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
+		cols, rows := c.cols, c.rows
+		fc, fr := float64(cols), float64(rows)
+		w := 2 * (cols + 1)
+		bilinear := c.bilinear
+		for j := 0; j+1 < n; j += 2 {
+			u, v := float64(local[j]), float64(local[j+1])
+			var x, y float64
+			if u >= 0 && u <= 1 && v >= 0 && v <= 1 {
+				fx, fy := u*fc, v*fr
+				i, k := int(fx), int(fy)
+				if i >= cols {
+					i = cols - 1
+				}
+				if k >= rows {
+					k = rows - 1
+				}
+				s, t := fx-float64(i), fy-float64(k)
+				o := k*w + 2*i
+				q := g[o : o+4 : o+4]       // P00, P10
+				p := g[o+w : o+w+4 : o+w+4] // P01, P11
+				x00, y00, x10, y10 := q[0], q[1], q[2], q[3]
+				x01, y01, x11, y11 := p[0], p[1], p[2], p[3]
+				switch {
+				case bilinear:
+					a, b, cc, dd := (1-s)*(1-t), s*(1-t), (1-s)*t, s*t
+					x = float64(a*x00) + float64(b*x10) + float64(cc*x01) + float64(dd*x11)
+					y = float64(a*y00) + float64(b*y10) + float64(cc*y01) + float64(dd*y11)
+				case s+t <= 1:
+					x = x00 + float64(s*(x10-x00)) + float64(t*(x01-x00))
+					y = y00 + float64(s*(y10-y00)) + float64(t*(y01-y00))
+				default:
+					x = x11 + float64((1-s)*(x01-x11)) + float64((1-t)*(x10-x11))
+					y = y11 + float64((1-s)*(y01-y11)) + float64((1-t)*(y10-y11))
+				}
+			} else {
+				x, y = r.mapWarp64(c, int(d), u, v)
+			}
+			fx, fy := float32(x), float32(y)
+			dst[j], dst[j+1] = fx, fy
+			diff |= (math.Float32bits(fx) ^ math.Float32bits(prev[j])) | (math.Float32bits(fy) ^ math.Float32bits(prev[j+1]))
+		}
 	}
 	return diff != 0
 }
 
-// warpPoint maps one unit-square point through warp deformer c (index d).
-func (r *Rig) warpPoint(c *cdef, d int, u, v float64) (float64, float64) {
-	p := [2]float64{u, v}
-	r.warpInPlace(c, d, p[:])
-	return p[0], p[1]
+// mapWarp maps a point of warp deformer c's (index d) unit square to canvas
+// pixels: warp.rs Lattice::map, float64 inside, float32 in and out.
+func (r *Rig) mapWarp(c *cdef, d int, u, v float32) (float32, float32) {
+	uf, vf := float64(u), float64(v)
+	if uf >= 0 && uf <= 1 && vf >= 0 && vf <= 1 {
+		// Inside the unit square (the common case, inlined).
+		g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
+		cols, rows := c.cols, c.rows
+		fx, fy := uf*float64(cols), vf*float64(rows)
+		i, j := min(int(fx), cols-1), min(int(fy), rows-1)
+		s, t := fx-float64(i), fy-float64(j)
+		o00 := 2 * (j*(cols+1) + i)
+		o01 := o00 + 2*(cols+1)
+		q := g[o00 : o00+4 : o00+4] // P00, P10
+		p := g[o01 : o01+4 : o01+4] // P01, P11
+		x, y := lattice(q[0], q[1], q[2], q[3], p[0], p[1], p[2], p[3], s, t, c.bilinear)
+		return float32(x), float32(y)
+	}
+	x, y := r.mapWarp64(c, d, uf, vf)
+	return float32(x), float32(y)
 }
 
-// warpInPlace maps unit-square coordinates (x,y pairs, in place) through
-// warp deformer c (index d), whose canvas grid is already computed. Inside
-// the unit square: bilinear, or two triangles split along the cell's
-// (1,0)–(0,1) diagonal; outside: warpOutside.
-func (r *Rig) warpInPlace(c *cdef, d int, pts []float64) {
+// lattice interpolates a cell of corners P00, P10, P01, P11 at (s, t):
+// bilinearly, or as two triangles split along the (1,0)–(0,1) diagonal
+// (warp.rs bilinear, triangle).
+func lattice(x00, y00, x10, y10, x01, y01, x11, y11, s, t float64, bilinear bool) (float64, float64) {
+	if bilinear {
+		a, b, c, d := (1-s)*(1-t), s*(1-t), (1-s)*t, s*t
+		return float64(a*x00) + float64(b*x10) + float64(c*x01) + float64(d*x11),
+			float64(a*y00) + float64(b*y10) + float64(c*y01) + float64(d*y11)
+	}
+	if s+t <= 1 {
+		return x00 + float64(s*(x10-x00)) + float64(t*(x01-x00)), y00 + float64(s*(y10-y00)) + float64(t*(y01-y00))
+	}
+	return x11 + float64((1-s)*(x01-x11)) + float64((1-t)*(x10-x11)), y11 + float64((1-s)*(y01-y11)) + float64((1-t)*(y10-y11))
+}
+
+// mapWarp64 is warp.rs Lattice::map64: inside the unit square a lattice
+// cell; in the ring [−2, 3]² one coarser layer of virtual cells (lines at −2
+// and 3 beyond the lattice's own) whose outer points follow the four-corner
+// average affine frame, triangle-interpolated; farther out (and for NaN) the
+// affine frame alone.
+func (r *Rig) mapWarp64(c *cdef, d int, u, v float64) (float64, float64) {
 	g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
 	cols, rows := c.cols, c.rows
-	fc, fr := float64(cols), float64(rows)
-	w := 2 * (cols + 1)
-	bilinear := c.bilinear
-	for k := 0; k+1 < len(pts); k += 2 {
-		u, v := pts[k], pts[k+1]
-		if !(u >= 0 && u <= 1 && v >= 0 && v <= 1) {
-			pts[k], pts[k+1] = r.warpOutside(c, d, g, u, v)
-			continue
-		}
-		fu := u * fc
-		i := int(fu)
-		if i >= cols {
-			i = cols - 1
-		}
-		fx := fu - float64(i)
-		fv := v * fr
-		j := int(fv)
-		if j >= rows {
-			j = rows - 1
-		}
-		fy := fv - float64(j)
-		o00 := j*w + 2*i
-		o01 := o00 + w
-		q := g[o00 : o00+4 : o00+4] // P00, P10
-		s := g[o01 : o01+4 : o01+4] // P01, P11
-		if bilinear {
-			pts[k] = (1-fy)*((1-fx)*q[0]+fx*q[2]) + fy*((1-fx)*s[0]+fx*s[2])
-			pts[k+1] = (1-fy)*((1-fx)*q[1]+fx*q[3]) + fy*((1-fx)*s[1]+fx*s[3])
-			continue
-		}
-		if fx+fy <= 1 {
-			pts[k] = q[0] + fx*(q[2]-q[0]) + fy*(s[0]-q[0])
-			pts[k+1] = q[1] + fx*(q[3]-q[1]) + fy*(s[1]-q[1])
-			continue
-		}
-		pts[k] = s[2] + (1-fx)*(s[0]-s[2]) + (1-fy)*(q[2]-s[2])
-		pts[k+1] = s[3] + (1-fx)*(s[1]-s[3]) + (1-fy)*(q[3]-s[3])
+	point := func(i, j int) (float64, float64) {
+		o := 2 * (j*(cols+1) + i)
+		return g[o], g[o+1]
 	}
-}
-
-// warpOutside maps a point outside the unit square: in the ring [−2, 3]²
-// through one coarser layer of virtual cells (2 units deep) whose outer
-// points come from the four-corner average affine frame and whose inner
-// points are the grid's border points, triangle-interpolated (split along
-// the cell's (1,0)–(0,1) diagonal); farther out (and for NaN) through the
-// affine frame alone.
-func (r *Rig) warpOutside(c *cdef, d int, g []float64, u, v float64) (float64, float64) {
+	if u >= 0 && u <= 1 && v >= 0 && v <= 1 {
+		fx, fy := u*float64(cols), v*float64(rows)
+		i, j := min(int(fx), cols-1), min(int(fy), rows-1)
+		x00, y00 := point(i, j)
+		x10, y10 := point(i+1, j)
+		x01, y01 := point(i, j+1)
+		x11, y11 := point(i+1, j+1)
+		return lattice(x00, y00, x10, y10, x01, y01, x11, y11, fx-float64(i), fy-float64(j), c.bilinear)
+	}
 	a := &r.frames[d].aff
+	at := func(u, v float64) (float64, float64) {
+		return a[0] + float64((u-0.5)*a[2]) + float64((v-0.5)*a[4]), a[1] + float64((u-0.5)*a[3]) + float64((v-0.5)*a[5])
+	}
 	if !(u >= -2 && u <= 3 && v >= -2 && v <= 3) {
-		return a[0] + (u-0.5)*a[2] + (v-0.5)*a[4], a[1] + (u-0.5)*a[3] + (v-0.5)*a[5]
+		return at(u, v)
 	}
-	i0, fx := ringAxis(u, c.cols)
-	j0, fy := ringAxis(v, c.rows)
-	px := func(i, j int) (float64, float64) {
-		if i >= 0 && i <= c.cols && j >= 0 && j <= c.rows {
-			o := j*2*(c.cols+1) + 2*i
-			return g[o], g[o+1]
+	ci, ri := ringCell(u, cols), ringCell(v, rows)
+	vp := func(ci, ri int) (float64, float64) {
+		if ci >= 1 && ci <= cols+1 && ri >= 1 && ri <= rows+1 {
+			return point(ci-1, ri-1)
 		}
-		cu, cv := ringCoord(i, c.cols), ringCoord(j, c.rows)
-		return a[0] + (cu-0.5)*a[2] + (cv-0.5)*a[4], a[1] + (cu-0.5)*a[3] + (cv-0.5)*a[5]
+		return at(ringLine(ci, cols), ringLine(ri, rows))
 	}
-	if fx+fy <= 1 {
-		x00, y00 := px(i0, j0)
-		x10, y10 := px(i0+1, j0)
-		x01, y01 := px(i0, j0+1)
-		return x00 + fx*(x10-x00) + fy*(x01-x00), y00 + fx*(y10-y00) + fy*(y01-y00)
-	}
-	x11, y11 := px(i0+1, j0+1)
-	x10, y10 := px(i0+1, j0)
-	x01, y01 := px(i0, j0+1)
-	return x11 + (1-fx)*(x01-x11) + (1-fy)*(x10-x11), y11 + (1-fx)*(y01-y11) + (1-fy)*(y10-y11)
+	u0, u1 := ringLine(ci, cols), ringLine(ci+1, cols)
+	v0, v1 := ringLine(ri, rows), ringLine(ri+1, rows)
+	s, t := (u-u0)/(u1-u0), (v-v0)/(v1-v0)
+	x00, y00 := vp(ci, ri)
+	x10, y10 := vp(ci+1, ri)
+	x01, y01 := vp(ci, ri+1)
+	x11, y11 := vp(ci+1, ri+1)
+	return lattice(x00, y00, x10, y10, x01, y01, x11, y11, s, t, false)
 }
 
-// ringAxis locates u on one axis of the extended grid: columns −1 (the
-// virtual line at −2), 0..n (the grid lines i/n) and n+1 (the virtual line
-// at 3). It returns the lower column and the fraction towards the next.
-func ringAxis(u float64, n int) (int, float64) {
-	switch {
-	case u < 0:
-		return -1, (u + 2) / 2
-	case u > 1:
-		return n, (u - 1) / 2
-	}
-	fu := u * float64(n)
-	i := int(fu)
-	if i >= n {
-		i = n - 1
-	}
-	return i, fu - float64(i)
-}
-
-// ringCoord is the unit-square coordinate of extended-grid column i.
-func ringCoord(i, n int) float64 {
-	switch {
-	case i < 0:
+// ringLine is line i of the extended lattice of n cells: −2, the lattice's
+// own lines 0, 1/n, …, 1, then 3 (warp.rs map64 line).
+func ringLine(i, n int) float64 {
+	switch i {
+	case 0:
 		return -2
-	case i > n:
+	case n + 2:
 		return 3
 	}
-	return float64(i) / float64(n)
+	return float64(i-1) / float64(n)
+}
+
+// ringCell is the cell of the extended lattice holding x (warp.rs map64
+// cell): the last line at or below x, the outer cell from 3 on.
+func ringCell(x float64, n int) int {
+	if x >= 3 {
+		return n + 1
+	}
+	// warp.rs walks the lines from the first; starting at the line x·n
+	// points to and stepping to the last one at or below x gives the same
+	// cell at once.
+	i := 0
+	if x >= 0 {
+		i = min(int(x*float64(n))+1, n+1)
+	}
+	for i+1 < n+2 && ringLine(i+1, n) <= x {
+		i++
+	}
+	for i > 0 && ringLine(i, n) > x {
+		i--
+	}
+	return i
 }
 
 // evalMeshes is stage 4: rest positions + keyform offsets + blend shapes,
@@ -415,21 +502,28 @@ func (r *Rig) evalMeshes() {
 		r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
 		r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 		if r.adv != nil { // advanced mode, hook H4
-			r.adv.meshLocal(r, i, local)
+			l64 := r.local64[:n]
+			for j, v := range local {
+				l64[j] = float64(v)
+			}
+			r.adv.meshLocal(r, i, l64)
+			for j, v := range l64 {
+				local[j] = float32(v)
+			}
 		}
 		r.vertChanged[i] = r.storeCanvas(c.parent, local, out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
 	}
 }
 
-// meshLocal writes rest positions plus the keyform blend into local. Up to
-// four present cells (every grid of up to two axes) run as one fused loop;
-// the sum runs left to right in cell order on every path, so the result
-// does not depend on the path.
-func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float64) {
+// meshLocal writes rest positions plus the keyform blend into local, in
+// float32 as eval.rs mesh_local: the cells are added in corner order, one
+// product at a time. Up to four present cells (every grid of up to two
+// axes) run as one fused loop with the same order of operations.
+func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float32) {
 	n := len(pos)
 	local = local[:n]
 	var cs [4][]float32
-	var ws [4]float64
+	var ws [4]float32
 	nc := 0
 	var corners []corner
 	if c.cells != nil {
@@ -446,26 +540,24 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float64) {
 	}
 	switch nc {
 	case 0:
-		for j, v := range pos {
-			local[j] = float64(v)
-		}
+		copy(local, pos)
 	case 1:
 		c0, w0 := cs[0][:n], ws[0]
 		for j, v := range pos {
-			local[j] = float64(v) + w0*float64(c0[j])
+			local[j] = v + float32(c0[j]*w0)
 		}
 	case 2:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		for j, v := range pos {
-			local[j] = float64(v) + w0*float64(c0[j]) + w1*float64(c1[j])
+			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1)
 		}
 	case 3:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
 		for j, v := range pos {
-			local[j] = float64(v) + w0*float64(c0[j]) + w1*float64(c1[j]) + w2*float64(c2[j])
+			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
 		}
 	case 4:
 		c0, w0 := cs[0][:n], ws[0]
@@ -473,19 +565,17 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float64) {
 		c2, w2 := cs[2][:n], ws[2]
 		c3, w3 := cs[3][:n], ws[3]
 		for j, v := range pos {
-			local[j] = float64(v) + w0*float64(c0[j]) + w1*float64(c1[j]) + w2*float64(c2[j]) + w3*float64(c3[j])
+			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
 		}
 	default:
-		for j, v := range pos {
-			local[j] = float64(v)
-		}
+		copy(local, pos)
 		for _, k := range corners {
 			if k.cell < 0 || c.cells[k.cell] == nil {
 				continue
 			}
 			w := k.w
 			for j, v := range c.cells[k.cell][:n] {
-				local[j] += w * float64(v)
+				local[j] += float32(v * w)
 			}
 		}
 	}
@@ -503,16 +593,19 @@ func (r *Rig) evalGlues() {
 		if g.a == g.b {
 			continue // a mesh glued to itself is left alone (eval.rs evaluate_ext)
 		}
-		in := g.ch.scalar(ChannelGlueIntensity, g.intensity, r.current, r.sc)
+		in := float32(g.ch.scalar(ChannelGlueIntensity, g.intensity, r.current, r.sc))
 		va := out[p.meshes[g.a].vOff:]
 		vb := out[p.meshes[g.b].vOff:]
 		for _, pr := range g.pairs {
+			// eval.rs: a + (b − a)·weight·intensity, in float32, both read
+			// before either moves.
 			a, b := 2*int(pr.A), 2*int(pr.B)
-			ax, ay := float64(va[a]), float64(va[a+1])
-			bx, by := float64(vb[b]), float64(vb[b+1])
-			wa, wb := float64(pr.WeightA)*in, float64(pr.WeightB)*in
-			va[a], va[a+1] = float32(ax+wa*(bx-ax)), float32(ay+wa*(by-ay))
-			vb[b], vb[b+1] = float32(bx+wb*(ax-bx)), float32(by+wb*(ay-by))
+			ax, ay := va[a], va[a+1]
+			bx, by := vb[b], vb[b+1]
+			va[a] = ax + float32(float32((bx-ax)*pr.WeightA)*in)
+			va[a+1] = ay + float32(float32((by-ay)*pr.WeightA)*in)
+			vb[b] = bx + float32(float32((ax-bx)*pr.WeightB)*in)
+			vb[b+1] = by + float32(float32((ay-by)*pr.WeightB)*in)
 		}
 	}
 }

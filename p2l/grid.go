@@ -37,7 +37,7 @@ type cgrid struct {
 // spec forbids re-weighting the present cells).
 type corner struct {
 	cell int32
-	w    float64
+	w    float32
 }
 
 // compileGrid prepares axes and coordinates of a grid whose cell count is n
@@ -171,21 +171,56 @@ func segment(keys []float32, fv float64) (int, float64) {
 	return i, 0
 }
 
+// locate32 is locate in float32, as eval.rs span computes it: the
+// evaluation of keyform grids and bindings follows the reference runtime's
+// float32 arithmetic step by step, so that vertices agree with it to the
+// bit where the libraries agree.
+func locate32(keys []float32, v float32) (int, float32) {
+	for _, k := range keys {
+		if d := v - k; d < snapEpsilon && -d < snapEpsilon {
+			v = k
+			break
+		}
+	}
+	return segment32(keys, v)
+}
+
+// segment32 is segment in float32 (eval.rs span_exact).
+func segment32(keys []float32, v float32) (int, float32) {
+	last := len(keys) - 1
+	if last == 0 || v <= keys[0] {
+		return 0, 0
+	}
+	if v >= keys[last] {
+		return last, 0
+	}
+	i := 0
+	for i+1 < last && keys[i+1] <= v {
+		i++
+	}
+	if w := keys[i+1] - keys[i]; w > 0 {
+		return i, (v - keys[i]) / w
+	}
+	return i, 0
+}
+
 // floorKey returns the index of the key not above v (after snapping), the
 // rule for flag channels; values below every key take the first key.
 func floorKey(keys []float32, v float32) int {
-	i, _ := locate(keys, v)
+	i, _ := locate32(keys, v)
 	return i
 }
 
 // weights appends to out[:0] the cells to blend for the parameter values cur,
-// with their multilinear weights. Axes whose value sits on a key add no
+// with their multilinear weights, in float32 as eval.rs weights: corner k
+// takes the upper key on axis a when bit a of k is set, its weight the
+// product over the axes in order. Axes whose value sits on a key add no
 // corners, so a pose on keys blends exactly one cell. out must have capacity
 // 1 << len(g.params).
 func (g *cgrid) weights(cur []float32, out []corner) []corner {
 	out = append(out[:0], corner{cell: 0, w: 1}) // cell holds the linear index until the end
 	for a, p := range g.params {
-		i, t := locate(g.keys[a], cur[p])
+		i, t := locate32(g.keys[a], cur[p])
 		s := int32(i * g.stride[a])
 		if t == 0 {
 			for c := range out {
@@ -231,8 +266,8 @@ type cbind struct {
 // points in file order.
 type climit struct {
 	param int32
-	vals  []float64
-	wts   []float64
+	vals  []float32
+	wts   []float32
 }
 
 func compileBind(param int, keys []float32, neutral int, present []bool, nshapes int, limits []Limit, nparams int) (cbind, error) {
@@ -261,8 +296,8 @@ func compileBind(param int, keys []float32, neutral int, present []bool, nshapes
 		}
 		cl := climit{param: int32(l.Parameter)}
 		for _, p := range l.Points {
-			cl.vals = append(cl.vals, float64(p.Value))
-			cl.wts = append(cl.wts, float64(p.Weight))
+			cl.vals = append(cl.vals, p.Value)
+			cl.wts = append(cl.wts, p.Weight)
 		}
 		b.limits = append(b.limits, cl)
 	}
@@ -274,7 +309,7 @@ func compileBind(param int, keys []float32, neutral int, present []bool, nshapes
 // its weight; else linear within the first pair of neighbours whose upper
 // value is ≥ v (a zero-width pair takes its upper weight); beyond the last
 // point its weight. Points are taken in file order, unsorted.
-func (l *climit) factor(v float32) float64 {
+func (l *climit) factor(v float32) float32 {
 	n := len(l.vals)
 	switch n {
 	case 0:
@@ -282,17 +317,16 @@ func (l *climit) factor(v float32) float64 {
 	case 1:
 		return l.wts[0]
 	}
-	x := float64(v)
-	if x <= l.vals[0] {
+	if v <= l.vals[0] {
 		return l.wts[0]
 	}
 	for i := 0; i+1 < n; i++ {
-		if x <= l.vals[i+1] {
-			t := 1.0
+		if v <= l.vals[i+1] {
+			t := float32(1)
 			if w := l.vals[i+1] - l.vals[i]; w > 0 {
-				t = (x - l.vals[i]) / w
+				t = (v - l.vals[i]) / w
 			}
-			return l.wts[i] + (l.wts[i+1]-l.wts[i])*t
+			return l.wts[i] + float32((l.wts[i+1]-l.wts[i])*t)
 		}
 	}
 	return l.wts[n-1]
@@ -300,12 +334,12 @@ func (l *climit) factor(v float32) float64 {
 
 // keyWeights returns the (at most two) contributing keys of the binding at
 // the current parameter values and their weights, limits applied (eval.rs
-// blend). Keys blend linearly between neighbours without snapping; the
-// neutral key and keys without a shape contribute nothing; a limit product
-// of 0 removes the binding. k < 0 marks an unused slot.
-func (b *cbind) keyWeights(cur []float32) (k0 int, w0 float64, k1 int, w1 float64) {
+// blend, in float32). Keys blend linearly between neighbours without
+// snapping; the neutral key and keys without a shape contribute nothing; a
+// limit product of 0 removes the binding. k < 0 marks an unused slot.
+func (b *cbind) keyWeights(cur []float32) (k0 int, w0 float32, k1 int, w1 float32) {
 	k0, k1 = -1, -1
-	i, t := segment(b.keys, float64(cur[b.param]))
+	i, t := segment32(b.keys, cur[b.param])
 	k0, w0 = i, 1-t
 	if t > 0 {
 		k1, w1 = i+1, t
@@ -319,7 +353,7 @@ func (b *cbind) keyWeights(cur []float32) (k0 int, w0 float64, k1 int, w1 float6
 	if k0 < 0 && k1 < 0 {
 		return
 	}
-	f := 1.0
+	f := float32(1)
 	for i := range b.limits {
 		f *= b.limits[i].factor(cur[b.limits[i].param])
 	}

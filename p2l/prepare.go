@@ -220,14 +220,14 @@ type cdef struct {
 	bilinear   bool
 	g          cgrid
 	wcells     [][]float32
-	gdiff      [][][]float64 // per binding, per key: point differences (nil: no contribution)
+	gdiff      [][][]float32 // per binding, per key: point differences (nil: no contribution)
 	ptOff      int           // offset of the canvas grid in Rig.warpPts
 	npts       int           // grid points
 
 	// Rotation.
-	base   float64
+	base   float32
 	rcells []RotationKey
-	rdiff  [][][4]float64 // per binding, per key: x, y, angle, scale differences
+	rdiff  [][][4]float32 // per binding, per key: x, y, angle, scale differences
 }
 
 // cmesh is a mesh prepared for evaluation.
@@ -238,7 +238,7 @@ type cmesh struct {
 	g      cgrid
 	cells  [][]float32
 	obj    cobj
-	gdiff  [][][]float64 // per binding, per key: offset differences
+	gdiff  [][][]float32 // per binding, per key: offset differences
 	vOff   int           // offset in the vertex buffers (floats)
 	hidden bool          // its own visible flag is off
 	glued  bool          // some glue moves its vertices
@@ -468,13 +468,13 @@ func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]f
 // compiled binding, the per-key targets and, per present non-neutral key, the
 // shape's difference from def, the keyform-blended default (nil for the
 // neutral and absent keys, which contribute nothing).
-func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float64, np int, key func(*S) ([]float32, props)) (cbind, []props, [][]float64, error) {
+func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float32, np int, key func(*S) ([]float32, props)) (cbind, []props, [][]float32, error) {
 	b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
 	if err != nil {
 		return cbind{}, nil, nil, fmt.Errorf("binding %d: %w", bi, err)
 	}
 	targets := make([]props, len(sb.Shapes))
-	gd := make([][]float64, len(sb.Shapes))
+	gd := make([][]float32, len(sb.Shapes))
 	for k := range sb.Shapes {
 		var pts []float32
 		pts, targets[k] = key(&sb.Shapes[k])
@@ -484,9 +484,10 @@ func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float64, np int, 
 		if len(pts) != n {
 			return cbind{}, nil, nil, fmt.Errorf("binding %d key %d has %d floats, want %d", bi, k, len(pts), n)
 		}
-		gd[k] = make([]float64, n)
+		// (d − b) as eval.rs computes it every frame, in float32.
+		gd[k] = make([]float32, n)
 		for j, v := range pts {
-			gd[k][j] = float64(v) - def[j]
+			gd[k][j] = v - def[j]
 		}
 	}
 	return b, targets, gd, nil
@@ -505,15 +506,20 @@ func anyPresent(bs []Binding[WarpShape]) bool {
 }
 
 // blendPoints returns the grid blend of per-cell float arrays at cur into a
-// new float64 slice of length n (missing cells contribute zero).
-func blendPoints(g *cgrid, cells [][]float32, cur []float32, n int, sc []corner) []float64 {
-	out := make([]float64, n)
+// new slice of length n (missing cells contribute zero), in float32 as
+// eval.rs lattice_points and mesh_local sum them.
+func blendPoints(g *cgrid, cells [][]float32, cur []float32, n int, sc []corner) []float32 {
+	out := make([]float32, n)
+	if cells == nil {
+		return out
+	}
 	for _, c := range g.weights(cur, sc) {
 		if c.cell < 0 {
 			continue
 		}
+		w := c.w
 		for j, v := range cells[c.cell] {
-			out[j] += c.w * float64(v)
+			out[j] += float32(v * w)
 		}
 	}
 	return out
@@ -592,7 +598,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		if r == nil || d.Warp != nil {
 			return fmt.Errorf("rotation deformer without exactly its rotation data")
 		}
-		c.base = float64(r.BaseAngle)
+		c.base = r.BaseAngle
 		if r.Keyforms != nil {
 			var err error
 			c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np)
@@ -614,13 +620,13 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 				return fmt.Errorf("binding %d: %w", bi, err)
 			}
 			targets := make([]props, len(sb.Shapes))
-			rd := make([][4]float64, len(sb.Shapes))
+			rd := make([][4]float32, len(sb.Shapes))
 			for k, s := range sb.Shapes {
 				// Shapes do not flip (eval.rs toward leaves the flips):
 				// the flip targets stay at the default.
 				targets[k] = props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen),
 					flipX: defFlips.flipX, flipY: defFlips.flipY}
-				rd[k] = [4]float64{float64(s.X) - def[0], float64(s.Y) - def[1], float64(s.Angle) - def[2], float64(s.Scale) - def[3]}
+				rd[k] = [4]float32{s.X - def[0], s.Y - def[1], s.Angle - def[2], s.Scale - def[3]}
 			}
 			p.addBinding(&c.obj, b, targets, sc)
 			c.rdiff = append(c.rdiff, rd)
@@ -632,22 +638,22 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 }
 
 // blendRotation blends the rotation keyforms at cur (missing cells are the
-// all-zero keyform). Without keyforms (cells nil) it is the identity at the
-// origin: x, y, angle 0, scale 1 (eval.rs pivot_at).
-func blendRotation(g *cgrid, cells []RotationKey, cur []float32, sc []corner) [4]float64 {
-	var v [4]float64
+// all-zero keyform), in float32 as eval.rs pivot_at. Without keyforms
+// (cells nil) it is the identity at the origin: x, y, angle 0, scale 1.
+func blendRotation(g *cgrid, cells []RotationKey, cur []float32, sc []corner) [4]float32 {
+	var v [4]float32
 	if cells == nil {
-		return [4]float64{0, 0, 0, 1}
+		return [4]float32{0, 0, 0, 1}
 	}
 	for _, c := range g.weights(cur, sc) {
 		if c.cell < 0 {
 			continue
 		}
-		k := cells[c.cell]
-		v[0] += c.w * float64(k.X)
-		v[1] += c.w * float64(k.Y)
-		v[2] += c.w * float64(k.Angle)
-		v[3] += c.w * float64(k.Scale)
+		k, w := cells[c.cell], c.w
+		v[0] += float32(k.X * w)
+		v[1] += float32(k.Y * w)
+		v[2] += float32(k.Angle * w)
+		v[3] += float32(k.Scale * w)
 	}
 	return v
 }
@@ -762,7 +768,7 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	if err := p.buildObj(&c.obj, st, me.Channels, np); err != nil {
 		return err
 	}
-	var def []float64
+	var def []float32
 	if me.Keyforms != nil && c.geom { // without geometry the keyforms move nothing (rig.rs validate)
 		var err error
 		if c.g, c.cells, err = p.compileKeyforms(me.Keyforms, n, np); err != nil {
@@ -770,7 +776,7 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 		}
 		def = blendPoints(&c.g, c.cells, p.defaults, n, sc)
 	} else {
-		def = make([]float64, n)
+		def = make([]float32, n)
 	}
 	for bi := range me.Shapes {
 		b, targets, gd, err := compileShapeDiffs(&me.Shapes[bi], bi, n, def, np, func(s *MeshShape) ([]float32, props) {

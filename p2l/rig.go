@@ -67,7 +67,7 @@ type Rig struct {
 	animation *animState
 
 	// Deformer results of the last evaluation.
-	warpPts    []float64 // canvas-space warp grids, x,y pairs
+	warpPts    []float64 // canvas-space warp lattices, x,y pairs (float32 values)
 	frames     []frame
 	defOpacity []float64
 
@@ -111,7 +111,8 @@ type Rig struct {
 
 	// Scratch.
 	sc      []corner
-	local   []float64
+	local   []float32
+	local64 []float64 // advanced mode's mesh hook (created on use)
 	bw      []bindWeight
 	sortBuf []sortItem
 
@@ -134,16 +135,24 @@ type colorOverride struct {
 // average affine frame used outside the grid (aff: cx, cy, dx.x, dx.y,
 // dy.x, dy.y).
 type frame struct {
-	m            [6]float64
-	angle, scale float64
-	flipY        bool
-	aff          [6]float64
+	// A rotation's frame as eval.rs Transform::Rotation (float32): a point
+	// maps to origin + R(angle)·(±x·scale, ±y·scale); sin and cos of the
+	// angle, kept. A warp keeps scale, the scale of the nearest rotation
+	// above (for rotations under it).
+	ox, oy, angle, scale, sin, cos float32
+	sx, sy                         float32 // ±scale, with the flips
+	flipX, flipY                   bool
+	// m is the rotation frame as an affine map (advanced mode and hosts);
+	// aff a warp's four-corner average affine frame: centre and the mean
+	// edge vectors along u and v (warp.rs Frame).
+	m   [6]float64
+	aff [6]float64
 }
 
 // bindWeight is the weight of one binding's (at most two) contributing keys.
 type bindWeight struct {
 	k0, k1 int
-	w0, w1 float64
+	w0, w1 float32
 }
 
 // sortItem is a draw-group child being sorted: the floored key, the child's
@@ -226,7 +235,8 @@ func (m *Model) NewRig() *Rig {
 	r.renderOrder = make([]int, 0, max(nm, p.sortLen))
 	r.commands = make([]RenderCommand, 0, max(nm, p.sortLen)+2*len(p.groups))
 	r.sc = make([]corner, 0, 1<<p.maxAxes)
-	r.local = make([]float64, p.maxLocal)
+	r.local = make([]float32, p.maxLocal)
+	r.local64 = make([]float64, p.maxLocal)
 	r.bw = make([]bindWeight, p.maxBinds)
 	r.sortBuf = make([]sortItem, p.sortLen)
 	_ = np
