@@ -15,3 +15,6 @@ func DecodeForBench(data []byte) error {
 // CheckOutputsForTest runs the per-evaluation finite check alone, for its
 // benchmark.
 func (r *Rig) CheckOutputsForTest() { r.checkOutputs() }
+
+// EvalWorkForTest is the model's evaluation work bound (evalwork.go).
+func (m *Model) EvalWorkForTest() int64 { return evalWork(m) }

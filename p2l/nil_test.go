@@ -222,6 +222,9 @@ func TestNilModelIsEmpty(t *testing.T) {
 	typ := reflect.TypeOf(nilModel)
 	for i := 0; i < typ.NumMethod(); i++ {
 		m := typ.Method(i)
+		if testOnly(m.Name) {
+			continue
+		}
 		for _, args := range argSets(m.Type) {
 			got, ok1 := call(t, reflect.ValueOf(nilModel), m.Name, args)
 			want, ok2 := call(t, reflect.ValueOf(empty), m.Name, args)

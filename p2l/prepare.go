@@ -370,6 +370,9 @@ func prepare(m *Model) (p *prepared) {
 }
 
 func (p *prepared) build(m *Model) error {
+	if err := checkEvalWork(m); err != nil {
+		return err
+	}
 	np := len(m.Parameters)
 	p.defaults = make([]float32, np)
 	for i, pr := range m.Parameters {
@@ -870,14 +873,25 @@ func (p *prepared) buildDraw(m *Model) error {
 	if _, err := walk(&m.Draw, 0); err != nil {
 		return err
 	}
+	var ex maskExpander
+	total := 0
 	for i := range p.gsrc {
 		if p.gsrc[i].ch.list == nil {
 			p.gsrc[i].ch = emptyChanSet()
 		}
-		p.gsrc[i].masks = expandMasks(m, p, p.gsrc[i].comp)
+		p.gsrc[i].masks = ex.expand(m, p.gsrc[i].comp)
+		if total += len(p.gsrc[i].masks); total > maxMaskEntries {
+			return fmt.Errorf("the group composites' masks, with mask parts expanded to their meshes, name more than %d meshes in all (docs/LIMITS.md)", maxMaskEntries)
+		}
 	}
 	return nil
 }
+
+// maxMaskEntries bounds the mask meshes of all group composites together,
+// mask parts expanded: every group expands its own mask parts, so without
+// it n groups masked by a part of n meshes would take n² entries (a 1.1 MB
+// file asked for 1.7 GB) and as many mask draws per frame.
+const maxMaskEntries = 1 << 16
 
 func emptyChanSet() chanSet {
 	var s chanSet
@@ -887,27 +901,35 @@ func emptyChanSet() chanSet {
 	return s
 }
 
-// expandMasks lists a composite's mask meshes followed by every mesh below
-// its mask parts (depth first, in children order), without duplicates.
-func expandMasks(m *Model, p *prepared, c *Composite) []int {
+// maskExpander lists a composite's mask meshes followed by every mesh below
+// its mask parts (depth first, in children order), without duplicates. Its
+// marks are reused from one composite to the next.
+type maskExpander struct {
+	stamp              int32
+	meshMark, partMark []int32
+}
+
+func (e *maskExpander) expand(m *Model, c *Composite) []int {
+	if len(e.meshMark) < len(m.Meshes) || len(e.partMark) < len(m.Parts) {
+		e.meshMark, e.partMark = make([]int32, len(m.Meshes)), make([]int32, len(m.Parts))
+	}
+	e.stamp++
 	var out []int
-	seen := map[int]bool{}
 	add := func(mi int) {
-		if !seen[mi] {
-			seen[mi] = true
+		if e.meshMark[mi] != e.stamp {
+			e.meshMark[mi] = e.stamp
 			out = append(out, mi)
 		}
 	}
 	for _, mi := range c.MaskMeshes {
 		add(mi)
 	}
-	visited := map[int]bool{}
 	var walk func(pi int)
 	walk = func(pi int) {
-		if visited[pi] {
+		if e.partMark[pi] == e.stamp {
 			return
 		}
-		visited[pi] = true
+		e.partMark[pi] = e.stamp
 		for _, ch := range m.Parts[pi].Children {
 			if ch.Kind == ChildMesh {
 				add(ch.Index)
