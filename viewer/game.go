@@ -14,9 +14,11 @@ import (
 	"time"
 
 	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/bitmapfont/v4"
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/ebitenp2l"
@@ -361,37 +363,6 @@ func (g *game) handleDrops() {
 	}
 }
 
-// openDropped opens every file of a drop: audio files speak, anything else
-// is opened as a model (its external pages resolve beside it in the drop).
-func (g *game) openDropped(dropped fs.FS) {
-	_ = fs.WalkDir(dropped, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		data, err := fs.ReadFile(dropped, path)
-		if err != nil {
-			g.message = fmt.Sprintf("cannot read %s: %v", path, err)
-			return nil
-		}
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".wav", ".ogg", ".oga", ".mp3":
-			if err := g.speak(path, data); err != nil {
-				g.message = err.Error()
-				return nil
-			}
-			g.message = "lip sync: " + filepath.Base(path)
-		default:
-			sub, _ := fs.Sub(dropped, filepath.ToSlash(filepath.Dir(path)))
-			if err := g.openModel(path, data, sub); err != nil {
-				g.message = err.Error()
-			} else {
-				g.message = ""
-			}
-		}
-		return nil
-	})
-}
-
 // handleInput: look-at, hit areas, zoom and pan, unless the UI has the mouse.
 func (g *game) handleInput() {
 	mx, my := ebiten.CursorPosition()
@@ -500,25 +471,71 @@ func (g *game) drawOverlay(screen *ebiten.Image) {
 	if g.hitName != "" && g.now < g.hitUntil {
 		lines = append(lines, "hit: "+g.hitName)
 	}
-	// Wrap to the space between the UI windows (the debug font is 6 px
-	// wide).
+	// Wrap to the space between the UI windows.
 	width := g.screenW - x - 10
 	if !g.opts.noUI {
 		width -= panelWidth + 20
 	}
-	cols := max(20, width/6)
+	cols := max(20, width/glyphWidth)
 	y := 8
 	for _, l := range lines {
-		for len(l) > cols {
-			ebitenutil.DebugPrintAt(screen, l[:cols], x, y)
-			l, y = l[cols:], y+16
+		for _, part := range wrap(l, cols) {
+			drawLine(screen, part, x, y)
+			y += lineStep
 		}
-		ebitenutil.DebugPrintAt(screen, l, x, y)
-		y += 16
 	}
 	for i, e := range g.events {
-		ebitenutil.DebugPrintAt(screen, "event "+e, x, g.screenH-16*(len(g.events)-i)-8)
+		drawLine(screen, "event "+e, x, g.screenH-lineStep*(len(g.events)-i)-8)
 	}
+}
+
+// The overlay's text uses the bitmap font debugui draws the UI with
+// (hajimehoshi/bitmapfont through text/v2): its Latin glyphs are 6 px wide
+// and 12 px tall. ebitenutil.DebugPrintAt would link net/http and crypto/tls
+// into the browser build (2.2 MB of wasm; docs/PERFORMANCE.md).
+const (
+	glyphWidth = 6
+	glyphH     = 12
+	lineStep   = 16
+)
+
+// overlayBacking is drawn behind each line so that it reads on any
+// background colour.
+var overlayBacking = color.RGBA{20, 22, 30, 150}
+
+// drawLine draws one line of light text on a translucent dark strip, with
+// its top-left corner at (x, y).
+func drawLine(screen *ebiten.Image, s string, x, y int) {
+	w := text.Advance(s, overlayFace)
+	vector.DrawFilledRect(screen, float32(x-3), float32(y-1), float32(w+6), glyphH+3, overlayBacking, false)
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(float64(x), float64(y))
+	op.ColorScale.ScaleWithColor(color.RGBA{245, 246, 250, 255})
+	text.Draw(screen, s, overlayFace, op)
+}
+
+var overlayFace = text.NewGoXFace(bitmapfont.Face)
+
+// wrap cuts s into lines of at most cols characters, at a space when
+// one falls in the second half of the line.
+func wrap(s string, cols int) []string {
+	var out []string
+	r := []rune(s)
+	for len(r) > cols {
+		cut := cols
+		for i := cols; i > cols/2; i-- {
+			if r[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(r[:cut]))
+		r = r[cut:]
+		for len(r) > 0 && r[0] == ' ' {
+			r = r[1:]
+		}
+	}
+	return append(out, string(r))
 }
 
 func saveScreenshot(screen *ebiten.Image, name string) error {

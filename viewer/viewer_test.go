@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"image"
 	"image/png"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -222,21 +224,26 @@ func TestBadFileShowsMessage(t *testing.T) {
 // TestSpeakDroppedAudio: a dropped WAV speaks through the character's
 // voice (silent with -noaudio, the mouth following the elapsed time); a bad
 // one names the file. The lip-sync rule itself is tested in ebitenp2l.
-func TestSpeakDroppedAudio(t *testing.T) {
-	g, err := newGame(options{noUI: true, noAudio: true, frames: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+// toneWAV is half a second of a loud 220 Hz tone, 16-bit mono WAV.
+func toneWAV() []byte {
 	var wav bytes.Buffer
 	n := 44100 / 2
 	wav.WriteString("RIFF")
 	for _, f := range []any{uint32(36 + 2*n), [4]byte{'W', 'A', 'V', 'E'}, [4]byte{'f', 'm', 't', ' '}, uint32(16), uint16(1), uint16(1), uint32(44100), uint32(88200), uint16(2), uint16(16), [4]byte{'d', 'a', 't', 'a'}, uint32(2 * n)} {
 		binary.Write(&wav, binary.LittleEndian, f)
 	}
-	for i := 0; i < n; i++ { // a loud 220 Hz tone
+	for i := 0; i < n; i++ {
 		binary.Write(&wav, binary.LittleEndian, int16(12000*math.Sin(2*math.Pi*220*float64(i)/44100)))
 	}
-	g.openDropped(fstest.MapFS{"hello.wav": {Data: wav.Bytes()}})
+	return wav.Bytes()
+}
+
+func TestSpeakDroppedAudio(t *testing.T) {
+	g, err := newGame(options{noUI: true, noAudio: true, frames: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.openDropped(fstest.MapFS{"hello.wav": {Data: toneWAV()}})
 	if g.voice == nil || g.message != "lip sync: hello.wav" {
 		t.Fatalf("dropping a WAV: voice %v, message %q", g.voice, g.message)
 	}
@@ -347,15 +354,19 @@ func TestDropFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The model sorts before its page ("a" < "features-ext"), as with any
+	// page named after its model: the page is not tried as a model.
 	g.openDropped(fstest.MapFS{
-		"drop/features.p2lrt":   {Data: features},
+		"drop/a.p2lrt":          {Data: features},
 		"drop/features-ext.png": {Data: ext},
 	})
-	if g.message != "" {
-		t.Fatalf("dropping features.p2lrt: message %q", g.message)
+	// features.p2lrt has a compressed KTX2 page the viewer cannot decode:
+	// setModel's note on it is the only message.
+	if !strings.HasPrefix(g.message, "unavailable texture pages") || strings.Contains(g.message, "features-ext.png") {
+		t.Fatalf("dropping a.p2lrt + features-ext.png: message %q", g.message)
 	}
-	if len(g.model.Meshes) != len(want.Meshes) || g.model.Meshes[0].ID != want.Meshes[0].ID {
-		t.Fatal("the dropped model is not the one shown")
+	if g.name != "a.p2lrt" || len(g.model.Meshes) != len(want.Meshes) || g.model.Meshes[0].ID != want.Meshes[0].ID {
+		t.Fatalf("the dropped model is not the one shown (%s)", g.name)
 	}
 	for i, tp := range g.model.Textures {
 		if tp.Kind == p2l.TextureExternal {
@@ -371,5 +382,81 @@ func TestDropFiles(t *testing.T) {
 	}
 	if !strings.Contains(g.message, "bad.p2lrt") {
 		t.Errorf("message after a bad drop = %q, want it to name the file", g.message)
+	}
+
+	// A bad candidate beside a good model: the good one opens, no message.
+	g.openDropped(fstest.MapFS{
+		"a-broken.p2lrt":   {Data: []byte("P2LRT\x00\x00\x00garbage")},
+		"features.p2lrt":   {Data: features},
+		"features-ext.png": {Data: ext},
+	})
+	if g.name != "features.p2lrt" || !strings.HasPrefix(g.message, "unavailable texture pages") {
+		t.Errorf("broken + good model: shows %s, message %q", g.name, g.message)
+	}
+
+	// A page alone opens nothing and says so.
+	g.openDropped(fstest.MapFS{"features-ext.png": {Data: ext}})
+	if g.name != "features.p2lrt" || !strings.Contains(g.message, "texture page") {
+		t.Errorf("a page alone: shows %s, message %q", g.name, g.message)
+	}
+
+	// A voice dropped with a model speaks through the new character, even
+	// when its name sorts first.
+	g.openDropped(fstest.MapFS{"a.wav": {Data: toneWAV()}, "groups.p2lrt": {Data: readFile(t, "../testdata/conformance/groups.p2lrt")}})
+	if g.name != "groups.p2lrt" || g.voice == nil || g.message != "lip sync: a.wav" {
+		t.Errorf("voice + model: shows %s, voice %v, message %q", g.name, g.voice, g.message)
+	}
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSortDrop sorts drops by file names and first bytes.
+func TestSortDrop(t *testing.T) {
+	pngHead := []byte("\x89PNG\r\n\x1a\n....")
+	ktxHead := []byte("\xabKTX 20\xbb\r\n\x1a\n....")
+	for _, c := range []struct {
+		files               fstest.MapFS
+		models, audio, page []string
+	}{
+		{fstest.MapFS{"a.p2lrt": {}, "b.png": {Data: pngHead}}, []string{"a.p2lrt"}, nil, []string{"b.png"}},
+		{fstest.MapFS{"features.p2lrt": {}, "features-ext.png": {Data: pngHead}}, []string{"features.p2lrt"}, nil, []string{"features-ext.png"}},
+		// Pages are known by their signature whatever their name; models
+		// with the .p2lrt extension are tried first, then the others.
+		{fstest.MapFS{"model.bin": {}, "tex.dat": {Data: pngHead}, "z.P2LRT": {}, "voice.MP3": {}, "page.ktx2": {Data: ktxHead}},
+			[]string{"z.P2LRT", "model.bin"}, []string{"voice.MP3"}, []string{"page.ktx2", "tex.dat"}},
+		// A .png that is no PNG is neither page nor skipped: it is tried.
+		{fstest.MapFS{"fake.png": {Data: []byte("P2LRT")}}, []string{"fake.png"}, nil, nil},
+		{fstest.MapFS{"d/sub/m.p2lrt": {}, "d/sub/m.png": {Data: pngHead}, "d/x.oga": {}, "d/y.wav": {}},
+			[]string{"d/sub/m.p2lrt"}, []string{"d/x.oga", "d/y.wav"}, []string{"d/sub/m.png"}},
+	} {
+		d := sortDrop(c.files)
+		if !slices.Equal(d.models, c.models) || !slices.Equal(d.audio, c.audio) || !slices.Equal(d.pages, c.page) {
+			t.Errorf("sortDrop(%v) = models %q audio %q pages %q, want %q %q %q", slices.Sorted(maps.Keys(c.files)), d.models, d.audio, d.pages, c.models, c.audio, c.page)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		cols int
+		want []string
+	}{
+		{"short", 20, []string{"short"}},
+		{"texture format not supported", 20, []string{"texture format not", "supported"}},
+		{"abcdefghijklmnopqrstuvwxyz", 10, []string{"abcdefghij", "klmnopqrst", "uvwxyz"}},
+		{"ab cdefghijklmno", 10, []string{"ab cdefghi", "jklmno"}}, // the space is too early
+		{"héllo wörld ünïcode", 12, []string{"héllo wörld", "ünïcode"}},
+	} {
+		if got := wrap(c.s, c.cols); !slices.Equal(got, c.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", c.s, c.cols, got, c.want)
+		}
 	}
 }

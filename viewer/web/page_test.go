@@ -150,25 +150,42 @@ func TestViewerInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The features model is picked as a.p2lrt, a name that sorts before
+	// its page's: the page must not be tried as a model (a "cannot open
+	// features-ext.png" message).
+	picked := t.TempDir()
+	for from, to := range map[string]string{"features.p2lrt": "a.p2lrt", "features-ext.png": "features-ext.png"} {
+		b, err := os.ReadFile(filepath.Join(conf, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(picked, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
+		dir   string
 		files []string
 		drop  bool
 		scale int
 	}{
-		{[]string{"features.p2lrt", "features-ext.png"}, false, 4},
-		{[]string{"groups.p2lrt"}, true, 3},
-		{[]string{"blend-matrix.p2lrt"}, false, 2},
+		{picked, []string{"a.p2lrt", "features-ext.png"}, false, 4},
+		{conf, []string{"groups.p2lrt"}, true, 3},
+		{conf, []string{"blend-matrix.p2lrt"}, false, 2},
 	} {
 		var paths []string
 		for _, f := range c.files {
-			paths = append(paths, filepath.Join(conf, f))
+			paths = append(paths, filepath.Join(c.dir, f))
 		}
 		if c.drop {
 			dropFiles(t, ctx, paths)
 		} else if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("p2l-open"), paths)); err != nil {
 			t.Fatal(err)
 		}
-		poll(t, ctx, fmt.Sprintf("p2lViewer.model === %q", c.files[0]), time.Minute)
+		st := poll(t, ctx, fmt.Sprintf("p2lViewer.model === %q", c.files[0]), time.Minute)
+		if strings.Contains(st.Message, "cannot open") {
+			t.Errorf("%s: message %q after the model opened", c.files[0], st.Message)
+		}
 		d, at := comparePage(t, ctx, paths[0], c.scale)
 		how := "picked"
 		if c.drop {
@@ -186,8 +203,9 @@ func TestViewerInBrowser(t *testing.T) {
 const pageTolerance = 2
 
 // overlayHeight is the height of the viewer's text lines at the top of
-// the page (stats and a message), left out of the comparison.
-const overlayHeight = 48
+// the page (stats and a message of up to two lines, 16 px each), left out
+// of the comparison.
+const overlayHeight = 64
 
 // dropFiles drops files on the middle of the page, as a person dragging
 // them from a file manager does.
