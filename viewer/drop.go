@@ -8,6 +8,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
 // A drop (ebiten.DroppedFiles on the desktop and in the browser, or the
@@ -119,7 +121,7 @@ func (g *game) openDropped(drop fs.FS) {
 	var failed []string
 	opened := false
 	for _, name := range d.models {
-		data, err := fs.ReadFile(drop, name)
+		data, err := p2l.ReadFS(drop, name)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("cannot read %s: %v", name, err))
 			continue
@@ -142,7 +144,7 @@ func (g *game) openDropped(drop fs.FS) {
 		g.message = fmt.Sprintf("%s: a texture page; drop it together with its model", strings.Join(d.pages, ", "))
 	}
 	for _, name := range d.audio {
-		data, err := fs.ReadFile(drop, name)
+		data, err := p2l.ReadFS(drop, name)
 		if err != nil {
 			g.message = fmt.Sprintf("cannot read %s: %v", name, err)
 			continue

@@ -149,7 +149,7 @@ func clipIDs(m *p2l.Model) string {
 
 // openFile loads a model file given on the command line.
 func (g *game) openFile(name string) error {
-	data, err := os.ReadFile(name)
+	data, err := p2l.ReadFile(name)
 	if err != nil {
 		return err
 	}

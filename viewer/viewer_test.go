@@ -219,6 +219,25 @@ func TestBadFileShowsMessage(t *testing.T) {
 	} else if g.model != nil {
 		t.Error("a bad file replaced the model")
 	}
+	// A file from the command line is read within p2l's file bound: a
+	// directory, or a sparse file one byte over the bound, is refused
+	// before it is read (os.ReadFile read any size).
+	huge := filepath.Join(dir, "huge.p2lrt")
+	if f, err := os.Create(huge); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(p2l.DefaultMaxFileSize + 1); err != nil {
+		f.Close()
+		t.Skip(err)
+	} else {
+		f.Close()
+	}
+	for name, want := range map[string]string{dir: "not a regular file", huge: "exceeds the 536870912-byte limit"} {
+		if err := g.openFile(name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("openFile(%s) = %v, want %q", filepath.Base(name), err, want)
+		} else if g.model != nil {
+			t.Errorf("openFile(%s) replaced the model", filepath.Base(name))
+		}
+	}
 }
 
 // TestSpeakDroppedAudio: a dropped WAV speaks through the character's

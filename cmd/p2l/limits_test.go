@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/cubism"
 )
 
 // tinyWith is tinyModel changed by f.
@@ -33,6 +34,17 @@ func TestCLIBounds(t *testing.T) {
 	if err := os.WriteFile(input, []byte(`{"frame":1000000000000}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A Cubism file one byte over cubism.MaxFileSize (sparse: nothing is
+	// written), refused before it is read.
+	hugeMotion := filepath.Join(dir, "huge.motion3.json")
+	if f, err := os.Create(hugeMotion); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(cubism.MaxFileSize + 1); err != nil {
+		f.Close()
+		t.Skip(err)
+	} else {
+		f.Close()
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -45,6 +57,7 @@ func TestCLIBounds(t *testing.T) {
 		{[]string{"render", long, "-o", filepath.Join(dir, "x.png"), "--size", "16384"}, 2, "--size 16384 is out of range 1..8192"},
 		{[]string{"trace", long, "--input", input}, 1, "frame 1000000000000 is outside [0, 10000000)"},
 		{[]string{"trace", long, "--frames", "10000001"}, 2, "--frames in [0, 10000000]"},
+		{[]string{"import", "--motion", hugeMotion, long, filepath.Join(dir, "out.p2lrt")}, 1, "exceeds the 33554432-byte limit"},
 		{[]string{"info", dir}, 1, "not a regular file"},
 		{[]string{"validate", dir}, 1, "not a regular file"},
 	} {

@@ -37,8 +37,18 @@ type value struct {
 	set  bool // present in the file (possibly null)
 }
 
+// MaxFileSize is the largest Cubism file the importer reads: decoding
+// JSON allocates 33–36 times a file's size for real shapes (curves,
+// expression entries) and up to 120 times for an array of one-digit
+// numbers, so the bound keeps an import under a few GiB. Real motion files
+// are well below it (a minute of 100 baked curves at 30 fps is about 4 MB).
+const MaxFileSize = 32 << 20
+
 // parse decodes data into its top-level object.
 func (r *reader) parse(data []byte) (value, error) {
+	if len(data) > MaxFileSize {
+		return value{}, r.errf("", "file of %d bytes exceeds the %d-byte limit (cubism.MaxFileSize)", len(data), MaxFileSize)
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v any

@@ -84,3 +84,36 @@ func TestUnrestrictedMotionMemory(t *testing.T) {
 		t.Errorf("%d pieces for %d segments, %d bytes for a %d-byte file", segs, beziers, retained, len(data))
 	}
 }
+
+// TestFileSizeBounded: a file over MaxFileSize is refused by every entry
+// point before its JSON is decoded (decoding costs up to 120× the file),
+// with an error naming the size and the bound; one at the bound is read.
+func TestFileSizeBounded(t *testing.T) {
+	m := baseModel()
+	big := bytes.Repeat([]byte(" "), MaxFileSize+1)
+	copy(big, "{}")
+	want := fmt.Sprintf("big.motion3.json: file of %d bytes exceeds the %d-byte limit (cubism.MaxFileSize)", MaxFileSize+1, MaxFileSize)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := Import(m, "", File{Name: "big.motion3.json", Data: big})
+	runtime.ReadMemStats(&after)
+	if err == nil || err.Error() != want {
+		t.Errorf("Import: %v, want %q", err, want)
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > 64<<10 {
+		t.Errorf("refusing a %d-byte file allocated %d bytes", len(big), a)
+	}
+	if _, _, err := ImportMotion(m, "big.motion3.json", big); err == nil || err.Error() != want {
+		t.Errorf("ImportMotion: %v, want %q", err, want)
+	}
+	if _, _, err := ImportPhysics(m, "big.motion3.json", big); err == nil || !strings.Contains(err.Error(), "cubism.MaxFileSize") {
+		t.Errorf("ImportPhysics: %v", err)
+	}
+	// At the bound the file is read (blanks after an empty motion).
+	at := big[:MaxFileSize]
+	copy(at, `{"Version": 3, "Meta": {"Duration": 1, "Fps": 30}, "Curves": []}`)
+	if _, _, err := ImportMotion(m, "at.motion3.json", at); err != nil {
+		t.Errorf("a file at the bound: %v", err)
+	}
+}
