@@ -45,11 +45,28 @@ func TestCLIBounds(t *testing.T) {
 	} else {
 		f.Close()
 	}
+	// A model file one byte over p2l.DefaultMaxFileSize (sparse).
+	hugeModel := filepath.Join(dir, "huge.p2lrt")
+	if f, err := os.Create(hugeModel); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(p2l.DefaultMaxFileSize + 1); err != nil {
+		f.Close()
+		t.Skip(err)
+	} else {
+		f.Close()
+	}
+	tooBig := fmt.Sprintf("file of %d bytes exceeds the %d-byte limit", p2l.DefaultMaxFileSize+1, p2l.DefaultMaxFileSize)
 	for _, c := range []struct {
 		args []string
 		code int
 		want string
 	}{
+		{[]string{"info", hugeModel}, 1, tooBig},
+		{[]string{"validate", hugeModel}, 1, tooBig},
+		{[]string{"render", hugeModel, "-o", filepath.Join(dir, "h.png")}, 1, tooBig},
+		{[]string{"trace", hugeModel}, 1, tooBig},
+		{[]string{"convert", hugeModel, filepath.Join(dir, "h2.p2lrt")}, 1, tooBig},
+		{[]string{"import", "--motion", hugeMotion, hugeModel, filepath.Join(dir, "out.p2lrt")}, 1, tooBig},
 		{[]string{"render", long, "--clip", "long", "--gif", filepath.Join(dir, "x.gif")}, 2, "lasts 1e+07 s: 3e+08 frames at 30 fps, more than 100000"},
 		{[]string{"render", long, "--clip", "long", "--frames", filepath.Join(dir, "frames")}, 2, "more than 100000"},
 		{[]string{"render", long, "--clip", "long", "-o", filepath.Join(dir, "x.png"), "--time", "1e9"}, 2, "--time 1e+09 needs 3e+10 updates at 30 fps, more than 100000"},
