@@ -110,9 +110,27 @@ func (b *builder) animation() {
 	}
 
 	m.Pose = &p2l.Pose{FadeIn: 0.3, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: b.parts["PartArmL"]}, {Part: b.parts["PartArmLV"]}}}}}
+	// Roles as the editor writes them: one for each standard parameter the
+	// behaviors drive (RUNTIME.md: "角色由编辑器编译时按存在的标准参数写入").
+	// The runtime (ours and the reference) moves nothing else: without
+	// these the character would neither breathe nor look.
+	role := func(name string, ids ...string) p2l.Role {
+		r := p2l.Role{Name: name}
+		for _, id := range ids {
+			r.Parameters = append(r.Parameters, b.param(id))
+		}
+		return r
+	}
 	m.Roles = []p2l.Role{
-		{Name: "EyeBlink", Parameters: []int{b.param("ParamEyeLOpen"), b.param("ParamEyeROpen")}},
-		{Name: "LipSync", Parameters: []int{b.param("ParamMouthOpenY")}},
+		role("EyeBlink", "ParamEyeLOpen", "ParamEyeROpen"),
+		role("LipSync", "ParamMouthOpenY"),
+		role("Breath", "ParamBreath"),
+		role("AngleX", "ParamAngleX"),
+		role("AngleY", "ParamAngleY"),
+		role("AngleZ", "ParamAngleZ"),
+		role("BodyAngleX", "ParamBodyAngleX"),
+		role("EyeBallX", "ParamEyeBallX"),
+		role("EyeBallY", "ParamEyeBallY"),
 	}
 	m.HitAreas = []p2l.HitArea{
 		{ID: "HitAreaHead", Name: "Head", Meshes: []int{b.meshIdx["Face"], b.meshIdx["HairCap"]}},

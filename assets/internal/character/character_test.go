@@ -31,11 +31,25 @@ func TestBuildContents(t *testing.T) {
 	for _, r := range m.Roles {
 		roles[r.Name] = r.Parameters
 	}
-	if got := roles["EyeBlink"]; len(got) != 2 || got[0] != ids["ParamEyeLOpen"] || got[1] != ids["ParamEyeROpen"] {
-		t.Errorf("EyeBlink role = %v", got)
+	// Every role the behaviors drive, on its standard parameters (the
+	// runtime reads nothing else), and no other.
+	wantRoles := map[string][]string{
+		"EyeBlink": {"ParamEyeLOpen", "ParamEyeROpen"}, "LipSync": {"ParamMouthOpenY"}, "Breath": {"ParamBreath"},
+		"AngleX": {"ParamAngleX"}, "AngleY": {"ParamAngleY"}, "AngleZ": {"ParamAngleZ"}, "BodyAngleX": {"ParamBodyAngleX"},
+		"EyeBallX": {"ParamEyeBallX"}, "EyeBallY": {"ParamEyeBallY"},
 	}
-	if got := roles["LipSync"]; len(got) != 1 || got[0] != ids["ParamMouthOpenY"] {
-		t.Errorf("LipSync role = %v", got)
+	if len(m.Roles) != len(wantRoles) {
+		t.Errorf("%d roles, want %d", len(m.Roles), len(wantRoles))
+	}
+	for name, want := range wantRoles {
+		got := roles[name]
+		ok := len(got) == len(want)
+		for k := 0; ok && k < len(want); k++ {
+			ok = got[k] == ids[want[k]]
+		}
+		if !ok {
+			t.Errorf("%s role = %v, want %v", name, got, want)
+		}
 	}
 
 	// Deformer kinds and parent order.
