@@ -7,12 +7,15 @@ import (
 
 // This file holds the procedural behaviors of RUNTIME.md ("程序化行为"):
 // blink, breath, look-at and lip sync, each switched on and off on its own,
-// acting on the parameters named by the ROLE chunk. Where a role is absent
-// the Cubism standard parameter id is used instead (ParamEyeLOpen, ...), so
-// imported Cubism models behave too. Where the spec gives no number (the
-// sway amplitudes, the blink timeline and its random generator, the gaze
-// follower's stiffness and integration, the body's share of the gaze),
-// the reference runtime's are used (PSD2Live runtime/src/behavior.rs).
+// acting on the parameters the ROLE chunk lists for them, as the reference
+// runtime (PSD2Live runtime/src/behavior.rs) does: a model without a role
+// has nothing for that behavior to move. Only what exists here alone (the
+// vowel lip sync's MouthForm and ParamA…ParamO, which the reference does not
+// drive) falls back to the Cubism standard parameter ids. Blink and breath
+// start on, as in the reference. Where the spec gives no number (the sway
+// amplitudes, the blink timeline and its random generator, the gaze
+// follower's stiffness and integration, the body's share of the gaze), the
+// reference runtime's are used.
 
 // Behavior is a set of procedural behaviors.
 type Behavior uint8
@@ -25,6 +28,11 @@ const (
 	BehaviorLipSync
 
 	AllBehaviors = BehaviorBlink | BehaviorBreath | BehaviorLookAt | BehaviorLipSync
+
+	// DefaultBehaviors are on when a rig is created: blink and breath, as
+	// the reference runtime starts every rig ("Blinking and breathing start
+	// on"). SetBehaviors(0) switches them off.
+	DefaultBehaviors = BehaviorBlink | BehaviorBreath
 )
 
 // BlinkSettings times the blink behavior, in seconds. The next blink starts
@@ -123,47 +131,48 @@ const maxLookOmega = 60
 // first blink drawn like the others (the reference's ffi.rs Handle::new).
 const blinkDefaultSeed = 0x2545f491
 
-// standardIDs maps a role to the Cubism standard parameter ids used when
-// the model has no ROLE entry for it.
-var standardIDs = map[string][]string{
-	"EyeBlink":   {"ParamEyeLOpen", "ParamEyeROpen"},
-	"LipSync":    {"ParamMouthOpenY"},
-	"Breath":     {"ParamBreath"},
-	"AngleX":     {"ParamAngleX"},
-	"AngleY":     {"ParamAngleY"},
-	"AngleZ":     {"ParamAngleZ"},
-	"BodyAngleX": {"ParamBodyAngleX"},
-	"EyeBallX":   {"ParamEyeBallX"},
-	"EyeBallY":   {"ParamEyeBallY"},
-	"MouthForm":  {"ParamMouthForm"},
+// fallbackIDs maps the roles only this runtime drives (the vowel lip sync:
+// the reference has no MouthForm or vowel behavior) to the Cubism standard
+// parameter ids used when the model has no ROLE entry for them. The roles
+// the reference drives (EyeBlink, LipSync, Breath, AngleX/Y/Z, BodyAngleX,
+// EyeBallX/Y) have no fallback: like the reference, a behavior moves only
+// what the model's ROLE chunk lists for it.
+var fallbackIDs = map[string]string{
+	"MouthForm": "ParamMouthForm",
 	// Vowel parameters of Cubism's MotionSync convention.
-	"VowelA": {"ParamA"},
-	"VowelI": {"ParamI"},
-	"VowelU": {"ParamU"},
-	"VowelE": {"ParamE"},
-	"VowelO": {"ParamO"},
+	"VowelA": "ParamA",
+	"VowelI": "ParamI",
+	"VowelU": "ParamU",
+	"VowelE": "ParamE",
+	"VowelO": "ParamO",
 }
 
 // vowelRoles are the roles of the vowel parameters, in vowel order.
 var vowelRoles = [5]string{"VowelA", "VowelI", "VowelU", "VowelE", "VowelO"}
 
-// roleParameters returns the parameters of role name: the ROLE chunk's list
-// (valid indices only), else the Cubism standard ids present in the model.
+// roleParameters returns the parameters of role name as the reference
+// gathers them: those of every ROLE record with that name, in file order
+// (valid indices only; a Model built in code may hold others). Where the
+// model has no such record and the role has a fallback id (fallbackIDs),
+// the parameter with that id, if any.
 func roleParameters(m *Model, name string) []int {
 	var out []int
-	if ps := m.RoleParameters(name); ps != nil {
-		for _, p := range ps {
+	found := false
+	for _, ro := range m.Roles {
+		if ro.Name != name {
+			continue
+		}
+		found = true
+		for _, p := range ro.Parameters {
 			if p >= 0 && p < len(m.Parameters) {
 				out = append(out, p)
 			}
 		}
-		return out
 	}
-	for _, id := range standardIDs[name] {
+	if id, ok := fallbackIDs[name]; ok && !found {
 		for i := range m.Parameters {
 			if m.Parameters[i].ID == id {
-				out = append(out, i)
-				break
+				return []int{i}
 			}
 		}
 	}
@@ -208,6 +217,7 @@ type behaviors struct {
 func newBehaviors(m *Model) *behaviors {
 	b := &behaviors{
 		model:     m,
+		enabled:   DefaultBehaviors,
 		strength:  1,
 		blinkP:    roleParameters(m, "EyeBlink"),
 		lipP:      roleParameters(m, "LipSync"),

@@ -15,7 +15,12 @@ func behaviorModel() *Model {
 			{ID: "ParamAngleZ", Min: -30, Max: 30},
 			{ID: "ParamEyeBallX", Min: -1, Max: 1},
 		},
-		Roles: []Role{{Name: "LipSync", Parameters: []int{1}}, {Name: "Breath", Parameters: []int{2}}},
+		// The roles as the editor writes them for the standard parameters
+		// present; the behaviors read nothing but these.
+		Roles: []Role{
+			{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{1}}, {Name: "Breath", Parameters: []int{2}},
+			{Name: "AngleX", Parameters: []int{3}}, {Name: "AngleZ", Parameters: []int{4}}, {Name: "EyeBallX", Parameters: []int{5}},
+		},
 	}
 }
 
@@ -249,8 +254,8 @@ func TestBehaviorsOneByOne(t *testing.T) {
 	// LipSync works on its own: it switches BehaviorLipSync on.
 	r0 := m.NewRig()
 	r0.LipSync(0.6)
-	if r0.Behaviors() != BehaviorLipSync {
-		t.Errorf("behaviors after LipSync: %b", r0.Behaviors())
+	if r0.Behaviors() != DefaultBehaviors|BehaviorLipSync {
+		t.Errorf("behaviors after LipSync: %b, want the defaults and lip sync", r0.Behaviors())
 	}
 	r0.Update(dt)
 	if got := r0.ParameterCurrent(mouth); got != 1.2 { // 0.6 of the range 0..2
@@ -262,5 +267,117 @@ func TestBehaviorsOneByOne(t *testing.T) {
 	r.EnableBehavior(BehaviorLipSync, false)
 	if r.Behaviors() != BehaviorBlink|BehaviorBreath|BehaviorLookAt {
 		t.Errorf("behaviors after switching lip sync off: %b", r.Behaviors())
+	}
+}
+
+// TestDefaultBehaviors: a new rig blinks and breathes, as the reference's
+// Behaviors::default (enabled: BLINK | BREATH): with nothing switched, its
+// updates move the Breath parameter and the angle sways, and the eye shuts
+// at the first blink (2 s for the process's first rig, drawn for later
+// ones, within 2–6 s either way).
+func TestDefaultBehaviors(t *testing.T) {
+	m := behaviorModel()
+	m.Canvas = Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
+	m.Draw = DrawGroup{Part: -1}
+	r := m.NewRig()
+	if r.Behaviors() != BehaviorBlink|BehaviorBreath {
+		t.Fatalf("a new rig's behaviors: %b, want blink and breath", r.Behaviors())
+	}
+	const dt = 1.0 / 64
+	breathMoved, angleMoved, shut := false, false, false
+	for range 64 * 7 {
+		r.Update(dt)
+		breathMoved = breathMoved || r.ParameterCurrent(2) != 0
+		angleMoved = angleMoved || r.ParameterCurrent(3) != 0
+		shut = shut || r.ParameterCurrent(0) == 0
+		if r.ParameterCurrent(1) != 0 || r.ParameterCurrent(5) != 0 {
+			t.Fatalf("mouth %v, eyeball %v: moved without lip sync or look-at", r.ParameterCurrent(1), r.ParameterCurrent(5))
+		}
+	}
+	if !breathMoved || !angleMoved || !shut {
+		t.Errorf("over 7 s: breath moved %v, AngleX swayed %v, eye shut %v; want all", breathMoved, angleMoved, shut)
+	}
+	// Evaluate shows the host pose alone: no behavior.
+	r.Evaluate()
+	if r.ParameterCurrent(2) != 0 || r.ParameterCurrent(3) != 0 {
+		t.Errorf("Evaluate: breath %v, AngleX %v; want the defaults", r.ParameterCurrent(2), r.ParameterCurrent(3))
+	}
+	// SetBehaviors(0) leaves the host pose.
+	r = m.NewRig()
+	r.SetBehaviors(0)
+	for range 64 * 3 {
+		r.Update(dt)
+		for i := range m.Parameters {
+			if r.ParameterCurrent(i) != m.Parameters[i].Default {
+				t.Fatalf("behaviors off: %s = %v", m.Parameters[i].ID, r.ParameterCurrent(i))
+			}
+		}
+	}
+}
+
+// TestBehaviorRolesOnly: as the reference, blink, breath, look-at and lip
+// sync move only the parameters the ROLE chunk lists: a model holding the
+// Cubism standard ids without roles stays still with every behavior on,
+// while the vowel lip sync (ours alone) still finds ParamMouthForm by its
+// id. Several ROLE records of one name all count (the reference gathers
+// every record with the name).
+func TestBehaviorRolesOnly(t *testing.T) {
+	ids := []string{"ParamEyeLOpen", "ParamEyeROpen", "ParamMouthOpenY", "ParamBreath", "ParamAngleX", "ParamAngleY",
+		"ParamAngleZ", "ParamBodyAngleX", "ParamEyeBallX", "ParamEyeBallY", "ParamMouthForm"}
+	m := &Model{Canvas: Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}
+	for _, id := range ids {
+		p := Parameter{ID: id, Min: -1, Max: 1}
+		switch id {
+		case "ParamEyeLOpen", "ParamEyeROpen":
+			p = Parameter{ID: id, Min: 0, Max: 1, Default: 1}
+		case "ParamMouthOpenY":
+			p = Parameter{ID: id, Min: 0, Max: 1}
+		}
+		m.Parameters = append(m.Parameters, p)
+	}
+	fastBlink := BlinkSettings{MinInterval: 0.2, MaxInterval: 0.2, Closing: 0.1, Closed: 0.05, Opening: 0.15}
+	twins := true // ParamEyeBallY (a second AngleX record) equals ParamAngleX
+	run := func(m *Model) (moved map[string]bool) {
+		r := m.NewRig()
+		r.SetBehaviors(AllBehaviors)
+		r.SetBlinkSettings(fastBlink)
+		r.SetBehaviorSeed(3)
+		r.LookAt(1, 1)
+		r.LipSyncVowels(0.8, [5]float32{0, 1}) // I: spread, MouthForm toward +1
+		moved = map[string]bool{}
+		for range 64 {
+			r.Update(1.0 / 64)
+			for i, p := range m.Parameters {
+				if r.ParameterCurrent(i) != p.Default {
+					moved[p.ID] = true
+				}
+			}
+			if len(m.Roles) > 0 && r.ParameterCurrent(9) != r.ParameterCurrent(4) {
+				twins = false
+			}
+		}
+		return moved
+	}
+	if got := run(m); len(got) != 1 || !got["ParamMouthForm"] {
+		t.Errorf("no ROLE chunk: moved %v, want ParamMouthForm alone (the vowel fallback)", got)
+	}
+	// Roles for all but ParamEyeROpen, EyeBlink and AngleX split over two
+	// records each: every listed parameter moves, the unlisted one does not.
+	m2 := *m
+	m2.Roles = []Role{
+		{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{2}},
+		{Name: "Breath", Parameters: []int{3}}, {Name: "AngleX", Parameters: []int{4}}, {Name: "AngleY", Parameters: []int{5}},
+		{Name: "AngleZ", Parameters: []int{6}}, {Name: "BodyAngleX", Parameters: []int{7}}, {Name: "EyeBallX", Parameters: []int{8}},
+		{Name: "AngleX", Parameters: []int{9}}, // EyeBallY as a second AngleX record
+	}
+	got := run(&m2)
+	for i, id := range ids {
+		want := i != 1 // ParamEyeROpen has no role
+		if got[id] != want {
+			t.Errorf("with roles: %s moved %v, want %v", id, got[id], want)
+		}
+	}
+	if !twins {
+		t.Error("the second AngleX record's parameter does not follow AngleX")
 	}
 }

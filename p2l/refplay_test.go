@@ -183,8 +183,10 @@ func TestReferencePlayback(t *testing.T) {
 			if sc.Lip != nil {
 				r.LipSync(*sc.Lip)
 			}
-			r.SetBehaviors(p2l.Behavior(sc.Behaviors)) // the reference's bits
 		}
+		// The reference's bits, 0 included: p2lref was run with --behaviors
+		// 0 where a scenario has none (a rig starts with blink and breath).
+		r.SetBehaviors(p2l.Behavior(sc.Behaviors))
 		worstP, worstO := 0.0, 0.0
 		elapsed := 0.0
 		for f, fr := range sc.Frames {

@@ -189,8 +189,10 @@ const (
 		MeshRenderOrderChanged | MeshVerticesChanged | MeshColorsChanged
 )
 
-// NewRig returns a new instance of m with every parameter at its default.
-// The model is prepared for evaluation on first use (once per model, shared
+// NewRig returns a new instance of m with every parameter at its default
+// and the DefaultBehaviors (blink and breath) on, as the reference runtime
+// starts a rig: Update then blinks and breathes through the model's ROLE
+// parameters (SetBehaviors(0) switches that off). The model is prepared for evaluation on first use (once per model, shared
 // by all its rigs); it must not be modified afterwards. A model that cannot
 // be evaluated gives an inert rig whose Err says why.
 func (m *Model) NewRig() *Rig {

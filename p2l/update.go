@@ -485,7 +485,10 @@ func (r *Rig) ClearPartColors(part int) {
 // Behaviors -----------------------------------------------------------------
 
 // SetBehaviors switches the procedural behaviors: those in b on, the
-// others off. All are off initially.
+// others off. A new rig starts with DefaultBehaviors (blink and breath), as
+// the reference runtime's; SetBehaviors(0) gives a pose that depends on
+// the host, clips, expressions and physics alone. Behaviors act only
+// within Update/UpdateStages (StageBehaviors), never in Evaluate.
 func (r *Rig) SetBehaviors(b Behavior) {
 	if r.dead() {
 		return
