@@ -22,9 +22,9 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	strip := fs.Bool("strip-names", false, "drop display names, keep ids")
 	codec := fs.String("codec", "f32", "float arrays: f32, or f16 (f16 positions/offsets, unorm16 UVs)")
 	noCRC := fs.Bool("no-crc", false, "leave the chunk CRCs out")
-	pos, ok := parseArgs(fs, commands["convert"], args, 2, stderr)
-	if !ok {
-		return 2
+	pos, code := parseArgs(fs, commands["convert"], args, 2, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	o := &p2l.WriteOptions{V1: *v1, StripNames: *strip, NoCRC: *noCRC}
 	switch *comp {

@@ -31,9 +31,9 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	physics := fs.String("physics", "", "a physics3.json file (replaces the model's physics)")
 	pose := fs.String("pose", "", "a pose3.json file (replaces the model's pose groups)")
 	group := fs.String("group", "", "clip group of the imported motions")
-	pos, ok := parseArgs(fs, commands["import"], args, 2, stderr)
-	if !ok {
-		return 2
+	pos, code := parseArgs(fs, commands["import"], args, 2, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	m, err := p2l.LoadFile(pos[0])
 	if err != nil {

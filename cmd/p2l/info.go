@@ -14,9 +14,9 @@ func init() {
 
 func runInfo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
-	pos, ok := parseArgs(fs, commands["info"], args, 1, stderr)
-	if !ok {
-		return 2
+	pos, code := parseArgs(fs, commands["info"], args, 1, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	data, err := p2l.ReadFile(pos[0])
 	if err != nil {

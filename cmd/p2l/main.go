@@ -14,6 +14,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -76,18 +78,28 @@ func usage(w io.Writer) {
 }
 
 // parseArgs parses flags that may appear before, between or after the
-// positional arguments, and checks the positional count. On error it
-// prints the command's usage and returns false.
-func parseArgs(fs *flag.FlagSet, c *command, args []string, nPos int, stderr io.Writer) ([]string, bool) {
-	fs.SetOutput(stderr)
+// positional arguments, and checks the positional count. It returns the
+// positional arguments and -1 to go on, or the exit code to stop with:
+// 0 after -h/--help (the command's usage on stdout), 2 after a bad flag or
+// argument count (the usage on stderr).
+func parseArgs(fs *flag.FlagSet, c *command, args []string, nPos int, stdout, stderr io.Writer) ([]string, int) {
+	// The flag package prints its message and the usage before it says
+	// whether help was asked for: collect them, then choose the stream.
+	var msg bytes.Buffer
+	fs.SetOutput(&msg)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: p2l %s %s\n", c.name, c.usage)
+		fmt.Fprintf(fs.Output(), "usage: p2l %s %s\n", c.name, c.usage)
 		fs.PrintDefaults()
 	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, false
+			if errors.Is(err, flag.ErrHelp) {
+				stdout.Write(msg.Bytes())
+				return nil, 0
+			}
+			stderr.Write(msg.Bytes())
+			return nil, 2
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -97,10 +109,11 @@ func parseArgs(fs *flag.FlagSet, c *command, args []string, nPos int, stderr io.
 		args = args[1:]
 	}
 	if nPos >= 0 && len(pos) != nPos {
+		fs.SetOutput(stderr)
 		fs.Usage()
-		return nil, false
+		return nil, 2
 	}
-	return pos, true
+	return pos, -1
 }
 
 // printError prints "CMD: error" without repeating the "p2l: " prefix the

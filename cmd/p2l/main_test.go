@@ -85,3 +85,25 @@ func TestCommands(t *testing.T) {
 		t.Fatal("unknown command must exit 2")
 	}
 }
+
+// TestHelp: "p2l CMD -h" (and --help, after other arguments too) prints the
+// command's usage with its flags on stdout and exits 0 for every command; a
+// bad flag still exits 2 with the usage on stderr.
+func TestHelp(t *testing.T) {
+	if len(commands) != 6 {
+		t.Errorf("%d commands registered, want 6 (convert import info render trace validate)", len(commands))
+	}
+	for name := range commands {
+		flags := name != "info" // info has none to list
+		for _, args := range [][]string{{name, "-h"}, {name, "--help"}, {name, "x.p2lrt", "-help"}} {
+			code, out, errs := runCmd(args...)
+			if code != 0 || !strings.HasPrefix(out, "usage: p2l "+name+" ") || (flags && !strings.Contains(out, "\n  -")) || errs != "" {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0 and the usage with its flags on stdout", args, code, out, errs)
+			}
+		}
+		code, out, errs := runCmd(name, "--no-such-flag")
+		if code != 2 || out != "" || !strings.Contains(errs, "flag provided but not defined") || !strings.Contains(errs, "usage: p2l "+name) {
+			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q; want 2 and the usage on stderr", name, code, out, errs)
+		}
+	}
+}

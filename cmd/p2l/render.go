@@ -79,9 +79,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&physics, "physics", "on", "physics while playing a clip: on or off")
 	fs.BoolVar(&a.dither, "dither", false, "Floyd–Steinberg dithering for --gif")
 	fs.StringVar(&matte, "matte", "", "--gif: blend translucent pixels onto this colour RRGGBB (default: keep them as an ordered-dither pattern over transparency)")
-	pos, ok := parseArgs(fs, commands["render"], args, 1, stderr)
-	if !ok {
-		return 2
+	pos, code := parseArgs(fs, commands["render"], args, 1, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	fail := func(format string, v ...any) int {
 		fmt.Fprintf(stderr, "p2l render: "+format+"\n", v...)

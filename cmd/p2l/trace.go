@@ -74,9 +74,9 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 	input := fs.String("input", "", "JSON lines of per-frame input")
 	dt := fs.Float64("dt", 0.016, "seconds per frame")
 	frames := fs.Int("frames", 0, "number of frames (default: 60, or up to the last input frame)")
-	pos, ok := parseArgs(fs, commands["trace"], args, 1, stderr)
-	if !ok {
-		return 2
+	pos, code := parseArgs(fs, commands["trace"], args, 1, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	if !(*dt > 0) || *dt > 10 || *frames < 0 || *frames > maxTraceFrames {
 		fmt.Fprintf(stderr, "p2l trace: --dt must be in (0, 10] and --frames in [0, %d]\n", maxTraceFrames)

@@ -15,9 +15,9 @@ func init() {
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	crc := fs.Bool("crc", false, "verify chunk CRCs")
-	pos, ok := parseArgs(fs, commands["validate"], args, 1, stderr)
-	if !ok {
-		return 2
+	pos, code := parseArgs(fs, commands["validate"], args, 1, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	data, err := p2l.ReadFile(pos[0])
 	if err != nil {
