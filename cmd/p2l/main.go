@@ -7,7 +7,7 @@
 //	p2l convert IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--no-crc]
 //	p2l render FILE -o out.png [--size 1024] [--param Id=value ...] [--clip NAME [--time T]] ...
 //	p2l render FILE --clip NAME (--gif out.gif [--dither] | --frames DIR) [--fps 30] [--physics on|off]
-//	p2l trace FILE [--clip NAME] [--expression NAME] [--input frames.jsonl] [--dt 0.016] [--frames N]
+//	p2l trace FILE [--clip NAME] [--expression NAME] [--input frames.jsonl] [--dt 0.016] [--frames N] [--behaviors default] [--seed 1]
 //	p2l import [--motion F.motion3.json]... [--expression F.exp3.json]... [--physics F] [--pose F] [--group NAME] IN OUT
 //
 // Run "p2l help" for the full list, "p2l COMMAND -h" for a command's flags.

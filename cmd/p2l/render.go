@@ -35,7 +35,7 @@ const (
 func init() {
 	register(&command{
 		name: "render",
-		usage: "FILE -o out.png [--size 1024] [--param Id=value ...] [--clip NAME [--time T]] [--expression NAME] [--background RRGGBBAA]\n" +
+		usage: "FILE -o out.png [--size 1024] [--param Id=value ...] [--clip NAME [--time T]] [--expression NAME] [--background RRGGBBAA] [--behaviors LIST [--seed S]]\n" +
 			"      | FILE --clip NAME (--gif out.gif [--dither] [--matte RRGGBB] | --frames DIR) [--fps 30] [--physics on|off]",
 		summary: "render a pose, a clip frame, a GIF or a frame sequence with the CPU reference renderer",
 		run:     runRender,
@@ -60,24 +60,28 @@ type renderArgs struct {
 	physics                bool
 	dither                 bool
 	matte                  *color.NRGBA // --matte: GIF edge pixels blend onto it
+	behaviors              p2l.Behavior
+	seed                   uint64
 }
 
 func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	var a renderArgs
-	var bg, physics, matte string
+	var bg, physics, matte, behaviors string
 	fs.StringVar(&a.out, "o", "", "output PNG file")
 	fs.StringVar(&a.gifOut, "gif", "", "render the whole --clip into this animated GIF")
 	fs.StringVar(&a.framesDir, "frames", "", "render the whole --clip as numbered PNG files into this directory")
 	fs.IntVar(&a.size, "size", 1024, "longer side of the image in pixels")
 	fs.Var(&a.params, "param", "set a parameter, Id=value (repeatable)")
 	fs.StringVar(&a.clip, "clip", "", "clip id or name")
-	fs.Float64Var(&a.time, "time", 0, "time in the clip, seconds (with -o)")
+	fs.Float64Var(&a.time, "time", 0, "time in the clip or of the behaviors, seconds (with -o)")
 	fs.StringVar(&a.expression, "expression", "", "expression id or name")
 	fs.StringVar(&bg, "background", "00000000", "background colour RRGGBBAA (straight alpha)")
 	fs.Float64Var(&a.fps, "fps", 30, "frames per second for --gif, --frames and for stepping to --time")
 	fs.StringVar(&physics, "physics", "on", "physics while playing a clip: on or off")
 	fs.BoolVar(&a.dither, "dither", false, "Floyd–Steinberg dithering for --gif")
+	fs.StringVar(&behaviors, "behaviors", "none", behaviorsUsage+"; default none here: the host's pose alone")
+	fs.Uint64Var(&a.seed, "seed", 1, "behavior seed (SetBehaviorSeed; the blink timeline)")
 	fs.StringVar(&matte, "matte", "", "--gif: blend translucent pixels onto this colour RRGGBB (default: keep them as an ordered-dither pattern over transparency)")
 	pos, code := parseArgs(fs, commands["render"], args, 1, stdout, stderr)
 	if code >= 0 {
@@ -97,6 +101,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		} else {
 			a.matte = &color.NRGBA{m.R, m.G, m.B, 255}
 		}
+	}
+	if a.behaviors, err = parseBehaviors(behaviors); err != nil {
+		return fail("%v", err)
 	}
 	switch physics {
 	case "on":
@@ -203,9 +210,11 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	if !a.physics {
 		stages &^= p2l.StagePhysics
 	}
-	// Behaviours (blink, breath) are random or time-driven: leave them out
-	// so that renders are reproducible.
-	stages &^= p2l.StageBehaviors
+	// Behaviours only when asked for (--behaviors): a render shows the
+	// host's pose, clip and expression alone by default. With a fixed seed
+	// they are reproducible too.
+	rig.SetBehaviors(a.behaviors)
+	rig.SetBehaviorSeed(a.seed)
 	w, h := imageSize(m.Canvas, a.size)
 	// External texture pages are relative to the model file.
 	r := &render.Renderer{TextureOptions: texture.Options{FS: os.DirFS(a.dir)}}
@@ -215,7 +224,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 
 	if a.out != "" {
 		switch {
-		case clip >= 0 || expr >= 0:
+		case clip >= 0 || expr >= 0 || a.behaviors != 0:
 			if expr >= 0 {
 				rig.SetExpression(expr)
 			}
@@ -225,7 +234,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 			rig.UpdateStages(0, stages)
 			t := a.time
 			what := fmt.Sprintf("--time %g", t)
-			if clip < 0 {
+			if clip < 0 && expr >= 0 {
 				// An expression alone: play its fade-in to the end.
 				t = float64(max(m.Expressions[expr].FadeIn, 0)) + 1
 				what = fmt.Sprintf("expression %q fades in over %g s, which", m.Expressions[expr].ID, m.Expressions[expr].FadeIn)

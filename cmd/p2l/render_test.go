@@ -364,3 +364,39 @@ func TestRenderPoseStep(t *testing.T) {
 		t.Errorf("centre pixel %v: the hidden pose entry was drawn", got)
 	}
 }
+
+// TestRenderBehaviors: a render shows the host's pose alone unless
+// --behaviors asks for more (then stepped to --time with the behavior seed
+// fixed, so two renders agree); the default character breathes at 1 s.
+func TestRenderBehaviors(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "default.p2lrt")
+	if err := os.WriteFile(name, assets.DefaultModelBytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	render := func(args ...string) []byte {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "out.png")
+		if code, _, stderr := runCmd(append([]string{"render", name, "-o", out, "--size", "64"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	still := render()
+	if !bytes.Equal(still, render("--behaviors", "none", "--time", "1")) {
+		t.Error("--behaviors none at 1 s differs from the plain render (the host's pose)")
+	}
+	breath := render("--behaviors", "breath", "--time", "1")
+	if bytes.Equal(still, breath) {
+		t.Error("--behaviors breath at 1 s drew the host's pose")
+	}
+	if !bytes.Equal(breath, render("--behaviors", "breath", "--time", "1")) {
+		t.Error("two renders with --behaviors breath differ")
+	}
+	if code, _, errs := runCmd("render", name, "-o", filepath.Join(t.TempDir(), "x.png"), "--behaviors", "sneeze"); code != 2 || !strings.Contains(errs, "--behaviors") {
+		t.Errorf("--behaviors sneeze: exit %d %q, want 2 naming the flag", code, errs)
+	}
+}

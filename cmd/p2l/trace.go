@@ -10,6 +10,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -23,7 +24,7 @@ const (
 
 func init() {
 	register(&command{name: "trace",
-		usage:   "FILE [--clip NAME] [--expression NAME] [--input frames.jsonl] [--dt 0.016] [--frames N]",
+		usage:   "FILE [--clip NAME] [--expression NAME] [--input frames.jsonl] [--dt 0.016] [--frames N] [--behaviors default] [--seed 1]",
 		summary: "run Update frame by frame and print one JSON line per frame (deterministic)", run: runTrace})
 }
 
@@ -67,6 +68,30 @@ var behaviorNames = map[string]p2l.Behavior{
 	"blink": p2l.BehaviorBlink, "breath": p2l.BehaviorBreath, "lookAt": p2l.BehaviorLookAt, "lipSync": p2l.BehaviorLipSync,
 }
 
+// behaviorsUsage is the help text of the --behaviors flag of render and trace.
+const behaviorsUsage = "procedural behaviors from the start: a comma list of blink, breath, lookAt, lipSync, or none, default (blink,breath: a new rig's), all"
+
+// parseBehaviors reads a --behaviors value.
+func parseBehaviors(s string) (p2l.Behavior, error) {
+	switch s {
+	case "none":
+		return 0, nil
+	case "default":
+		return p2l.DefaultBehaviors, nil
+	case "all":
+		return p2l.AllBehaviors, nil
+	}
+	var b p2l.Behavior
+	for _, n := range strings.Split(s, ",") {
+		x, ok := behaviorNames[strings.TrimSpace(n)]
+		if !ok {
+			return 0, fmt.Errorf("--behaviors: unknown behavior %q (blink, breath, lookAt, lipSync; or none, default, all)", n)
+		}
+		b |= x
+	}
+	return b, nil
+}
+
 func runTrace(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
 	clip := fs.String("clip", "", "clip id to play on layer 0 from the start")
@@ -74,12 +99,19 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 	input := fs.String("input", "", "JSON lines of per-frame input")
 	dt := fs.Float64("dt", 0.016, "seconds per frame")
 	frames := fs.Int("frames", 0, "number of frames (default: 60, or up to the last input frame)")
+	behaviors := fs.String("behaviors", "default", behaviorsUsage)
+	seed := fs.Uint64("seed", 1, "behavior seed (SetBehaviorSeed; the blink timeline)")
 	pos, code := parseArgs(fs, commands["trace"], args, 1, stdout, stderr)
 	if code >= 0 {
 		return code
 	}
 	if !(*dt > 0) || *dt > 10 || *frames < 0 || *frames > maxTraceFrames {
 		fmt.Fprintf(stderr, "p2l trace: --dt must be in (0, 10] and --frames in [0, %d]\n", maxTraceFrames)
+		return 2
+	}
+	beh, err := parseBehaviors(*behaviors)
+	if err != nil {
+		fmt.Fprintln(stderr, "p2l trace:", err)
 		return 2
 	}
 	m, err := p2l.LoadFile(pos[0])
@@ -107,7 +139,8 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "p2l trace:", err)
 		return 1
 	}
-	r.SetBehaviorSeed(1) // deterministic whatever rigs the process made before
+	r.SetBehaviors(beh)
+	r.SetBehaviorSeed(*seed) // deterministic whatever rigs the process made before
 	if *clip != "" {
 		c := m.ClipIndex(*clip)
 		if c < 0 {

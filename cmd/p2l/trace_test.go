@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,65 @@ func TestTraceCommand(t *testing.T) {
 	code, _, errs = runCmd("trace", in, "--clip", "nope")
 	if code != 1 || !strings.Contains(errs, "clips: ramp") {
 		t.Errorf("unknown clip: %d %q", code, errs)
+	}
+}
+
+// TestTraceBehaviors: trace starts the rig as NewRig does, with blink and
+// breath on (--behaviors default), seeded 1 whatever ran before, so two runs
+// agree; --behaviors none leaves the host pose. Breath follows behavior.rs:
+// min + (0.5 + 0.5·sin(2π·t/3.2345))·range at behavior time t (the first
+// update's dt included), and the eye shuts once within 2–6 s.
+func TestTraceBehaviors(t *testing.T) {
+	m := tinyModel()
+	m.Parameters = append(m.Parameters, p2l.Parameter{ID: "B", Min: -2, Max: 2}, p2l.Parameter{ID: "E", Min: 0, Max: 1, Default: 1})
+	m.Roles = []p2l.Role{{Name: "Breath", Parameters: []int{1}}, {Name: "EyeBlink", Parameters: []int{2}}}
+	in := writeTiny(t, m)
+	trace := func(args ...string) []traceLine {
+		t.Helper()
+		code, out, errs := runCmd(append([]string{"trace", in, "--dt", "0.125", "--frames", "56"}, args...)...)
+		if code != 0 {
+			t.Fatalf("trace %v: exit %d: %s", args, code, errs)
+		}
+		_, out2, _ := runCmd(append([]string{"trace", in, "--dt", "0.125", "--frames", "56"}, args...)...)
+		if out != out2 {
+			t.Errorf("trace %v: two runs differ", args)
+		}
+		var lines []traceLine
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var tl traceLine
+			if err := json.Unmarshal([]byte(l), &tl); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, tl)
+		}
+		return lines
+	}
+	shut := -1.0
+	for f, tl := range trace() {
+		bt := float64(f+1) * 0.125
+		if want := -2 + (0.5+0.5*math.Sin(2*math.Pi*bt/3.2345))*4; math.Abs(tl.Parameters["B"]-want) > 1e-5 {
+			t.Errorf("default, frame %d: B = %v, want %v (breath)", f, tl.Parameters["B"], want)
+		}
+		if tl.Parameters["E"] == 0 && shut < 0 {
+			shut = bt
+		}
+	}
+	if shut < 2 || shut > 6.2 {
+		t.Errorf("default: the eye first shut at %v s, want within 2–6 s (+ the closing 0.1 s)", shut)
+	}
+	for f, tl := range trace("--behaviors", "none") {
+		if tl.Parameters["B"] != 0 || tl.Parameters["E"] != 1 {
+			t.Errorf("none, frame %d: B %v E %v, want the defaults 0 and 1", f, tl.Parameters["B"], tl.Parameters["E"])
+		}
+	}
+	for f, tl := range trace("--behaviors", "breath") {
+		if tl.Parameters["E"] != 1 || tl.Parameters["B"] == 0 {
+			t.Errorf("breath, frame %d: B %v E %v; want B moving, E at 1", f, tl.Parameters["B"], tl.Parameters["E"])
+		}
+	}
+	for _, bad := range []string{"blinks", "blink,", ""} {
+		if code, _, errs := runCmd("trace", in, "--behaviors", bad); code != 2 || !strings.Contains(errs, "--behaviors") {
+			t.Errorf("--behaviors %q: exit %d %q, want 2 naming the flag", bad, code, errs)
+		}
 	}
 }
