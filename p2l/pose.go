@@ -90,7 +90,11 @@ func (s *poseState) show(group, entry int) bool {
 // PosePlayer::update, Cubism's CubismPose.doFade): the shown part's
 // opacity grows by dt/FadeIn (at once when FadeIn ≤ 0; it stays as it is
 // for dt ≤ 0), every other part may show only as much as the back-opacity
-// rule leaves, and linked parts copy their entry.
+// rule leaves, and linked parts copy their entry. As in the reference,
+// each entry's links are written right after the entry, in group and
+// entry order, so a part that is a link of one entry and an entry of its
+// own (or linked twice) ends with the last write: a link of the shown
+// entry that is also a later hidden entry fades out with that entry.
 func (s *poseState) update(dt float64) {
 	if s.pose == nil {
 		return
@@ -121,20 +125,11 @@ func (s *poseState) update(dt float64) {
 		}
 		a1 = max(a1, 0)
 		for j, e := range es {
-			if j == vis {
-				s.set(e.Part, float32(newOp))
-			} else if o := float64(s.get(e.Part)); a1 < o {
-				s.set(e.Part, float32(a1))
+			o := float32(newOp)
+			if j != vis {
+				o = min(s.get(e.Part), float32(a1))
 			}
-		}
-	}
-	s.copyLinks()
-}
-
-func (s *poseState) copyLinks() {
-	for g := range s.pose.Groups {
-		for _, e := range s.pose.Groups[g].Entries {
-			o := s.get(e.Part)
+			s.set(e.Part, o)
 			for _, l := range e.Linked {
 				s.set(l, o)
 			}

@@ -70,3 +70,38 @@ func approxF32(a, b []float32, tol float64) bool {
 	}
 	return true
 }
+
+// TestPoseLinkAlsoEntry: a part that is a link of the shown entry and an
+// entry of its own (the full-model fixture's {Part 0, Linked [1]}, {Part
+// 1}). The reference's pose.rs writes each entry's links right after the
+// entry: part 0 shown → 1 (FadeIn 0.5: min(1 + dt/0.5, 1)), its link part
+// 1 → 1; then entry 1, hidden: min(1, a1) with a1 = (1 − 1)·0.5/0.5 = 0, so
+// part 1 ends at 0 (p2lref update FILE --dt 0.0166667 --frames 1 --stages 8
+// on that fixture agrees: mesh 1 opacity 0). Our old pass copied links
+// after all entries and left it at 1. The same for dt 0 (newOp stays 1).
+// And the other way round: a hidden entry's link that is the shown entry
+// later in the group is written last by the shown entry.
+func TestPoseLinkAlsoEntry(t *testing.T) {
+	for _, dt := range []float64{1.0 / 60, 0} {
+		m := &Model{Parts: make([]Part, 2), Pose: &Pose{FadeIn: 0.5, Groups: []PoseGroup{{Entries: []PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}}}}}}
+		s := newPoseState(m)
+		if want := []float32{1, 0}; !equalF32(s.opacity, want) {
+			t.Errorf("initial %v, want %v (entry 1's 0 written after the link's 1)", s.opacity, want)
+		}
+		s.update(dt)
+		if want := []float32{1, 0}; !equalF32(s.opacity, want) {
+			t.Errorf("dt %v: %v, want %v", dt, s.opacity, want)
+		}
+	}
+	// Entry 1 (part 1) shown: its own write comes after the link's.
+	m := &Model{Parts: make([]Part, 2), Pose: &Pose{FadeIn: 0.5, Groups: []PoseGroup{{Entries: []PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}}}}}}
+	s := newPoseState(m)
+	s.show(0, 1)
+	s.update(0.1)
+	// newOp = opacity[1] + 0.2 = 0.2 (part 1 starts at 0); a1 = 0.8125
+	// (TestPoseFade); part 0: min(1, 0.8125), its link part 1 → 0.8125;
+	// then part 1 itself, shown: 0.2.
+	if want := []float32{0.8125, 0.2}; !approxF32(s.opacity, want, 1e-6) {
+		t.Errorf("entry 1 shown, after 0.1 s: %v, want %v", s.opacity, want)
+	}
+}

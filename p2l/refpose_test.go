@@ -1,0 +1,99 @@
+package p2l_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// TestReferencePoseLive plays POSE groups whose parts are linked across
+// entries (a link of one entry that is an entry of its own, a part linked
+// by two entries, two groups writing one part) in the reference runtime
+// (P2L_REF names the p2lref harness, not part of this repository) and in
+// our rig, UpdateStages(dt, StagePose) frame by frame, each part over one
+// mesh, and compares the mesh opacities.
+func TestReferencePoseLive(t *testing.T) {
+	bin := os.Getenv("P2L_REF")
+	if bin == "" {
+		t.Skip("P2L_REF not set (path of the reference harness p2lref)")
+	}
+	const parts = 5
+	m := &p2l.Model{Canvas: p2l.Canvas{Width: 60, Height: 10, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	for i := range parts {
+		x := float32(10 * i)
+		m.Meshes = append(m.Meshes, p2l.Mesh{ID: fmt.Sprint("M", i), Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
+			Positions: []float32{x, 0, x + 10, 0, x, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2l.White})
+		m.Parts = append(m.Parts, p2l.Part{ID: fmt.Sprint("P", i), Flags: p2l.PartVisible,
+			Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: i}}, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
+		m.Draw.Children = append(m.Draw.Children, p2l.DrawNode{Mesh: i})
+	}
+	m.Pose = &p2l.Pose{FadeIn: 0.5, Groups: []p2l.PoseGroup{
+		{Entries: []p2l.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}, {Part: 2, Linked: []int{1, 3}}}},
+		{Entries: []p2l.PoseEntry{{Part: 4, Linked: []int{3}}, {Part: 3}}},
+	}}
+	var b bytes.Buffer
+	if err := p2l.Write(&b, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "pose.p2lrt")
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := p2l.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range []struct {
+		dt     float32
+		show   [][2]int
+		frames int
+	}{
+		{dt: 1.0 / 64, frames: 3},
+		{dt: 0, frames: 2},
+		{dt: 1.0 / 16, show: [][2]int{{0, 1}, {1, 1}}, frames: 12},
+		{dt: 1.0 / 16, show: [][2]int{{0, 2}}, frames: 12},
+	} {
+		args := []string{"update", file, "--dt", strconv.FormatFloat(float64(sc.dt), 'g', -1, 32), "--frames", strconv.Itoa(sc.frames),
+			"--stages", strconv.Itoa(int(p2l.StagePose)), "--behaviors", "0"}
+		r := m.NewRig()
+		for _, s := range sc.show {
+			args = append(args, "--pose", fmt.Sprintf("%d=%d", s[0], s[1]))
+			r.ShowPose(s[0], s[1])
+		}
+		out, err := exec.Command(bin, args...).Output()
+		if err != nil {
+			t.Fatalf("p2lref %v: %v", args, err)
+		}
+		sc2 := bufio.NewScanner(bytes.NewReader(out))
+		sc2.Buffer(nil, 1<<24)
+		frames, worst := 0, 0.0
+		for sc2.Scan() {
+			var ref refEval
+			if err := json.Unmarshal(sc2.Bytes(), &ref); err != nil {
+				t.Fatal(err)
+			}
+			r.UpdateStages(float64(sc.dt), p2l.StagePose)
+			frames++
+			for _, rm := range ref.Meshes {
+				d := math.Abs(float64(r.MeshOpacity(rm.Index)) - num(rm.Opacity))
+				worst = max(worst, d)
+				if d > 1e-6 {
+					t.Errorf("%v frame %d: mesh %d opacity %v, reference %v", args[2:], frames, rm.Index, r.MeshOpacity(rm.Index), num(rm.Opacity))
+				}
+			}
+		}
+		if frames != sc.frames {
+			t.Fatalf("%v: %d reference frames", args, frames)
+		}
+		t.Logf("dt %v, show %v: %d frames, opacities within %.3g", sc.dt, sc.show, frames, worst)
+	}
+}
