@@ -760,7 +760,25 @@ func (g *gen) textures() {
 // user data, a clip, an expression, a physics group, a pose group and META.
 func (g *gen) extras() {
 	m := g.m
-	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{4, 5}}, {Name: "LipSync", Parameters: []int{8}}}
+	// A role for each behavior-driven standard parameter present, as the
+	// editor writes them (behaviors move nothing else).
+	roles := []struct {
+		name string
+		ps   []int // standardParams indices
+	}{{"EyeBlink", []int{4, 5}}, {"LipSync", []int{8}}, {"Breath", []int{9}}, {"AngleX", []int{0}}, {"AngleY", []int{1}},
+		{"AngleZ", []int{2}}, {"BodyAngleX", []int{3}}, {"EyeBallX", []int{6}}, {"EyeBallY", []int{7}}}
+	m.Roles = nil
+	for _, r := range roles {
+		var ps []int
+		for _, p := range r.ps {
+			if p < len(m.Parameters) {
+				ps = append(ps, p)
+			}
+		}
+		if ps != nil {
+			m.Roles = append(m.Roles, p2l.Role{Name: r.name, Parameters: ps})
+		}
+	}
 	n := len(m.Meshes)
 	m.HitAreas = []p2l.HitArea{
 		{ID: "HitAreaHead", Name: "Head", Meshes: []int{1 % n, 2 % n}},
