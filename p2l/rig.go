@@ -192,9 +192,10 @@ const (
 // NewRig returns a new instance of m with every parameter at its default
 // and the DefaultBehaviors (blink and breath) on, as the reference runtime
 // starts a rig: Update then blinks and breathes through the model's ROLE
-// parameters (SetBehaviors(0) switches that off). The model is prepared for evaluation on first use (once per model, shared
-// by all its rigs); it must not be modified afterwards. A model that cannot
-// be evaluated gives an inert rig whose Err says why.
+// parameters (SetBehaviors(0) switches that off). The model is prepared
+// for evaluation on first use (once per model, shared by all its rigs);
+// it must not be modified afterwards. A model that cannot be evaluated
+// gives an inert rig whose Err says why.
 func (m *Model) NewRig() *Rig {
 	r := &Rig{model: m, modelOpacity: 1}
 	p := m.prep()
