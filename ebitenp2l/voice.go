@@ -394,6 +394,9 @@ func DecodeAudio(data []byte, sampleRate int) (s io.ReadSeeker, err error) {
 	r := bytes.NewReader(data)
 	switch {
 	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WAVE":
+		if err := checkWAVChunks(data); err != nil {
+			return nil, err
+		}
 		s, err = wav.DecodeWithSampleRate(sampleRate, r)
 	case len(data) >= 4 && string(data[:4]) == "OggS":
 		s, err = vorbis.DecodeWithSampleRate(sampleRate, r)
@@ -407,6 +410,26 @@ func DecodeAudio(data []byte, sampleRate int) (s io.ReadSeeker, err error) {
 		return nil, err
 	}
 	return guardedStream{s}, nil
+}
+
+// checkWAVChunks refuses a WAV file whose chunks before "data" declare
+// more bytes than the file holds: Ebitengine's decoder allocates each such
+// chunk at its declared size before reading it (up to 4 GiB for a 40-byte
+// file: FuzzDecodeAudio's worker ran out of memory). The walk reads the
+// chunks as that decoder does (no pad byte after odd sizes).
+func checkWAVChunks(data []byte) error {
+	for off := 12; off+8 <= len(data); {
+		id := data[off : off+4]
+		if string(id) == "data" {
+			return nil
+		}
+		size, left := uint64(binary.LittleEndian.Uint32(data[off+4:])), uint64(len(data)-off-8)
+		if size > left {
+			return fmt.Errorf("ebitenp2l: WAV chunk %q at offset %d declares %d bytes, more than the %d left in the file", id, off, size, left)
+		}
+		off += 8 + int(size)
+	}
+	return nil // no data chunk: the decoder reports the header
 }
 
 // guardedStream turns a panic of a decoder's Read or Seek into an error.

@@ -3,8 +3,10 @@ package ebitenp2l
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -110,6 +112,36 @@ func TestDecodeAudio(t *testing.T) {
 	}
 	if _, err := DecodeAudio([]byte("not audio at all"), 44100); err == nil {
 		t.Error("garbage decoded")
+	}
+	// A chunk before "data" declaring more bytes than the file has (an
+	// unknown chunk, or "fmt "), up to 4 GiB: refused from the bytes at
+	// hand, without allocating the declared size (FuzzDecodeAudio's worker
+	// ran out of memory on such a 40-byte file).
+	for _, id := range []string{"LIST", "fmt "} {
+		for _, size := range []uint32{1 << 31, 0xFFFFFFFF, 100} {
+			var h bytes.Buffer
+			h.WriteString("RIFF\x24\x00\x00\x00WAVE" + id)
+			binary.Write(&h, binary.LittleEndian, size)
+			h.WriteString("0123456789abcdef0123456789")
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := DecodeAudio(h.Bytes(), 44100)
+			runtime.ReadMemStats(&after)
+			want := fmt.Sprintf("WAV chunk %q at offset 12 declares %d bytes, more than the 26 left in the file", id, size)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("chunk %q of %d bytes: %v, want %q", id, size, err, want)
+			}
+			if a := after.TotalAlloc - before.TotalAlloc; a > 1<<20 {
+				t.Errorf("chunk %q of %d bytes: %d bytes allocated", id, size, a)
+			}
+		}
+	}
+	// A chunk that fits is skipped as before.
+	var ok bytes.Buffer
+	ok.WriteString("RIFF\x00\x00\x00\x00WAVEJUNK\x02\x00\x00\x00..")
+	ok.Write(b.Bytes()[12:])
+	if _, err := DecodeAudio(ok.Bytes(), 44100); err != nil {
+		t.Errorf("a WAV with a small JUNK chunk: %v", err)
 	}
 }
 
