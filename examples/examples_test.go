@@ -1,7 +1,8 @@
 // Package examples holds runnable programs (go run ./examples/NAME); this
 // test builds each one, runs it on the X display of the test (xvfb-run),
 // grabs the screen and checks that it drew a character, and checks that
-// the README's game snippet is examples/hello.
+// the README's game snippet is examples/hello; hello's eyes follow the X
+// pointer.
 package examples
 
 import (
@@ -105,6 +106,13 @@ func near(a, b color.RGBA) bool {
 // window's image.
 func runAndGrab(t *testing.T, exe string, bg color.RGBA, minPixels int) *image.RGBA {
 	t.Helper()
+	return runAndDo(t, exe, bg, minPixels, nil)
+}
+
+// runAndDo is runAndGrab that, once the window shows, calls then (while
+// the example still runs) instead of grabbing again after a pause.
+func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(*xgb.Conn) *image.RGBA) *image.RGBA {
+	t.Helper()
 	var stderr bytes.Buffer
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), "NO_AUDIO=1")
@@ -136,6 +144,9 @@ func runAndGrab(t *testing.T, exe string, bg color.RGBA, minPixels int) *image.R
 			continue // not mapped yet
 		}
 		if n, b := drawnPixels(img); near(b, bg) && n >= minPixels {
+			if then != nil {
+				return then(x)
+			}
 			// A moment more: animations settle in.
 			time.Sleep(2 * time.Second)
 			if next, err := grabWindow(x); err == nil {
@@ -150,13 +161,78 @@ func runAndGrab(t *testing.T, exe string, bg color.RGBA, minPixels int) *image.R
 	return img
 }
 
-// grabWindow reads the largest viewable top-level window (the example's;
-// Xvfb has no window manager) from a 24- or 32-bit TrueColor screen.
-func grabWindow(x *xgb.Conn) (*image.RGBA, error) {
+// TestHelloFollowsPointer moves the X pointer to the left and to the right
+// of hello's window and checks that the irises follow it
+// (Character.LookAtScreen).
+func TestHelloFollowsPointer(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no X display: run under xvfb-run")
+	}
+	exe := filepath.Join(t.TempDir(), "hello")
+	if b, err := exec.Command("go", "build", "-o", exe, "./hello").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	var left, right float64
+	runAndDo(t, exe, color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000, func(x *xgb.Conn) *image.RGBA {
+		left = irisesAt(t, x, 0, 300)
+		right = irisesAt(t, x, 499, 300)
+		return nil
+	})
+	t.Logf("iris centre x: %.1f with the pointer at the left edge, %.1f at the right", left, right)
+	// The eyes are about 40 px wide in the 500×600 window; the irises
+	// and the head move by tens of pixels between the two extremes (54 px
+	// when written); breathing and sway move them by a few.
+	if right-left < 15 {
+		t.Errorf("irises at x %.1f (pointer left) and %.1f (pointer right): they do not follow the pointer", left, right)
+	}
+}
+
+// irisesAt moves the pointer to (px, py) in the example's window, lets
+// the gaze settle and returns the mean x of the iris-blue pixels in the
+// eye band (grabbing again while the eyes blink).
+func irisesAt(t *testing.T, x *xgb.Conn, px, py int16) float64 {
+	t.Helper()
+	win, _, _, err := exampleWindow(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xproto.WarpPointerChecked(x, 0, win, 0, 0, 0, 0, px, py).Check(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	for range 10 {
+		img, err := grabWindow(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, n := 0, 0
+		// Eye band of the default character at scale 0.5: y 190–260 (the
+		// navy collar starts below 330).
+		for y := 190; y < 260; y++ {
+			for x := 0; x < img.Rect.Dx(); x++ {
+				c := img.RGBAAt(x, y)
+				if int(c.B) > int(c.R)+60 && c.B > 120 {
+					sum += x
+					n++
+				}
+			}
+		}
+		if n > 100 {
+			return float64(sum) / float64(n)
+		}
+		time.Sleep(300 * time.Millisecond) // a blink: look again
+	}
+	t.Fatal("no irises found in the eye band")
+	return 0
+}
+
+// exampleWindow is the largest viewable top-level window (the example's;
+// Xvfb has no window manager) and its size.
+func exampleWindow(x *xgb.Conn) (xproto.Window, int, int, error) {
 	scr := xproto.Setup(x).DefaultScreen(x)
 	tree, err := xproto.QueryTree(x, scr.Root).Reply()
 	if err != nil {
-		return nil, err
+		return 0, 0, 0, err
 	}
 	var win xproto.Window
 	var w, h int
@@ -174,7 +250,17 @@ func grabWindow(x *xgb.Conn) (*image.RGBA, error) {
 		}
 	}
 	if w*h == 0 {
-		return nil, fmt.Errorf("no viewable window")
+		return 0, 0, 0, fmt.Errorf("no viewable window")
+	}
+	return win, w, h, nil
+}
+
+// grabWindow reads the example's window from a 24- or 32-bit TrueColor
+// screen.
+func grabWindow(x *xgb.Conn) (*image.RGBA, error) {
+	win, w, h, err := exampleWindow(x)
+	if err != nil {
+		return nil, err
 	}
 	reply, err := xproto.GetImage(x, xproto.ImageFormatZPixmap, xproto.Drawable(win), 0, 0, uint16(w), uint16(h), 0xffffffff).Reply()
 	if err != nil {
