@@ -72,7 +72,8 @@ func (b *Batch) Draw(dst *ebiten.Image) {
 	}
 }
 
-// DrawCalls returns how many DrawTrianglesShader calls the last Draw made.
+// DrawCalls returns how many draws the last Draw made (as
+// Character.DrawCalls counts them).
 func (b *Batch) DrawCalls() int { return b.calls }
 
 // reset empties the batch, dropping its references to characters.

@@ -202,10 +202,11 @@ func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
 	c.calls = rd.drawCalls - before
 }
 
-// DrawCalls returns how many DrawTrianglesShader calls the last Draw made
-// (Ebitengine may merge consecutive ones further into fewer GPU commands);
-// after a Batch.Draw, the calls of that whole batch. Viewers show it; tests
-// check batching with it.
+// DrawCalls returns how many draws the last Draw made: runs of
+// DrawTrianglesShader submissions with one state (large runs are submitted
+// in parts of a few thousand vertices, which Ebitengine merges into one
+// command); after a Batch.Draw, the draws of that whole batch. Viewers
+// show it; tests check batching with it.
 func (c *Character) DrawCalls() int { return c.calls }
 
 // ScreenToCanvas maps a point of the destination of the last Draw (for

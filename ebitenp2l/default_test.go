@@ -211,7 +211,7 @@ func checkCharacterCalls(t *testing.T, name string, m *p2l.Model) {
 	if one >= none {
 		t.Errorf("%s: %d calls, as many as without batching", name, one)
 	}
-	t.Logf("%s: %d meshes, %d DrawTrianglesShader calls per frame (rules: %d..%d, without batching: %d); ten characters: %d; at a quarter of the size one: %d, ten side by side in a Batch: %d", name, meshes, one, lo, hi, none, ten, oneSmall, batched)
+	t.Logf("%s: %d meshes, %d draws per frame (rules: %d..%d, without batching: %d); ten characters: %d; at a quarter of the size one: %d, ten side by side in a Batch: %d", name, meshes, one, lo, hi, none, ten, oneSmall, batched)
 }
 
 // TestConformanceCalls checks the call counts of the conformance models

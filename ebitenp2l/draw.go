@@ -68,8 +68,13 @@ type renderer struct {
 	covU  []float32
 	backU []float32
 
-	// drawCalls counts DrawTrianglesShader calls (tests check batching).
+	// drawCalls counts draw commands: runs of consecutive
+	// DrawTrianglesShader submissions with one state, which Ebitengine
+	// merges into one command (tests check batching); submits counts the
+	// submissions.
 	drawCalls int
+	submits   int
+	counted   bool // the current state run has been counted
 }
 
 var rd = renderer{}
@@ -217,9 +222,16 @@ const (
 	maxSlots      = 255
 )
 
-// maxBatchVertices is the largest vertex count one call can address with
-// uint16 indices.
+// maxBatchVertices is the largest vertex count one submission can address
+// with uint16 indices.
 const maxBatchVertices = 1 << 16
+
+// chunkVertices is the vertex count after which the call being built is
+// submitted: Ebitengine merges consecutive submissions of one state into
+// one command (its own indices are 32-bit), so a state run of any size is
+// one draw; small submissions keep the vertex buffers, ours and
+// Ebitengine's copy of it, in the CPU's cache.
+const chunkVertices = 1 << 12
 
 // scopeWindow is how many of a scope's latest ops are compared one by one
 // with a new op (older ones count as overlapping it).
@@ -821,14 +833,11 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 	}
 	list := t.keys[kl].batches
 	chosen := int32(-1)
-	if o.nv <= maxBatchVertices {
+	{
 		j, _ := slices.BinarySearch(list, max(lb, 0))
 		for ; j < len(list); j++ {
 			bi := list[j]
 			b := &r.batches[bi]
-			if b.nv+o.nv > maxBatchVertices {
-				continue
-			}
 			if k.backdrop && !r.disjoint(b, sc.id, o.bounds, sc.lbChar, bi) {
 				continue
 			}
@@ -1002,6 +1011,7 @@ func (r *renderer) renderCoverage(n int) {
 			if r.opts.Images[0] != src {
 				r.flush()
 				r.opts.Images[0] = src
+				r.counted = false // a new state
 			}
 			col := [8]float32{ch, nearest, 0, 0, clipV[0], clipV[1], clipV[2], clipV[3]}
 			r.emitMesh(cp, mi, shift, col, false)
@@ -1125,6 +1135,7 @@ func (r *renderer) copyBackdrop(t *target, b *batch) {
 // layer page bound as a source in one frame, drawn into in the next).
 func (r *renderer) begin(dst *ebiten.Image, s *ebiten.Shader, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
 	r.flush()
+	r.counted = false
 	r.call.dst, r.call.shader = dst, s
 	r.opts.Blend = blend
 	r.opts.Images = [4]*ebiten.Image{src0, src1, src2, nil}
@@ -1144,7 +1155,7 @@ func (r *renderer) fillSources() {
 // quad appends rectangle q of the destination, sampling source image 0 at
 // q + srcOff, with vertex colours col.
 func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
-	if len(r.verts)+4 > maxBatchVertices {
+	if len(r.verts)+4 > chunkVertices {
 		r.flush()
 	}
 	base := uint16(len(r.verts))
@@ -1185,7 +1196,7 @@ func (r *renderer) emitMesh(cp *charPlan, mi int, off image.Point, col [8]float3
 		}
 	}
 	if nv <= maxBatchVertices {
-		if len(r.verts)+nv > maxBatchVertices {
+		if len(r.verts) > 0 && len(r.verts)+nv > chunkVertices {
 			r.flush()
 		}
 		base := len(r.verts)
@@ -1251,11 +1262,16 @@ func culled(v []float32, a, b, c int) bool {
 	return (bx-ax)*(cy-ay)-(by-ay)*(cx-ax) >= 0
 }
 
-// flush issues the call being built, if it has triangles.
+// flush submits the call being built, if it has triangles; the first
+// submission of a state run counts as a draw.
 func (r *renderer) flush() {
 	if len(r.inds) > 0 && r.call.dst != nil {
 		r.call.dst.DrawTrianglesShader(r.verts, r.inds, r.call.shader, &r.opts)
-		r.drawCalls++
+		r.submits++
+		if !r.counted {
+			r.drawCalls++
+			r.counted = true
+		}
 	}
 	r.verts, r.inds = r.verts[:0], r.inds[:0]
 }

@@ -184,10 +184,11 @@ func TestSplitLargeMesh(t *testing.T) {
 		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
 		c := s.character(t)
 		dst := blackImage(64, 64)
-		before := rd.drawCalls
+		before, sub := rd.drawCalls, rd.submits
 		c.Draw(dst, nil)
-		if calls := rd.drawCalls - before; calls < 2 {
-			t.Errorf("draw calls for 90,000 vertices: %d, want ≥ 2", calls)
+		// Submissions of at most 65,536 vertices, one state run: one draw.
+		if calls, subs := rd.drawCalls-before, rd.submits-sub; subs < 2 || calls != 1 {
+			t.Errorf("90,000 vertices: %d submissions in %d draws, want ≥ 2 in 1", subs, calls)
 		}
 		p := pixels(dst)
 		for y := range 64 {

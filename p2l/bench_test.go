@@ -50,8 +50,8 @@ func keyformBytes(m *p2l.Model, pose []float32) int {
 			for lo+1 < len(ax.Keys) && ax.Keys[lo+1] <= v {
 				lo++
 			}
-			if k != lo && k != lo+1 {
-				return false
+			if k != lo && (k != lo+1 || v == ax.Keys[lo]) {
+				return false // a value on a key reads that key's cell only
 			}
 		}
 		return true
@@ -189,6 +189,49 @@ func BenchmarkFloor(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkEvaluateFloor is the memory floor of BenchmarkEvaluate: one
+// pass that reads, from one contiguous buffer, as many bytes as that
+// evaluation's pose must read (rest positions and the keyform cells of
+// the mesh and warp grids its parameters select: one cell per axis on a
+// key, two between keys) and writes the evaluated vertices once (8 bytes
+// per vertex). Deformer, parameter and index data are not counted, so it
+// is a lower bound.
+func BenchmarkEvaluateFloor(b *testing.B) {
+	m := synth.Character(1)
+	in := make([]float32, keyformBytes(m, animatedPose(m, 0))/4)
+	for i := range in {
+		in[i] = float32(i & 1023)
+	}
+	nv := 0
+	for _, me := range m.Meshes {
+		nv += len(me.Positions)
+	}
+	out := make([]float32, nv)
+	b.SetBytes(int64(4 * (len(in) + len(out))))
+	defer lockThread()()
+	b.ResetTimer()
+	c0 := threadCPU()
+	for b.Loop() {
+		var s0, s1, s2, s3 float64
+		j := 0
+		for ; j+4 <= len(in); j += 4 {
+			s0 += float64(in[j])
+			s1 += float64(in[j+1])
+			s2 += float64(in[j+2])
+			s3 += float64(in[j+3])
+		}
+		k := float32(s0 + s1 + s2 + s3)
+		for i := range out {
+			out[i] = k
+		}
+		floorSink = float64(out[len(out)-1])
+	}
+	if cpu := threadCPU() - c0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(4*(len(in)+len(out))), "bytes")
 }
 
 // BenchmarkEvaluateUnchanged evaluates the character again with unchanged
