@@ -502,15 +502,7 @@ func (r *Renderer) closeGroup(f frame, m *p2l.Model, t p2l.Affine, part int) {
 // coordinates (u, v) (0..1, v down), with texel centres at (i + 0.5)/size
 // and clamp-to-edge addressing.
 func sample(img *image.RGBA, u, v float64) Premul {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	x0, x1, fx := texelPair(u, w)
-	y0, y1, fy := texelPair(v, h)
-	p := img.Pix
-	s := img.Stride
-	a := p[y0*s+4*x0 : y0*s+4*x0+4 : y0*s+4*x0+4]
-	b := p[y0*s+4*x1 : y0*s+4*x1+4 : y0*s+4*x1+4]
-	c := p[y1*s+4*x0 : y1*s+4*x0+4 : y1*s+4*x0+4]
-	d := p[y1*s+4*x1 : y1*s+4*x1+4 : y1*s+4*x1+4]
+	a, b, c, d, fx, fy := texelQuad(img.Pix, img.Stride, img.Rect.Dx(), img.Rect.Dy(), u, v)
 	if a[3]|b[3]|c[3]|d[3] == 0 {
 		// Four transparent texels: premultiplied colour is zero too
 		// (decoded pages keep rgb ≤ a). The common case around sprites.
@@ -534,15 +526,7 @@ func sample(img *image.RGBA, u, v float64) Premul {
 // colour survives where its alpha is small, which 8-bit premultiplied
 // texels round away (straight output is exact to the file's texels).
 func sampleStraight(img *image.NRGBA, u, v float64) Premul {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	x0, x1, fx := texelPair(u, w)
-	y0, y1, fy := texelPair(v, h)
-	p := img.Pix
-	s := img.Stride
-	a := p[y0*s+4*x0 : y0*s+4*x0+4 : y0*s+4*x0+4]
-	b := p[y0*s+4*x1 : y0*s+4*x1+4 : y0*s+4*x1+4]
-	c := p[y1*s+4*x0 : y1*s+4*x0+4 : y1*s+4*x0+4]
-	d := p[y1*s+4*x1 : y1*s+4*x1+4 : y1*s+4*x1+4]
+	a, b, c, d, fx, fy := texelQuad(img.Pix, img.Stride, img.Rect.Dx(), img.Rect.Dy(), u, v)
 	if a[3]|b[3]|c[3]|d[3] == 0 {
 		return Premul{}
 	}
@@ -558,6 +542,19 @@ func sampleStraight(img *image.NRGBA, u, v float64) Premul {
 		(float32(a[2])*wa + float32(b[2])*wb + float32(c[2])*wc + float32(d[2])*wd) * k,
 		wa + wb + wc + wd,
 	}
+}
+
+// texelQuad returns the four 4-byte texels around (u, v) of a w×h pixel
+// buffer (row a/b above c/d, clamp-to-edge) and the bilinear fractions
+// between them; sample and sampleStraight weight them differently.
+func texelQuad(p []byte, s, w, h int, u, v float64) (a, b, c, d []byte, fx, fy float32) {
+	x0, x1, fx := texelPair(u, w)
+	y0, y1, fy := texelPair(v, h)
+	a = p[y0*s+4*x0 : y0*s+4*x0+4 : y0*s+4*x0+4]
+	b = p[y0*s+4*x1 : y0*s+4*x1+4 : y0*s+4*x1+4]
+	c = p[y1*s+4*x0 : y1*s+4*x0+4 : y1*s+4*x0+4]
+	d = p[y1*s+4*x1 : y1*s+4*x1+4 : y1*s+4*x1+4]
+	return a, b, c, d, fx, fy
 }
 
 // sampleAlpha is sample's alpha channel alone.
