@@ -36,25 +36,9 @@ func TestCLIBounds(t *testing.T) {
 	}
 	// A Cubism file one byte over cubism.MaxFileSize (sparse: nothing is
 	// written), refused before it is read.
-	hugeMotion := filepath.Join(dir, "huge.motion3.json")
-	if f, err := os.Create(hugeMotion); err != nil {
-		t.Fatal(err)
-	} else if err := f.Truncate(cubism.MaxFileSize + 1); err != nil {
-		f.Close()
-		t.Skip(err)
-	} else {
-		f.Close()
-	}
+	hugeMotion := sparseFile(t, filepath.Join(dir, "huge.motion3.json"), cubism.MaxFileSize+1)
 	// A model file one byte over p2l.DefaultMaxFileSize (sparse).
-	hugeModel := filepath.Join(dir, "huge.p2lrt")
-	if f, err := os.Create(hugeModel); err != nil {
-		t.Fatal(err)
-	} else if err := f.Truncate(p2l.DefaultMaxFileSize + 1); err != nil {
-		f.Close()
-		t.Skip(err)
-	} else {
-		f.Close()
-	}
+	hugeModel := sparseFile(t, filepath.Join(dir, "huge.p2lrt"), p2l.DefaultMaxFileSize+1)
 	tooBig := fmt.Sprintf("file of %d bytes exceeds the %d-byte limit", p2l.DefaultMaxFileSize+1, p2l.DefaultMaxFileSize)
 	for _, c := range []struct {
 		args []string
@@ -124,4 +108,19 @@ func TestTraceInputBounds(t *testing.T) {
 	if _, err := readTraceInput(big); err == nil || !strings.Contains(err.Error(), "exceeds") {
 		t.Errorf("oversized input: %v", err)
 	}
+}
+
+// sparseFile creates a file of size bytes at path without writing them (a
+// hole), or skips the test where the file system cannot.
+func sparseFile(t *testing.T, path string, size int64) string {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		t.Skip(err)
+	}
+	return path
 }
