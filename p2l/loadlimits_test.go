@@ -9,20 +9,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
-
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc,
-// an upper bound on what it adds to the heap at its peak).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
 
 func writeModel(t testing.TB, m *p2l.Model, o *p2l.WriteOptions) []byte {
 	t.Helper()
@@ -46,7 +36,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 			continue
 		}
 		var err error
-		got := allocated(func() { _, err = p2l.LoadFile(name) })
+		got := alloctest.Bytes(func() { _, err = p2l.LoadFile(name) })
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("LoadFile(%s): %v", name, err)
 		}
@@ -63,7 +53,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 		t.Skip(err)
 	}
 	f.Close()
-	got := allocated(func() { _, err = p2l.LoadFile(big) })
+	got := alloctest.Bytes(func() { _, err = p2l.LoadFile(big) })
 	if err == nil || !strings.Contains(err.Error(), "exceeds the 536870912-byte limit") {
 		t.Errorf("LoadFile of a file beyond the default limit: %v", err)
 	}
@@ -97,7 +87,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 		t.Errorf("LoadFS: %v", err)
 	}
 	// Reading allocates the file once: no growth copies.
-	got = allocated(func() { _, err = p2l.LoadFile(small) })
+	got = alloctest.Bytes(func() { _, err = p2l.LoadFile(small) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
@@ -126,15 +126,6 @@ func memModel(kind string, n int) *p2l.Model {
 	return m
 }
 
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // loadBytes writes memModel(kind, n) with comp and measures Load: the
 // file's bytes plus its decompressed bytes, and what Load allocates.
 func loadBytes(t *testing.T, kind string, n int, comp p2l.Compression) (in, alloc int64) {
@@ -163,7 +154,7 @@ func tryLoad(t *testing.T, kind string, n int, comp p2l.Compression) (in, alloc 
 			in += int64(c.RawLength)
 		}
 	}
-	got := allocated(func() { _, err = p2l.Load(data) })
+	got := alloctest.Bytes(func() { _, err = p2l.Load(data) })
 	return in, int64(got), err
 }
 
@@ -257,7 +248,7 @@ func TestPeakMemoryOfLoadTexturesRender(t *testing.T) {
 			}
 		}
 		var m *p2l.Model
-		load := int64(allocated(func() { m, err = p2l.Load(data) }))
+		load := int64(alloctest.Bytes(func() { m, err = p2l.Load(data) }))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +257,7 @@ func TestPeakMemoryOfLoadTexturesRender(t *testing.T) {
 		const w, h = 256, 256
 		dst := image.NewRGBA(image.Rect(0, 0, w, h))
 		r := render.Renderer{TextureOptions: texture.Options{MaxPixels: budget}}
-		first := int64(allocated(func() { err = r.Render(rig, dst, nil) }))
+		first := int64(alloctest.Bytes(func() { err = r.Render(rig, dst, nil) }))
 		if err != nil {
 			t.Fatal(err)
 		}

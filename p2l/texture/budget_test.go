@@ -5,24 +5,13 @@ import (
 	"errors"
 	"image"
 	"io/fs"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
-
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc,
-// an upper bound on the peak it adds to the heap).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
 
 // grayPNG is a w×h straight-alpha PNG of one colour: tiny on disk, w·h·4
 // bytes decoded.
@@ -48,7 +37,7 @@ func TestPixelBudgetIsShared(t *testing.T) {
 	}
 	budget := 2*side*side + side // room for two pages, not three
 	var pages []Page
-	got := allocated(func() { pages = Decode(m, &Options{MaxPixels: budget}) })
+	got := alloctest.Bytes(func() { pages = Decode(m, &Options{MaxPixels: budget}) })
 	for i, p := range pages {
 		if want := i < 2; p.Available() != want {
 			t.Fatalf("page %d available %v, want %v (%v)", i, p.Available(), want, p.Err)
@@ -68,7 +57,7 @@ func TestPixelBudgetIsShared(t *testing.T) {
 	// valid small PNG.
 	m.Textures[0].Width, m.Textures[0].Height = 8192, 8193
 	var p Page
-	got = allocated(func() { p = DecodePage(m, 0, nil) })
+	got = alloctest.Bytes(func() { p = DecodePage(m, 0, nil) })
 	if p.Available() || !strings.Contains(p.Err.Error(), "declared size 8192×8193") {
 		t.Errorf("page declaring 8192×8193: %v", p.Err)
 	}
@@ -89,7 +78,7 @@ func TestKTX2DecodesWithinItsSize(t *testing.T) {
 	for _, super := range []uint32{superZstd, superZlib} {
 		data := makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: pix, w: side, h: side, super: super})
 		var err error
-		got := allocated(func() { _, err = DecodeKTX2(data, 0) })
+		got := alloctest.Bytes(func() { _, err = DecodeKTX2(data, 0) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +176,7 @@ func TestKTX2ArrayStreams(t *testing.T) {
 	data := makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: pix, w: side, h: side, layers: 2, super: superZstd})
 	var img *image.RGBA
 	var err error
-	got := allocated(func() { img, err = DecodeKTX2(data, 0) })
+	got := alloctest.Bytes(func() { img, err = DecodeKTX2(data, 0) })
 	if err != nil {
 		t.Fatal(err)
 	}
