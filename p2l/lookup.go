@@ -169,19 +169,17 @@ func candidates(n int, id, name func(int) string) []string {
 	return out
 }
 
-// RoleParameters returns the parameters of the role with the given name
-// (such as "EyeBlink" or "LipSync"), nil when the model has no such role.
-// The slice belongs to the Model.
+// RoleParameters returns the parameters that the behaviors drive for the
+// role with the given name (such as "EyeBlink" or "LipSync"): those of
+// every ROLE record with that name, in file order, or, for a role with a
+// fallback id (MouthForm and the vowels, docs/ANIMATION.md) that no record
+// names, the parameter with that id. It returns nil when there is none.
+// The slice is new on each call.
 func (m *Model) RoleParameters(role string) []int {
 	if m == nil {
 		return nil
 	}
-	for i := range m.Roles {
-		if m.Roles[i].Name == role {
-			return m.Roles[i].Parameters
-		}
-	}
-	return nil
+	return roleParameters(m, role)
 }
 
 // ParameterSnaps returns the snap values of parameter i from the PGUI
