@@ -625,6 +625,12 @@ func (in *rigSimInputs) vertices(mesh int) []float32 {
 func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 	r := in.r
 	if d < len(r.model.Deformers) {
+		if r.p.defs[d].kind == RotationDeformer {
+			// The frame in float32, as the meshes under it are placed
+			// (the reference's Transform::apply).
+			fx, fy := r.frames[d].apply(float32(x), float32(y))
+			return float64(fx), float64(fy)
+		}
 		in.pts = [2]float64{x, y}
 		r.toCanvas(int32(d), in.pts[:])
 		return in.pts[0], in.pts[1]
