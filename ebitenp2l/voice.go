@@ -384,7 +384,11 @@ func (t *teeSeeker) Seek(offset int64, whence int) (int64, error) {
 // stereo PCM at sampleRate. A corrupt file gives an error, at once or from
 // the stream's Read or Seek: the third-party decoders can panic on hostile
 // bytes (FuzzDecodeAudio found one in the Ogg reader), and the panic is
-// turned into that error.
+// turned into that error. Before a decoder runs, the sizes the file's
+// headers declare are checked against the file (WAV chunks, the ID3 tag,
+// Vorbis comment and setup headers), the Vorbis codebook tables against
+// 16 MiB and the sample rate against 768 kHz, so that DecodeAudio
+// allocates at most 3 × len(data) + 18 MiB (docs/LIMITS.md, "Audio files").
 func DecodeAudio(data []byte, sampleRate int) (s io.ReadSeeker, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -399,9 +403,15 @@ func DecodeAudio(data []byte, sampleRate int) (s io.ReadSeeker, err error) {
 		}
 		s, err = wav.DecodeWithSampleRate(sampleRate, r)
 	case len(data) >= 4 && string(data[:4]) == "OggS":
+		if _, err := checkVorbisHeaders(data); err != nil {
+			return nil, err
+		}
 		s, err = vorbis.DecodeWithSampleRate(sampleRate, r)
 	case len(data) >= 3 && string(data[:3]) == "ID3",
 		len(data) >= 2 && data[0] == 0xFF && data[1]&0xE0 == 0xE0:
+		if err := checkID3(data); err != nil {
+			return nil, err
+		}
 		s, err = mp3.DecodeWithSampleRate(sampleRate, r)
 	default:
 		return nil, errors.New("ebitenp2l: not a WAV, Ogg Vorbis or MP3 file")
@@ -410,26 +420,6 @@ func DecodeAudio(data []byte, sampleRate int) (s io.ReadSeeker, err error) {
 		return nil, err
 	}
 	return guardedStream{s}, nil
-}
-
-// checkWAVChunks refuses a WAV file whose chunks before "data" declare
-// more bytes than the file holds: Ebitengine's decoder allocates each such
-// chunk at its declared size before reading it (up to 4 GiB for a 40-byte
-// file: FuzzDecodeAudio's worker ran out of memory). The walk reads the
-// chunks as that decoder does (no pad byte after odd sizes).
-func checkWAVChunks(data []byte) error {
-	for off := 12; off+8 <= len(data); {
-		id := data[off : off+4]
-		if string(id) == "data" {
-			return nil
-		}
-		size, left := uint64(binary.LittleEndian.Uint32(data[off+4:])), uint64(len(data)-off-8)
-		if size > left {
-			return fmt.Errorf("ebitenp2l: WAV chunk %q at offset %d declares %d bytes, more than the %d left in the file", id, off, size, left)
-		}
-		off += 8 + int(size)
-	}
-	return nil // no data chunk: the decoder reports the header
 }
 
 // guardedStream turns a panic of a decoder's Read or Seek into an error.
