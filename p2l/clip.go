@@ -28,7 +28,9 @@ import "math"
 //     last update and now.
 //
 // Every update starts again from the host pose, so nothing accumulates
-// from frame to frame. Time is float64 (the reference accumulates float32).
+// from frame to frame. The arithmetic is the model's Playback (playback.go):
+// float32 operation by operation as clip.rs for PlaybackReference (its
+// float32 clocks accumulate float32 dt), float64 for PlaybackCubism.
 
 // MaxLayers is the number of clip layers (P2L_MAX_LAYERS).
 const MaxLayers = 16
@@ -79,10 +81,13 @@ type clipLayer struct {
 
 // clipInfo is precomputed per clip: per-curve fades and role curves.
 type clipInfo struct {
-	curveFade []CurveFade // indexed like Clip.Curves; negative = clip's
-	hasOwn    bool        // some curve has its own fade
-	blink     int         // index into TargetCurves of the blink effect, or −1
-	lip       int         // lip-sync effect, or −1
+	// curveFade is indexed like Clip.Curves: the first CEXT fade record of
+	// each curve (clip.rs finds the first), Curve −1 where none; a negative
+	// fade time in it means the clip's.
+	curveFade []CurveFade
+	hasOwn    bool // some curve has a fade record
+	blink     int  // index into TargetCurves of the blink effect, or −1
+	lip       int  // lip-sync effect, or −1
 	// longestOut is how long the clip shows after it begins to fade out:
 	// the longest of its fade-out and its curves' own fade-outs.
 	longestOut float64
@@ -91,6 +96,7 @@ type clipInfo struct {
 // clipPlayer plays the clips of one rig.
 type clipPlayer struct {
 	model   *Model
+	a       arith
 	info    []clipInfo
 	isBlink []bool // parameter is in the EyeBlink role
 	isLip   []bool // parameter is in the LipSync role
@@ -103,6 +109,7 @@ type clipPlayer struct {
 func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 	p := &clipPlayer{
 		model:   m,
+		a:       arithOf(m),
 		info:    make([]clipInfo, len(m.Clips)),
 		isBlink: make([]bool, len(m.Parameters)),
 		isLip:   make([]bool, len(m.Parameters)),
@@ -135,15 +142,18 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 		if len(c.CurveFades) > 0 {
 			inf.curveFade = make([]CurveFade, len(c.Curves))
 			for k := range inf.curveFade {
-				inf.curveFade[k] = CurveFade{Curve: k, FadeIn: -1, FadeOut: -1}
+				inf.curveFade[k] = CurveFade{Curve: -1, FadeIn: -1, FadeOut: -1}
 			}
 			for _, f := range c.CurveFades {
-				if f.Curve >= 0 && f.Curve < len(c.Curves) && (f.FadeIn >= 0 || f.FadeOut >= 0) {
+				if f.Curve < 0 || f.Curve >= len(c.Curves) {
+					continue
+				}
+				if inf.curveFade[f.Curve].Curve < 0 {
 					inf.curveFade[f.Curve] = f
 					inf.hasOwn = true
-					if f.FadeOut >= 0 {
-						inf.longestOut = max(inf.longestOut, float64(f.FadeOut))
-					}
+				}
+				if f.FadeOut >= 0 {
+					inf.longestOut = max(inf.longestOut, float64(f.FadeOut))
 				}
 			}
 		}
@@ -164,32 +174,38 @@ func clipFade(v float32) float32 {
 	return v
 }
 
-// fadeInFactor is the fade-in factor after age seconds of a fade lasting
-// secs: ease(age/secs), 1 for secs ≤ 0.
-func fadeInFactor(secs, age float64) float64 {
+// fadeIn is the fade-in factor after age seconds of a fade lasting secs:
+// ease(age/secs), 1 for secs ≤ 0.
+func (a arith) fadeIn(secs, age float64) float64 {
 	if secs > 0 {
-		return easeSine(age / secs)
+		return a.ease(a.r(age / secs))
 	}
 	return 1
 }
 
-// fadeOutFactor is the fade-out factor fading seconds into a fade lasting
-// secs: 1 while not fading (fading < 0), else 1 − ease(fading/secs), 0 for
+// fadeOut is the fade-out factor fading seconds into a fade lasting secs:
+// 1 while not fading (fading < 0), else 1 − ease(fading/secs), 0 for
 // secs ≤ 0.
-func fadeOutFactor(secs, fading float64) float64 {
+func (a arith) fadeOut(secs, fading float64) float64 {
 	switch {
 	case fading < 0:
 		return 1
 	case secs <= 0:
 		return 0
 	}
-	return 1 - easeSine(fading/secs)
+	return a.r(1 - a.ease(a.r(fading/secs)))
+}
+
+// fades returns the clip's fade-in and fade-out factors for e.
+func (p *clipPlayer) fades(e *clipEntry) (fin, fout float64) {
+	c := &p.model.Clips[e.clip]
+	return p.a.fadeIn(float64(clipFade(c.FadeIn)), e.age), p.a.fadeOut(float64(clipFade(c.FadeOut)), e.fading)
 }
 
 // weight is the clip's own weight: fade-in × fade-out.
 func (p *clipPlayer) weight(e *clipEntry) float64 {
-	c := &p.model.Clips[e.clip]
-	return fadeInFactor(float64(clipFade(c.FadeIn)), e.age) * fadeOutFactor(float64(clipFade(c.FadeOut)), e.fading)
+	fin, fout := p.fades(e)
+	return p.a.r(fin * fout)
 }
 
 // alive reports whether anything of a clip fading out still shows: its
@@ -284,6 +300,7 @@ func (p *clipPlayer) layerPriority(layer int) int {
 // fire.
 func (p *clipPlayer) seek(layer int, t float64) bool {
 	e := p.current(layer)
+	t = p.a.r(t) // the reference's p2l_seek takes a float
 	if e == nil || math.IsNaN(t) || math.IsInf(t, 0) {
 		return false
 	}
@@ -301,9 +318,9 @@ func (p *clipPlayer) local(clip int, u float64) float64 {
 	c := &p.model.Clips[clip]
 	d := float64(c.Duration)
 	if c.Loop && d > 0 {
-		u = math.Mod(u, d)
+		u = math.Mod(u, d) // exact: float32 operands give the fmodf result
 		if u < 0 {
-			u += d
+			u = p.a.r(u + d)
 		}
 		return u
 	}
@@ -318,15 +335,17 @@ func (p *clipPlayer) advance(dt float64) {
 	if !(dt > 0) {
 		dt = 0
 	}
+	a := p.a
+	dt = a.r(dt) // the reference's p2l_update takes a float
 	for l := range p.layers {
 		L := &p.layers[l]
 		n := 0
 		for i := range L.entries {
 			e := L.entries[i]
-			e.time += dt
-			e.age += dt
+			e.time = a.r(e.time + dt)
+			e.age = a.r(e.age + dt)
 			if e.fading >= 0 {
-				e.fading += dt
+				e.fading = a.r(e.fading + dt)
 			}
 			if !p.alive(&e) {
 				continue
@@ -368,12 +387,13 @@ func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip) {
 	if len(c.Events) == 0 || !(to > from) {
 		return
 	}
+	a := p.a
 	d := float64(c.Duration)
 	if c.Loop && d > 0 {
+		lap := math.Floor(a.r(max(from, 0) / d))
 		if from < 0 {
-			from = -math.SmallestNonzeroFloat64 // events at time 0 fire
+			from = -minNormalFloat32 // events at time 0 fire (clip.rs: −f32::MIN_POSITIVE)
 		}
-		lap := math.Floor(max(from, 0) / d)
 		if (to-max(from, 0))/d > maxEventLaps {
 			for _, ev := range c.Events {
 				p.emit(layer, e.clip, ev)
@@ -382,9 +402,9 @@ func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip) {
 		}
 		// The counter also ends the loop where lap + 1 rounds to lap (a
 		// tiny duration after a long time).
-		for n := 0; lap*d <= to && n <= maxEventLaps+1; lap, n = lap+1, n+1 {
+		for n := 0; a.r(lap*d) <= to && n <= maxEventLaps+1; lap, n = a.r(lap+1), n+1 {
 			for _, ev := range c.Events {
-				if at := lap*d + float64(ev.Time); at > from && at <= to {
+				if at := a.r(a.r(lap*d) + float64(ev.Time)); at > from && at <= to {
 					p.emit(layer, e.clip, ev)
 				}
 			}
@@ -437,18 +457,18 @@ func (p *clipPlayer) apply(values []float32, out *clipOutputs) {
 func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry, lw float64) {
 	c := &p.model.Clips[e.clip]
 	inf := &p.info[e.clip]
-	fin := fadeInFactor(float64(clipFade(c.FadeIn)), e.age)
-	fout := fadeOutFactor(float64(clipFade(c.FadeOut)), e.fading)
-	w := lw * fin * fout
+	a := p.a
+	fin, fout := p.fades(e)
+	w := a.r(lw * a.r(fin*fout)) // clip.rs: layer · weight(clip)
 	t := e.t
 
 	blink, hasBlink := 1.0, inf.blink >= 0
 	if hasBlink {
-		blink = float64(c.TargetCurves[inf.blink].Value(t))
+		blink = float64(c.TargetCurves[inf.blink].value(t, a))
 	}
 	lip, hasLip := 0.0, inf.lip >= 0
 	if hasLip {
-		lip = float64(c.TargetCurves[inf.lip].Value(t))
+		lip = float64(c.TargetCurves[inf.lip].value(t, a))
 	}
 	for k := range c.Curves {
 		pc := &c.Curves[k]
@@ -456,28 +476,28 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		if pi < 0 || pi >= len(values) {
 			continue
 		}
-		v := float64(pc.Value(t))
+		v := float64(pc.value(t, a))
 		if hasBlink && p.isBlink[pi] {
-			v *= blink
+			v = a.r(v * blink)
 		}
 		if hasLip && p.isLip[pi] {
-			v += lip
+			v = a.r(v + lip)
 		}
 		cw := w
 		if inf.hasOwn {
-			if cf := &inf.curveFade[k]; cf.FadeIn >= 0 || cf.FadeOut >= 0 {
+			if cf := &inf.curveFade[k]; cf.Curve >= 0 {
 				ci, co := fin, fout
 				if cf.FadeIn >= 0 {
-					ci = fadeInFactor(float64(cf.FadeIn), e.age)
+					ci = a.fadeIn(float64(cf.FadeIn), e.age)
 				}
 				if cf.FadeOut >= 0 {
-					co = fadeOutFactor(float64(cf.FadeOut), e.fading)
+					co = a.fadeOut(float64(cf.FadeOut), e.fading)
 				}
-				cw = lw * ci * co
+				cw = a.r(a.r(lw*ci) * co) // clip.rs: layer · fin · fout
 			}
 		}
 		src := float64(values[pi])
-		values[pi] = float32(src + (v-src)*cw)
+		values[pi] = float32(src + a.r(a.r(v-src)*cw))
 	}
 	// Role parameters without their own curve: the effect acts on the
 	// current value, weighted by the clip weight.
@@ -485,14 +505,14 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		for _, pi := range p.blinkP {
 			if !clipHasCurve(c, pi) {
 				src := float64(values[pi])
-				values[pi] = float32(src * (1 + (blink-1)*w))
+				values[pi] = float32(src + a.r(a.r(a.r(src*blink)-src)*w))
 			}
 		}
 	}
 	if hasLip {
 		for _, pi := range p.lipP {
 			if !clipHasCurve(c, pi) {
-				values[pi] = float32(float64(values[pi]) + lip*w)
+				values[pi] = float32(float64(values[pi]) + a.r(lip*w))
 			}
 		}
 	}
@@ -503,17 +523,18 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		switch tc.Target {
 		case TargetPartOpacity:
 			if tc.Part >= 0 && tc.Part < len(out.partOpacity) {
-				out.partOpacity[tc.Part] = unitOpacity(tc.Value(t))
+				out.partOpacity[tc.Part] = unitOpacity(tc.value(t, a))
 			}
 		case TargetModelOpacity:
-			out.modelOpacity = unitOpacity(tc.Value(t))
+			out.modelOpacity = unitOpacity(tc.value(t, a))
 		}
 	}
 }
 
-// unitOpacity clamps an opacity set by a clip to [0, 1]; NaN counts as 1.
+// unitOpacity clamps an opacity set by a clip to [0, 1]; a value that is
+// not finite counts as 1 (ffi.rs, pose.rs set_clip_opacities).
 func unitOpacity(v float32) float32 {
-	if v != v {
+	if !finite(v) {
 		return 1
 	}
 	return min(max(v, 0), 1)

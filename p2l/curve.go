@@ -18,9 +18,15 @@ import (
 // segment used is the first whose end time is at least t (an inclusive
 // end: at exactly a key time the segment ending there applies, so the value
 // is that key's); after the last point the last value holds. Arithmetic is
-// float64, rounded once. The segment is found by binary search (segment
-// end times never decrease), so long curves cost O(log n) per sample.
-func (c *Curve) Value(t float64) float32 {
+// float64, rounded once (PlaybackCubism; a rig plays a PlaybackReference
+// model's curves in float32, as clip.rs does). The segment is found by
+// binary search (segment end times never decrease), so long curves cost
+// O(log n) per sample.
+func (c *Curve) Value(t float64) float32 { return c.value(t, arith{}) }
+
+// value is Value in the arithmetic a; in float32 arithmetic t must hold a
+// float32 value (a reference clip clock).
+func (c *Curve) value(t float64, a arith) float32 {
 	n := len(c.Segments)
 	if n == 0 || t <= float64(c.Start.T) {
 		return c.Start.V
@@ -33,46 +39,62 @@ func (c *Curve) Value(t float64) float32 {
 	if i > 0 {
 		p0 = c.Segments[i-1].End
 	}
-	return float32(c.Segments[i].eval(p0, t))
+	return float32(c.Segments[i].eval(p0, t, a))
 }
 
 // eval evaluates segment s, which starts at p0, at a time t with
-// p0.T < t ≤ s.End.T.
-func (s *Segment) eval(p0 Point, t float64) float64 {
+// p0.T < t ≤ s.End.T, in the order of operations of clip.rs value_at.
+func (s *Segment) eval(p0 Point, t float64, a arith) float64 {
 	t0, t1 := float64(p0.T), float64(s.End.T)
+	v0, v1 := float64(p0.V), float64(s.End.V)
 	u := 1.0
-	if t1 > t0 {
-		u = (t - t0) / (t1 - t0)
+	if span := a.r(t1 - t0); !(span <= 0) {
+		u = a.r(a.r(t-t0) / span)
 	}
 	switch s.Kind {
 	case SegmentStepped:
 		if t >= t1 {
-			return float64(s.End.V)
+			return v1
 		}
-		return float64(p0.V)
+		return v0
 	case SegmentInverseStepped:
-		return float64(s.End.V)
+		return v1
 	case SegmentBezier:
-		// de Casteljau on the values with the time-linear parameter u.
-		a := lerp64(float64(p0.V), float64(s.C1.V), u)
-		b := lerp64(float64(s.C1.V), float64(s.C2.V), u)
-		c := lerp64(float64(s.C2.V), float64(s.End.V), u)
-		return lerp64(lerp64(a, b, u), lerp64(b, c, u), u)
+		c1, c2 := float64(s.C1.V), float64(s.C2.V)
+		if a.f32 {
+			// clip.rs cubic: the Bernstein form, left to right.
+			w := a.r(1 - u)
+			b0 := a.r(a.r(a.r(w*w)*w) * v0)
+			b1 := a.r(a.r(a.r(a.r(3*w)*w)*u) * c1)
+			b2 := a.r(a.r(a.r(a.r(3*w)*u)*u) * c2)
+			b3 := a.r(a.r(a.r(u*u)*u) * v1)
+			return a.r(a.r(a.r(b0+b1)+b2) + b3)
+		}
+		// de Casteljau on the values with the time-linear parameter u, as
+		// the Cubism framework's BezierEvaluate.
+		p := lerp64(v0, c1, u)
+		q := lerp64(c1, c2, u)
+		r := lerp64(c2, v1, u)
+		return lerp64(lerp64(p, q, u), lerp64(q, r, u), u)
 	default: // SegmentLinear
-		return float64(p0.V) + (float64(s.End.V)-float64(p0.V))*u
+		return a.r(v0 + a.r(a.r(v1-v0)*u))
 	}
 }
 
 func lerp64(a, b, u float64) float64 { return a + (b-a)*u }
 
 // easeSine is the fades' easing (Cubism's GetEasingSine, the reference's
-// ease): 0 before 0, 1 after 1, else 0.5 − 0.5·cos(πx).
-func easeSine(x float64) float64 {
+// ease) in float64: 0 before 0, 1 after 1, else 0.5 − 0.5·cos(πx).
+func easeSine(x float64) float64 { return arith{}.ease(x) }
+
+// ease is easeSine in the arithmetic a (float32: x·π with π rounded to
+// float32, then cosf, as clip.rs and expression.rs ease).
+func (a arith) ease(x float64) float64 {
 	if x < 0 {
 		return 0
 	}
 	if x > 1 {
 		return 1
 	}
-	return 0.5 - 0.5*math.Cos(x*math.Pi)
+	return a.r(0.5 - a.r(0.5*a.cos(a.r(x*a.r(math.Pi)))))
 }

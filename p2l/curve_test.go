@@ -82,7 +82,7 @@ func TestCurveSearch(t *testing.T) {
 		p0 := c.Start
 		for i := range c.Segments {
 			if t <= float64(c.Segments[i].End.T) {
-				return float32(c.Segments[i].eval(p0, t))
+				return float32(c.Segments[i].eval(p0, t, arith{}))
 			}
 			p0 = c.Segments[i].End
 		}

@@ -16,7 +16,8 @@ package p2l
 // clocks, then applies. Several expressions apply in the order they
 // started, each on the result of the previous ones. (Cubism 5 instead
 // crossfades per-parameter accumulators by the newer entry's weight; for
-// one expression both agree.)
+// one expression both agree.) The arithmetic is the model's Playback:
+// float32 as expression.rs, or float64.
 
 // maxExpressions bounds the playing expressions; starting more drops the
 // oldest.
@@ -32,20 +33,21 @@ type exprEntry struct {
 
 type expressionPlayer struct {
 	model   *Model
+	a       arith
 	entries []exprEntry
 }
 
 func newExpressionPlayer(m *Model) *expressionPlayer {
-	return &expressionPlayer{model: m, entries: make([]exprEntry, 0, 4)}
+	return &expressionPlayer{model: m, a: arithOf(m), entries: make([]exprEntry, 0, 4)}
 }
 
 // weight is the entry's weight now.
 func (p *expressionPlayer) weight(e *exprEntry) float64 {
 	x := &p.model.Expressions[e.expr]
 	if e.fading < 0 {
-		return fadeInFactor(float64(x.FadeIn), e.age)
+		return p.a.fadeIn(float64(x.FadeIn), e.age)
 	}
-	return e.start * fadeOutFactor(float64(x.FadeOut), e.fading)
+	return p.a.r(e.start * p.a.fadeOut(float64(x.FadeOut), e.fading))
 }
 
 func (p *expressionPlayer) push(i int) {
@@ -137,12 +139,14 @@ func (p *expressionPlayer) advance(dt float64) {
 	if !(dt > 0) {
 		dt = 0
 	}
+	a := p.a
+	dt = a.r(dt)
 	n := 0
 	for k := range p.entries {
 		e := p.entries[k]
-		e.age += dt
+		e.age = a.r(e.age + dt)
 		if e.fading >= 0 {
-			e.fading += dt
+			e.fading = a.r(e.fading + dt)
 			if !(p.weight(&e) > 0) {
 				continue
 			}
@@ -162,20 +166,21 @@ func (p *expressionPlayer) apply(values []float32) {
 			if en.Parameter < 0 || en.Parameter >= len(values) {
 				continue
 			}
-			values[en.Parameter] = applyExpression(values[en.Parameter], en.Blend, en.Value, w)
+			values[en.Parameter] = p.a.expression(values[en.Parameter], en.Blend, en.Value, w)
 		}
 	}
 }
 
-// applyExpression is the spec's formula for one expression entry.
-func applyExpression(v float32, blend ExpressionBlend, value float32, w float64) float32 {
+// expression is the spec's formula for one expression entry, in the order
+// of expression.rs apply.
+func (a arith) expression(v float32, blend ExpressionBlend, value float32, w float64) float32 {
 	x, y := float64(v), float64(value)
 	switch blend {
 	case ExpressionMultiply:
-		return float32(x * (1 + (y-1)*w))
+		return float32(x * a.r(1+a.r(a.r(y-1)*w)))
 	case ExpressionOverwrite:
-		return float32(x*(1-w) + y*w)
+		return float32(a.r(x*a.r(1-w)) + a.r(y*w))
 	default:
-		return float32(x + y*w)
+		return float32(x + a.r(y*w))
 	}
 }

@@ -4,6 +4,7 @@ package p2l
 // shown; the chosen part fades in over FadeIn seconds and the others fade out
 // by Cubism's rule (Phi = 0.5, back-opacity threshold 0.15); linked parts
 // copy the opacity of their entry. Initially each group shows its first part.
+// The arithmetic is the model's Playback: float32 as pose.rs, or float64.
 
 const (
 	posePhi           = 0.5
@@ -11,13 +12,14 @@ const (
 )
 
 type poseState struct {
+	a        arith
 	pose     *Pose
 	opacity  []float32 // per model part; 1 for parts in no group
 	selected []int     // chosen entry per group
 }
 
 func newPoseState(m *Model) *poseState {
-	s := &poseState{pose: m.Pose, opacity: make([]float32, len(m.Parts))}
+	s := &poseState{a: arithOf(m), pose: m.Pose, opacity: make([]float32, len(m.Parts))}
 	if m.Pose != nil {
 		s.selected = make([]int, len(m.Pose.Groups))
 	}
@@ -99,7 +101,10 @@ func (s *poseState) update(dt float64) {
 	if s.pose == nil {
 		return
 	}
+	a := s.a
+	dt = a.r(dt) // the reference's p2l_update takes a float
 	fadeTime := float64(s.pose.FadeIn)
+	back := a.r(poseBackThreshold)
 	for g := range s.pose.Groups {
 		es := s.pose.Groups[g].Entries
 		if len(es) == 0 {
@@ -110,18 +115,18 @@ func (s *poseState) update(dt float64) {
 		switch {
 		case !(dt > 0):
 		case fadeTime > 0:
-			newOp = min(1, newOp+dt/fadeTime)
+			newOp = min(1, a.r(newOp+a.r(dt/fadeTime)))
 		default:
 			newOp = 1
 		}
 		var a1 float64
 		if newOp < posePhi {
-			a1 = newOp*(posePhi-1)/posePhi + 1
+			a1 = a.r(a.r(a.r(newOp*(posePhi-1))/posePhi) + 1)
 		} else {
-			a1 = (1 - newOp) * posePhi / (1 - posePhi)
+			a1 = a.r(a.r(a.r(1-newOp)*posePhi) / (1 - posePhi))
 		}
-		if back := (1 - a1) * (1 - newOp); back > poseBackThreshold {
-			a1 = 1 - poseBackThreshold/(1-newOp)
+		if a.r(a.r(1-a1)*a.r(1-newOp)) > back {
+			a1 = a.r(1 - a.r(back/a.r(1-newOp)))
 		}
 		a1 = max(a1, 0)
 		for j, e := range es {

@@ -99,6 +99,26 @@ func TestReferencePlaybackFile(t *testing.T) {
 	}
 }
 
+// scenarioRig returns a new rig of m set up as p2lref's setup options
+// would: host values, the clip played on layer 0, the expression, the pose
+// entry shown (empty or nil: none).
+func scenarioRig(m *p2l.Model, params map[string]float32, clip, expr string, pose []int) *p2l.Rig {
+	r := m.NewRig()
+	for id, v := range params {
+		r.SetParameter(m.ParameterIndex(id), v)
+	}
+	if clip != "" {
+		r.Play(m.ClipIndex(clip))
+	}
+	if expr != "" {
+		r.SetExpression(m.ExpressionIndex(expr))
+	}
+	if pose != nil {
+		r.ShowPose(pose[0], pose[1])
+	}
+	return r
+}
+
 type refPlayback struct {
 	Eval struct {
 		Opacity []float64 `json:"opacity"`
@@ -145,14 +165,7 @@ func TestReferencePlayback(t *testing.T) {
 	if err := json.Unmarshal(data, &ref); err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := p2l.Write(&b, refPlayModel(), nil); err != nil {
-		t.Fatal(err)
-	}
-	m, err := p2l.Load(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _ := writtenRefPlayModel(t)
 	r := m.NewRig()
 	r.Evaluate()
 	for i, want := range ref.Eval.Opacity {
@@ -162,19 +175,7 @@ func TestReferencePlayback(t *testing.T) {
 	}
 	outputs := map[int]bool{3: true, 4: true} // Hair, Hair2
 	for _, sc := range ref.Scenarios {
-		r := m.NewRig()
-		for id, v := range sc.Params {
-			r.SetParameter(m.ParameterIndex(id), v)
-		}
-		if sc.Clip != "" {
-			r.Play(m.ClipIndex(sc.Clip))
-		}
-		if sc.Expression != "" {
-			r.SetExpression(m.ExpressionIndex(sc.Expression))
-		}
-		if sc.Pose != nil {
-			r.ShowPose(sc.Pose[0], sc.Pose[1])
-		}
+		r := scenarioRig(m, sc.Params, sc.Clip, sc.Expression, sc.Pose)
 		if sc.Behaviors != 0 {
 			r.SetBehaviorSeed(sc.Seed)
 			if sc.Look != nil {

@@ -152,7 +152,11 @@ type File struct {
 // group is the clip group of the imported motions. m itself is not changed
 // (a Model is immutable): the result shares m's unchanged records and has
 // lookups of its own, so ClipIndex, ExpressionIndex, ... answer for the
-// imported records.
+// imported records. The result plays as the Cubism framework does
+// (p2l.PlaybackCubism, recorded in its META: float64 clocks, curves, fades
+// and physics time), its own clips included; ImportMotion and the other
+// single-file functions return records only, which play with the
+// playback of the model they are put in.
 //
 // The warnings list every entry skipped or read as the Cubism framework
 // reads it rather than as written (see the package doc). On error the model
@@ -204,7 +208,7 @@ func Import(m *p2l.Model, group string, files ...File) (*p2l.Model, []Warning, e
 		}
 		warns = append(warns, r.warns...)
 	}
-	out := m.Clone()
+	out := m.WithPlayback(p2l.PlaybackCubism)
 	out.Clips, out.Expressions, out.Physics, out.Pose = clips, exprs, phys, pose
 	return out, warns, nil
 }

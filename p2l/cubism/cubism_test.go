@@ -304,6 +304,11 @@ func TestImportAll(t *testing.T) {
 	if after := fmt.Sprintf("%+v", *m); after != before || m.ClipIndex("idle") != -1 || m.ExpressionIndex("smile") != -1 {
 		t.Error("Import changed the model it was given")
 	}
+	// The imported model plays as the Cubism framework (float64), the
+	// loaded one as the reference runtime (float32).
+	if out.Playback() != p2l.PlaybackCubism || m.Playback() != p2l.PlaybackReference {
+		t.Errorf("playback: imported %v, loaded %v", out.Playback(), m.Playback())
+	}
 	if out.ClipIndex("old") != 0 || out.ClipIndex("idle") != 1 || out.ExpressionIndex("smile") != 0 || out.Clips[1].Group != "Idle" {
 		t.Errorf("lookups on the imported model: old %d, idle %d, smile %d; clips %+v", out.ClipIndex("old"), out.ClipIndex("idle"), out.ExpressionIndex("smile"), out.Clips)
 	}
@@ -333,7 +338,7 @@ func TestImportAll(t *testing.T) {
 	}
 	// Importing the same motion again replaces it.
 	again, _, err := Import(out, "", File{Name: "idle.motion3.json", Data: []byte(motion)})
-	if err != nil || len(again.Clips) != 2 || len(out.Clips) != 2 {
+	if err != nil || len(again.Clips) != 2 || len(out.Clips) != 2 || len(again.Meta) != len(out.Meta) {
 		t.Errorf("re-import: %v, %d clips", err, len(again.Clips))
 	}
 }

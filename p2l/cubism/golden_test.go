@@ -62,7 +62,7 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			m := &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+			m := cubismModel()
 			for _, p := range c.Params {
 				m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 			}
@@ -154,12 +154,21 @@ func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	m := cubismModel()
 	for _, p := range g.Params {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
 	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}}
 	return &g, m
+}
+
+// cubismModel is the empty model the golden tests put imported records in,
+// marked as Import marks the models it builds: it plays as the Cubism
+// framework (p2l.PlaybackCubism; a model built in code without the mark
+// plays as the reference runtime, in float32).
+func cubismModel() *p2l.Model {
+	return &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
+		Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()}}}
 }
 
 // rangeTol is the bound on differences from the framework for curves,
@@ -306,7 +315,7 @@ func loadPoseExpr(t *testing.T) *goldenPoseExpr {
 // links; a shown entry is switched mid-fade; within 1e-7.
 func TestPoseMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	m := cubismModel()
 	for _, id := range g.Parts {
 		m.Parts = append(m.Parts, p2l.Part{ID: id, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
 	}
@@ -347,7 +356,7 @@ func TestPoseMatchesCubism(t *testing.T) {
 // out by its own weight (docs/ANIMATION.md).
 func TestExpressionMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	m := cubismModel()
 	for _, p := range g.Params {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}

@@ -1,0 +1,105 @@
+package p2l_test
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// TestPlaybackMark: a model plays as the reference unless its META says
+// "cubism"; WithPlayback returns a marked clone and leaves the model alone;
+// the mark survives Write and Load, and unmarking removes the entry.
+func TestPlaybackMark(t *testing.T) {
+	m := refPlayModel()
+	m.Meta = []p2l.MetaEntry{{Key: "generator", Value: "test"}}
+	if got := m.Playback(); got != p2l.PlaybackReference {
+		t.Fatalf("unmarked model: %v", got)
+	}
+	c := m.WithPlayback(p2l.PlaybackCubism)
+	if got := c.Playback(); got != p2l.PlaybackCubism {
+		t.Fatalf("marked clone: %v", got)
+	}
+	if m.Playback() != p2l.PlaybackReference || len(m.Meta) != 1 {
+		t.Fatalf("WithPlayback changed the model: %v", m.Meta)
+	}
+	if v, _ := c.MetaValue(p2l.MetaPlayback); v != "cubism" || len(c.Meta) != 2 {
+		t.Fatalf("META of the clone: %v", c.Meta)
+	}
+	var b bytes.Buffer
+	if err := p2l.Write(&b, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	l, err := p2l.Load(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Playback() != p2l.PlaybackCubism {
+		t.Fatalf("after Write and Load: %v (META %v)", l.Playback(), l.Meta)
+	}
+	u := l.WithPlayback(p2l.PlaybackReference)
+	if _, ok := u.MetaValue(p2l.MetaPlayback); ok || u.Playback() != p2l.PlaybackReference || len(u.Meta) != 1 {
+		t.Fatalf("unmarked again: %v", u.Meta)
+	}
+	if (&p2l.Model{Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: "Cubism"}}}).Playback() != p2l.PlaybackReference {
+		t.Error("only the value \"cubism\" marks a model")
+	}
+}
+
+// TestPlaybackClock: the clip clock of a PlaybackReference rig is the
+// reference's float32 sum of float32 dt (clip.rs update_layer: time += dt
+// in f32, the host's dt as a C float), that of a PlaybackCubism rig the
+// float64 sum, and the curve value follows: a linear curve 0 → 10 over
+// 10 s sampled at the float32 clock in float32 arithmetic (value_at:
+// from + (to − from)·((t − t0)/(t1 − t0))).
+func TestPlaybackClock(t *testing.T) {
+	m := &p2l.Model{
+		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2l.DrawGroup{Part: -1},
+		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}},
+		Clips: []p2l.Clip{{ID: "Ramp", Duration: 20, Fps: 30, FadeIn: 0, FadeOut: 0,
+			Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0},
+				Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 10, V: 10}}}}}}}},
+	}
+	const dt = 1.0 / 60
+	ref := m.NewRig()
+	cub := m.WithPlayback(p2l.PlaybackCubism).NewRig()
+	for _, r := range []*p2l.Rig{ref, cub} {
+		r.SetBehaviors(0)
+		r.Play(0)
+	}
+	var t32 float32
+	var t64 float64
+	apart := 0
+	for k := 1; k <= 590; k++ { // to 9.83 s, inside the segment
+		ref.UpdateStages(dt, p2l.StageClips)
+		cub.UpdateStages(dt, p2l.StageClips)
+		t32 += float32(dt)
+		t64 += dt
+		if got := ref.ClipTime(); got != float64(t32) {
+			t.Fatalf("update %d: reference clock %v, want the float32 sum %v", k, got, t32)
+		}
+		if got := cub.ClipTime(); got != t64 {
+			t.Fatalf("update %d: Cubism clock %v, want the float64 sum %v", k, got, t64)
+		}
+		u := t32 / 10
+		if want, got := 0+(10-0)*u, ref.ParameterCurrent(0); got != want {
+			t.Fatalf("update %d: reference value %v, want %v", k, got, want)
+		}
+		if want, got := float32(t64/10*10), cub.ParameterCurrent(0); math.Abs(float64(got-want)) > 1e-6 {
+			t.Fatalf("update %d: Cubism value %v, want %v", k, got, want)
+		}
+		if float64(t32) != t64 {
+			apart++
+		}
+	}
+	// At 1/60 the two clocks part within a few updates and stay apart: the test sees
+	// the difference.
+	if apart < 580 {
+		t.Errorf("the clocks agree on %d of 590 updates: the test cannot tell them apart", 590-apart)
+	}
+	if d := math.Abs(ref.ClipTime() - cub.ClipTime()); !(d > 1e-7) {
+		t.Errorf("after 9.8 s the clocks are %v apart", d)
+	}
+}
