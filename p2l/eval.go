@@ -3,6 +3,8 @@ package p2l
 import (
 	"math"
 	"slices"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/libm"
 )
 
 // This file is the core evaluation (stages 1 to 7 of P2LRT_V2.md without
@@ -76,12 +78,9 @@ const (
 	degsPerRad float32 = 57.2957795130823208767981548141051703
 )
 
-// sinCos32 is f32::sin_cos: sine and cosine of a float32, rounded to
-// float32.
-func sinCos32(x float32) (s, c float32) {
-	s64, c64 := math.Sincos(float64(x))
-	return float32(s64), float32(c64)
-}
+// sinCos32 is f32::sin_cos as the reference runs it on Linux: glibc's
+// sincosf, which is not correctly rounded (internal/libm reproduces it).
+func sinCos32(x float32) (s, c float32) { return libm.Sincosf(x) }
 
 // chainedOpacity clamps an object's own opacity to [0,1] and multiplies it
 // by its parent deformer's (−1: none), which already carries the chain
@@ -199,7 +198,7 @@ func (r *Rig) evalDeformers() {
 			pc := &p.defs[c.parent]
 			ox, oy = r.mapWarp(pc, int(c.parent), v[0], v[1])
 			ax, ay := r.mapWarp(pc, int(c.parent), v[0], v[1]-0.1)
-			turn := float32(math.Atan2(float64(ay-oy), float64(ax-ox)))*degsPerRad + 90
+			turn := float32(libm.Atan2f(ay-oy, ax-ox)*degsPerRad) + 90 // glibc atan2f, to_degrees, + 90°
 			angle += turn
 			scale *= r.frames[c.parent].scale
 		}
