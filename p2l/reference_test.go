@@ -80,6 +80,7 @@ type refSetup struct {
 // refDiff accumulates the largest differences of one comparison.
 type refDiff struct {
 	vertex, opacity, color, drawOrder float64
+	floats, differ                    int // vertex floats compared as float32, and how many are not bit-identical
 	problems                          []string
 }
 
@@ -140,6 +141,10 @@ func compareRef(m *p2l.Model, ref *refEval) *refDiff {
 		}
 		for k := range v {
 			d.vertex = max(d.vertex, absDiff(v[k], rm.Vertices[k]))
+			d.floats++
+			if rm.Vertices[k] == nil || math.Float32bits(v[k]) != math.Float32bits(float32(*rm.Vertices[k])) {
+				d.differ++
+			}
 		}
 		d.opacity = max(d.opacity, absDiff(r.MeshOpacity(i), rm.Opacity))
 		mul, scr := r.MeshColors(i)
@@ -409,10 +414,11 @@ func TestReferenceLive(t *testing.T) {
 			}
 			worst.vertex, worst.opacity = max(worst.vertex, d.vertex), max(worst.opacity, d.opacity)
 			worst.color, worst.drawOrder = max(worst.color, d.color), max(worst.drawOrder, d.drawOrder)
+			worst.floats, worst.differ = worst.floats+d.floats, worst.differ+d.differ
 			lines.WriteString(line)
 		}
-		t.Logf("%s: %d answers; largest differences: vertex %.3g px, opacity %.3g, color %.3g, draw order %.3g",
-			c.name, len(setups), worst.vertex, worst.opacity, worst.color, worst.drawOrder)
+		t.Logf("%s: %d answers; largest differences: vertex %.3g px, opacity %.3g, color %.3g, draw order %.3g; %d of %d vertex floats differ as float32",
+			c.name, len(setups), worst.vertex, worst.opacity, worst.color, worst.drawOrder, worst.differ, worst.floats)
 		if write && !c.live {
 			if err := os.WriteFile(filepath.Join(refDir, c.name+".jsonl"), lines.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
