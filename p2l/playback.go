@@ -3,6 +3,8 @@ package p2l
 import (
 	"math"
 	"slices"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/libm"
 )
 
 // Playback is the arithmetic a model's animation is played with: clip,
@@ -88,12 +90,15 @@ func (a arith) r(x float64) float64 {
 	return x
 }
 
-// cos is the cosine in the arithmetic a: math.Cos, or for float32 the
-// correctly rounded cosf.
-//
-// The reference calls glibc's cosf, which is not correctly rounded for
-// every argument; the fades' arguments lie in [0, π].
-func (a arith) cos(x float64) float64 { return a.r(math.Cos(x)) }
+// cos is the cosine in the arithmetic a: math.Cos, or for float32 glibc's
+// cosf (p2l/internal/libm), which the reference's f32 cos calls on Linux
+// and which is not correctly rounded for every argument.
+func (a arith) cos(x float64) float64 {
+	if a.f32 {
+		return float64(libm.Cosf(float32(x)))
+	}
+	return math.Cos(x)
+}
 
 // minNormalFloat32 is the smallest positive normal float32 (Rust's
 // f32::MIN_POSITIVE).
