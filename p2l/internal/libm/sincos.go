@@ -81,7 +81,7 @@ func reduceLarge(xi uint32) (float64, int) {
 	res0 += res1
 	n := (res0 + 1<<61) >> 62
 	res0 -= n << 62
-	return float64(int64(res0)) * pi63, int(n)
+	return float64(float64(int64(res0)) * pi63), int(n)
 }
 
 // sinPoly is sinf_poly: the sine polynomial of x for even n, the cosine
@@ -139,7 +139,7 @@ func Sinf(y float32) float32 {
 		if n&2 != 0 {
 			p = &polys[1]
 		}
-		return sinPoly(x*s, float64(x*x), p, n)
+		return sinPoly(float64(x*s), float64(x*x), p, n)
 	case t < infTop12:
 		xi := math.Float32bits(y)
 		sign := int(xi >> 31)
@@ -148,7 +148,7 @@ func Sinf(y float32) float32 {
 		if (n+sign)&2 != 0 {
 			p = &polys[1]
 		}
-		return sinPoly(x*s, float64(x*x), p, n)
+		return sinPoly(float64(x*s), float64(x*x), p, n)
 	}
 	return float32(math.NaN())
 }
@@ -170,7 +170,7 @@ func Cosf(y float32) float32 {
 		if n&2 != 0 {
 			p = &polys[1]
 		}
-		return sinPoly(x*s, float64(x*x), p, n^1)
+		return sinPoly(float64(x*s), float64(x*x), p, n^1)
 	case t < infTop12:
 		xi := math.Float32bits(y)
 		sign := int(xi >> 31)
@@ -179,7 +179,7 @@ func Cosf(y float32) float32 {
 		if (n+sign)&2 != 0 {
 			p = &polys[1]
 		}
-		return sinPoly(x*s, float64(x*x), p, n^1)
+		return sinPoly(float64(x*s), float64(x*x), p, n^1)
 	}
 	return float32(math.NaN())
 }
@@ -203,7 +203,7 @@ func Sincosf(y float32) (sin, cos float32) {
 		if n&2 != 0 {
 			p = &polys[1]
 		}
-		return sincosPoly(x*s, float64(x*x), p, n)
+		return sincosPoly(float64(x*s), float64(x*x), p, n)
 	case t < infTop12:
 		xi := math.Float32bits(y)
 		sign := int(xi >> 31)
@@ -212,7 +212,7 @@ func Sincosf(y float32) (sin, cos float32) {
 		if (n+sign)&2 != 0 {
 			p = &polys[1]
 		}
-		return sincosPoly(x*s, float64(x*x), p, n)
+		return sincosPoly(float64(x*s), float64(x*x), p, n)
 	}
 	nan := float32(math.NaN())
 	return nan, nan
