@@ -67,14 +67,16 @@ var simRecords = []struct {
 	}},
 }
 
-// TestSimulationMatchesReferenceRig drives the rig with the reference's
-// parameter values update by update (so that clip playback, which is not
-// under test here, cannot differ), runs only the simulation stage, and
-// compares the simulated mesh with the reference's at every checkpoint.
-// The solver steps bit-identically to the reference's given identical
-// inputs (xpbd TestReferenceScenes), and since the evaluator computes the
-// targets and colliders with glibc's float32 sine, cosine and arctangent
-// (internal/libm) the whole rig does too: the bound is 0.
+// TestSimulationMatchesReferenceRig compares the simulated mesh with the
+// reference's at every checkpoint twice: driven — the rig set to the
+// reference's parameter values update by update, only the simulation stage
+// (so that nothing but placement, colliders, timing and the solver is under
+// test) — and played — our own playback of the clip with every stage. The
+// solver steps bit-identically to the reference's given identical inputs
+// (xpbd TestReferenceScenes); the evaluator computes targets and colliders
+// with glibc's float32 sine, cosine and arctangent (internal/libm) and
+// clips play in float32 as clip.rs, so the whole rig does too: the bound
+// is 0.
 func TestSimulationMatchesReferenceRig(t *testing.T) {
 	for _, rec := range simRecords {
 		file, data := rec.model(t)
@@ -97,46 +99,61 @@ func TestSimulationMatchesReferenceRig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := m.NewRig()
-		r.SetBehaviors(0)
-		if got := r.SetAdvanced(ref.Advanced); got != ref.Advanced {
-			t.Fatalf("%s: advanced %b of %b: %v", rec.json, got, ref.Advanced, m.PrepareAdvanced())
-		}
 		idx := make([]int, len(ref.Parameters))
 		for i, id := range ref.Parameters {
 			if idx[i] = m.ParameterIndex(id); idx[i] < 0 {
 				t.Fatalf("%s: no parameter %q", rec.json, id)
 			}
 		}
-		values := make([]float32, len(m.Parameters))
-		next, worst, differ := 0, 0.0, 0
-		for k, vals := range ref.Values {
-			for i, v := range vals {
-				values[idx[i]] = v
+		// driven: the reference's parameter values, simulation stage only;
+		// played: our own playback of the clip, every stage.
+		for _, played := range []bool{false, true} {
+			r := m.NewRig()
+			r.SetBehaviors(0)
+			if got := r.SetAdvanced(ref.Advanced); got != ref.Advanced {
+				t.Fatalf("%s: advanced %b of %b: %v", rec.json, got, ref.Advanced, m.PrepareAdvanced())
 			}
-			r.SetParameterValues(values)
-			r.UpdateStages(float64(float32(1.0/60)), p2l.StageSimulation)
-			if next < len(ref.Frames) && ref.Frames[next].Frame == k+1 {
-				got := r.MeshVertices(ref.Mesh)
-				if len(got) != len(ref.Frames[next].Vertices) {
-					t.Fatalf("%s: mesh %d has %d floats, the reference %d", rec.json, ref.Mesh, len(got), len(ref.Frames[next].Vertices))
+			mode := "driven"
+			if played {
+				mode = "played"
+				if err := r.PlayByName(ref.Clip); err != nil {
+					t.Fatal(err)
 				}
-				for i, v := range ref.Frames[next].Vertices {
-					if math.Float32bits(got[i]) != math.Float32bits(v) {
-						differ++
+			}
+			values := make([]float32, len(m.Parameters))
+			next, worst, differ := 0, 0.0, 0
+			for k, vals := range ref.Values {
+				if played {
+					r.UpdateStages(float64(float32(1.0/60)), p2l.AllStages)
+				} else {
+					for i, v := range vals {
+						values[idx[i]] = v
 					}
-					worst = math.Max(worst, math.Abs(float64(got[i])-float64(v)))
+					r.SetParameterValues(values)
+					r.UpdateStages(float64(float32(1.0/60)), p2l.StageSimulation)
 				}
-				next++
+				if next < len(ref.Frames) && ref.Frames[next].Frame == k+1 {
+					got := r.MeshVertices(ref.Mesh)
+					if len(got) != len(ref.Frames[next].Vertices) {
+						t.Fatalf("%s: mesh %d has %d floats, the reference %d", rec.json, ref.Mesh, len(got), len(ref.Frames[next].Vertices))
+					}
+					for i, v := range ref.Frames[next].Vertices {
+						if math.Float32bits(got[i]) != math.Float32bits(v) {
+							differ++
+						}
+						worst = math.Max(worst, math.Abs(float64(got[i])-float64(v)))
+					}
+					next++
+				}
 			}
+			if next != len(ref.Frames) || next < 30 || len(ref.Values) < 300 {
+				t.Fatalf("%s: compared %d of %d checkpoints over %d updates", rec.json, next, len(ref.Frames), len(ref.Values))
+			}
+			if differ > 0 {
+				t.Errorf("%s %s: %d vertex floats differ from the reference runtime's (max %.3g px) over %d updates (want bit-identical)", rec.json, mode, differ, worst, len(ref.Values))
+			}
+			t.Logf("%s %s: %d checkpoints over %d updates, %d floats differ from the reference runtime (max %.3g px)", rec.json, mode, next, len(ref.Values), differ, worst)
 		}
-		if next != len(ref.Frames) || next < 30 || len(ref.Values) < 300 {
-			t.Fatalf("%s: compared %d of %d checkpoints over %d updates", rec.json, next, len(ref.Frames), len(ref.Values))
-		}
-		if differ > 0 {
-			t.Errorf("%s: %d vertex floats differ from the reference runtime's (max %.3g px) over %d updates (want bit-identical)", rec.json, differ, worst, len(ref.Values))
-		}
-		t.Logf("%s: %d checkpoints over %d updates, %d floats differ from the reference runtime (max %.3g px)", rec.json, next, len(ref.Values), differ, worst)
 	}
 }
 
