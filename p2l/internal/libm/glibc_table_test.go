@@ -258,3 +258,37 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("%v allocations", n)
 	}
 }
+
+// fusedGlibc lists every float32 in [+0, 128) where glibc's FMA build of
+// sinf/cosf (the one it runs on CPUs with FMA) and the same code with each
+// multiply-add rounded twice differ: input, glibc's sinf, glibc's cosf.
+var fusedGlibc = []struct{ in, sin, cos uint32 }{
+	{0x418a3adb, 0xbf800000, 0xb7b4f770}, // rounded twice: 0xbf800000, 0xb7b4f76f
+	{0x418a3adc, 0xbf800000, 0xb7a4f770}, // rounded twice: 0xbf800000, 0xb7a4f76f
+	{0x418a3add, 0xbf800000, 0xb794f770}, // rounded twice: 0xbf800000, 0xb794f76f
+	{0x418a3ade, 0xbf800000, 0xb784f770}, // rounded twice: 0xbf800000, 0xb784f76f
+	{0x41bc76d9, 0xbf7fff80, 0xbb803f6b}, // rounded twice: 0xbf7fff80, 0xbb803f6a
+	{0x4202eb4b, 0x3f779884, 0x3e821ce2}, // rounded twice: 0x3f779884, 0x3e821ce3
+	{0x4255b0a9, 0xbc7d08a9, 0xbf7ff82f}, // rounded twice: 0xbc7d08a8, 0xbf7ff82f
+	{0x42687a55, 0x3f800000, 0xb552257c}, // rounded twice: 0x3f800000, 0xb552257b
+	{0x4280ce28, 0x3f800000, 0x34fdd672}, // rounded twice: 0x3f800000, 0x34fdd671
+	{0x42870e40, 0xbf7ff72d, 0xbc866cc4}, // rounded twice: 0xbf7ff72d, 0xbc866cc3
+	{0x42a35c07, 0xbadaa3b4, 0x3f7fffe9}, // rounded twice: 0xbadaa3b5, 0x3f7fffe9
+	{0x42a35d44, 0x3a44b889, 0x3f7ffffb}, // rounded twice: 0x3a44b888, 0x3f7ffffb
+	{0x42a97360, 0x3dc7b08a, 0xbf7ec7ba}, // rounded twice: 0x3dc7b089, 0xbf7ec7ba
+	{0x42c55faa, 0xbf767f39, 0xbe8a34d1}, // rounded twice: 0xbf767f39, 0xbe8a34d2
+	{0x42cf5854, 0x382ee64e, 0xbf800000}, // rounded twice: 0x382ee64f, 0xbf800000
+	{0x42d8d23e, 0x3f7fea63, 0xbcd25ea8}, // rounded twice: 0x3f7fea63, 0xbcd25ea7
+	{0x42e87a55, 0xb5d2257c, 0xbf800000}, // rounded twice: 0xb5d2257b, 0xbf800000
+}
+
+func TestFusedMultiplyAddsMatchGlibc(t *testing.T) {
+	for _, c := range fusedGlibc {
+		x := f32(c.in)
+		s, co := Sincosf(x)
+		if !same(Sinf(x), c.sin) || !same(s, c.sin) || !same(Cosf(x), c.cos) || !same(co, c.cos) {
+			t.Errorf("x = %g [%#08x]: Sinf %#08x, Cosf %#08x, Sincosf %#08x %#08x; glibc %#08x %#08x", x, c.in,
+				math.Float32bits(Sinf(x)), math.Float32bits(Cosf(x)), math.Float32bits(s), math.Float32bits(co), c.sin, c.cos)
+		}
+	}
+}
