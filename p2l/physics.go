@@ -19,7 +19,13 @@ import "math"
 //     an output's parameter in its first step and skips it until then).
 //
 // Like the Web framework, time, particle state and intermediate values are
-// float64 while parameter values and caches are float32. Zero-length
+// float64 while parameter values and caches are float32. A model in
+// PlaybackReference precision (playback.go: every model but a Cubism
+// import) keeps the reference's physics.rs clock instead: the accumulated
+// time, the step 1/Fps, the input and output interpolation and the output
+// blend in float32, and the outputs written from the first update on (as
+// the interpolation of two zero outputs until a step has run); its
+// particles are still float64. Zero-length
 // vectors, which make Cubism divide by zero (NaN), are left unnormalized
 // here instead.
 //
@@ -55,6 +61,7 @@ type physicsParticle struct {
 
 // physicsState is the running physics of one rig.
 type physicsState struct {
+	a      arith
 	groups []PhysicsGroup
 	params []Parameter
 	fps    float64
@@ -82,6 +89,7 @@ type physicsState struct {
 
 func newPhysicsState(m *Model) *physicsState {
 	s := &physicsState{
+		a:          arithOf(m),
 		groups:     m.Physics.Groups,
 		params:     m.Parameters,
 		fps:        physicsRate(m.Physics.Fps),
@@ -331,24 +339,30 @@ func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
 }
 
 // applyOutput is Cubism's UpdateOutputParameterValue: scale (angles only),
-// clamp to the parameter range, then blend by the output weight.
+// clamp to the parameter range, then blend by the output weight (in the
+// reference's precision: physics.rs write_output, its range ordered).
 func (s *physicsState) applyOutput(dst *float32, o *PhysicsOutput, raw float64) {
+	a := s.a
 	p := &s.params[o.Parameter]
 	scale := 0.0 // Cubism never sets the translation scale
 	if o.Source == PhysicsAngle {
 		scale = float64(o.Scale)
 	}
-	v := raw * scale
-	if v < float64(p.Min) {
-		v = float64(p.Min)
-	} else if v > float64(p.Max) {
-		v = float64(p.Max)
+	lo, hi := float64(p.Min), float64(p.Max)
+	if a.f32 {
+		lo, hi = min(lo, hi), max(lo, hi)
 	}
-	w := float64(o.Weight) / physicsMaximumWeight
+	v := a.r(a.r(raw) * scale)
+	if v < lo {
+		v = lo
+	} else if v > hi {
+		v = hi
+	}
+	w := a.r(float64(o.Weight) / physicsMaximumWeight)
 	if w >= 1 {
 		*dst = float32(v)
 	} else {
-		*dst = float32(float64(*dst)*(1-w) + v*w)
+		*dst = float32(a.r(float64(*dst)*a.r(1-w)) + a.r(v*w))
 	}
 }
 
@@ -359,7 +373,9 @@ func (s *physicsState) step(values []float32, dt float64) (steps int) {
 	if len(s.groups) == 0 || !(dt > 0) {
 		return 0
 	}
-	s.remain += dt
+	a := s.a
+	dt = a.r(dt) // the reference's p2l_update takes a float
+	s.remain = a.r(s.remain + dt)
 	if s.remain > physicsMaxDeltaTime {
 		s.remain = 0
 	}
@@ -369,7 +385,7 @@ func (s *physicsState) step(values []float32, dt float64) (steps int) {
 	}
 	h := dt
 	if s.fps > 0 {
-		h = 1 / s.fps
+		h = a.r(1 / s.fps)
 	}
 	for ; s.remain >= h; steps++ {
 		if steps == MaxPhysicsSteps {
@@ -378,9 +394,9 @@ func (s *physicsState) step(values []float32, dt float64) (steps int) {
 		}
 		s.stepped = true
 		copy(s.prev, s.cur)
-		wIn := h / s.remain
+		wIn := a.r(h / s.remain)
 		for j := range s.cache {
-			c := float32(float64(s.inputCache[j])*(1-wIn) + float64(values[j])*wIn)
+			c := float32(a.r(float64(s.inputCache[j])*a.r(1-wIn)) + a.r(float64(values[j])*wIn))
 			s.cache[j] = c
 			s.inputCache[j] = c
 		}
@@ -400,21 +416,25 @@ func (s *physicsState) step(values []float32, dt float64) (steps int) {
 				if !ok {
 					continue
 				}
+				raw = a.r(raw) // physics.rs keeps it as f32
 				s.cur[s.oBase[g]+i] = raw
 				s.applyOutput(&s.cache[o.Parameter], o, raw)
 			}
 		}
-		s.remain -= h
+		s.remain = a.r(s.remain - h)
 	}
-	s.interpolate(values, s.remain/h)
+	s.interpolate(values, a.r(s.remain/h))
 	return steps
 }
 
 // interpolate writes every output as prev·(1−α) + cur·α, once a step has
-// run. An output of the root or of no vertex is not written (the
+// run (Cubism), or from the first update on (the reference: the two
+// outputs are 0 until a step has run, so the output writes 0, clamped and
+// weighted). An output of the root or of no vertex is not written (the
 // reference's physics.rs step_skipping; Cubism writes 0 there).
 func (s *physicsState) interpolate(values []float32, alpha float64) {
-	if !s.stepped {
+	a := s.a
+	if !s.stepped && !a.f32 {
 		return
 	}
 	for g := range s.groups {
@@ -428,7 +448,7 @@ func (s *physicsState) interpolate(values []float32, alpha float64) {
 				continue
 			}
 			k := s.oBase[g] + i
-			s.applyOutput(&values[o.Parameter], o, s.prev[k]*(1-alpha)+s.cur[k]*alpha)
+			s.applyOutput(&values[o.Parameter], o, a.r(a.r(s.prev[k]*a.r(1-alpha))+a.r(s.cur[k]*alpha)))
 		}
 	}
 }
@@ -457,9 +477,16 @@ func (s *physicsState) stabilize(values []float32) {
 				continue
 			}
 			k := s.oBase[g] + i
+			raw = s.a.r(raw)
 			s.cur[k], s.prev[k] = raw, raw
 			s.applyOutput(&values[o.Parameter], o, raw)
 			s.cache[o.Parameter] = values[o.Parameter]
 		}
+	}
+	if s.a.f32 {
+		// physics.rs stabilize: the input history holds the outputs too,
+		// and the accumulated time starts again.
+		copy(s.inputCache, values)
+		s.remain = 0
 	}
 }

@@ -221,10 +221,19 @@ func TestPhysicsReplacedGroup(t *testing.T) {
 // skips outputs whose index is still −1). With Fps 30 and dt 1/60 the first
 // update runs no step, so the host values stay; the second runs one step
 // and writes the previous outputs (0) with α = 0.
+//
+// A model in the reference's precision (not a Cubism import) writes the
+// outputs from the first update on, as physics.rs step_skipping
+// interpolates the two zero outputs before any step: 0 on the first frame.
 func TestPhysicsFirstFrame(t *testing.T) {
-	m := pendulumModel(30, PhysicsAngle)
-	s := newPhysicsState(m)
+	ref := newPhysicsState(pendulumModel(30, PhysicsAngle))
 	v := []float32{10, 7, 3, 0}
+	if n := ref.step(v, 1.0/60); n != 0 || v[1] != 0 || v[2] != 0 {
+		t.Errorf("reference precision, first frame: %d steps, outputs %v, %v; want 0 steps and 0, 0", n, v[1], v[2])
+	}
+	m := pendulumModel(30, PhysicsAngle).WithPlayback(PlaybackCubism)
+	s := newPhysicsState(m)
+	v = []float32{10, 7, 3, 0}
 	if n := s.step(v, 1.0/60); n != 0 || v[1] != 7 || v[2] != 3 {
 		t.Fatalf("first frame: %d steps, outputs %v, %v; want 0 steps and the host values 7, 3", n, v[1], v[2])
 	}
