@@ -86,6 +86,7 @@ type clipInfo struct {
 	// fade time in it means the clip's.
 	curveFade []CurveFade
 	hasOwn    bool // some curve has a fade record
+	scan      bool // some curve's end times decrease: find segments by a scan
 	blink     int  // index into TargetCurves of the blink effect, or −1
 	lip       int  // lip-sync effect, or −1
 	// longestOut is how long the clip shows after it begins to fade out:
@@ -128,7 +129,11 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 		inf := &p.info[ci]
 		inf.blink, inf.lip = -1, -1
 		inf.longestOut = float64(clipFade(c.FadeOut))
+		for k := range c.Curves {
+			inf.scan = inf.scan || c.Curves[k].Curve.decreasing()
+		}
 		for k, tc := range c.TargetCurves {
+			inf.scan = inf.scan || tc.Curve.decreasing()
 			switch tc.Target {
 			case TargetBlink:
 				inf.blink = k
@@ -464,11 +469,11 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 
 	blink, hasBlink := 1.0, inf.blink >= 0
 	if hasBlink {
-		blink = float64(c.TargetCurves[inf.blink].value(t, a))
+		blink = float64(c.TargetCurves[inf.blink].value(t, a, inf.scan))
 	}
 	lip, hasLip := 0.0, inf.lip >= 0
 	if hasLip {
-		lip = float64(c.TargetCurves[inf.lip].value(t, a))
+		lip = float64(c.TargetCurves[inf.lip].value(t, a, inf.scan))
 	}
 	for k := range c.Curves {
 		pc := &c.Curves[k]
@@ -476,7 +481,7 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		if pi < 0 || pi >= len(values) {
 			continue
 		}
-		v := float64(pc.value(t, a))
+		v := float64(pc.value(t, a, inf.scan))
 		if hasBlink && p.isBlink[pi] {
 			v = a.r(v * blink)
 		}
@@ -523,10 +528,10 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		switch tc.Target {
 		case TargetPartOpacity:
 			if tc.Part >= 0 && tc.Part < len(out.partOpacity) {
-				out.partOpacity[tc.Part] = unitOpacity(tc.value(t, a))
+				out.partOpacity[tc.Part] = unitOpacity(tc.value(t, a, inf.scan))
 			}
 		case TargetModelOpacity:
-			out.modelOpacity = unitOpacity(tc.value(t, a))
+			out.modelOpacity = unitOpacity(tc.value(t, a, inf.scan))
 		}
 	}
 }

@@ -22,16 +22,26 @@ import (
 // model's curves in float32, as clip.rs does). The segment is found by
 // binary search (segment end times never decrease), so long curves cost
 // O(log n) per sample.
-func (c *Curve) Value(t float64) float32 { return c.value(t, arith{}) }
+func (c *Curve) Value(t float64) float32 { return c.value(t, arith{}, false) }
 
 // value is Value in the arithmetic a; in float32 arithmetic t must hold a
-// float32 value (a reference clip clock).
-func (c *Curve) value(t float64, a arith) float32 {
+// float32 value (a reference clip clock). scan finds the segment by a
+// scan from the start, as value_at does, for curves whose end times
+// decrease somewhere (files may hold them; the binary search assumes
+// they do not).
+func (c *Curve) value(t float64, a arith, scan bool) float32 {
 	n := len(c.Segments)
 	if n == 0 || t <= float64(c.Start.T) {
 		return c.Start.V
 	}
-	i := sort.Search(n, func(i int) bool { return float64(c.Segments[i].End.T) >= t })
+	var i int
+	if scan {
+		for i < n && !(float64(c.Segments[i].End.T) >= t) {
+			i++
+		}
+	} else {
+		i = sort.Search(n, func(i int) bool { return float64(c.Segments[i].End.T) >= t })
+	}
 	if i == n {
 		return c.Segments[n-1].End.V
 	}
@@ -40,6 +50,19 @@ func (c *Curve) value(t float64, a arith) float32 {
 		p0 = c.Segments[i-1].End
 	}
 	return float32(c.Segments[i].eval(p0, t, a))
+}
+
+// decreasing reports whether some segment of c ends before the one before
+// it (or before the start).
+func (c *Curve) decreasing() bool {
+	prev := c.Start.T
+	for i := range c.Segments {
+		if c.Segments[i].End.T < prev {
+			return true
+		}
+		prev = c.Segments[i].End.T
+	}
+	return false
 }
 
 // eval evaluates segment s, which starts at p0, at a time t with

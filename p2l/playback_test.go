@@ -103,3 +103,36 @@ func TestPlaybackClock(t *testing.T) {
 		t.Errorf("after 9.8 s the clocks are %v apart", d)
 	}
 }
+
+// TestDecreasingSegmentTimes: a file may hold a curve whose segment end
+// times go back (the reference loads it); value_at takes the first segment
+// whose end is at or after t, scanning from the start. Ends 1, 0.5, 2
+// (values 10, 20, 30) at t = 0.75: the first segment, 0 → 10 over [0, 1],
+// gives 7.5 (a binary search would land on the third: 20 → 30 over
+// [0.5, 2], 21.67).
+func TestDecreasingSegmentTimes(t *testing.T) {
+	lin := func(t, v float32) p2l.Segment {
+		return p2l.Segment{Kind: p2l.SegmentLinear, End: p2l.Point{T: t, V: v}}
+	}
+	m := &p2l.Model{
+		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2l.DrawGroup{Part: -1},
+		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}},
+		Clips: []p2l.Clip{{ID: "Back", Duration: 3, Fps: 30, FadeIn: 0, FadeOut: 0,
+			Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0},
+				Segments: []p2l.Segment{lin(1, 10), lin(0.5, 20), lin(2, 30)}}}}}},
+	}
+	for _, mm := range []*p2l.Model{m, m.WithPlayback(p2l.PlaybackCubism)} {
+		r := mm.NewRig()
+		r.SetBehaviors(0)
+		r.Play(0)
+		r.UpdateStages(0.75, p2l.StageClips)
+		if got := r.ParameterCurrent(0); got != 7.5 {
+			t.Errorf("%v: X at 0.75 s = %v, want 7.5 (the first segment ending at or after t)", mm.Playback(), got)
+		}
+		r.UpdateStages(0.75, p2l.StageClips) // 1.5 s: only the third segment ends after it
+		if got, want := r.ParameterCurrent(0), float32(20+(30-20)*((1.5-0.5)/(2-0.5))); math.Abs(float64(got-want)) > 1e-5 {
+			t.Errorf("%v: X at 1.5 s = %v, want %v", mm.Playback(), got, want)
+		}
+	}
+}
