@@ -47,6 +47,22 @@ func TestPlaybackMark(t *testing.T) {
 	}
 }
 
+// oneCurveModel has one parameter X in [−100, 100] and one clip of the given
+// duration, without fades, whose one curve on X starts at (0, 0).
+func oneCurveModel(duration float32, segs ...p2l.Segment) *p2l.Model {
+	return &p2l.Model{
+		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2l.DrawGroup{Part: -1},
+		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}},
+		Clips: []p2l.Clip{{ID: "C", Duration: duration, Fps: 30,
+			Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: segs}}}}},
+	}
+}
+
+func linear(t, v float32) p2l.Segment {
+	return p2l.Segment{Kind: p2l.SegmentLinear, End: p2l.Point{T: t, V: v}}
+}
+
 // TestPlaybackClock: the clip clock of a PlaybackReference rig is the
 // reference's float32 sum of float32 dt (clip.rs update_layer: time += dt
 // in f32, the host's dt as a C float), that of a PlaybackCubism rig the
@@ -54,14 +70,7 @@ func TestPlaybackMark(t *testing.T) {
 // 10 s sampled at the float32 clock in float32 arithmetic (value_at:
 // from + (to − from)·((t − t0)/(t1 − t0))).
 func TestPlaybackClock(t *testing.T) {
-	m := &p2l.Model{
-		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
-		Draw:       p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}},
-		Clips: []p2l.Clip{{ID: "Ramp", Duration: 20, Fps: 30, FadeIn: 0, FadeOut: 0,
-			Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0},
-				Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 10, V: 10}}}}}}}},
-	}
+	m := oneCurveModel(20, linear(10, 10))
 	const dt = 1.0 / 60
 	ref := m.NewRig()
 	cub := m.WithPlayback(p2l.PlaybackCubism).NewRig()
@@ -111,17 +120,7 @@ func TestPlaybackClock(t *testing.T) {
 // gives 7.5 (a binary search would land on the third: 20 → 30 over
 // [0.5, 2], 21.67).
 func TestDecreasingSegmentTimes(t *testing.T) {
-	lin := func(t, v float32) p2l.Segment {
-		return p2l.Segment{Kind: p2l.SegmentLinear, End: p2l.Point{T: t, V: v}}
-	}
-	m := &p2l.Model{
-		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
-		Draw:       p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}},
-		Clips: []p2l.Clip{{ID: "Back", Duration: 3, Fps: 30, FadeIn: 0, FadeOut: 0,
-			Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0},
-				Segments: []p2l.Segment{lin(1, 10), lin(0.5, 20), lin(2, 30)}}}}}},
-	}
+	m := oneCurveModel(3, linear(1, 10), linear(0.5, 20), linear(2, 30))
 	for _, mm := range []*p2l.Model{m, m.WithPlayback(p2l.PlaybackCubism)} {
 		r := mm.NewRig()
 		r.SetBehaviors(0)
