@@ -25,6 +25,7 @@ type Character struct {
 	geoM     ebiten.GeoM // of the last Draw
 	calls    int         // DrawTrianglesShader calls of the last Draw
 	disposed bool
+	vc       vertexCache // the vertices last submitted, per mesh (vcache.go)
 
 	voice *Voice  // speaking now, driven by Update (voice.go)
 	look  lookAim // LookAtScreen's anchor and reach (lookat.go)
@@ -241,6 +242,7 @@ func (c *Character) Dispose() {
 		c.voice.Stop()
 	}
 	c.disposed = true
+	c.vc = vertexCache{}
 	rd.mu.Lock() // the pool is the renderer's
 	defer rd.mu.Unlock()
 	c.res.release()

@@ -58,7 +58,9 @@ type renderer struct {
 	remap []int32
 	rstmp []uint32
 	rgen  uint32
-	call  struct {
+	// scratchInds holds a mesh's filtered indices when it has no cache.
+	scratchInds []uint16
+	call        struct {
 		dst    *ebiten.Image
 		shader *ebiten.Shader
 	}
@@ -74,6 +76,9 @@ type renderer struct {
 	// submissions.
 	drawCalls int
 	submits   int
+	// cacheHits counts index lists taken from a character's cache (tests
+	// check it).
+	cacheHits int
 	counted   bool // the current state run has been counted
 }
 
@@ -101,9 +106,11 @@ type pose interface {
 type charPlan struct {
 	res   *modelRes
 	rig   pose
-	geo   [6]float64 // GeoM a, b, c, d, tx, ty
-	cs    [4]float32 // ColorScale
-	flags float32    // flagNearest or 0
+	revs  revisioned   // rig's mesh revisions; nil: none (vertices are rebuilt)
+	vc    *vertexCache // the character's
+	geo   [6]float64   // GeoM a, b, c, d, tx, ty
+	cs    [4]float32   // ColorScale
+	flags float32      // flagNearest or 0
 
 	// meshB[i] is mesh i's bounds on the destination this frame (pixels
 	// whose centres it can cover), valid when meshStamp[i] == stamp.
@@ -296,7 +303,7 @@ func (r *renderer) draw(dst *ebiten.Image, entries []entry) {
 func (r *renderer) release(n int) {
 	for k := range n {
 		cp := &r.chars[k]
-		cp.res, cp.rig = nil, nil
+		cp.res, cp.rig, cp.revs, cp.vc = nil, nil, nil, nil
 	}
 	for i := range r.targets {
 		t := &r.targets[i]
@@ -320,7 +327,8 @@ func (r *renderer) planChar(k int, e *entry) bool {
 	if c == nil || c.disposed {
 		return false
 	}
-	cp.res, cp.rig = c.res, c.pose
+	cp.res, cp.rig, cp.vc = c.res, c.pose, &c.vc
+	cp.revs, _ = c.pose.(revisioned)
 	g := e.opts.GeoM
 	cs := e.opts.ColorScale
 	cp.flags = 0
@@ -338,6 +346,7 @@ func (r *renderer) planChar(k int, e *entry) bool {
 		cp.meshStamp = append(cp.meshStamp, make([]uint32, n-len(cp.meshStamp))...)
 		cp.meshB = append(cp.meshB, make([]image.Rectangle, n-len(cp.meshB))...)
 	}
+	cp.vc.grow(n)
 
 	skip := 0 // > 0 inside a group that is not drawn
 	for _, cmd := range cp.rig.RenderCommands() {
@@ -440,15 +449,43 @@ func (cp *charPlan) page(mi int) (img *ebiten.Image, x, y, w, h float32, ok bool
 
 // meshBounds returns the pixels of the destination whose centres mesh mi
 // can cover (not clipped), computed once per frame: the canvas bounds of
-// its vertices through the GeoM (exact for scales and translations, a
-// superset under rotation).
+// its vertices (kept per mesh revision) through the GeoM (exact for scales
+// and translations, a superset under rotation).
 func (r *renderer) meshBounds(cp *charPlan, mi int) image.Rectangle {
 	if cp.meshStamp[mi] == r.stamp {
 		return cp.meshB[mi]
 	}
 	cp.meshStamp[mi] = r.stamp
-	v := cp.rig.MeshVertices(mi)
+	box := cp.canvasBox(mi)
+	x0, y0, x1, y1 := box[0], box[1], box[2], box[3]
+	a, b, c, d, tx, ty := cp.geo[0], cp.geo[1], cp.geo[2], cp.geo[3], cp.geo[4], cp.geo[5]
+	minX, minY := math.Inf(1), math.Inf(1)
+	maxX, maxY := math.Inf(-1), math.Inf(-1)
+	for _, p := range [4][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+		x, y := float64(p[0]), float64(p[1])
+		sx, sy := a*x+b*y+tx, c*x+d*y+ty
+		minX, maxX = min(minX, sx), max(maxX, sx)
+		minY, maxY = min(minY, sy), max(maxY, sy)
+	}
 	var bb image.Rectangle
+	if !math.IsNaN(minX + minY + maxX + maxY) {
+		bb = image.Rect(clampInt(math.Floor(minX)), clampInt(math.Floor(minY)), clampInt(math.Ceil(maxX)), clampInt(math.Ceil(maxY)))
+	}
+	cp.meshB[mi] = bb
+	return bb
+}
+
+// canvasBox returns the canvas bounding box x0, y0, x1, y1 of mesh mi's
+// vertices (NaN when it has fewer than three or a NaN), kept per mesh
+// revision.
+func (cp *charPlan) canvasBox(mi int) [4]float32 {
+	rev := cp.rev(mi)
+	if rev != 0 && cp.vc.bbRev[mi] == rev {
+		return cp.vc.bb[mi]
+	}
+	v := cp.rig.MeshVertices(mi)
+	nan := float32(math.NaN())
+	box := [4]float32{nan, nan, nan, nan}
 	if len(v) >= 6 {
 		x0, y0, x1, y1 := v[0], v[1], v[0], v[1]
 		for i := 2; i+1 < len(v); i += 2 {
@@ -456,21 +493,20 @@ func (r *renderer) meshBounds(cp *charPlan, mi int) image.Rectangle {
 			x0, x1 = min(x0, x), max(x1, x)
 			y0, y1 = min(y0, y), max(y1, y)
 		}
-		a, b, c, d, tx, ty := cp.geo[0], cp.geo[1], cp.geo[2], cp.geo[3], cp.geo[4], cp.geo[5]
-		minX, minY := math.Inf(1), math.Inf(1)
-		maxX, maxY := math.Inf(-1), math.Inf(-1)
-		for _, p := range [4][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
-			x, y := float64(p[0]), float64(p[1])
-			sx, sy := a*x+b*y+tx, c*x+d*y+ty
-			minX, maxX = min(minX, sx), max(maxX, sx)
-			minY, maxY = min(minY, sy), max(maxY, sy)
-		}
-		if !math.IsNaN(minX + minY + maxX + maxY) {
-			bb = image.Rect(clampInt(math.Floor(minX)), clampInt(math.Floor(minY)), clampInt(math.Ceil(maxX)), clampInt(math.Ceil(maxY)))
-		}
+		box = [4]float32{x0, y0, x1, y1}
 	}
-	cp.meshB[mi] = bb
-	return bb
+	if rev != 0 {
+		cp.vc.bbRev[mi], cp.vc.bb[mi] = rev, box
+	}
+	return box
+}
+
+// rev returns mesh mi's revision, 0 when the pose has none.
+func (cp *charPlan) rev(mi int) uint64 {
+	if cp.revs == nil {
+		return 0
+	}
+	return cp.revs.MeshRevision(mi)
 }
 
 func clampInt(f float64) int {
@@ -1179,52 +1215,95 @@ func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 // the one copy taken before: every part reads the backdrop from before the
 // mesh).
 func (r *renderer) emitMesh(cp *charPlan, mi int, off image.Point, col [8]float32, cull bool) {
+	v := cp.rig.MeshVertices(mi)
+	uv := cp.rig.MeshUVs(mi)
+	nv := min(len(v), len(uv)) / 2
+	if nv > maxBatchVertices {
+		r.emitSplit(cp, mi, off, col, cull)
+		return
+	}
+	_, px, py, pw, ph, _ := cp.page(mi)
+	inds := r.meshIndices(cp, mi, v[:2*nv], cull)
+
+	if len(r.verts) > 0 && len(r.verts)+nv > chunkVertices {
+		r.flush()
+	}
+	base := len(r.verts)
+	r.verts = slices.Grow(r.verts, nv)[:base+nv]
+	buildVertices(r.verts[base:], v, uv, &cp.geo, off, [4]float32{px, py, pw, ph}, &col)
+
+	l := len(r.inds)
+	r.inds = slices.Grow(r.inds, len(inds))[:l+len(inds)]
+	dst := r.inds[l:]
+	b := uint16(base)
+	for j, k := range inds {
+		dst[j] = k + b
+	}
+}
+
+// buildVertices writes the vertices of a mesh: canvas positions v through
+// the GeoM geo plus off, texture coordinates uv on the page's texels
+// (page: x, y, w, h), and the colour words col. Every field is stored
+// straight into out (building a vertex in a local and copying it costs
+// store-forwarding stalls).
+func buildVertices(out []ebiten.Vertex, v, uv []float32, geo *[6]float64, off image.Point, page [4]float32, col *[8]float32) {
+	a, b, c, d := geo[0], geo[1], geo[2], geo[3]
+	tx, ty := geo[4]+float64(off.X), geo[5]+float64(off.Y)
+	px, py, pw, ph := page[0], page[1], page[2], page[3]
+	c0, c1, c2, c3, c4, c5, c6, c7 := col[0], col[1], col[2], col[3], col[4], col[5], col[6], col[7]
+	v, uv = v[:2*len(out)], uv[:2*len(out)]
+	for i := range out {
+		x, y := float64(v[2*i]), float64(v[2*i+1])
+		o := &out[i]
+		o.DstX, o.DstY = float32(a*x+b*y+tx), float32(c*x+d*y+ty)
+		o.SrcX, o.SrcY = uv[2*i]*pw+px, uv[2*i+1]*ph+py
+		o.ColorR, o.ColorG, o.ColorB, o.ColorA = c0, c1, c2, c3
+		o.Custom0, o.Custom1, o.Custom2, o.Custom3 = c4, c5, c6, c7
+	}
+}
+
+// meshIndices returns mesh mi's triangle indices (mesh-local) without
+// those out of range of its nv = len(v)/2 vertices or culled: kept in the
+// character's cache (see vertexCache) when the pose has revisions, else
+// built in scratch.
+func (r *renderer) meshIndices(cp *charPlan, mi int, v []float32, cull bool) []uint16 {
+	rev := cp.rev(mi)
+	var mc *meshIndices
+	out := r.scratchInds[:0]
+	if rev != 0 {
+		mc = &cp.vc.inds[mi]
+		if mc.rev != 0 && mc.cull == cull && (!cull || mc.rev == rev) {
+			r.cacheHits++
+			return mc.inds
+		}
+		out = mc.inds[:0]
+	}
+	idx := cp.rig.MeshIndices(mi)
+	n := uint(len(v) / 2)
+	for j := 0; j+2 < len(idx); j += 3 {
+		i0, i1, i2 := idx[j], idx[j+1], idx[j+2]
+		if uint(i0) >= n || uint(i1) >= n || uint(i2) >= n || (cull && culled(v, int(i0), int(i1), int(i2))) {
+			continue
+		}
+		out = append(out, uint16(i0), uint16(i1), uint16(i2))
+	}
+	if mc != nil {
+		mc.inds, mc.rev, mc.cull = out, rev, cull
+	} else {
+		r.scratchInds = out
+	}
+	return out
+}
+
+// emitSplit appends a mesh of more than 65,536 vertices (see emitMesh):
+// the vertices of each triangle are remapped into the current call.
+func (r *renderer) emitSplit(cp *charPlan, mi int, off image.Point, col [8]float32, cull bool) {
 	_, px, py, pw, ph, _ := cp.page(mi)
 	v := cp.rig.MeshVertices(mi)
 	uv := cp.rig.MeshUVs(mi)
 	idx := cp.rig.MeshIndices(mi)
 	nv := min(len(v), len(uv)) / 2
-	a, b, c, d := cp.geo[0], cp.geo[1], cp.geo[2], cp.geo[3]
-	tx, ty := cp.geo[4]+float64(off.X), cp.geo[5]+float64(off.Y)
-	vertex := func(i int) ebiten.Vertex {
-		x, y := float64(v[2*i]), float64(v[2*i+1])
-		return ebiten.Vertex{
-			DstX: float32(a*x + b*y + tx), DstY: float32(c*x + d*y + ty),
-			SrcX: uv[2*i]*pw + px, SrcY: uv[2*i+1]*ph + py,
-			ColorR: col[0], ColorG: col[1], ColorB: col[2], ColorA: col[3],
-			Custom0: col[4], Custom1: col[5], Custom2: col[6], Custom3: col[7],
-		}
-	}
-	if nv <= maxBatchVertices {
-		if len(r.verts) > 0 && len(r.verts)+nv > chunkVertices {
-			r.flush()
-		}
-		base := len(r.verts)
-		r.verts = slices.Grow(r.verts, nv)[:base+nv]
-		out := r.verts[base:]
-		v, uv := v[:2*nv], uv[:2*nv]
-		tmpl := ebiten.Vertex{
-			ColorR: col[0], ColorG: col[1], ColorB: col[2], ColorA: col[3],
-			Custom0: col[4], Custom1: col[5], Custom2: col[6], Custom3: col[7],
-		}
-		for i := range out {
-			x, y := float64(v[2*i]), float64(v[2*i+1])
-			t := tmpl
-			t.DstX, t.DstY = float32(a*x+b*y+tx), float32(c*x+d*y+ty)
-			t.SrcX, t.SrcY = uv[2*i]*pw+px, uv[2*i+1]*ph+py
-			out[i] = t
-		}
-		n := uint(nv)
-		for j := 0; j+2 < len(idx); j += 3 {
-			i0, i1, i2 := idx[j], idx[j+1], idx[j+2]
-			if uint(i0) >= n || uint(i1) >= n || uint(i2) >= n || (cull && culled(v, int(i0), int(i1), int(i2))) {
-				continue
-			}
-			r.inds = append(r.inds, uint16(base+int(i0)), uint16(base+int(i1)), uint16(base+int(i2)))
-		}
-		return
-	}
-	// Split: remap the vertices of each triangle into the current call.
+	page := [4]float32{px, py, pw, ph}
 	if len(r.remap) < nv {
 		r.remap = make([]int32, nv)
 		r.rstmp = make([]uint32, nv)
@@ -1243,7 +1322,8 @@ func (r *renderer) emitMesh(cp *charPlan, mi int, off image.Point, col [8]float3
 			if r.rstmp[k] != r.rgen {
 				r.rstmp[k] = r.rgen
 				r.remap[k] = int32(len(r.verts))
-				r.verts = append(r.verts, vertex(k))
+				r.verts = append(r.verts, ebiten.Vertex{})
+				buildVertices(r.verts[len(r.verts)-1:], v[2*k:2*k+2], uv[2*k:2*k+2], &cp.geo, off, page, &col)
 			}
 			r.inds = append(r.inds, uint16(r.remap[k]))
 		}

@@ -768,6 +768,11 @@ func (r *Rig) updateChanges() {
 				ch |= MeshVerticesChanged
 			}
 		}
+		// Advanced mode moves vertices after the comparisons (skinning,
+		// simulation): its evaluations count as changes.
+		if ch&MeshVerticesChanged != 0 || r.adv != nil {
+			r.meshRev[i]++
+		}
 		r.changes[i] = ch
 	}
 	copy(r.prevVisible, r.meshVisible)

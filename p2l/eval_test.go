@@ -618,6 +618,45 @@ func TestMeshChanges(t *testing.T) {
 	}
 }
 
+// TestMeshRevision checks that a mesh's revision grows exactly with the
+// evaluations that change its vertices, however many there are between two
+// reads (what a renderer keeping vertices relies on).
+func TestMeshRevision(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0))
+	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
+	r := m.rig(t)
+	if r.MeshRevision(a) != 0 {
+		t.Fatalf("before the first evaluation: %d", r.MeshRevision(a))
+	}
+	eval(t, r)
+	ra, rb := r.MeshRevision(a), r.MeshRevision(b)
+	if ra == 0 || rb == 0 {
+		t.Fatalf("first evaluation: revisions %d %d", ra, rb)
+	}
+	eval(t, r)
+	if r.MeshRevision(a) != ra || r.MeshRevision(b) != rb {
+		t.Errorf("unchanged evaluation moved the revisions: %d %d → %d %d", ra, rb, r.MeshRevision(a), r.MeshRevision(b))
+	}
+	// There and back: the vertices end where they were after two changes;
+	// the revision counts both and never returns to an older value.
+	r.SetParameter(0, 1)
+	eval(t, r)
+	r.SetParameter(0, 0)
+	eval(t, r)
+	if got := r.MeshRevision(a); got != ra+2 {
+		t.Errorf("a after two changes: revision %d, want %d", got, ra+2)
+	}
+	if got := r.MeshRevision(b); got != rb {
+		t.Errorf("b (never moved): revision %d, want %d", got, rb)
+	}
+	if r.MeshRevision(-1) != 0 || r.MeshRevision(99) != 0 {
+		t.Error("revision of a mesh that does not exist is not 0")
+	}
+}
+
 // TestMeshChangeFlagsOrderAndColors covers the change flags TestMeshChanges
 // does not reach: the draw-order value, the position in the render order,
 // colors and the model-level opacity (ABI 1.4; Cubism's dynamic flags).

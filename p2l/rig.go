@@ -83,6 +83,7 @@ type Rig struct {
 	meshVisible []bool
 	orderPos    []int32
 	vertChanged []bool
+	meshRev     []uint64 // MeshRevision
 	changes     []MeshChange
 	prevOpacity []float32
 	prevMul     []Color
@@ -225,6 +226,7 @@ func (m *Model) NewRig() *Rig {
 	r.orderPos = make([]int32, nm)
 	r.changes = make([]MeshChange, nm)
 	r.vertChanged = make([]bool, nm)
+	r.meshRev = make([]uint64, nm)
 	r.prevOpacity = make([]float32, nm)
 	r.prevMul = make([]Color, nm)
 	r.prevScr = make([]Color, nm)
@@ -537,6 +539,20 @@ func (r *Rig) MeshChanges(i int) MeshChange {
 		return 0
 	}
 	return r.changes[i]
+}
+
+// MeshRevision returns a counter of mesh i's vertex changes: it grows with
+// every evaluation whose MeshVertices differ from the previous one
+// (MeshVerticesChanged), and only then. A renderer that keeps a mesh's
+// vertices between frames (in a vertex buffer, on the GPU) tells by one
+// comparison whether they are still current, however many evaluations ran
+// since it built them. It is 0 before the first evaluation and for a mesh
+// that does not exist.
+func (r *Rig) MeshRevision(i int) uint64 {
+	if !r.meshOK(i) {
+		return 0
+	}
+	return r.meshRev[i]
 }
 
 // MeshRenderPosition returns mesh i's position in RenderOrder, −1 when it

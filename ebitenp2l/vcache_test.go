@@ -1,0 +1,145 @@
+package ebitenp2l
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/synth"
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/texture"
+)
+
+// TestVertexCache draws one character through a sequence of frames in
+// which its pose, GeoM and ColorScale change (several evaluations between
+// two draws among them), and requires every frame to be bit-identical to
+// the first draw of a new character in the same state, which has nothing
+// cached yet. Repeated frames must take index lists from the cache.
+func TestVertexCache(t *testing.T) {
+	def, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		name  string
+		model *p2l.Model
+	}{{"default", def}, {"synth", synth.Character(1)}} {
+		t.Run(m.name, func(t *testing.T) { onGame(func() { checkVertexCache(t, m.model) }) })
+	}
+}
+
+func checkVertexCache(t *testing.T, model *p2l.Model) {
+	poses := parityPoses(model)
+	c := NewCharacter(model)
+	defer c.Dispose()
+	c.Rig().SetBehaviors(0)
+	var opts DrawOptions
+	scale := 300 / float64(max(model.Canvas.Width, model.Canvas.Height))
+	opts.GeoM.Scale(scale, scale)
+	opts.GeoM.Translate(10, 10)
+	pose := 0
+	dst := blackImage(320, 320)
+	defer dst.Deallocate()
+
+	// frame draws c and a new character in c's state and compares them; it
+	// returns the cache hits of c's draw.
+	frame := func(what string) int {
+		dst.Clear()
+		hits := rd.cacheHits
+		c.Draw(dst, &opts)
+		hits = rd.cacheHits - hits
+		got := pixels(dst)
+
+		fresh := NewCharacter(model)
+		defer fresh.Dispose()
+		fresh.Rig().SetParameterValues(poses[pose])
+		fresh.Rig().Evaluate()
+		dst.Clear()
+		fresh.Draw(dst, &opts)
+		if want := pixels(dst); !bytes.Equal(got, want) {
+			d, at, _ := maxDiff(got, want, 320, func(int, int) bool { return false })
+			t.Errorf("%s: the cached character differs from a new one by up to %d/255 at %v", what, d, at)
+		}
+		return hits
+	}
+	set := func(p int) {
+		pose = p
+		c.Rig().SetParameterValues(poses[p])
+		c.Rig().Evaluate()
+	}
+
+	set(0)
+	frame("first draw")
+	frame("second draw")
+	if h := frame("third draw"); h == 0 {
+		t.Error("third identical draw: no index list came from the cache")
+	}
+	set(1)
+	frame("new pose")
+	// Several evaluations between two draws, ending on the pose drawn last.
+	set(2)
+	set(1)
+	frame("two evaluations, same pose")
+	frame("again")
+	if h := frame("again, cached"); h == 0 {
+		t.Error("repeated draw after the pose changes: no cache hit")
+	}
+	opts.GeoM.Translate(0.5, 0.25)
+	frame("moved by a fraction of a pixel")
+	frame("moved, again")
+	frame("moved, cached")
+	opts.ColorScale.Scale(0.5, 1, 1, 0.75)
+	frame("new ColorScale")
+	frame("new ColorScale, again")
+	frame("new ColorScale, cached")
+	opts.Filter = FilterNearest
+	frame("nearest filter")
+	set(0)
+	frame("first pose again")
+	frame("first pose, cached")
+}
+
+// revPose is a hand-made pose with mesh revisions, as *p2l.Rig has.
+type revPose struct {
+	*fakePose
+	revs []uint64
+}
+
+func (p *revPose) MeshRevision(i int) uint64 { return p.revs[i] }
+
+// TestCulledIndicesFollowRevisions: a culled mesh's kept index list is
+// rebuilt when its revision moves (its faces turn with its vertices), and
+// kept while it does not.
+func TestCulledIndicesFollowRevisions(t *testing.T) {
+	onGame(func() {
+		s := newScene(10, 10)
+		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
+		m := s.quad(white, 0, 0, 10, 10, p2l.Mesh{Flags: p2l.MeshCulling})
+		// As TestCulling: triangle 0 is a back face, triangle 1 a front face.
+		s.pose.idx[m] = []uint32{0, 1, 2, 1, 2, 3}
+		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
+		rp := &revPose{fakePose: &s.pose, revs: []uint64{1}}
+		opts := &Options{Textures: texture.Options{Resolve: func(i int, _ *p2l.TexturePage) (image.Image, error) {
+			return s.pages[i], nil
+		}}}
+		c := newCharacter(&s.model, opts, nil, rp)
+		defer c.Dispose()
+		dst := blackImage(10, 10)
+		defer dst.Deallocate()
+		c.Draw(dst, nil)
+		check(t, pixels(dst), 10, 2, 2, [4]float64{0, 0, 0, 1}, 0, "back face")
+		check(t, pixels(dst), 10, 8, 8, [4]float64{1, 1, 1, 1}, 0, "front face")
+		// Mirror the quad left to right: the faces swap.
+		v := s.pose.verts[m]
+		for i := 0; i < len(v); i += 2 {
+			v[i] = 10 - v[i]
+		}
+		rp.revs[m]++
+		dst.Fill(color.Black)
+		c.Draw(dst, nil)
+		check(t, pixels(dst), 10, 8, 2, [4]float64{1, 1, 1, 1}, 0, "mirrored: the former back face, now in front")
+		check(t, pixels(dst), 10, 2, 8, [4]float64{0, 0, 0, 1}, 0, "mirrored: the former front face, now culled")
+	})
+}
