@@ -42,6 +42,11 @@ for dir in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname |
 		new=$(grep -o 'new interesting: [0-9]*' "$log" | tail -1 | sed 's/new interesting: //')
 		if [ "$status" -eq 0 ]; then
 			outcome=ok
+		elif ! grep -q 'testdata/fuzz/' "$log" && [ "$(grep -v '^fuzz: elapsed' "$log" | grep -c -v -e '^--- FAIL: ' -e '^    context deadline exceeded$' -e '^FAIL' -e '^exit status 1$' -e '^warning: ')" -eq 0 ]; then
+			# Only "context deadline exceeded" and no input written: Go's
+			# coordinator racing its own -fuzztime deadline (golang/go#75804,
+			# unfixed in go1.26), not a finding.
+			outcome="ok (Go's end-of-fuzztime race, golang/go#75804: no input)"
 		else
 			failed=$((failed + 1))
 			input=$(grep -o 'testdata/fuzz/[A-Za-z0-9_]*/[0-9a-f]*' "$log" | tail -1)
