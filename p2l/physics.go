@@ -121,7 +121,7 @@ func (s *physicsState) reset() {
 		y := 0.0
 		for i := range st {
 			if i > 0 {
-				y += float64(s.groups[g].Segments[i-1].Length)
+				y = s.a.r(y + float64(s.groups[g].Segments[i-1].Length))
 			}
 			st[i] = physicsParticle{px: 0, py: y, lx: 0, ly: y, gx: 0, gy: 1}
 		}
@@ -155,6 +155,12 @@ func (s *physicsState) validParam(i int) bool { return i >= 0 && i < len(s.param
 // normalize maps a parameter value to the group's normalized range around
 // the midpoint of the parameter's range (Cubism's NormalizeParameterValue).
 func physicsNormalize(value, pmin, pmax, nmin, nmax, nmid float64, reflect bool) float64 {
+	return arith{}.physicsNormalize(value, pmin, pmax, nmin, nmax, nmid, reflect)
+}
+
+// physicsNormalize is physicsNormalize in the arithmetic a (physics.rs
+// normalize in float32).
+func (a arith) physicsNormalize(value, pmin, pmax, nmin, nmax, nmid float64, reflect bool) float64 {
 	maxV := math.Max(pmax, pmin)
 	if maxV < value {
 		value = maxV
@@ -165,17 +171,17 @@ func physicsNormalize(value, pmin, pmax, nmin, nmax, nmid float64, reflect bool)
 	}
 	minN := math.Min(nmin, nmax)
 	maxN := math.Max(nmin, nmax)
-	mid := minV + math.Abs(maxV-minV)/2
-	d := value - mid
+	mid := a.r(minV + a.r(math.Abs(a.r(maxV-minV))/2))
+	d := a.r(value - mid)
 	result := 0.0
 	switch {
 	case d > 0:
-		if l := maxV - mid; l != 0 {
-			result = d*((maxN-nmid)/l) + nmid
+		if l := a.r(maxV - mid); l != 0 {
+			result = a.r(a.r(d*a.r(a.r(maxN-nmid)/l)) + nmid)
 		}
 	case d < 0:
-		if l := minV - mid; l != 0 {
-			result = d*((minN-nmid)/l) + nmid
+		if l := a.r(minV - mid); l != 0 {
+			result = a.r(a.r(d*a.r(a.r(minN-nmid)/l)) + nmid)
 		}
 	default:
 		result = nmid
@@ -189,6 +195,7 @@ func physicsNormalize(value, pmin, pmax, nmin, nmax, nmid float64, reflect bool)
 // groupInputs accumulates a group's inputs read from values and applies
 // Cubism's rotation (which reuses the rotated x for y).
 func (s *physicsState) groupInputs(g int, values []float32) (tx, ty, angle float64) {
+	a := s.a
 	grp := &s.groups[g]
 	n := &grp.Normalization
 	for _, in := range grp.Inputs {
@@ -196,83 +203,107 @@ func (s *physicsState) groupInputs(g int, values []float32) (tx, ty, angle float
 			continue
 		}
 		p := &s.params[in.Parameter]
-		w := float64(in.Weight) / physicsMaximumWeight
+		w := a.r(float64(in.Weight) / physicsMaximumWeight)
 		v := float64(values[in.Parameter])
 		switch in.Source {
 		case PhysicsX:
-			tx += physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect) * w
+			tx = a.r(tx + a.r(a.physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect)*w))
 		case PhysicsY:
-			ty += physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect) * w
+			ty = a.r(ty + a.r(a.physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect)*w))
 		case PhysicsAngle:
-			angle += physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.AngleMin), float64(n.AngleMax), float64(n.AngleDefault), in.Reflect) * w
+			angle = a.r(angle + a.r(a.physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.AngleMin), float64(n.AngleMax), float64(n.AngleDefault), in.Reflect)*w))
 		}
 	}
-	rad := -angle / 180 * math.Pi
-	tx = tx*math.Cos(rad) - ty*math.Sin(rad)
-	ty = tx*math.Sin(rad) + ty*math.Cos(rad) // the quirk: tx is already rotated
+	rad := a.radians(-angle)
+	sin, cos := a.sin(rad), a.cos(rad)
+	tx = a.r(a.r(tx*cos) - a.r(ty*sin))
+	ty = a.r(a.r(tx*sin) + a.r(ty*cos)) // the quirk: tx is already rotated
 	return tx, ty, angle
 }
 
 // directionToRadian is the signed angle from one direction to another,
 // wrapped into [−π, π].
-func directionToRadian(fx, fy, tx, ty float64) float64 {
-	r := math.Atan2(ty, tx) - math.Atan2(fy, fx)
-	for r < -math.Pi {
-		r += 2 * math.Pi
+func (a arith) directionToRadian(fx, fy, tx, ty float64) float64 {
+	r := a.r(a.atan2(ty, tx) - a.atan2(fy, fx))
+	pi := a.r(math.Pi)
+	for r < -pi {
+		r = a.r(r + 2*pi)
 	}
-	for r > math.Pi {
-		r -= 2 * math.Pi
+	for r > pi {
+		r = a.r(r - 2*pi)
 	}
 	return r
 }
 
 // normalize2 scales (x, y) to unit length; a zero vector stays zero (Cubism
 // would produce NaN).
-func normalize2(x, y float64) (float64, float64) {
-	l := math.Pow(x*x+y*y, 0.5)
+// In float32 arithmetic the length is √(x² + y²) (physics.rs
+// normalized), in float64 Cubism's pow(x² + y², 0.5).
+func (a arith) normalize2(x, y float64) (float64, float64) {
+	var l float64
+	if a.f32 {
+		l = a.r(math.Sqrt(a.r(a.r(x*x) + a.r(y*y))))
+	} else {
+		l = math.Pow(x*x+y*y, 0.5)
+	}
 	if l == 0 {
 		return x, y
 	}
-	return x / l, y / l
+	return a.r(x / l), a.r(y / l)
 }
 
 // gravityDirection is Cubism's RadianToDirection of the total angle,
 // normalized: angle 0 points down (+y in physics space).
-func gravityDirection(angleDeg float64) (float64, float64) {
-	r := angleDeg / 180 * math.Pi
-	return normalize2(math.Sin(r), math.Cos(r))
+func (a arith) gravityDirection(angleDeg float64) (float64, float64) {
+	r := a.radians(angleDeg)
+	return a.normalize2(a.sin(r), a.cos(r))
 }
 
 // stepGroup advances group g by one step of h seconds (UpdateParticles).
 func (s *physicsState) stepGroup(g int, tx, ty, angle, h float64) {
+	a := s.a
 	grp := &s.groups[g]
 	st := s.strand(g)
-	threshold := physicsMovementThreshold * float64(grp.Normalization.PositionMax)
+	threshold := a.r(a.r(physicsMovementThreshold) * float64(grp.Normalization.PositionMax))
 	st[0].px, st[0].py = tx, ty
-	gx, gy := gravityDirection(angle)
+	gx, gy := a.gravityDirection(angle)
 	for i := 1; i < len(st); i++ {
 		p, q, seg := &st[i], &st[i-1], &grp.Segments[i-1]
 		acc := float64(seg.Acceleration)
-		fx, fy := gx*acc+s.windX, gy*acc+s.windY
+		fx, fy := a.r(a.r(gx*acc)+s.windX), a.r(a.r(gy*acc)+s.windY)
 		p.lx, p.ly = p.px, p.py
-		delay := float64(seg.Delay) * h * 30
-		dx, dy := p.px-q.px, p.py-q.py
-		r := directionToRadian(p.gx, p.gy, gx, gy) / physicsAirResistance
-		dx = math.Cos(r)*dx - dy*math.Sin(r)
-		dy = math.Sin(r)*dx + dy*math.Cos(r) // reuses the rotated dx, as Cubism
-		p.px, p.py = q.px+dx, q.py+dy
-		p.px += p.vx*delay + fx*delay*delay
-		p.py += p.vy*delay + fy*delay*delay
-		nx, ny := normalize2(p.px-q.px, p.py-q.py)
+		delay := a.r(a.r(float64(seg.Delay)*h) * 30)
+		dx, dy := a.r(p.px-q.px), a.r(p.py-q.py)
+		r := a.r(a.directionToRadian(p.gx, p.gy, gx, gy) / physicsAirResistance)
+		sin, cos := a.sin(r), a.cos(r)
+		dx = a.r(a.r(cos*dx) - a.r(dy*sin))
+		dy = a.r(a.r(sin*dx) + a.r(dy*cos)) // reuses the rotated dx, as Cubism
+		p.px, p.py = a.r(q.px+dx), a.r(q.py+dy)
+		if a.f32 {
+			// physics.rs: position + velocity·delay + force·(delay·delay)
+			dd := a.r(delay * delay)
+			p.px = a.r(a.r(p.px+a.r(p.vx*delay)) + a.r(fx*dd))
+			p.py = a.r(a.r(p.py+a.r(p.vy*delay)) + a.r(fy*dd))
+		} else {
+			p.px += p.vx*delay + fx*delay*delay
+			p.py += p.vy*delay + fy*delay*delay
+		}
+		nx, ny := a.normalize2(a.r(p.px-q.px), a.r(p.py-q.py))
 		rad := float64(seg.Length)
-		p.px, p.py = q.px+nx*rad, q.py+ny*rad
+		p.px, p.py = a.r(q.px+a.r(nx*rad)), a.r(q.py+a.r(ny*rad))
 		if math.Abs(p.px) < threshold {
 			p.px = 0
 		}
 		if delay != 0 {
 			mob := float64(seg.Mobility)
-			p.vx = (p.px - p.lx) / delay * mob
-			p.vy = (p.py - p.ly) / delay * mob
+			if a.f32 {
+				// physics.rs: (position − last)·(1/delay·mobility)
+				k := a.r(a.r(1/delay) * mob)
+				p.vx, p.vy = a.r(a.r(p.px-p.lx)*k), a.r(a.r(p.py-p.ly)*k)
+			} else {
+				p.vx = (p.px - p.lx) / delay * mob
+				p.vy = (p.py - p.ly) / delay * mob
+			}
 		}
 		p.gx, p.gy = gx, gy
 	}
@@ -281,25 +312,26 @@ func (s *physicsState) stepGroup(g int, tx, ty, angle, h float64) {
 // stabilizeGroup puts group g at rest along its force direction
 // (UpdateParticlesForStabilization).
 func (s *physicsState) stabilizeGroup(g int, tx, ty, angle float64) {
+	a := s.a
 	grp := &s.groups[g]
 	st := s.strand(g)
-	threshold := physicsMovementThreshold * float64(grp.Normalization.PositionMax)
+	threshold := a.r(a.r(physicsMovementThreshold) * float64(grp.Normalization.PositionMax))
 	st[0].px, st[0].py = tx, ty
-	gx, gy := gravityDirection(angle)
+	gx, gy := a.gravityDirection(angle)
 	for i := 1; i < len(st); i++ {
 		p, q, seg := &st[i], &st[i-1], &grp.Segments[i-1]
 		acc := float64(seg.Acceleration)
-		fx, fy := gx*acc+s.windX, gy*acc+s.windY
+		fx, fy := a.r(a.r(gx*acc)+s.windX), a.r(a.r(gy*acc)+s.windY)
 		if fx == 0 && fy == 0 {
 			// No force (Cubism divides by zero): hang along gravity, as
 			// the reference's physics.rs settle.
 			fx, fy = gx, gy
 		}
-		fx, fy = normalize2(fx, fy)
+		fx, fy = a.normalize2(fx, fy)
 		p.lx, p.ly = p.px, p.py
 		p.vx, p.vy = 0, 0
 		rad := float64(seg.Length)
-		p.px, p.py = q.px+fx*rad, q.py+fy*rad
+		p.px, p.py = a.r(q.px+a.r(fx*rad)), a.r(q.py+a.r(fy*rad))
 		if math.Abs(p.px) < threshold {
 			p.px = 0
 		}
@@ -315,8 +347,9 @@ func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
 	if k < 1 || k >= n {
 		return 0, false
 	}
+	a := s.a
 	st := s.particles[s.pBase[g]:]
-	tx, ty := st[k].px-st[k-1].px, st[k].py-st[k-1].py
+	tx, ty := a.r(st[k].px-st[k-1].px), a.r(st[k].py-st[k-1].py)
 	var v float64
 	switch o.Source {
 	case PhysicsX:
@@ -328,9 +361,9 @@ func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
 		// Cubism's default option (0, −1).
 		px, py := 0.0, 1.0
 		if k >= 2 {
-			px, py = st[k-1].px-st[k-2].px, st[k-1].py-st[k-2].py
+			px, py = a.r(st[k-1].px-st[k-2].px), a.r(st[k-1].py-st[k-2].py)
 		}
-		v = directionToRadian(px, py, tx, ty)
+		v = a.directionToRadian(px, py, tx, ty)
 	}
 	if o.Reflect {
 		v = -v

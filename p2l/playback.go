@@ -103,3 +103,28 @@ func (a arith) cos(x float64) float64 {
 // minNormalFloat32 is the smallest positive normal float32 (Rust's
 // f32::MIN_POSITIVE).
 const minNormalFloat32 = 0x1p-126
+
+// sin is math.Sin, or for float32 glibc's sinf.
+func (a arith) sin(x float64) float64 {
+	if a.f32 {
+		return float64(libm.Sinf(float32(x)))
+	}
+	return math.Sin(x)
+}
+
+// atan2 is math.Atan2, or for float32 glibc's atan2f.
+func (a arith) atan2(y, x float64) float64 {
+	if a.f32 {
+		return float64(libm.Atan2f(float32(y), float32(x)))
+	}
+	return math.Atan2(y, x)
+}
+
+// radians converts degrees: deg/180·π in float64 (Cubism), deg·(π/180)
+// with the constant in float32 for float32 (Rust's f32::to_radians).
+func (a arith) radians(deg float64) float64 {
+	if a.f32 {
+		return a.r(deg * a.r(a.r(math.Pi)/180))
+	}
+	return deg / 180 * math.Pi
+}

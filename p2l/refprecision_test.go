@@ -39,10 +39,7 @@ type precisionScenario struct {
 }
 
 // precisionScenarios are the recorded runs. Stages 15: clips,
-// expressions, behaviors (off), pose; 31 adds physics (Fps 32), whose
-// clock follows the reference but whose particles this runtime computes in
-// float64 (docs/ANIMATION.md §2a): its outputs are compared within
-// physicsTol, every other value to the bit.
+// expressions, behaviors (off), pose; 31 adds physics (Fps 32).
 var precisionScenarios = []precisionScenario{
 	{Name: "loop-expression-1/60", Dt: 1.0 / 60, Frames: 300, Stages: 15, Clip: "Loop", Expression: "Smile", Params: map[string]float32{"X": 2, "Y": -3}},
 	{Name: "loop-0.1", Dt: 0.1, Frames: 100, Stages: 15, Clip: "Loop"},
@@ -55,8 +52,6 @@ var precisionScenarios = []precisionScenario{
 	{Name: "once-physics-0.05", Dt: 0.05, Frames: 40, Stages: 31, Clip: "Once", Params: map[string]float32{"Hair": 7}},
 }
 
-// physicsTol bounds the physics outputs' differences (of their range).
-const physicsTol = 1e-6
 
 func (s *precisionScenario) args(file string) []string {
 	a := []string{"update", file, "--behaviors", "0",
@@ -144,8 +139,7 @@ func TestReferencePrecision(t *testing.T) {
 
 // comparePrecision plays sc on a new rig of m, compares each frame with ref
 // and logs the largest differences and how many values are not
-// bit-identical; every value but the physics outputs must agree to the
-// bit. (With a correctly
+// bit-identical; every value must agree to the bit. (With a correctly
 // rounded cosine instead of glibc's cosf in the fades, one value in 12,096
 // differed by an ulp.)
 func comparePrecision(t *testing.T, m *p2l.Model, sc *precisionScenario, ref []precisionFrame) (worstP, worstO float64) {
@@ -158,20 +152,14 @@ func comparePrecision(t *testing.T, m *p2l.Model, sc *precisionScenario, ref []p
 			t.Errorf(sc.Name+": "+format, args...)
 		}
 	}
-	output := make([]bool, len(m.Parameters))
-	for _, g := range m.Physics.Groups {
-		for _, o := range g.Outputs {
-			output[o.Parameter] = true
-		}
-	}
 	inexact, values := 0, 0
-	check := func(what string, f int, got, want, scale, tol float64) float64 {
+	check := func(what string, f int, got, want, scale float64) float64 {
 		values++
 		d := math.Abs(got-want) / scale
 		if d != 0 {
 			inexact++
 		}
-		if !(d <= tol) {
+		if d != 0 {
 			fail("frame %d: %s = %v, reference %v", f+1, what, got, want)
 		}
 		return d
@@ -181,16 +169,12 @@ func comparePrecision(t *testing.T, m *p2l.Model, sc *precisionScenario, ref []p
 		for i, want := range fr.Params {
 			p := m.Parameters[i]
 			want = min(max(want, p.Min), p.Max)
-			tol := 0.0
-			if output[i] && sc.Stages&int(p2l.StagePhysics) != 0 {
-				tol = physicsTol
-			}
-			worstP = max(worstP, check(p.ID, f, float64(r.ParameterCurrent(i)), float64(want), float64(p.Max-p.Min), tol))
+			worstP = max(worstP, check(p.ID, f, float64(r.ParameterCurrent(i)), float64(want), float64(p.Max-p.Min)))
 		}
 		for i, want := range fr.Opacity {
-			worstO = max(worstO, check(fmt.Sprintf("mesh %d opacity", i), f, float64(r.MeshOpacity(i)), float64(want), 1, 0))
+			worstO = max(worstO, check(fmt.Sprintf("mesh %d opacity", i), f, float64(r.MeshOpacity(i)), float64(want), 1))
 		}
-		worstO = max(worstO, check("rig opacity", f, float64(r.Opacity()), float64(fr.Rig), 1, 0))
+		worstO = max(worstO, check("rig opacity", f, float64(r.Opacity()), float64(fr.Rig), 1))
 		if sc.Clip != "" {
 			if got := r.ClipTime(); got != float64(fr.ClipTime) {
 				fail("frame %d: clip time %v, reference %v (the float32 clock)", f+1, got, fr.ClipTime)
