@@ -21,11 +21,12 @@ import "math"
 // Like the Web framework, time, particle state and intermediate values are
 // float64 while parameter values and caches are float32. A model in
 // PlaybackReference precision (playback.go: every model but a Cubism
-// import) keeps the reference's physics.rs clock instead: the accumulated
-// time, the step 1/Fps, the input and output interpolation and the output
-// blend in float32, and the outputs written from the first update on (as
-// the interpolation of two zero outputs until a step has run); its
-// particles are still float64. Zero-length
+// import) runs the reference's physics.rs instead: everything in float32,
+// operation by operation in its order (its own formulas where they differ
+// from Cubism's: to_radians, √ lengths, the position and velocity
+// updates), glibc's float32 trigonometry, and the outputs written from the
+// first update on (the interpolation of two zero outputs until a step has
+// run). Zero-length
 // vectors, which make Cubism divide by zero (NaN), are left unnormalized
 // here instead.
 //

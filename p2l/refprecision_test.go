@@ -52,7 +52,6 @@ var precisionScenarios = []precisionScenario{
 	{Name: "once-physics-0.05", Dt: 0.05, Frames: 40, Stages: 31, Clip: "Once", Params: map[string]float32{"Hair": 7}},
 }
 
-
 func (s *precisionScenario) args(file string) []string {
 	a := []string{"update", file, "--behaviors", "0",
 		"--dt", strconv.FormatFloat(float64(s.Dt), 'g', -1, 32),
