@@ -193,6 +193,10 @@ type behaviors struct {
 	sway                                             [4][]int
 	lookAX, lookAY, lookAZ, lookBody, lookEX, lookEY []int
 
+	// a is the model's playback arithmetic: the clock, the blink timeline
+	// and the sways are float32 as behavior.rs for PlaybackReference.
+	a arith
+
 	// time is the behaviors' clock: every update that runs the behaviors
 	// advances it (by at most maxBehaviorStep), whichever are on.
 	time float64
@@ -217,6 +221,7 @@ type behaviors struct {
 func newBehaviors(m *Model) *behaviors {
 	b := &behaviors{
 		model:     m,
+		a:         arithOf(m),
 		enabled:   DefaultBehaviors,
 		strength:  1,
 		blinkP:    roleParameters(m, "EyeBlink"),
@@ -283,7 +288,8 @@ func (b *behaviors) nextBlink() float64 {
 	if hi < lo {
 		hi = lo
 	}
-	return b.time + lo + b.random()*(hi-lo)
+	a := b.a
+	return a.r(a.r(b.time+lo) + a.r(b.random()*a.r(hi-lo)))
 }
 
 // eyes returns the eye openness in [0, 1] now (the reference's
@@ -298,15 +304,17 @@ func (b *behaviors) eyes() float64 {
 	if b.blinkStart < 0 {
 		return 1
 	}
-	t := b.time - b.blinkStart
+	a := b.a
+	t := a.r(b.time - b.blinkStart)
 	closing, closed, opening := float64(b.blinkCfg.Closing), float64(b.blinkCfg.Closed), float64(b.blinkCfg.Opening)
+	shut := a.r(closing + closed)
 	switch {
 	case t < closing:
-		return 1 - t/closing
-	case t < closing+closed:
+		return a.r(1 - a.r(t/closing))
+	case t < shut:
 		return 0
-	case t < closing+closed+opening:
-		return (t - closing - closed) / opening
+	case t < a.r(shut+opening):
+		return a.r(a.r(a.r(t-closing)-closed) / opening)
 	}
 	b.blinkStart = -1
 	b.blinkAt = b.nextBlink()
@@ -321,24 +329,37 @@ func (b *behaviors) advanceLook(dt float64) {
 	if !(w > 0) || !(dt > 0) {
 		return
 	}
+	a := b.a
 	k, d := w*w, 2*w
-	for remaining := dt; remaining > 0; remaining -= lookStep {
-		h := min(remaining, lookStep)
-		b.lookVX += ((b.targetX-b.lookX)*k - b.lookVX*d) * h
-		b.lookX += b.lookVX * h
-		b.lookVY += ((b.targetY-b.lookY)*k - b.lookVY*d) * h
-		b.lookY += b.lookVY * h
+	if a.f32 { // behavior.rs: k = 120·speed², d = 2·√k, in float32
+		k = a.r(w * w)
+		d = a.r(2 * a.r(math.Sqrt(k)))
 	}
+	step := a.r(lookStep)
+	for remaining := a.r(dt); remaining > 0; remaining = a.r(remaining - step) {
+		h := min(remaining, step)
+		b.lookVX, b.lookX = b.follow(b.lookX, b.lookVX, b.targetX, k, d, h)
+		b.lookVY, b.lookY = b.follow(b.lookY, b.lookVY, b.targetY, k, d, h)
+	}
+}
+
+// follow is one semi-implicit step h of the follower at pos with velocity
+// vel toward target: the new velocity, then the new position.
+func (b *behaviors) follow(pos, vel, target, k, d, h float64) (float64, float64) {
+	a := b.a
+	vel = a.r(vel + a.r(a.r(a.r(a.r(target-pos)*k)-a.r(vel*d))*h))
+	return vel, a.r(pos + a.r(vel*h))
 }
 
 // towardEnd is fraction f of the way from parameter i's default toward the
 // end of its range in f's direction (the reference's half_range).
 func (b *behaviors) towardEnd(i int, f float64) float64 {
 	p := &b.model.Parameters[i]
+	a := b.a
 	if f >= 0 {
-		return (float64(p.Max) - float64(p.Default)) * f
+		return a.r(a.r(float64(p.Max)-float64(p.Default)) * f)
 	}
-	return (float64(p.Default) - float64(p.Min)) * f
+	return a.r(a.r(float64(p.Default)-float64(p.Min)) * f)
 }
 
 // apply advances the behaviors' clock by dt (at most maxBehaviorStep) and
@@ -348,7 +369,8 @@ func (b *behaviors) apply(values []float32, dt float64) {
 	if !(d > 0) {
 		d = 0
 	}
-	b.time += d
+	a := b.a
+	b.time = a.r(b.time + a.r(d))
 	s := float64(b.strength)
 	if b.enabled&BehaviorBlink != 0 {
 		v := b.eyes()
@@ -357,25 +379,31 @@ func (b *behaviors) apply(values []float32, dt float64) {
 		}
 	}
 	if b.enabled&BehaviorBreath != 0 {
-		sway := float64(b.breathCfg.Sway) * s
-		t := b.time * 2 * math.Pi
+		// wave = sin(time·τ/cycle)·sway, and each step rounded as
+		// behavior.rs computes it in float32 (for PlaybackReference).
+		sway := a.r(float64(b.breathCfg.Sway) * s)
+		t := a.r(b.time * a.r(2*math.Pi))
 		if per := float64(b.breathCfg.Period); per > 0 {
+			wave := a.r(a.sin(a.r(t/per)) * sway)
 			for _, i := range b.breathP {
 				p := &b.model.Parameters[i]
-				span := float64(p.Max) - float64(p.Min)
-				values[i] = float32(float64(p.Min) + (0.5+0.5*math.Sin(t/per)*sway)*span)
+				span := a.r(float64(p.Max) - float64(p.Min))
+				values[i] = float32(float64(p.Min) + a.r(a.r(0.5+a.r(0.5*wave))*span))
 			}
 		}
 		for k := range breathSway {
-			wave := math.Sin(t/breathSway[k].cycle) * sway
+			wave := a.r(a.sin(a.r(t/a.r(breathSway[k].cycle))) * sway)
+			peak := a.r(a.r(breathSway[k].frac) * wave)
 			for _, i := range b.sway[k] {
-				values[i] = float32(float64(values[i]) + breathSway[k].frac*wave*b.halfRange(i))
+				p := &b.model.Parameters[i]
+				span := a.r(float64(p.Max) - float64(p.Min))
+				values[i] = float32(float64(values[i]) + a.r(peak*span)*0.5)
 			}
 		}
 	}
 	if b.enabled&BehaviorLookAt != 0 {
 		b.advanceLook(d)
-		x, y := b.lookX*s, b.lookY*s
+		x, y := a.r(b.lookX*s), a.r(b.lookY*s)
 		add := func(ps []int, f float64) {
 			for _, i := range ps {
 				values[i] = float32(float64(values[i]) + b.towardEnd(i, f))
@@ -383,10 +411,10 @@ func (b *behaviors) apply(values []float32, dt float64) {
 		}
 		add(b.lookAX, x)
 		add(b.lookAY, y)
-		add(b.lookBody, lookBodyShare*x)
+		add(b.lookBody, a.r(a.r(lookBodyShare)*x))
 		add(b.lookEX, x)
 		add(b.lookEY, y)
-		add(b.lookAZ, -x*y)
+		add(b.lookAZ, a.r(-x*y))
 	}
 	if b.enabled&BehaviorLipSync != 0 {
 		b.applyLipSync(values)

@@ -146,7 +146,9 @@ type refPlayback struct {
 // TestReferencePlayback replays what PSD2Live's reference runtime did with
 // refPlayModel (testdata/reference-playback.json; testdata/README.md says
 // how it was made) through Write, Load and Rig.Update with the same dt, a
-// power of two so that the reference's float32 clocks are exact: a looping
+// power of two so that the reference's float32 clocks are exact (but for
+// the behaviors' run at float32(1/60), where ours must keep the same
+// float32 clock to start each blink on the same frame): a looping
 // clip with an expression and physics over host values, a one-shot clip
 // sampled exactly at its keys (the inclusive-end rule, the one-shot clamp),
 // the same at 1/32 s, a pose fade, and the pose's starting state at
