@@ -122,98 +122,80 @@ func sincosPoly(x, x2 float64, p *poly, n int) (sin, cos float32) {
 	return sv, cv
 }
 
-// Sinf is glibc's sinf.
-func Sinf(y float32) float32 {
-	x := float64(y)
-	p := &polys[0]
-	t := abstop12(y)
-	switch {
+// operand classes of reduce.
+const (
+	reduced   = iota // reduced: evaluate the polynomials
+	tinyArg          // |y| < 2^-12: sin y = y, cos y = 1 in float32
+	notFinite        // ±Inf or NaN: NaN
+)
+
+// reduce is the range reduction the three functions share: the reduced
+// argument x, its square, the polynomials to use and the quadrant n
+// (sinf.c/cosf.c/sincosf.c take the same steps, and their polynomials
+// round alike, so sharing it keeps their results).
+func reduce(y float32) (x, x2 float64, p *poly, n, class int) {
+	x, p = float64(y), &polys[0]
+	switch t := abstop12(y); {
 	case t < pio4Top12:
 		if t < tinyTop12 {
-			return y
+			return x, 0, p, 0, tinyArg
 		}
-		return sinPoly(x, float64(x*x), p, 0)
+		return x, float64(x * x), p, 0, reduced
 	case t < bigTop12:
-		x, n := reduceFast(x, p)
+		x, n = reduceFast(x, p)
 		s := p.sign[n&3]
 		if n&2 != 0 {
 			p = &polys[1]
 		}
-		return sinPoly(float64(x*s), float64(x*x), p, n)
+		return float64(x * s), float64(x * x), p, n, reduced
 	case t < infTop12:
 		xi := math.Float32bits(y)
-		sign := int(xi >> 31)
-		x, n := reduceLarge(xi)
-		s := p.sign[(n+sign)&3]
-		if (n+sign)&2 != 0 {
+		x, n = reduceLarge(xi)
+		q := n + int(xi>>31) // the sign picks the table, not the polynomial
+		s := p.sign[q&3]
+		if q&2 != 0 {
 			p = &polys[1]
 		}
-		return sinPoly(float64(x*s), float64(x*x), p, n)
+		return float64(x * s), float64(x * x), p, n, reduced
 	}
-	return float32(math.NaN())
+	return 0, 0, p, 0, notFinite
+}
+
+// Sinf is glibc's sinf.
+func Sinf(y float32) float32 {
+	x, x2, p, n, class := reduce(y)
+	switch class {
+	case tinyArg:
+		return y
+	case notFinite:
+		return float32(math.NaN())
+	}
+	return sinPoly(x, x2, p, n)
 }
 
 // Cosf is glibc's cosf.
 func Cosf(y float32) float32 {
-	x := float64(y)
-	p := &polys[0]
-	t := abstop12(y)
-	switch {
-	case t < pio4Top12:
-		if t < tinyTop12 {
-			return 1
-		}
-		return sinPoly(x, float64(x*x), p, 1)
-	case t < bigTop12:
-		x, n := reduceFast(x, p)
-		s := p.sign[n&3]
-		if n&2 != 0 {
-			p = &polys[1]
-		}
-		return sinPoly(float64(x*s), float64(x*x), p, n^1)
-	case t < infTop12:
-		xi := math.Float32bits(y)
-		sign := int(xi >> 31)
-		x, n := reduceLarge(xi)
-		s := p.sign[(n+sign)&3]
-		if (n+sign)&2 != 0 {
-			p = &polys[1]
-		}
-		return sinPoly(float64(x*s), float64(x*x), p, n^1)
+	x, x2, p, n, class := reduce(y)
+	switch class {
+	case tinyArg:
+		return 1
+	case notFinite:
+		return float32(math.NaN())
 	}
-	return float32(math.NaN())
+	return sinPoly(x, x2, p, n^1)
 }
 
 // Sincosf is glibc's sincosf, which is what Rust's f32::sin_cos calls
 // once LLVM has merged its sinf and cosf calls. Its polynomials round
 // exactly as Sinf's and Cosf's, so it always returns their results.
 func Sincosf(y float32) (sin, cos float32) {
-	x := float64(y)
-	p := &polys[0]
-	t := abstop12(y)
-	switch {
-	case t < pio4Top12:
-		if t < tinyTop12 {
-			return y, 1
-		}
-		return sincosPoly(x, float64(x*x), p, 0)
-	case t < bigTop12:
-		x, n := reduceFast(x, p)
-		s := p.sign[n&3]
-		if n&2 != 0 {
-			p = &polys[1]
-		}
-		return sincosPoly(float64(x*s), float64(x*x), p, n)
-	case t < infTop12:
-		xi := math.Float32bits(y)
-		sign := int(xi >> 31)
-		x, n := reduceLarge(xi)
-		s := p.sign[(n+sign)&3]
-		if (n+sign)&2 != 0 {
-			p = &polys[1]
-		}
-		return sincosPoly(float64(x*s), float64(x*x), p, n)
+	x, x2, p, n, class := reduce(y)
+	switch class {
+	case tinyArg:
+		return y, 1
+	case notFinite:
+		nan := float32(math.NaN())
+		return nan, nan
 	}
-	nan := float32(math.NaN())
-	return nan, nan
+	return sincosPoly(x, x2, p, n)
 }
