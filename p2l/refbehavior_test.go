@@ -1,15 +1,10 @@
 package p2l_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
@@ -115,21 +110,11 @@ func TestReferenceBehaviorsLive(t *testing.T) {
 			args = append(args, "--lip", strconv.FormatFloat(float64(*run.lip), 'g', -1, 32))
 			r.LipSync(*run.lip) // switches lip sync on, as the bits given do
 		}
-		out, err := exec.Command(bin, args...).Output()
-		if err != nil {
-			t.Fatalf("p2lref %s: %v", strings.Join(args, " "), err)
-		}
 		otherBound, eyeBound, vertexBound, blinkFrames := run.bounds()
 		var worstOther, worstEye, worstV float64
 		worstID, eyeFrames, frames := "", 0, 0
 		refMoved := map[string]bool{}
-		sc := bufio.NewScanner(bytes.NewReader(out))
-		sc.Buffer(nil, 1<<26)
-		for sc.Scan() {
-			var ref refEval
-			if err := json.Unmarshal(sc.Bytes(), &ref); err != nil {
-				t.Fatal(err)
-			}
+		for _, ref := range refLines[refEval](t, bin, args) {
 			r.UpdateStages(float64(run.dt), stages)
 			frames++
 			var other, eye, v float64

@@ -1,13 +1,10 @@
 package p2l_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -69,18 +66,8 @@ func TestReferencePoseLive(t *testing.T) {
 			args = append(args, "--pose", fmt.Sprintf("%d=%d", s[0], s[1]))
 			r.ShowPose(s[0], s[1])
 		}
-		out, err := exec.Command(bin, args...).Output()
-		if err != nil {
-			t.Fatalf("p2lref %v: %v", args, err)
-		}
-		sc2 := bufio.NewScanner(bytes.NewReader(out))
-		sc2.Buffer(nil, 1<<24)
 		frames, worst := 0, 0.0
-		for sc2.Scan() {
-			var ref refEval
-			if err := json.Unmarshal(sc2.Bytes(), &ref); err != nil {
-				t.Fatal(err)
-			}
+		for _, ref := range refLines[refEval](t, bin, args) {
 			r.UpdateStages(float64(sc.dt), p2l.StagePose)
 			frames++
 			for _, rm := range ref.Meshes {

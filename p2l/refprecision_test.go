@@ -1,13 +1,11 @@
 package p2l_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -231,31 +229,22 @@ func TestReferencePrecisionLive(t *testing.T) {
 // runPrecision runs p2lref and keeps what precisionFrame holds.
 func runPrecision(t *testing.T, bin string, args []string) []precisionFrame {
 	t.Helper()
-	raw, err := exec.Command(bin, args...).Output()
-	if err != nil {
-		t.Fatalf("p2lref %v: %v", args, err)
+	type refLine struct {
+		Parameters []struct {
+			Current float32 `json:"current"`
+		} `json:"parameters"`
+		Meshes []struct {
+			Opacity  float32   `json:"opacity"`
+			Vertices []float32 `json:"vertices"`
+		} `json:"meshes"`
+		Opacity  float32 `json:"opacity"`
+		ClipTime float32 `json:"clip_time"`
+		Events   []struct {
+			Value string `json:"value"`
+		} `json:"events"`
 	}
 	var frames []precisionFrame
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var line struct {
-			Parameters []struct {
-				Current float32 `json:"current"`
-			} `json:"parameters"`
-			Meshes []struct {
-				Opacity  float32   `json:"opacity"`
-				Vertices []float32 `json:"vertices"`
-			} `json:"meshes"`
-			Opacity  float32 `json:"opacity"`
-			ClipTime float32 `json:"clip_time"`
-			Events   []struct {
-				Value string `json:"value"`
-			} `json:"events"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			t.Fatalf("p2lref line: %v", err)
-		}
+	for _, line := range refLines[refLine](t, bin, args) {
 		var f precisionFrame
 		for _, p := range line.Parameters {
 			f.Params = append(f.Params, p.Current)

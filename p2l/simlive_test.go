@@ -1,12 +1,8 @@
 package p2l_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -44,20 +40,7 @@ func refSimRun(t *testing.T, bin, file, clip string, bits uint16, dt float32, fr
 	if st := os.Getenv("SIMSTAGES"); st != "" {
 		args = append(args, "--stages", st)
 	}
-	out, err := exec.Command(bin, args...).Output()
-	if err != nil {
-		t.Fatalf("p2lref %v: %v", args, err)
-	}
-	var fr []simFrame
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var f simFrame
-		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
-			t.Fatalf("p2lref line: %v", err)
-		}
-		fr = append(fr, f)
-	}
+	fr := refLines[simFrame](t, bin, args)
 	if len(fr) != frames {
 		t.Fatalf("p2lref printed %d frames, want %d", len(fr), frames)
 	}
