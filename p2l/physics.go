@@ -153,14 +153,9 @@ func (s *physicsState) strand(g int) []physicsParticle {
 // validParam reports whether i indexes a parameter.
 func (s *physicsState) validParam(i int) bool { return i >= 0 && i < len(s.params) }
 
-// normalize maps a parameter value to the group's normalized range around
+// physicsNormalize maps a parameter value to the group's normalized range around
 // the midpoint of the parameter's range (Cubism's NormalizeParameterValue).
-func physicsNormalize(value, pmin, pmax, nmin, nmax, nmid float64, reflect bool) float64 {
-	return arith{}.physicsNormalize(value, pmin, pmax, nmin, nmax, nmid, reflect)
-}
-
-// physicsNormalize is physicsNormalize in the arithmetic a (physics.rs
-// normalize in float32).
+// In float32 arithmetic it is physics.rs normalize, each step rounded.
 func (a arith) physicsNormalize(value, pmin, pmax, nmin, nmax, nmid float64, reflect bool) float64 {
 	maxV := math.Max(pmax, pmin)
 	if maxV < value {
@@ -206,14 +201,20 @@ func (s *physicsState) groupInputs(g int, values []float32) (tx, ty, angle float
 		p := &s.params[in.Parameter]
 		w := a.r(float64(in.Weight) / physicsMaximumWeight)
 		v := float64(values[in.Parameter])
+		var sum *float64
+		nmin, nmax, nmid := n.PositionMin, n.PositionMax, n.PositionDefault
 		switch in.Source {
 		case PhysicsX:
-			tx = a.r(tx + a.r(a.physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect)*w))
+			sum = &tx
 		case PhysicsY:
-			ty = a.r(ty + a.r(a.physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.PositionMin), float64(n.PositionMax), float64(n.PositionDefault), in.Reflect)*w))
+			sum = &ty
 		case PhysicsAngle:
-			angle = a.r(angle + a.r(a.physicsNormalize(v, float64(p.Min), float64(p.Max), float64(n.AngleMin), float64(n.AngleMax), float64(n.AngleDefault), in.Reflect)*w))
+			sum, nmin, nmax, nmid = &angle, n.AngleMin, n.AngleMax, n.AngleDefault
+		default:
+			continue
 		}
+		nv := a.physicsNormalize(v, float64(p.Min), float64(p.Max), float64(nmin), float64(nmax), float64(nmid), in.Reflect)
+		*sum = a.r(*sum + a.r(nv*w))
 	}
 	rad := a.radians(-angle)
 	sin, cos := a.sin(rad), a.cos(rad)

@@ -45,11 +45,11 @@ func TestPhysicsNormalize(t *testing.T) {
 	for _, c := range []struct{ v, want float64 }{
 		{10, -1}, {20, -5}, {0, 3}, {15, -3}, {30, -5}, {-5, 3},
 	} {
-		got := physicsNormalize(c.v, 0, 20, -3, 5, 1, false)
+		got := arith{}.physicsNormalize(c.v, 0, 20, -3, 5, 1, false)
 		if !near(got, c.want, 1e-12) {
 			t.Errorf("normalize(%v) = %v, want %v", c.v, got, c.want)
 		}
-		if got := physicsNormalize(c.v, 0, 20, -3, 5, 1, true); !near(got, -c.want, 1e-12) {
+		if got := (arith{}).physicsNormalize(c.v, 0, 20, -3, 5, 1, true); !near(got, -c.want, 1e-12) {
 			t.Errorf("reflected normalize(%v) = %v, want %v", c.v, got, -c.want)
 		}
 	}
