@@ -6,6 +6,19 @@ import (
 	"testing"
 )
 
+// easeSine is Cubism's CubismMath::GetEasingSine, written out here for the
+// expected values (not the runtime's ease): 0 before 0, 1 after 1, else
+// 0.5 − 0.5·cos(πx).
+func easeSine(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return 0.5 - 0.5*math.Cos(math.Pi*x)
+}
+
 func constCurve(p int, v float32) ParameterCurve {
 	return ParameterCurve{Parameter: p, Curve: Curve{Start: Point{0, v}, Segments: []Segment{{Kind: SegmentLinear, End: Point{10, v}}}}}
 }

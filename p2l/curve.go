@@ -106,12 +106,10 @@ func (s *Segment) eval(p0 Point, t float64, a arith) float64 {
 
 func lerp64(a, b, u float64) float64 { return a + (b-a)*u }
 
-// easeSine is the fades' easing (Cubism's GetEasingSine, the reference's
-// ease) in float64: 0 before 0, 1 after 1, else 0.5 − 0.5·cos(πx).
-func easeSine(x float64) float64 { return arith{}.ease(x) }
-
-// ease is easeSine in the arithmetic a (float32: x·π with π rounded to
-// float32, then cosf, as clip.rs and expression.rs ease).
+// ease is the fades' easing (Cubism's GetEasingSine, the reference's
+// ease): 0 before 0, 1 after 1, else 0.5 − 0.5·cos(πx); in float32
+// arithmetic x·π with π rounded to float32, then cosf, as clip.rs and
+// expression.rs ease.
 func (a arith) ease(x float64) float64 {
 	if x < 0 {
 		return 0
