@@ -869,17 +869,14 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 	}
 	list := t.keys[kl].batches
 	chosen := int32(-1)
-	{
-		j, _ := slices.BinarySearch(list, max(lb, 0))
-		for ; j < len(list); j++ {
-			bi := list[j]
-			b := &r.batches[bi]
-			if k.backdrop && !r.disjoint(b, sc.id, o.bounds, sc.lbChar, bi) {
-				continue
-			}
-			chosen = bi
-			break
+	j, _ := slices.BinarySearch(list, max(lb, 0))
+	for ; j < len(list); j++ {
+		bi := list[j]
+		if k.backdrop && !r.disjoint(&r.batches[bi], sc.id, o.bounds, sc.lbChar, bi) {
+			continue
 		}
+		chosen = bi
+		break
 	}
 	if chosen < 0 {
 		chosen = int32(len(r.batches))
