@@ -19,10 +19,12 @@ import (
 // end: at exactly a key time the segment ending there applies, so the value
 // is that key's); after the last point the last value holds. Arithmetic is
 // float64, rounded once (PlaybackCubism; a rig plays a PlaybackReference
-// model's curves in float32, as clip.rs does). The segment is found by
-// binary search (segment end times never decrease), so long curves cost
-// O(log n) per sample.
-func (c *Curve) Value(t float64) float32 { return c.value(t, arith{}, false) }
+// model's curves in float32, as clip.rs does). Files may hold curves whose
+// end times decrease somewhere; the first segment ending at or after t is
+// then the one a scan from the start meets, as the players use. Value
+// checks the order on every call (O(n)) and finds the segment by binary
+// search when end times never decrease (O(log n)), by a scan otherwise.
+func (c *Curve) Value(t float64) float32 { return c.value(t, arith{}, c.decreasing()) }
 
 // value is Value in the arithmetic a; in float32 arithmetic t must hold a
 // float32 value (a reference clip clock). scan finds the segment by a

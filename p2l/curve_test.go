@@ -96,6 +96,26 @@ func TestCurveSearch(t *testing.T) {
 	}
 }
 
+// TestCurveValueDecreasing: on a curve whose end times go back (2, then 1,
+// then 3), Value takes the first segment ending at or after t, as the
+// players' scan does, not the one a binary search would land on. At
+// t = 1.5 that is the first, linear from (0, 0) to (2, 10): 7.5 (a binary
+// search probes segment 1, ending at 1 < 1.5, and goes right to segment 2,
+// which would give 20 + 10·(1.5−1)/(3−1) = 22.5). At 2.5 the scan, too,
+// reaches segment 2, from (1, 20): 20 + 10·(2.5−1)/2 = 27.5.
+func TestCurveValueDecreasing(t *testing.T) {
+	c := Curve{Segments: []Segment{
+		{Kind: SegmentLinear, End: Point{2, 10}},
+		{Kind: SegmentLinear, End: Point{1, 20}},
+		{Kind: SegmentLinear, End: Point{3, 30}},
+	}}
+	for _, cs := range []struct{ t, want float64 }{{1.5, 7.5}, {2, 10}, {2.5, 27.5}, {4, 30}} {
+		if got := c.Value(cs.t); float64(got) != cs.want {
+			t.Errorf("Value(%v) = %v, want %v", cs.t, got, cs.want)
+		}
+	}
+}
+
 func TestEaseSine(t *testing.T) {
 	for _, c := range []struct{ x, want float64 }{
 		{-1, 0}, {0, 0}, {0.25, 0.5 - 0.5*math.Sqrt2/2}, {0.5, 0.5}, {1, 1}, {2, 1},
