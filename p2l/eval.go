@@ -736,6 +736,7 @@ func (r *Rig) applyMultipliers() {
 func (r *Rig) updateChanges() {
 	p := r.p
 	cur, prev := r.verts[r.vcur], r.verts[r.vcur^1]
+	changed := !r.evaluated || r.adv != nil // for Revision
 	for i := range p.meshes {
 		var ch MeshChange
 		if r.orderPos[i] >= 0 && r.meshOpacity[i] > 0 {
@@ -774,13 +775,41 @@ func (r *Rig) updateChanges() {
 			r.meshRev[i]++
 		}
 		r.changes[i] = ch
+		changed = changed || ch&^MeshDrawn != 0
 	}
+	// Rig-wide: any mesh change above, or a group composite or the
+	// command list (group boundaries) differing from the previous
+	// evaluation's.
+	for i := range r.comps {
+		if !sameComposite(&r.comps[i], &r.prevComps[i]) {
+			changed = true
+		}
+	}
+	if changed || !slices.Equal(r.commands, r.prevCommands) {
+		r.rev++
+	}
+	copy(r.prevComps, r.comps)
+	r.prevCommands = append(r.prevCommands[:0], r.commands...)
 	copy(r.prevVisible, r.meshVisible)
 	copy(r.prevOpacity, r.meshOpacity)
 	copy(r.prevDraw, r.meshDraw)
 	copy(r.prevPos, r.orderPos)
 	copy(r.prevMul, r.meshMul)
 	copy(r.prevScr, r.meshScr)
+}
+
+// sameComposite reports whether two group composites are equal: numbers
+// bit for bit, mask lists by identity (they belong to the model).
+func sameComposite(a, b *Composite) bool {
+	return a.Blend == b.Blend && a.AlphaBlend == b.AlphaBlend && a.InvertMask == b.InvertMask &&
+		math.Float32bits(a.Opacity) == math.Float32bits(b.Opacity) &&
+		bitsEqual32(a.Multiply[:], b.Multiply[:]) && bitsEqual32(a.Screen[:], b.Screen[:]) &&
+		sameSlice(a.MaskMeshes, b.MaskMeshes) && sameSlice(a.MaskParts, b.MaskParts)
+}
+
+// sameSlice reports whether a and b are the same slice (same array, length).
+func sameSlice(a, b []int) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // bitsEqual32 reports whether a and b hold the same float32 bits.

@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"math"
 	"strings"
@@ -1198,4 +1199,58 @@ func TestReferenceEvalRules(t *testing.T) {
 		}
 		checkVerts(t, r, b, 1, 1)
 	})
+}
+
+// TestRevision checks that the rig-wide revision grows with every
+// evaluation that changes anything a renderer draws — vertices, an
+// opacity, a colour, a group composite — and with nothing else (what
+// ebitenp2l's frame replay relies on).
+func TestRevision(t *testing.T) {
+	m := newTestModel(param("p", 0, 1, 0), param("q", 0, 1, 0), param("idle", 0, 1, 0))
+	for i := 0; i < 2; i++ {
+		m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	}
+	// p moves mesh 0's vertices; q changes only the group's opacity;
+	// "idle" drives nothing.
+	m.Meshes[0].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
+	m.Parts = []Part{{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 1}},
+		Composite: Composite{Opacity: 1, Multiply: White}}}
+	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{{Mesh: 0}, {Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 1}},
+		Composite: &Composite{Opacity: 1, Multiply: White},
+		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{1, []float32{0, 1}}},
+			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0.5}}}}}}}}}}
+	r := m.rig(t)
+	if r.Revision() != 0 {
+		t.Fatalf("before the first evaluation: %d", r.Revision())
+	}
+	eval(t, r)
+	rev := r.Revision()
+	if rev == 0 {
+		t.Fatal("first evaluation: revision 0")
+	}
+	step := func(what string, change func(), want bool) {
+		t.Helper()
+		change()
+		eval(t, r)
+		got := r.Revision()
+		if want && got <= rev || !want && got != rev {
+			t.Errorf("%s: revision %d → %d (want a change: %v)", what, rev, got, want)
+		}
+		rev = got
+	}
+	step("unchanged", func() {}, false)
+	step("a parameter that drives nothing", func() { r.SetParameter(2, 1) }, false)
+	step("vertices", func() { r.SetParameter(0, 1) }, true)
+	step("group opacity only", func() { r.SetParameter(1, 1) }, true)
+	if c := r.GroupComposite(0); c.Opacity != 0.5 || r.MeshChanges(0)&^MeshDrawn != 0 || r.MeshChanges(1)&^MeshDrawn != 0 {
+		t.Errorf("the group step changed more than the composite: %+v, %b %b", c, r.MeshChanges(0), r.MeshChanges(1))
+	}
+	step("mesh colours", func() { r.meshColorOverride[0] = colorOverride{set: true, mul: Color{1, 0, 1}} }, true)
+	step("mesh opacity", func() { r.modelOpacity = 0.5 }, true)
+	step("unchanged again", func() {}, false)
+	r.fail(errors.New("test failure"))
+	if r.Revision() != 0 {
+		t.Errorf("a failed rig (nothing to draw) has revision %d, want 0", r.Revision())
+	}
 }

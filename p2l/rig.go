@@ -84,6 +84,7 @@ type Rig struct {
 	orderPos    []int32
 	vertChanged []bool
 	meshRev     []uint64 // MeshRevision
+	rev         uint64   // Revision
 	changes     []MeshChange
 	prevOpacity []float32
 	prevMul     []Color
@@ -94,6 +95,9 @@ type Rig struct {
 
 	partProps []props
 	comps     []Composite
+	// Previous evaluation's composites and commands, for Revision.
+	prevComps    []Composite
+	prevCommands []RenderCommand
 
 	// lastIn holds the inputs of the last full evaluation, so that an
 	// evaluation on unchanged inputs can keep its results (a paused or
@@ -235,10 +239,12 @@ func (m *Model) NewRig() *Rig {
 	r.prevPos = make([]int32, nm)
 	r.partProps = make([]props, npt)
 	r.comps = make([]Composite, npt)
+	r.prevComps = make([]Composite, npt)
 	// A mesh may be listed more than once in the draw tree; p.sortLen
 	// counts every node.
 	r.renderOrder = make([]int, 0, max(nm, p.sortLen))
 	r.commands = make([]RenderCommand, 0, max(nm, p.sortLen)+2*len(p.groups))
+	r.prevCommands = make([]RenderCommand, 0, cap(r.commands))
 	r.sc = make([]corner, 0, 1<<p.maxAxes)
 	r.local = make([]float32, p.maxLocal)
 	r.local64 = make([]float64, p.maxLocal)
@@ -553,6 +559,23 @@ func (r *Rig) MeshRevision(i int) uint64 {
 		return 0
 	}
 	return r.meshRev[i]
+}
+
+// Revision returns a counter of changes to the rig's outputs: it grows with
+// every evaluation whose results differ from the previous one in anything
+// a renderer reads (MeshVertices, MeshOpacity, MeshColors, MeshVisible,
+// draw and render order, RenderCommands, GroupComposite: any mesh's
+// MeshChanges besides MeshDrawn, or a group composite or command that
+// differs), and with every evaluation in advanced mode; and only then (an
+// evaluation on unchanged inputs keeps it). A renderer that keeps what it
+// drew from the rig (ebitenp2l replays its last frame's submissions) tells
+// by one comparison whether it is still current. It is 0 while the rig has
+// nothing to draw: before the first evaluation and once it has failed.
+func (r *Rig) Revision() uint64 {
+	if r.dead() || !r.evaluated {
+		return 0
+	}
+	return r.rev
 }
 
 // MeshRenderPosition returns mesh i's position in RenderOrder, −1 when it
