@@ -152,3 +152,32 @@ func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
 	}
 	return fixedBlend{}, false
 }
+
+// overClear is what combination (b, a) does over a transparent
+// destination (D = 0), as the first draw of a layer region: nothing
+// (draws = false: Multiply and MultiplyCompatible, Atop and Out scale or
+// keep D, which is 0), or, for every backdrop-reading combination left,
+// write the shaded source S itself (replaces = true: with Over, Conjoint
+// and Disjoint the weights are (as·0, as, 0), so B(Cs, 0)·0 + Cs·as = S).
+// Written with replace blending it needs no backdrop copy, and a mesh
+// that overlaps itself lets its last triangle win, as the backdrop path
+// does. The fixed-function combinations that draw over transparency stay
+// as they are (replaces = false): they blend triangle after triangle.
+func overClear(b p2l.BlendMode, a p2l.AlphaMode) (draws, replaces bool) {
+	if b >= p2l.NumBlendModes {
+		b = p2l.BlendNormal
+	}
+	if a >= p2l.NumAlphaModes {
+		a = p2l.AlphaOver
+	}
+	switch {
+	case a == p2l.AlphaAtop || a == p2l.AlphaOut:
+		// D'.a = ad·… = 0, and every colour term carries ad or D (AddGlow
+		// + Atop: S·ad + D; the W3C weights as·ad and ad·(1 − as)).
+		return b == p2l.BlendAddCompatible, false
+	case b == p2l.BlendMultiplyCompatible:
+		return false, false // S·D + D·(1 − as), ad
+	}
+	_, fixed := fixedFunction(b, a)
+	return true, !fixed
+}

@@ -661,6 +661,12 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 	r.assignSlots(k, useStart, top)
 
 	t := &r.targets[ti]
+	if !top && len(t.batches) == 0 {
+		// A layer target's first call clears its groups' regions (see
+		// renderTarget): a replace-blend call of the mesh program, which
+		// the ops that draw over nothing join.
+		r.openBatch(t, r.keyList(t, batchKey{src: cp.res.white, blend: blendReplace}))
+	}
 	for i := first; i < last; i = cp.next(i) {
 		it := cp.items[i]
 		var x op
@@ -727,6 +733,21 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			}
 		}
 		blend, alpha := p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1])
+		if !top && sc.lowerBound(x.bounds) < 0 {
+			// Nothing of the group is under it yet: it draws over the
+			// cleared layer (see overClear).
+			draws, replaces := overClear(blend, alpha)
+			if !draws {
+				continue
+			}
+			if replaces {
+				key.blend = blendReplace
+				x.col[7] = flags
+				r.ops = append(r.ops, x)
+				r.place(ti, int32(len(r.ops)-1), key, &sc)
+				continue
+			}
+		}
 		if f, ok := fixedFunction(blend, alpha); ok {
 			key.blend = f.blend
 			if f.zeroAlpha {
@@ -844,29 +865,8 @@ func (r *renderer) assignSlots(k, from int, top bool) {
 func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 	t := &r.targets[ti]
 	o := &r.ops[x]
-	lb := max(sc.older, sc.lbChar)
-	for i := range min(sc.n, scopeWindow) {
-		if e := &sc.ring[i]; e.batch > lb && e.b.Overlaps(o.bounds) {
-			lb = e.batch
-		}
-	}
-	kl := -1
-	for i := range t.keys {
-		if t.keys[i].key == k {
-			kl = i
-			break
-		}
-	}
-	if kl < 0 {
-		kl = len(t.keys)
-		if kl < cap(t.keys) {
-			t.keys = t.keys[:kl+1]
-			t.keys[kl].key = k
-			t.keys[kl].batches = t.keys[kl].batches[:0]
-		} else {
-			t.keys = append(t.keys, keyList{key: k})
-		}
-	}
+	lb := sc.lowerBound(o.bounds)
+	kl := r.keyList(t, k)
 	list := t.keys[kl].batches
 	chosen := int32(-1)
 	j, _ := slices.BinarySearch(list, max(lb, 0))
@@ -879,10 +879,7 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 		break
 	}
 	if chosen < 0 {
-		chosen = int32(len(r.batches))
-		r.batches = append(r.batches, batch{key: k, first: -1, last: -1, scope: -1})
-		t.batches = append(t.batches, chosen)
-		t.keys[kl].batches = append(t.keys[kl].batches, chosen)
+		chosen = r.openBatch(t, kl)
 	}
 	b := &r.batches[chosen]
 	if b.last >= 0 {
@@ -903,6 +900,46 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 	sc.ring[slot].b, sc.ring[slot].batch = o.bounds, chosen
 	sc.n++
 	return chosen
+}
+
+// lowerBound returns the highest batch holding an op of the scope that an
+// op with bounds b must follow (−1: none), as place describes.
+func (sc *scope) lowerBound(b image.Rectangle) int32 {
+	lb := max(sc.older, sc.lbChar)
+	for i := range min(sc.n, scopeWindow) {
+		if e := &sc.ring[i]; e.batch > lb && e.b.Overlaps(b) {
+			lb = e.batch
+		}
+	}
+	return lb
+}
+
+// keyList returns the index of target t's list of batches with state k,
+// adding an empty one.
+func (r *renderer) keyList(t *target, k batchKey) int {
+	for i := range t.keys {
+		if t.keys[i].key == k {
+			return i
+		}
+	}
+	kl := len(t.keys)
+	if kl < cap(t.keys) {
+		t.keys = t.keys[:kl+1]
+		t.keys[kl].key = k
+		t.keys[kl].batches = t.keys[kl].batches[:0]
+	} else {
+		t.keys = append(t.keys, keyList{key: k})
+	}
+	return kl
+}
+
+// openBatch appends an empty batch to target t's list kl and returns it.
+func (r *renderer) openBatch(t *target, kl int) int32 {
+	bi := int32(len(r.batches))
+	r.batches = append(r.batches, batch{key: t.keys[kl].key, first: -1, last: -1, scope: -1})
+	t.batches = append(t.batches, bi)
+	t.keys[kl].batches = append(t.keys[kl].batches, bi)
+	return bi
 }
 
 // disjoint reports whether area a may join backdrop batch b (index bi):
@@ -1063,34 +1100,36 @@ func (r *renderer) clearQuads(img *ebiten.Image, rects []image.Rectangle) {
 }
 
 // renderTargets draws the layer pages from the deepest nesting to the
-// shallowest (each depth's regions cleared first), then the caller's image.
+// shallowest, then the caller's image.
 func (r *renderer) renderTargets(n int) {
 	for d := len(r.pageTgtDepths()) - 1; d >= 0; d-- {
-		r.quads = r.quads[:0]
-		for k := range n {
-			cp := &r.chars[k]
-			for i := range cp.groups {
-				g := &cp.groups[i]
-				if g.target >= 0 && g.depth == d {
-					size := g.clip.Size()
-					if g.pageMode {
-						size = g.full.Size()
-					}
-					r.quads = append(r.quads, image.Rectangle{Min: g.region.Min, Max: g.region.Min.Add(size)})
-				}
-			}
-		}
-		if len(r.quads) == 0 {
-			continue
-		}
-		r.clearQuads(pool.layer(d).img, r.quads)
 		for ti := range r.targets {
 			if r.targets[ti].depth == d {
-				r.renderTarget(&r.targets[ti])
+				r.renderTarget(int32(ti), n)
 			}
 		}
 	}
-	r.renderTarget(&r.targets[0])
+	r.renderTarget(0, n)
+}
+
+// clearRegions appends, to the call being built, quads writing zeros over
+// the layer regions of the groups drawn into target ti (the call has
+// replace blending).
+func (r *renderer) clearRegions(ti int32, n int) {
+	for k := range n {
+		cp := &r.chars[k]
+		for i := range cp.groups {
+			g := &cp.groups[i]
+			if g.target != ti {
+				continue
+			}
+			size := g.clip.Size()
+			if g.pageMode {
+				size = g.full.Size()
+			}
+			r.quad(image.Rectangle{Min: g.region.Min, Max: g.region.Min.Add(size)}, image.Point{}, [8]float32{})
+		}
+	}
 }
 
 // pageTgtDepths returns the layer pages in use (one per nesting depth).
@@ -1102,8 +1141,11 @@ func (r *renderer) pageTgtDepths() []*page {
 	return pool.layers[:d]
 }
 
-// renderTarget issues target t's batches in order.
-func (r *renderer) renderTarget(t *target) {
+// renderTarget issues target ti's batches in order; a layer target's
+// first batch (a replace-blend one, see buildScope) begins with the clear
+// of its regions.
+func (r *renderer) renderTarget(ti int32, n int) {
+	t := &r.targets[ti]
 	if len(t.batches) == 0 {
 		return
 	}
@@ -1119,7 +1161,7 @@ func (r *renderer) renderTarget(t *target) {
 	if t.depth+1 < len(pool.layers) {
 		layer = pool.layers[t.depth+1].img
 	}
-	for _, bi := range t.batches {
+	for j, bi := range t.batches {
 		b := &r.batches[bi]
 		if b.key.backdrop {
 			if !t.bdOK {
@@ -1133,6 +1175,9 @@ func (r *renderer) renderTarget(t *target) {
 		} else {
 			r.begin(t.img, meshShader, b.key.blend, b.key.src, cov, layer)
 			r.opts.Uniforms = r.meshU
+			if j == 0 && t.depth >= 0 {
+				r.clearRegions(ti, n)
+			}
 		}
 		for x := b.first; x >= 0; x = r.ops[x].next {
 			o := &r.ops[x]

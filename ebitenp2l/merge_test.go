@@ -1,0 +1,134 @@
+package ebitenp2l
+
+import (
+	"fmt"
+	"image"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/render"
+)
+
+// mergeModel builds models for the tests of the draw merges: untextured
+// meshes (the white block, tinted by their multiply colour) placed in
+// canvas pixels, at the top level or in isolated groups.
+type mergeModel struct {
+	m p2l.Model
+}
+
+func newMergeModel(w, h float32) *mergeModel {
+	return &mergeModel{m: p2l.Model{Canvas: p2l.Canvas{Width: w, Height: h, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}}
+}
+
+// mesh adds a mesh of the given vertices (x, y pairs) and triangles, of
+// colour rgb at opacity op, and returns the draw node that draws it.
+func (mm *mergeModel) mesh(blend p2l.BlendMode, alpha p2l.AlphaMode, rgb p2l.Color, op float32, pos []float32, idx []uint32) p2l.DrawNode {
+	uv := make([]float32, len(pos))
+	for i := range uv {
+		uv[i] = 0.5
+	}
+	i := len(mm.m.Meshes)
+	mm.m.Meshes = append(mm.m.Meshes, p2l.Mesh{ID: fmt.Sprint("m", i), Parent: -1, TexturePage: -1,
+		Flags: p2l.MeshGeometry | p2l.MeshVisible, Blend: blend, AlphaBlend: alpha,
+		Positions: pos, UVs: uv, Indices: idx, Opacity: op, Multiply: rgb})
+	return p2l.DrawNode{Mesh: i}
+}
+
+// rect adds a rectangle mesh (two triangles).
+func (mm *mergeModel) rect(blend p2l.BlendMode, alpha p2l.AlphaMode, rgb p2l.Color, op float32, x0, y0, x1, y1 float32) p2l.DrawNode {
+	return mm.mesh(blend, alpha, rgb, op, []float32{x0, y0, x1, y0, x0, y1, x1, y1}, []uint32{0, 1, 2, 1, 3, 2})
+}
+
+// folded adds a rectangle with a third triangle over half of it: the mesh
+// overlaps itself there.
+func (mm *mergeModel) folded(blend p2l.BlendMode, alpha p2l.AlphaMode, rgb p2l.Color, op float32, x0, y0, x1, y1 float32) p2l.DrawNode {
+	return mm.mesh(blend, alpha, rgb, op, []float32{x0, y0, x1, y0, x0, y1, x1, y1}, []uint32{0, 1, 2, 1, 3, 2, 0, 1, 3})
+}
+
+// group returns an isolated group (a new part) of the given children,
+// composited Normal + Over.
+func (mm *mergeModel) group(children ...p2l.DrawNode) p2l.DrawNode {
+	part := len(mm.m.Parts)
+	comp := p2l.Composite{Opacity: 1, Multiply: p2l.White}
+	mm.m.Parts = append(mm.m.Parts, p2l.Part{ID: fmt.Sprint("g", part), Flags: p2l.PartVisible, GroupMode: p2l.GroupIsolated, Composite: comp})
+	return p2l.DrawNode{Group: &p2l.DrawGroup{Part: part, Composite: &comp, Children: children}}
+}
+
+// compareWithCPU draws the model's rest pose on the GPU over an opaque
+// grey target and with the CPU reference renderer over the same, requires
+// every channel to agree within parityTolerance, and returns the draws the
+// GPU frame took.
+func compareWithCPU(t *testing.T, m *p2l.Model) int {
+	t.Helper()
+	w, h := int(m.Canvas.Width), int(m.Canvas.Height)
+	grey := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < len(grey.Pix); i += 4 {
+		grey.Pix[i], grey.Pix[i+1], grey.Pix[i+2], grey.Pix[i+3] = 101, 131, 77, 255
+	}
+	var gpu []byte
+	var rig *p2l.Rig
+	n := 0
+	onGame(func() {
+		c := NewCharacter(m)
+		defer c.Dispose()
+		if err := c.Rig().Err(); err != nil {
+			t.Fatal(err)
+		}
+		rig = c.Rig()
+		dst := ebiten.NewImageFromImage(grey)
+		defer dst.Deallocate()
+		n = calls(func() { c.Draw(dst, nil) })
+		gpu = pixels(dst)
+	})
+	want := image.NewRGBA(grey.Bounds())
+	copy(want.Pix, grey.Pix)
+	var cpu render.Renderer
+	if err := cpu.Render(rig, want, &render.Options{Keep: true}); err != nil {
+		t.Fatal(err)
+	}
+	d, at, _ := maxDiff(gpu, want.Pix, w, func(int, int) bool { return false })
+	if d > parityTolerance {
+		t.Errorf("GPU and CPU differ by %d/255 at %v (GPU %v, CPU %v)", d, at, gpu[4*(at.Y*w+at.X):][:4], want.Pix[4*(at.Y*w+at.X):][:4])
+	}
+	return n
+}
+
+// TestFirstDrawInLayer: in a layer, a backdrop-reading mesh with nothing of
+// its group under it is written with replace blending in the call that
+// clears the layer (no copy), and one that changes nothing over
+// transparency is not drawn; a mesh over another of its group still reads
+// the backdrop, and a fixed-function one still blends triangle after
+// triangle. Each case has a mesh that overlaps itself (its last triangle
+// wins where a backdrop is read, both blend where it is not), and the
+// pixels must be the CPU reference renderer's.
+func TestFirstDrawInLayer(t *testing.T) {
+	mm := newMergeModel(64, 32)
+	orange, teal := p2l.Color{0.9, 0.5, 0.2}, p2l.Color{0.2, 0.7, 0.6}
+	mm.m.Draw.Children = []p2l.DrawNode{
+		mm.rect(p2l.BlendNormal, p2l.AlphaOver, p2l.Color{0.3, 0.3, 0.8}, 0.7, 0, 0, 64, 32),
+		mm.group(
+			// Over nothing: replaced, the fold's last triangle wins.
+			mm.folded(p2l.BlendOverlay, p2l.AlphaOver, orange, 0.6, 2, 2, 20, 14),
+			mm.rect(p2l.BlendDarken, p2l.AlphaConjointOver, teal, 0.8, 24, 2, 30, 14),
+			// Over nothing and changing nothing there: not drawn.
+			mm.rect(p2l.BlendScreen, p2l.AlphaAtop, teal, 1, 34, 2, 40, 14),
+			mm.rect(p2l.BlendMultiplyCompatible, p2l.AlphaOver, teal, 1, 42, 2, 48, 14),
+			// Over nothing but fixed-function: its fold blends twice.
+			mm.folded(p2l.BlendScreen, p2l.AlphaOver, orange, 0.5, 2, 18, 20, 30),
+			// AddCompatible with Atop leaves colour over transparency.
+			mm.rect(p2l.BlendAddCompatible, p2l.AlphaAtop, teal, 0.5, 50, 2, 56, 14),
+			// Over the first mesh: reads the backdrop.
+			mm.folded(p2l.BlendColorBurn, p2l.AlphaOver, teal, 0.7, 10, 6, 26, 12),
+		),
+	}
+	n := compareWithCPU(t, &mm.m)
+	// The layer: clear + the two replaced meshes; the Screen and
+	// AddCompatible meshes (normal and screen blends: two calls); a copy
+	// and a draw for the ColorBurn mesh. The caller's image: the
+	// background and the group composite (one call).
+	if want := 6; n != want {
+		t.Errorf("%d draws, want %d", n, want)
+	}
+}
