@@ -1,8 +1,10 @@
 package p2l
 
 import (
+	"bytes"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/libm"
 )
@@ -128,7 +130,7 @@ func (r *Rig) evalDeformers() {
 			// Transform::Warp scale).
 			f.scale = 1
 			if c.parent >= 0 {
-				r.mapPoints(c.parent, pts)
+				r.mapPoints(c.parent, pts, pts)
 				f.scale = r.frames[c.parent].scale
 			}
 			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
@@ -195,10 +197,10 @@ func (r *Rig) evalDeformers() {
 			// the origin, measured toward that point plus a quarter turn, so
 			// a collapsed lattice turns by 90° (eval.rs rotation_frame); the
 			// scale is the one the warp passes on.
-			pc := &p.defs[c.parent]
-			ox, oy = r.mapWarp(pc, int(c.parent), v[0], v[1])
-			ax, ay := r.mapWarp(pc, int(c.parent), v[0], v[1]-0.1)
-			turn := float32(libm.Atan2f(ay-oy, ax-ox)*degsPerRad) + 90 // glibc atan2f, to_degrees, + 90°
+			pt := [4]float32{v[0], v[1], v[0], v[1] - 0.1}
+			r.mapPoints(c.parent, pt[:], pt[:])
+			ox, oy = pt[0], pt[1]
+			turn := float32(libm.Atan2f(pt[3]-oy, pt[2]-ox)*degsPerRad) + 90 // glibc atan2f, to_degrees, + 90°
 			angle += turn
 			scale *= r.frames[c.parent].scale
 		}
@@ -251,22 +253,6 @@ func (r *Rig) addShapeDiffs(local []float32, gdiff [][][]float32, nb int) {
 	}
 }
 
-// mapPoints maps points (x,y pairs, in place) of deformer d's child space
-// to canvas pixels.
-func (r *Rig) mapPoints(d int32, pts []float32) {
-	c := &r.p.defs[d]
-	if c.kind == RotationDeformer {
-		f := &r.frames[d]
-		for j := 0; j+1 < len(pts); j += 2 {
-			pts[j], pts[j+1] = f.apply(pts[j], pts[j+1])
-		}
-		return
-	}
-	for j := 0; j+1 < len(pts); j += 2 {
-		pts[j], pts[j+1] = r.mapWarp(c, int(d), pts[j], pts[j+1])
-	}
-}
-
 // toCanvas maps float64 points (x,y pairs, in place) from deformer d's
 // child space to canvas pixels, for the advanced mode's simulations: a
 // rotation through its affine frame, a warp as warp.rs map64. d = −1 is
@@ -290,97 +276,72 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 	}
 }
 
-// storeCanvas maps local points of deformer d's child space to canvas
-// pixels into dst and reports whether any value differs (in bits) from
-// prev, the previous evaluation's.
-func (r *Rig) storeCanvas(d int32, local, dst, prev []float32) bool {
-	n := len(local)
-	dst = dst[:n]
-	prev = prev[:n]
-	var diff uint32
+// mapPoints maps points (x,y pairs) of deformer d's child space to canvas
+// pixels, from src into dst (which may be src itself): through a rotation's
+// frame (eval.rs Transform::apply), through a warp's lattice as warp.rs
+// Lattice::map (float64 inside, float32 in and out); d = −1 is the canvas
+// itself.
+func (r *Rig) mapPoints(d int32, src, dst []float32) {
+	dst = dst[:len(src)]
 	switch {
 	case d < 0:
-		for j, v := range local {
-			dst[j] = v
-			diff |= math.Float32bits(v) ^ math.Float32bits(prev[j])
-		}
+		copy(dst, src)
 	case r.p.defs[d].kind == RotationDeformer:
 		f := r.frames[d]
-		for j := 0; j+1 < n; j += 2 {
-			fx, fy := f.apply(local[j], local[j+1])
-			dst[j], dst[j+1] = fx, fy
-			diff |= (math.Float32bits(fx) ^ math.Float32bits(prev[j])) | (math.Float32bits(fy) ^ math.Float32bits(prev[j+1]))
+		for len(src) >= 2 && len(dst) >= 2 {
+			dst[0], dst[1] = f.apply(src[0], src[1])
+			src, dst = src[2:], dst[2:]
 		}
 	default:
-		// mapWarp, inlined: inside the unit square one lattice cell, with
-		// lattice's order of operations.
+		// Inside the unit square one lattice cell, with lattice's order of
+		// operations (written out here: this is the hot loop); outside,
+		// mapWarp64.
 		c := &r.p.defs[d]
 		g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
 		cols, rows := c.cols, c.rows
 		fc, fr := float64(cols), float64(rows)
 		w := 2 * (cols + 1)
 		bilinear := c.bilinear
-		for j := 0; j+1 < n; j += 2 {
-			u, v := float64(local[j]), float64(local[j+1])
+		for len(src) >= 2 && len(dst) >= 2 {
+			u, v := float64(src[0]), float64(src[1])
 			var x, y float64
 			if u >= 0 && u <= 1 && v >= 0 && v <= 1 {
 				fx, fy := u*fc, v*fr
-				i, k := int(fx), int(fy)
-				if i >= cols {
-					i = cols - 1
-				}
-				if k >= rows {
-					k = rows - 1
-				}
+				i, k := min(int(fx), cols-1), min(int(fy), rows-1)
 				s, t := fx-float64(i), fy-float64(k)
 				o := k*w + 2*i
-				q := g[o : o+4 : o+4]       // P00, P10
-				p := g[o+w : o+w+4 : o+w+4] // P01, P11
-				x00, y00, x10, y10 := q[0], q[1], q[2], q[3]
-				x01, y01, x11, y11 := p[0], p[1], p[2], p[3]
-				switch {
-				case bilinear:
+				if bilinear {
+					q := g[o : o+4 : o+4]       // P00, P10
+					p := g[o+w : o+w+4 : o+w+4] // P01, P11
 					a, b, cc, dd := (1-s)*(1-t), s*(1-t), (1-s)*t, s*t
-					x = float64(a*x00) + float64(b*x10) + float64(cc*x01) + float64(dd*x11)
-					y = float64(a*y00) + float64(b*y10) + float64(cc*y01) + float64(dd*y11)
-				case s+t <= 1:
-					x = x00 + float64(s*(x10-x00)) + float64(t*(x01-x00))
-					y = y00 + float64(s*(y10-y00)) + float64(t*(y01-y00))
-				default:
-					x = x11 + float64((1-s)*(x01-x11)) + float64((1-t)*(x10-x11))
-					y = y11 + float64((1-s)*(y01-y11)) + float64((1-t)*(y10-y11))
+					x = float64(a*q[0]) + float64(b*q[2]) + float64(cc*p[0]) + float64(dd*p[2])
+					y = float64(a*q[1]) + float64(b*q[3]) + float64(cc*p[1]) + float64(dd*p[3])
+				} else {
+					// lattice's two triangles are one formula with the
+					// corners and fractions swapped: the lower one is
+					// P00 + s·(P10 − P00) + t·(P01 − P00), the upper
+					// P11 + (1−s)·(P01 − P11) + (1−t)·(P10 − P11). Picking
+					// corners by offset and fractions by their bits
+					// (conditional moves) spares a branch that points
+					// scattered over a cell mispredict half the time.
+					o0, oa, ob := o, o+2, o+w // P00, P10, P01
+					sb, tb := math.Float64bits(s), math.Float64bits(t)
+					if s+t > 1 {
+						o0, oa, ob = o+w+2, o+w, o+2 // P11, P01, P10
+						sb, tb = math.Float64bits(1-s), math.Float64bits(1-t)
+					}
+					s, t = math.Float64frombits(sb), math.Float64frombits(tb)
+					p0, pa, pb := g[o0:o0+2:o0+2], g[oa:oa+2:oa+2], g[ob:ob+2:ob+2]
+					x = p0[0] + float64(s*(pa[0]-p0[0])) + float64(t*(pb[0]-p0[0]))
+					y = p0[1] + float64(s*(pa[1]-p0[1])) + float64(t*(pb[1]-p0[1]))
 				}
 			} else {
 				x, y = r.mapWarp64(c, int(d), u, v)
 			}
-			fx, fy := float32(x), float32(y)
-			dst[j], dst[j+1] = fx, fy
-			diff |= (math.Float32bits(fx) ^ math.Float32bits(prev[j])) | (math.Float32bits(fy) ^ math.Float32bits(prev[j+1]))
+			dst[0], dst[1] = float32(x), float32(y)
+			src, dst = src[2:], dst[2:]
 		}
 	}
-	return diff != 0
-}
-
-// mapWarp maps a point of warp deformer c's (index d) unit square to canvas
-// pixels: warp.rs Lattice::map, float64 inside, float32 in and out.
-func (r *Rig) mapWarp(c *cdef, d int, u, v float32) (float32, float32) {
-	uf, vf := float64(u), float64(v)
-	if uf >= 0 && uf <= 1 && vf >= 0 && vf <= 1 {
-		// Inside the unit square (the common case, inlined).
-		g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
-		cols, rows := c.cols, c.rows
-		fx, fy := uf*float64(cols), vf*float64(rows)
-		i, j := min(int(fx), cols-1), min(int(fy), rows-1)
-		s, t := fx-float64(i), fy-float64(j)
-		o00 := 2 * (j*(cols+1) + i)
-		o01 := o00 + 2*(cols+1)
-		q := g[o00 : o00+4 : o00+4] // P00, P10
-		p := g[o01 : o01+4 : o01+4] // P01, P11
-		x, y := lattice(q[0], q[1], q[2], q[3], p[0], p[1], p[2], p[3], s, t, c.bilinear)
-		return float32(x), float32(y)
-	}
-	x, y := r.mapWarp64(c, d, uf, vf)
-	return float32(x), float32(y)
 }
 
 // lattice interpolates a cell of corners P00, P10, P01, P11 at (s, t):
@@ -510,7 +471,10 @@ func (r *Rig) evalMeshes() {
 				local[j] = float32(v)
 			}
 		}
-		r.vertChanged[i] = r.storeCanvas(c.parent, local, out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
+		r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n])
+		// Glue moves vertices later: updateChanges compares glued meshes
+		// then.
+		r.vertChanged[i] = !c.glued && !bitsEqual32(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
 	}
 }
 
@@ -814,10 +778,14 @@ func sameSlice(a, b []int) bool {
 
 // bitsEqual32 reports whether a and b hold the same float32 bits.
 func bitsEqual32(a, b []float32) bool {
-	b = b[:len(a)]
-	var diff uint32
-	for j, v := range a {
-		diff |= math.Float32bits(v) ^ math.Float32bits(b[j])
-	}
-	return diff == 0
+	// As bytes: bytes.Equal compares many floats per instruction, where a
+	// loop over Float32bits takes several instructions per float, and the
+	// comparison runs on every mesh after every evaluation.
+	return len(a) == len(b) && bytes.Equal(float32Bytes(a), float32Bytes(b))
+}
+
+// float32Bytes returns the memory of s as bytes (machine byte order),
+// without copying.
+func float32Bytes(s []float32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
 }
