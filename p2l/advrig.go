@@ -309,6 +309,10 @@ func (bs *boneSource) frameAt(cur []float32, d int) Affine {
 		r := bs.rig
 		copy(r.current, cur)
 		r.clampCurrent()
+		// Deformers alone, outside evaluate: recompute every one, and
+		// leave nothing for a later evaluation to compare with.
+		r.lastIn.valid = false
+		r.markMoved()
 		r.evalDeformers()
 		bs.valid = true
 	}

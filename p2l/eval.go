@@ -44,6 +44,56 @@ func (r *Rig) clampCurrent() {
 	}
 }
 
+// markMoved decides what this evaluation recomputes. A parameter moved
+// when its value differs in bits from the last full evaluation's (every
+// one does when there is none, and in advanced mode, whose hooks change
+// what evaluation reads and writes). A deformer is recomputed when a
+// parameter it reads moved or its parent is recomputed; a mesh's geometry
+// when a parameter of its keyforms or bindings moved or its parent deformer
+// is recomputed; a glue component's meshes and glues all together when one
+// of them is recomputed or a parameter of an intensity moved (glue reads
+// the other meshes' vertices from before glue). Everything else reads
+// exactly what it read last time, so its last results are its results:
+// the model is immutable and evaluation is deterministic.
+func (r *Rig) markMoved() {
+	all := !r.lastIn.valid || r.adv != nil
+	for i, v := range r.current {
+		r.moved[i] = all || math.Float32bits(v) != math.Float32bits(r.lastIn.current[i])
+	}
+	p := r.p
+	for i := range p.defs {
+		c := &p.defs[i]
+		r.defMoved[i] = all || r.anyMoved(c.reads) || c.parent >= 0 && r.defMoved[c.parent]
+	}
+	for ci := range p.gcomps {
+		r.compMoved[ci] = all || r.anyMoved(p.gcomps[ci].reads)
+	}
+	for i := range p.meshes {
+		c := &p.meshes[i]
+		r.meshMoved[i] = all || r.anyMoved(c.reads) || c.parent >= 0 && r.defMoved[c.parent]
+		if r.meshMoved[i] && c.gcomp >= 0 {
+			r.compMoved[c.gcomp] = true
+		}
+	}
+	for ci := range p.gcomps {
+		if r.compMoved[ci] {
+			for _, m := range p.gcomps[ci].meshes {
+				r.meshMoved[m] = true
+			}
+		}
+	}
+}
+
+// anyMoved reports whether one of the parameters ps moved (markMoved).
+func (r *Rig) anyMoved(ps []int32) bool {
+	for _, i := range ps {
+		if r.moved[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // evalObj computes a record's properties and leaves its binding weights in
 // r.bw for the geometric part of its blend shapes.
 func (r *Rig) evalObj(o *cobj) props {
@@ -106,6 +156,9 @@ func (r *Rig) chainedOpacity(pr props, parent int32) float64 {
 func (r *Rig) evalDeformers() {
 	p := r.p
 	for i := range p.defs {
+		if !r.defMoved[i] {
+			continue // the last evaluation's frame, lattice and opacity stand
+		}
 		c := &p.defs[i]
 		pr := r.evalObj(&c.obj)
 		r.defOpacity[i] = r.chainedOpacity(pr, c.parent)
@@ -458,6 +511,13 @@ func (r *Rig) evalMeshes() {
 			continue
 		}
 		n := 2 * c.nv
+		if !r.meshMoved[i] {
+			// The last evaluation's vertices, glue included (a component
+			// is recomputed whole or not at all).
+			copy(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
+			r.vertChanged[i] = false
+			continue
+		}
 		local := r.local[:n]
 		r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
 		r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
@@ -553,8 +613,11 @@ func (r *Rig) evalGlues() {
 	out := r.verts[r.vcur]
 	for gi := range p.glues {
 		g := &p.glues[gi]
-		if g.a == g.b {
-			continue // a mesh glued to itself is left alone (eval.rs evaluate_ext)
+		if g.a == g.b || !r.compMoved[g.comp] {
+			// A mesh glued to itself is left alone (eval.rs
+			// evaluate_ext); a component not recomputed keeps its glued
+			// vertices.
+			continue
 		}
 		in := float32(g.ch.scalar(ChannelGlueIntensity, g.intensity, r.current, r.sc))
 		va := out[p.meshes[g.a].vOff:]
@@ -725,8 +788,8 @@ func (r *Rig) updateChanges() {
 				ch |= MeshColorsChanged
 			}
 			c := &p.meshes[i]
-			if c.glued {
-				// Glue moved vertices after storeCanvas compared them.
+			if c.glued && r.meshMoved[i] {
+				// Glue moved vertices after evalMeshes.
 				r.vertChanged[i] = !bitsEqual32(cur[c.vOff:c.vOff+2*c.nv], prev[c.vOff:c.vOff+2*c.nv])
 			}
 			if r.vertChanged[i] {

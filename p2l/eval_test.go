@@ -788,9 +788,19 @@ func TestGroupComposite(t *testing.T) {
 	}
 }
 
+// readsParam returns keyforms over parameter p that leave the n floats
+// of a mesh as they are: the mesh then reads p, so that a new value of p
+// recomputes it (evaluation keeps the results of meshes whose inputs did
+// not change).
+func readsParam(p, n int) *Grid[[]float32] {
+	return &Grid[[]float32]{Axes: []Axis{{Parameter: p, Keys: []float32{0, 1}}},
+		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, n)}, {Coord: []uint16{1}, Value: make([]float32, n)}}}
+}
+
 func TestOutOfRangeAndInert(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
+	m.Meshes[mi].Keyforms = readsParam(0, 6)
 	r := m.rig(t)
 	eval(t, r)
 	if r.MeshVertices(-1) != nil || r.MeshVertices(5) != nil || !math.IsNaN(float64(r.MeshOpacity(9))) ||
@@ -811,7 +821,7 @@ func TestOutOfRangeAndInert(t *testing.T) {
 	}
 	// An internal failure during evaluation is recovered and recorded.
 	m.Model.Meshes[mi].Positions = nil // breaks the prepared sizes
-	r.SetParameter(0, 0.5)             // new inputs: the rig evaluates again
+	r.SetParameter(0, 0.5)             // new inputs: the rig evaluates the mesh again
 	r.Evaluate()
 	if r.Err() == nil || r.MeshVertices(mi) != nil {
 		t.Fatal("evaluation failure not recorded")
@@ -1059,7 +1069,7 @@ func TestRigFailureLogged(t *testing.T) {
 // after it was prepared, which makes evaluation panic inside).
 func TestLoadLoggerReceivesRigFailures(t *testing.T) {
 	tm := newTestModel(param("p", 0, 1, 0))
-	tm.mesh(-1, 0, 0, 1, 0, 0, 1)
+	tm.Meshes[tm.mesh(-1, 0, 0, 1, 0, 0, 1)].Keyforms = readsParam(0, 6)
 	var file bytes.Buffer
 	if err := Write(&file, &tm.Model, nil); err != nil {
 		t.Fatal(err)

@@ -214,6 +214,7 @@ type cdef struct {
 	parent  int32
 	nearRot int32 // nearest rotation deformer above, −1 for none
 	obj     cobj
+	reads   []int32 // parameters its evaluation reads (paramSet)
 
 	// Warp.
 	cols, rows int
@@ -243,6 +244,8 @@ type cmesh struct {
 	hidden bool          // its own visible flag is off
 	glued  bool          // some glue moves its vertices
 	chain  []int32       // ancestor parts, nearest first
+	reads  []int32       // parameters its geometry reads (paramSet): keyforms, bindings
+	gcomp  int32         // its glue component (prepared.gcomps), −1 when not glued
 }
 
 type cpart struct {
@@ -255,6 +258,15 @@ type cglue struct {
 	intensity float32
 	pairs     []GluePair
 	ch        chanSet
+	comp      int32 // its component in prepared.gcomps
+}
+
+// gcomp is a glue component: meshes joined by glues, directly or through
+// other glued meshes. Glue moves vertices of a component's meshes from the
+// values the others had before glue, so they are computed all or none.
+type gcomp struct {
+	meshes []int32
+	reads  []int32 // parameters its glues' intensities read
 }
 
 // cgroup is a draw-tree group; the tree is flattened with children stored as
@@ -298,6 +310,7 @@ type prepared struct {
 	glues    []cglue
 	groups   []cgroup // groups[0] is the root
 	gsrc     []groupSource
+	gcomps   []gcomp
 
 	vertFloats int // total mesh vertex floats
 	warpFloats int // total warp grid floats
@@ -403,6 +416,15 @@ func (p *prepared) build(m *Model) error {
 		if err := p.buildGlue(m, i); err != nil {
 			return fmt.Errorf("p2l: glue %d (%q): %w", i, m.Glues[i].ID, err)
 		}
+	}
+	p.buildGlueComponents()
+	for i := range p.defs {
+		c := &p.defs[i]
+		c.reads = paramSet(&c.obj, true, &c.g)
+	}
+	for i := range p.meshes {
+		c := &p.meshes[i]
+		c.reads = paramSet(&c.obj, false, &c.g)
 	}
 	if err := p.buildDraw(m); err != nil {
 		return fmt.Errorf("p2l: draw tree: %w", err)
@@ -814,6 +836,84 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 	p.meshes[g.MeshB].glued = true
 	p.glues[i] = cglue{a: int32(g.MeshA), b: int32(g.MeshB), intensity: g.Intensity, pairs: g.Pairs, ch: ch}
 	return nil
+}
+
+// paramSet lists, sorted and without duplicates, the parameters that the
+// grids given, o's bindings (their parameters and limits) and, with
+// channels set, o's channels read: an evaluation of them whose parameters
+// all hold the values of the previous one gives the previous results.
+func paramSet(o *cobj, channels bool, grids ...*cgrid) []int32 {
+	var ps []int32
+	for _, g := range grids {
+		ps = append(ps, g.params...)
+	}
+	if channels {
+		for k := range o.ch.list {
+			ps = append(ps, o.ch.list[k].g.params...)
+		}
+	}
+	for b := range o.binds {
+		ps = append(ps, o.binds[b].param)
+		for l := range o.binds[b].limits {
+			ps = append(ps, o.binds[b].limits[l].param)
+		}
+	}
+	slices.Sort(ps)
+	return slices.Clip(slices.Compact(ps))
+}
+
+// buildGlueComponents joins glued meshes into components (union–find over
+// the glues) and gives each its meshes, in mesh order, and the parameters
+// its glues' intensities read.
+func (p *prepared) buildGlueComponents() {
+	for i := range p.meshes {
+		p.meshes[i].gcomp = -1
+	}
+	if len(p.glues) == 0 {
+		return
+	}
+	up := make([]int32, len(p.meshes))
+	for i := range up {
+		up[i] = int32(i)
+	}
+	root := func(i int32) int32 {
+		for up[i] != i {
+			up[i] = up[up[i]] // path halving
+			i = up[i]
+		}
+		return i
+	}
+	for _, g := range p.glues {
+		up[root(g.a)] = root(g.b)
+	}
+	comp := make(map[int32]int32) // root mesh → component
+	for i := range p.meshes {
+		if !p.meshes[i].glued {
+			continue
+		}
+		k := root(int32(i))
+		ci, ok := comp[k]
+		if !ok {
+			ci = int32(len(p.gcomps))
+			comp[k] = ci
+			p.gcomps = append(p.gcomps, gcomp{})
+		}
+		p.meshes[i].gcomp = ci
+		p.gcomps[ci].meshes = append(p.gcomps[ci].meshes, int32(i))
+	}
+	for gi := range p.glues {
+		g := &p.glues[gi]
+		g.comp = p.meshes[g.a].gcomp
+		c := &p.gcomps[g.comp]
+		for k := range g.ch.list {
+			c.reads = append(c.reads, g.ch.list[k].g.params...)
+		}
+	}
+	for ci := range p.gcomps {
+		c := &p.gcomps[ci]
+		slices.Sort(c.reads)
+		c.reads = slices.Clip(slices.Compact(c.reads))
+	}
 }
 
 func (p *prepared) buildDraw(m *Model) error {

@@ -111,6 +111,15 @@ type Rig struct {
 		partColor    []colorOverride
 	}
 
+	// What this evaluation recomputes (evaluate's markMoved): parameters
+	// whose value differs from the last full evaluation's, deformers and
+	// mesh geometries whose inputs do, glue components with such a mesh or
+	// intensity. The rest keep the last evaluation's results.
+	moved     []bool
+	defMoved  []bool
+	meshMoved []bool
+	compMoved []bool
+
 	renderOrder []int
 	commands    []RenderCommand
 
@@ -237,6 +246,10 @@ func (m *Model) NewRig() *Rig {
 	r.prevDraw = make([]float32, nm)
 	r.prevVisible = make([]bool, nm)
 	r.prevPos = make([]int32, nm)
+	r.moved = make([]bool, np)
+	r.defMoved = make([]bool, nd)
+	r.meshMoved = make([]bool, nm)
+	r.compMoved = make([]bool, len(p.gcomps))
 	r.partProps = make([]props, npt)
 	r.comps = make([]Composite, npt)
 	r.prevComps = make([]Composite, npt)
@@ -250,7 +263,6 @@ func (m *Model) NewRig() *Rig {
 	r.local64 = make([]float64, p.maxLocal)
 	r.bw = make([]bindWeight, p.maxBinds)
 	r.sortBuf = make([]sortItem, p.sortLen)
-	_ = np
 	return r
 }
 
@@ -398,6 +410,7 @@ func (r *Rig) evaluate() {
 	if r.adv != nil { // advanced mode, hook H1
 		r.adv.holdParameters(r)
 	}
+	r.markMoved()
 	r.stage = "deformers"
 	r.evalDeformers()
 	r.stage = "meshes"
