@@ -50,9 +50,10 @@ func (r *Rig) clampCurrent() {
 // what evaluation reads and writes). A deformer is recomputed when a
 // parameter it reads moved or its parent is recomputed; a mesh's geometry
 // when a parameter of its keyforms or bindings moved or its parent deformer
-// is recomputed; a glue component's meshes and glues all together when one
-// of them is recomputed or a parameter of an intensity moved (glue reads
-// the other meshes' vertices from before glue). Everything else reads
+// is recomputed (its positions in the parent's space only in the first
+// case); a glue component's meshes and glues all together when one of them
+// is recomputed or a parameter of an intensity moved (glue reads the other
+// meshes' vertices from before glue). Everything else reads
 // exactly what it read last time, so its last results are its results:
 // the model is immutable and evaluation is deterministic.
 func (r *Rig) markMoved() {
@@ -70,7 +71,8 @@ func (r *Rig) markMoved() {
 	}
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		r.meshMoved[i] = all || r.anyMoved(c.reads) || c.parent >= 0 && r.defMoved[c.parent]
+		r.localMoved[i] = all || r.anyMoved(c.reads)
+		r.meshMoved[i] = r.localMoved[i] || c.parent >= 0 && r.defMoved[c.parent]
 		if r.meshMoved[i] && c.gcomp >= 0 {
 			r.compMoved[c.gcomp] = true
 		}
@@ -518,17 +520,21 @@ func (r *Rig) evalMeshes() {
 			r.vertChanged[i] = false
 			continue
 		}
-		local := r.local[:n]
-		r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
-		r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
-		if r.adv != nil { // advanced mode, hook H4
-			l64 := r.local64[:n]
-			for j, v := range local {
-				l64[j] = float64(v)
-			}
-			r.adv.meshLocal(r, i, l64)
-			for j, v := range l64 {
-				local[j] = float32(v)
+		// Positions in the parent's space are kept between evaluations:
+		// when only the parent moved, they stand.
+		local := r.meshLocals[c.vOff : c.vOff+n]
+		if r.localMoved[i] {
+			r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
+			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
+			if r.adv != nil { // advanced mode, hook H4
+				l64 := r.local64[:n]
+				for j, v := range local {
+					l64[j] = float64(v)
+				}
+				r.adv.meshLocal(r, i, l64)
+				for j, v := range l64 {
+					local[j] = float32(v)
+				}
 			}
 		}
 		r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n])

@@ -115,10 +115,15 @@ type Rig struct {
 	// whose value differs from the last full evaluation's, deformers and
 	// mesh geometries whose inputs do, glue components with such a mesh or
 	// intensity. The rest keep the last evaluation's results.
-	moved     []bool
-	defMoved  []bool
-	meshMoved []bool
-	compMoved []bool
+	moved      []bool
+	defMoved   []bool
+	meshMoved  []bool
+	localMoved []bool // the mesh's own keyforms or bindings
+	compMoved  []bool
+	// meshLocals holds each mesh's positions in its parent's space (rest
+	// positions, keyforms, blend shapes) from the evaluation that last
+	// computed them, laid out as the vertex buffers.
+	meshLocals []float32
 
 	renderOrder []int
 	commands    []RenderCommand
@@ -249,6 +254,8 @@ func (m *Model) NewRig() *Rig {
 	r.moved = make([]bool, np)
 	r.defMoved = make([]bool, nd)
 	r.meshMoved = make([]bool, nm)
+	r.localMoved = make([]bool, nm)
+	r.meshLocals = make([]float32, p.vertFloats)
 	r.compMoved = make([]bool, len(p.gcomps))
 	r.partProps = make([]props, npt)
 	r.comps = make([]Composite, npt)
