@@ -12,7 +12,11 @@ import "github.com/hajimehoshi/ebiten/v2"
 // characters keep their order and share what order allows.
 //
 // The zero value is ready to use. Reuse one Batch every frame: it keeps its
-// memory, so a steady frame allocates nothing.
+// memory, so a steady frame allocates nothing, and a frame whose inputs are
+// those of the frame before (the same characters in the same order, their
+// rigs' outputs, options and the destination all unchanged) submits its
+// recorded draws again instead of planning and building them (see
+// docs/EBITEN.md "Replay").
 //
 //	var crowd ebitenp2l.Batch // in the game struct
 //
@@ -25,6 +29,7 @@ import "github.com/hajimehoshi/ebiten/v2"
 type Batch struct {
 	entries []entry
 	calls   int
+	rec     recorder // its last frame, for replay (replay.go)
 }
 
 // Add queues character c with opts (copied; nil means the zero value) for
@@ -63,7 +68,7 @@ func (b *Batch) Draw(dst *ebiten.Image) {
 		}
 		e.c.geoM = e.opts.GeoM
 	}
-	rd.draw(dst, b.entries)
+	rd.drawFrame(dst, b.entries, &b.rec)
 	b.calls = rd.drawCalls - before
 	for _, e := range b.entries {
 		if e.c != nil {

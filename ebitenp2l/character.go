@@ -27,6 +27,13 @@ type Character struct {
 	disposed bool
 	vc       vertexCache // the vertices last submitted, per mesh (vcache.go)
 
+	// For frame replay (replay.go): a serial number never reused, the
+	// pose's rig-wide revision (nil: a pose without one, never replayed),
+	// and the last frames of Character.Draw.
+	id   uint64
+	revs revisionCounter
+	rec  recorder
+
 	voice *Voice  // speaking now, driven by Update (voice.go)
 	look  lookAim // LookAtScreen's anchor and reach (lookat.go)
 }
@@ -82,7 +89,9 @@ func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Charac
 		}
 		return imgs, errs
 	}, p)
-	return &Character{rig: rig, pose: p, res: r}
+	c := &Character{rig: rig, pose: p, res: r, id: characterSerial.Add(1)}
+	c.revs, _ = p.(revisionCounter)
+	return c
 }
 
 var errIndex = errors.New("texture page index out of range")
@@ -179,6 +188,11 @@ const (
 // zoom; only isolated groups, masks and backdrop-reading blend modes use
 // pooled offscreen images. Call it from the game's Draw. opts may be nil.
 //
+// Drawing the same character with the same options into the same
+// destination again, with nothing evaluated in between that changed its
+// outputs, replays the recorded draws of the frame before (docs/EBITEN.md
+// "Replay"); a Batch does the same for many characters.
+//
 // Draw does nothing after Dispose. It panics (with an "ebitenp2l:" prefix)
 // only if this package's shaders fail to compile, which is a bug.
 func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
@@ -198,7 +212,7 @@ func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
 		o = *opts
 	}
 	rd.one = append(rd.one[:0], entry{c, o})
-	rd.draw(dst, rd.one)
+	rd.drawFrame(dst, rd.one, &c.rec)
 	rd.one[0] = entry{}
 	c.calls = rd.drawCalls - before
 }
@@ -245,5 +259,6 @@ func (c *Character) Dispose() {
 	c.vc = vertexCache{}
 	rd.mu.Lock() // the pool is the renderer's
 	defer rd.mu.Unlock()
+	c.rec.reset()
 	c.res.release()
 }

@@ -80,6 +80,13 @@ type renderer struct {
 	// check it).
 	cacheHits int
 	counted   bool // the current state run has been counted
+
+	// rec is the recorder of the frame being drawn when it is recorded
+	// (replay.go), else nil; replays and recorded count frames replayed
+	// and recorded (tests check them).
+	rec      *recorder
+	replays  int
+	recorded int
 }
 
 var rd = renderer{}
@@ -1390,9 +1397,13 @@ func (r *renderer) flush() {
 	if len(r.inds) > 0 && r.call.dst != nil {
 		r.call.dst.DrawTrianglesShader(r.verts, r.inds, r.call.shader, &r.opts)
 		r.submits++
-		if !r.counted {
+		first := !r.counted
+		if first {
 			r.drawCalls++
 			r.counted = true
+		}
+		if r.rec != nil {
+			r.rec.record(r, first)
 		}
 	}
 	r.verts, r.inds = r.verts[:0], r.inds[:0]

@@ -48,6 +48,7 @@ func checkVertexCache(t *testing.T, model *p2l.Model) {
 	frame := func(what string) int {
 		dst.Clear()
 		hits := rd.cacheHits
+		c.rec.reset() // the frame is planned and built, not replayed (replay_test.go checks replays)
 		c.Draw(dst, &opts)
 		hits = rd.cacheHits - hits
 		got := pixels(dst)

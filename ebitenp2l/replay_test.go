@@ -1,0 +1,353 @@
+package ebitenp2l
+
+import (
+	"bytes"
+	"image"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// Parameters of replayModel.
+const (
+	rpMove  = iota // moves mesh 0's vertices
+	rpFade         // mesh 1's opacity only
+	rpOrder        // mesh 0's draw order only: it goes over mesh 1
+	rpGroup        // the isolated group's opacity only
+)
+
+// replayModel is a small model whose parameters each change one kind of
+// output (see rp*), with an isolated group, a masked mesh and a mesh that
+// reads the backdrop, all on white (no page).
+func replayModel() *p2l.Model {
+	m := &p2l.Model{Canvas: p2l.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	for _, id := range []string{"move", "fade", "order", "group"} {
+		m.Parameters = append(m.Parameters, p2l.Parameter{ID: id, Min: 0, Max: 1})
+	}
+	quad := func(x0, y0, x1, y1 float32, mul p2l.Color) int {
+		m.Meshes = append(m.Meshes, p2l.Mesh{
+			ID: string(rune('a' + len(m.Meshes))), Parent: -1, Flags: p2l.MeshVisible | p2l.MeshGeometry,
+			TexturePage: -1, Positions: []float32{x0, y0, x1, y0, x0, y1, x1, y1}, UVs: make([]float32, 8),
+			Indices: []uint32{0, 1, 2, 1, 3, 2}, Opacity: 1, Multiply: mul, Screen: p2l.Black, DrawOrder: 550,
+		})
+		return len(m.Meshes) - 1
+	}
+	ramp := func(p int, from, to float32) *p2l.Grid[p2l.ChannelValue] {
+		return &p2l.Grid[p2l.ChannelValue]{Axes: []p2l.Axis{{Parameter: p, Keys: []float32{0, 1}}},
+			Cells: []p2l.Cell[p2l.ChannelValue]{{Coord: []uint16{0}, Value: p2l.ChannelValue{from}}, {Coord: []uint16{1}, Value: p2l.ChannelValue{to}}}}
+	}
+	a := quad(4, 4, 40, 40, p2l.Color{1, 0, 0})
+	b := quad(20, 20, 60, 60, p2l.Color{0, 0, 1})
+	g := quad(30, 0, 64, 30, p2l.Color{0, 1, 0})
+	k := quad(10, 30, 50, 50, p2l.Color{1, 1, 0})
+	shift := make([]float32, 8)
+	for i := range shift {
+		shift[i] = 6
+	}
+	m.Meshes[a].Keyforms = &p2l.Grid[[]float32]{Axes: []p2l.Axis{{Parameter: rpMove, Keys: []float32{0, 1}}},
+		Cells: []p2l.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 8)}, {Coord: []uint16{1}, Value: shift}}}
+	m.Meshes[a].Channels = []p2l.Channel{{ID: p2l.ChannelDrawOrder, Kind: p2l.ChannelScalar, Grid: ramp(rpOrder, 500, 600)}}
+	m.Meshes[b].Channels = []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: ramp(rpFade, 1, 0.4)}}
+	m.Meshes[b].Blend = p2l.BlendLighten // reads the backdrop
+	m.Meshes[k].Masks = []int{a}
+	comp := p2l.Composite{Opacity: 1, Multiply: p2l.White, Blend: p2l.BlendScreen}
+	m.Parts = []p2l.Part{{ID: "iso", Flags: p2l.PartVisible, GroupMode: p2l.GroupIsolated,
+		Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: g}}, Composite: comp}}
+	m.Draw.Children = []p2l.DrawNode{{Mesh: a}, {Mesh: b}, {Group: &p2l.DrawGroup{Part: 0, Composite: &comp,
+		Channels: []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: ramp(rpGroup, 1, 0.5)}},
+		Children: []p2l.DrawNode{{Mesh: g}}}}, {Mesh: k}}
+	return m
+}
+
+// TestReplay draws a scene through one Batch until its frame is replayed,
+// changes one input of each kind (every DrawOptions field, a parameter
+// changing only an opacity, only a draw order, only a group composite,
+// only vertices, a colour, the order of the characters, the destination,
+// a disposed character, the offscreen pool's pages), and requires the next
+// frame to be planned anew (not replayed) and every frame, replayed or not,
+// to be bit-identical to the same scene drawn by a new Batch (which has
+// nothing recorded). Each change must be visible, so that a replay of the
+// previous frame would fail the comparison.
+func TestReplay(t *testing.T) { onGame(func() { checkReplay(t) }) }
+
+func checkReplay(t *testing.T) {
+	def, err := assets.DefaultModel()
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	chars := []*Character{NewCharacter(def), NewCharacter(replayModel()), NewCharacter(def)}
+	defer func() {
+		for _, c := range chars {
+			c.Dispose()
+		}
+	}()
+	opts := make([]DrawOptions, 3)
+	opts[0].GeoM.Scale(0.25, 0.25)
+	opts[1].GeoM.Scale(2, 2)
+	opts[1].GeoM.Translate(120, 10)
+	opts[2].GeoM.Scale(0.3, 0.3)
+	opts[2].GeoM.Translate(150, 40) // over the model of character 1
+	order := []int{0, 1, 2}
+	// Targets of their own (unmanaged): Ebitengine adds a managed image's
+	// place on its atlas to the vertex positions, so the same draws into two
+	// managed images may round differently (up to 2/255 here, more with
+	// nearest sampling) — not a difference of this package's.
+	dst, other, fresh, big := ownImage(256, 256), ownImage(256, 256), ownImage(256, 256), ownImage(1024, 1024)
+	defer func() { dst.Deallocate(); other.Deallocate(); fresh.Deallocate(); big.Deallocate() }()
+	target := dst
+
+	var batch Batch
+	// frame draws the scene through batch and through a new Batch and
+	// compares them; it returns the persistent batch's pixels and whether
+	// its frame was replayed.
+	frame := func(what string) ([]byte, bool) {
+		target.Clear()
+		n := rd.replays
+		for _, i := range order {
+			batch.Add(chars[i], &opts[i])
+		}
+		batch.Draw(target)
+		replayed := rd.replays > n
+		got := pixels(target)
+		fresh.Clear()
+		ft := fresh.SubImage(target.Bounds()).(*ebiten.Image) // the same region as target's
+		var fb Batch
+		for _, i := range order {
+			fb.Add(chars[i], &opts[i])
+		}
+		n = rd.replays
+		fb.Draw(ft)
+		if rd.replays != n {
+			t.Errorf("%s: a new Batch replayed a frame", what)
+		}
+		if want := pixels(ft); !bytes.Equal(got, want) {
+			d, at, _ := maxDiff(got, want, target.Bounds().Dx(), func(int, int) bool { return false })
+			t.Errorf("%s: the frame (replayed: %v) differs from a new Batch's by up to %d/255 at %v", what, replayed, d, at)
+		}
+		return got, replayed
+	}
+	// still draws the scene until it is replayed and returns its pixels:
+	// after drawn frames of a new scene (0 or 1), the first frame equal
+	// to the one before records, the next one replays.
+	still := func(what string, drawn int) []byte {
+		t.Helper()
+		var p []byte
+		for i, want := range []bool{false, false, true}[drawn:] {
+			var replayed bool
+			p, replayed = frame(what)
+			if replayed != want {
+				t.Errorf("%s, frame %d of a still scene: replayed %v, want %v", what, i+1, replayed, want)
+			}
+		}
+		return p
+	}
+	rig := chars[1].Rig()
+	param := func(i int, v float32) func() {
+		return func() { rig.SetParameter(i, v); rig.Evaluate() }
+	}
+	cases := []struct {
+		name   string
+		change func()
+		// only: the change flags (besides MeshDrawn) character 1's rig may
+		// report; 0 for no check; noMesh: none may.
+		only   p2l.MeshChange
+		noMesh bool
+	}{
+		{"GeoM", func() { opts[1].GeoM.Translate(1, 0) }, 0, false},
+		{"GeoM scale", func() { opts[2].GeoM.Scale(1.01, 1) }, 0, false},
+		{"ColorScale", func() { opts[0].ColorScale.Scale(0.5, 1, 1, 1) }, 0, false},
+		{"ColorScale alpha", func() { opts[1].ColorScale.ScaleAlpha(0.5) }, 0, false},
+		{"Filter", func() { opts[0].Filter = FilterNearest }, 0, false},
+		{"opacity only", param(rpFade, 1), p2l.MeshOpacityChanged, false},
+		{"draw order only", param(rpOrder, 1), p2l.MeshDrawOrderChanged | p2l.MeshRenderOrderChanged, false},
+		{"group composite only", param(rpGroup, 1), 0, true},
+		{"vertices", param(rpMove, 1), p2l.MeshVerticesChanged, false},
+		{"colour only", func() { rig.SetMeshColors(0, p2l.Color{0, 1, 1}, p2l.Black); rig.Evaluate() }, p2l.MeshColorsChanged, false},
+		{"character order", func() { order = []int{0, 2, 1} }, 0, false},
+		{"one character fewer", func() { order = []int{0, 2} }, 0, false},
+		{"destination", func() { target = other }, 0, false},
+		{"destination sub-image", func() { target = dst.SubImage(image.Rect(8, 8, 200, 200)).(*ebiten.Image) }, 0, false},
+	}
+	base := still("start", 0)
+	for _, c := range cases {
+		c.change()
+		if c.only != 0 || c.noMesh {
+			for i := range rig.Model().Meshes {
+				ch := rig.MeshChanges(i) &^ p2l.MeshDrawn
+				if ch&^c.only != 0 {
+					t.Errorf("%s: mesh %d reports changes %07b", c.name, i, ch)
+				}
+			}
+		}
+		p, replayed := frame(c.name)
+		if replayed {
+			t.Errorf("%s: the frame after the change was replayed", c.name)
+		}
+		if bytes.Equal(p, base) && target == dst {
+			t.Errorf("%s: the change is not visible, the case tests nothing", c.name)
+		}
+		base = still(c.name, 1)
+	}
+
+	// A sub-image made anew for each frame is a new destination.
+	sub := func() *ebiten.Image { return dst.SubImage(image.Rect(8, 8, 200, 200)).(*ebiten.Image) }
+	for i := range 3 {
+		target = sub()
+		if _, replayed := frame("new sub-image"); replayed {
+			t.Errorf("new sub-image of the same rectangle, frame %d: replayed", i+1)
+		}
+	}
+	target = dst
+	still("back to the whole destination", 0)
+
+	// Another Batch drawing into the pool's pages between two frames (its
+	// groups, masks and backdrop copies in the same regions) does not
+	// matter: each frame clears what it reads.
+	clobber := func(into *ebiten.Image, scale float64) {
+		var ob Batch
+		o := DrawOptions{}
+		o.GeoM.Scale(scale, scale)
+		o.ColorScale.Scale(0.2, 1, 0.5, 1)
+		ob.Add(chars[1], &o)
+		ob.Add(chars[0], &o)
+		into.Clear()
+		ob.Draw(into)
+	}
+	pages := pool.images(nil)
+	clobber(other, 1)
+	if !slices.Equal(pages, pool.images(nil)) {
+		t.Error("another batch's frame replaced a pool page: the case tests nothing")
+	}
+	// (Not compared with base: Ebitengine may have moved the model's
+	// pages on its atlas meanwhile, which moves nearest sampling at texel
+	// edges; frame compares with a new Batch's frame drawn right after.)
+	if _, replayed := frame("after another batch"); !replayed {
+		t.Error("a still frame after another batch used the pool was not replayed")
+	}
+	// A page that grows is a new image: the next frame is planned anew.
+	layer := pool.layer(0).img
+	clobber(big, 12)
+	if pool.layer(0).img == layer {
+		t.Error("the layer page did not grow: the case tests nothing")
+	}
+	if _, replayed := frame("after the pool grew"); replayed {
+		t.Error("replayed a frame whose pool page has been replaced")
+	}
+	still("pool grown", 2)
+
+	// A deallocated destination stays the destination.
+	dst.Deallocate()
+	if _, replayed := frame("deallocated destination"); !replayed {
+		t.Error("a still frame into a deallocated (same) destination was not replayed")
+	}
+
+	// A character disposed between two frames is not drawn.
+	extra := NewCharacter(def)
+	chars = append(chars, extra)
+	opts = append(opts, DrawOptions{})
+	opts[3].GeoM.Scale(0.4, 0.4)
+	opts[3].GeoM.Translate(60, 120)
+	order = append(order, 3)
+	withExtra := still("a fourth character", 0)
+	extra.Dispose()
+	p, replayed := frame("disposed character")
+	if replayed || bytes.Equal(p, withExtra) {
+		t.Errorf("disposed character: replayed %v, pixels unchanged %v", replayed, bytes.Equal(p, withExtra))
+	}
+	still("disposed character", 1)
+}
+
+// ownImage is an unmanaged image (a texture of its own).
+func ownImage(w, h int) *ebiten.Image {
+	return ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
+}
+
+// TestReplayCharacterDraw: Character.Draw replays a still frame too, and a
+// character drawn into two destinations in turn never replays (nor
+// records).
+func TestReplayCharacterDraw(t *testing.T) {
+	onGame(func() {
+		c := NewCharacter(replayModel())
+		defer c.Dispose()
+		dst, dst2 := ownImage(64, 64), ownImage(64, 64)
+		defer func() { dst.Deallocate(); dst2.Deallocate() }()
+		var want []byte
+		for i, replay := range []bool{false, false, true, true} {
+			n := rd.replays
+			dst.Clear()
+			c.Draw(dst, nil)
+			if got := rd.replays > n; got != replay {
+				t.Errorf("frame %d: replayed %v, want %v", i+1, got, replay)
+			}
+			p := pixels(dst)
+			if want == nil {
+				want = p
+			} else if !bytes.Equal(p, want) {
+				t.Errorf("frame %d differs from the first", i+1)
+			}
+		}
+		c.Rig().SetParameter(rpFade, 1)
+		c.Rig().Evaluate()
+		n := rd.replays
+		dst.Clear()
+		c.Draw(dst, nil)
+		if rd.replays != n || bytes.Equal(pixels(dst), want) {
+			t.Error("a changed opacity: replayed, or the same pixels")
+		}
+		c.Draw(dst2, nil)
+		n, rec := rd.replays, rd.recorded
+		for range 4 {
+			c.Draw(dst, nil)
+			c.Draw(dst2, nil)
+		}
+		if rd.replays != n || rd.recorded != rec {
+			t.Errorf("two destinations in turn: %d replays, %d recordings", rd.replays-n, rd.recorded-rec)
+		}
+	})
+}
+
+// TestReplayKnowsDrawOptions fails when DrawOptions gains a field: the
+// frame key (charKey, replay.go) must then compare it, and TestReplay
+// change it. Likewise for Ebitengine's DrawTrianglesShaderOptions, whose
+// fields submission.sameState compares.
+func TestReplayKnowsDrawOptions(t *testing.T) {
+	fields := func(v any) []string {
+		var f []string
+		typ := reflect.TypeOf(v)
+		for i := range typ.NumField() {
+			f = append(f, typ.Field(i).Name)
+		}
+		return f
+	}
+	if got, want := fields(DrawOptions{}), []string{"GeoM", "ColorScale", "Filter"}; !slices.Equal(got, want) {
+		t.Errorf("DrawOptions has fields %v, the frame key knows %v: add the new ones to charKey and TestReplay", got, want)
+	}
+	if got, want := fields(ebiten.DrawTrianglesShaderOptions{}), []string{"CompositeMode", "Blend", "Uniforms", "Images", "FillRule", "AntiAlias"}; !slices.Equal(got, want) {
+		t.Errorf("DrawTrianglesShaderOptions has fields %v, submission.sameState knows %v", got, want)
+	}
+}
+
+// TestReplayAllocs: replayed frames (a still crowd) allocate nothing in
+// this package, like planned ones (TestDrawAllocs).
+func TestReplayAllocs(t *testing.T) {
+	def, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s *benchScene
+	onGame(func() { s = newBenchScene(def, 10) })
+	defer onGame(s.dispose)
+	n := rd.replays
+	if a := ownAllocs(20, func() { s.frame(false, false) }); a != 0 {
+		t.Errorf("allocations per replayed frame: %v, want 0", a)
+	}
+	if got := rd.replays - n; got < 20 {
+		t.Errorf("%d of 22 still frames replayed, want ≥ 20", got)
+	}
+}
