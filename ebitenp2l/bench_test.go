@@ -120,15 +120,19 @@ func benchmarkCharacters(b *testing.B, model *p2l.Model, n int, update, each boo
 	var s *benchScene
 	onGame(func() { s = newBenchScene(model, n) })
 	defer onGame(s.dispose)
-	before := rd.drawCalls
+	before, replays := rd.drawCalls, rd.replays
 	runFrames(b, func() { s.frame(update, each) })
 	b.ReportMetric(float64(rd.drawCalls-before)/float64(b.N+3), "calls/frame")
+	// Replayed draws (docs/EBITEN.md "Replay") per frame: all but the first
+	// two warm-up frames without Update, none with it (blink and breath
+	// move every character).
+	b.ReportMetric(float64(rd.replays-replays)/float64(b.N+3), "replays/frame")
 }
 
 // BenchmarkFrame measures the CPU time of Update + Draw per frame for 1, 10
 // and 100 characters of each model, drawn through one Batch; BenchmarkDraw
-// the Draw part alone; BenchmarkDrawEach the Draw part with one
-// Character.Draw per character.
+// the Draw part alone (the same frame again: replayed); BenchmarkDrawEach
+// the Draw part with one Character.Draw per character (replayed too).
 func BenchmarkFrame(b *testing.B) { benchmarkScenes(b, true, false) }
 
 func BenchmarkDraw(b *testing.B) { benchmarkScenes(b, false, false) }

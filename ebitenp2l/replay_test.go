@@ -82,8 +82,9 @@ func checkReplay(t *testing.T) {
 		return
 	}
 	chars := []*Character{NewCharacter(def), NewCharacter(replayModel()), NewCharacter(def)}
+	var retired []*Character
 	defer func() {
-		for _, c := range chars {
+		for _, c := range append(chars, retired...) {
 			c.Dispose()
 		}
 	}()
@@ -169,6 +170,20 @@ func checkReplay(t *testing.T) {
 		{"group composite only", param(rpGroup, 1), 0, true},
 		{"vertices", param(rpMove, 1), p2l.MeshVerticesChanged, false},
 		{"colour only", func() { rig.SetMeshColors(0, p2l.Color{0, 1, 1}, p2l.Black); rig.Evaluate() }, p2l.MeshColorsChanged, false},
+		// Identity, not revision: a character of the same revision and
+		// options in the place of another (its rig at another pose).
+		{"another character, same revision", func() {
+			twin := NewCharacter(replayModel())
+			for v := float32(1); twin.Rig().Revision() < rig.Revision(); v = 1 - v {
+				twin.Rig().SetParameter(rpFade, v)
+				twin.Rig().Evaluate()
+			}
+			if twin.Rig().Revision() != rig.Revision() {
+				t.Errorf("twin revision %d, want %d", twin.Rig().Revision(), rig.Revision())
+			}
+			retired = append(retired, chars[1])
+			chars[1] = twin
+		}, 0, false},
 		{"character order", func() { order = []int{0, 2, 1} }, 0, false},
 		{"one character fewer", func() { order = []int{0, 2} }, 0, false},
 		{"destination", func() { target = other }, 0, false},
