@@ -331,6 +331,9 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 	}
 }
 
+// one32 is the bits of float32 1.
+const one32 = 0x3f800000
+
 // mapPoints maps points (x,y pairs) of deformer d's child space to canvas
 // pixels, from src into dst (which may be src itself): through a rotation's
 // frame (eval.rs Transform::apply), through a warp's lattice as warp.rs
@@ -343,9 +346,8 @@ func (r *Rig) mapPoints(d int32, src, dst []float32) {
 		copy(dst, src)
 	case r.p.defs[d].kind == RotationDeformer:
 		f := r.frames[d]
-		for len(src) >= 2 && len(dst) >= 2 {
-			dst[0], dst[1] = f.apply(src[0], src[1])
-			src, dst = src[2:], dst[2:]
+		for j := 1; j < len(src); j += 2 {
+			dst[j-1], dst[j] = f.apply(src[j-1], src[j])
 		}
 	default:
 		// Inside the unit square one lattice cell, with lattice's order of
@@ -357,10 +359,12 @@ func (r *Rig) mapPoints(d int32, src, dst []float32) {
 		fc, fr := float64(cols), float64(rows)
 		w := 2 * (cols + 1)
 		bilinear := c.bilinear
-		for len(src) >= 2 && len(dst) >= 2 {
-			u, v := float64(src[0]), float64(src[1])
+		for j := 1; j < len(src); j += 2 {
+			u, v := float64(src[j-1]), float64(src[j])
 			var x, y float64
-			if u >= 0 && u <= 1 && v >= 0 && v <= 1 {
+			// 0 ≤ u, v ≤ 1 on the float32 bits: sign clear and at most
+			// 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike).
+			if math.Float32bits(src[j-1]) <= one32 && math.Float32bits(src[j]) <= one32 {
 				fx, fy := u*fc, v*fr
 				i, k := min(int(fx), cols-1), min(int(fy), rows-1)
 				s, t := fx-float64(i), fy-float64(k)
@@ -393,8 +397,7 @@ func (r *Rig) mapPoints(d int32, src, dst []float32) {
 			} else {
 				x, y = r.mapWarp64(c, int(d), u, v)
 			}
-			dst[0], dst[1] = float32(x), float32(y)
-			src, dst = src[2:], dst[2:]
+			dst[j-1], dst[j] = float32(x), float32(y)
 		}
 	}
 }
@@ -442,15 +445,16 @@ func (r *Rig) mapWarp64(c *cdef, d int, u, v float64) (float64, float64) {
 	if !(u >= -2 && u <= 3 && v >= -2 && v <= 3) {
 		return at(u, v)
 	}
-	ci, ri := ringCell(u, cols), ringCell(v, rows)
+	ul, vl := c.uLines, c.vLines
+	ci, ri := ringCell(u, ul), ringCell(v, vl)
 	vp := func(ci, ri int) (float64, float64) {
 		if ci >= 1 && ci <= cols+1 && ri >= 1 && ri <= rows+1 {
 			return point(ci-1, ri-1)
 		}
-		return at(ringLine(ci, cols), ringLine(ri, rows))
+		return at(ul[ci], vl[ri])
 	}
-	u0, u1 := ringLine(ci, cols), ringLine(ci+1, cols)
-	v0, v1 := ringLine(ri, rows), ringLine(ri+1, rows)
+	u0, u1 := ul[ci], ul[ci+1]
+	v0, v1 := vl[ri], vl[ri+1]
 	s, t := (u-u0)/(u1-u0), (v-v0)/(v1-v0)
 	x00, y00 := vp(ci, ri)
 	x10, y10 := vp(ci+1, ri)
@@ -459,21 +463,24 @@ func (r *Rig) mapWarp64(c *cdef, d int, u, v float64) (float64, float64) {
 	return lattice(x00, y00, x10, y10, x01, y01, x11, y11, s, t, false)
 }
 
-// ringLine is line i of the extended lattice of n cells: −2, the lattice's
-// own lines 0, 1/n, …, 1, then 3 (warp.rs map64 line).
-func ringLine(i, n int) float64 {
-	switch i {
-	case 0:
-		return -2
-	case n + 2:
-		return 3
+// ringLines returns the lines of the extended lattice of n cells (warp.rs
+// map64 line): −2, the lattice's own lines 0, 1/n, …, 1, then 3. Warps keep
+// them, prepared once: mapWarp64 reads several per point, each a division.
+func ringLines(n int) []float64 {
+	l := make([]float64, n+3)
+	l[0] = -2
+	for i := 1; i <= n+1; i++ {
+		l[i] = float64(i-1) / float64(n)
 	}
-	return float64(i-1) / float64(n)
+	l[n+2] = 3
+	return l
 }
 
-// ringCell is the cell of the extended lattice holding x (warp.rs map64
-// cell): the last line at or below x, the outer cell from 3 on.
-func ringCell(x float64, n int) int {
+// ringCell is the cell of the extended lattice of lines (ringLines) holding
+// x (warp.rs map64 cell): the last line at or below x, the outer cell from 3
+// on.
+func ringCell(x float64, lines []float64) int {
+	n := len(lines) - 3
 	if x >= 3 {
 		return n + 1
 	}
@@ -484,10 +491,10 @@ func ringCell(x float64, n int) int {
 	if x >= 0 {
 		i = min(int(x*float64(n))+1, n+1)
 	}
-	for i+1 < n+2 && ringLine(i+1, n) <= x {
+	for i+1 < n+2 && lines[i+1] <= x {
 		i++
 	}
-	for i > 0 && ringLine(i, n) > x {
+	for i > 0 && lines[i] > x {
 		i--
 	}
 	return i

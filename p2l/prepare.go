@@ -224,6 +224,9 @@ type cdef struct {
 	gdiff      [][][]float32 // per binding, per key: point differences (nil: no contribution)
 	ptOff      int           // offset of the canvas grid in Rig.warpPts
 	npts       int           // grid points
+	// Lines of the extended lattice along u and v (ringLines), for points
+	// outside the unit square.
+	uLines, vLines []float64
 
 	// Rotation.
 	base   float32
@@ -591,6 +594,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			c.cols, c.rows = 1, 1
 		}
 		c.bilinear = d.Flags&DeformerBilinear != 0
+		c.uLines, c.vLines = ringLines(c.cols), ringLines(c.rows)
 		c.npts = (c.cols + 1) * (c.rows + 1)
 		n := 2 * c.npts
 		c.ptOff = p.warpFloats
