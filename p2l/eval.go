@@ -369,30 +369,21 @@ func (r *Rig) mapPoints(d int32, src, dst []float32) {
 				i, k := min(int(fx), cols-1), min(int(fy), rows-1)
 				s, t := fx-float64(i), fy-float64(k)
 				o := k*w + 2*i
-				if bilinear {
-					q := g[o : o+4 : o+4]       // P00, P10
-					p := g[o+w : o+w+4 : o+w+4] // P01, P11
+				q := g[o : o+4 : o+4]       // P00, P10
+				p := g[o+w : o+w+4 : o+w+4] // P01, P11
+				x00, y00, x10, y10 := q[0], q[1], q[2], q[3]
+				x01, y01, x11, y11 := p[0], p[1], p[2], p[3]
+				switch {
+				case bilinear:
 					a, b, cc, dd := (1-s)*(1-t), s*(1-t), (1-s)*t, s*t
-					x = float64(a*q[0]) + float64(b*q[2]) + float64(cc*p[0]) + float64(dd*p[2])
-					y = float64(a*q[1]) + float64(b*q[3]) + float64(cc*p[1]) + float64(dd*p[3])
-				} else {
-					// lattice's two triangles are one formula with the
-					// corners and fractions swapped: the lower one is
-					// P00 + s·(P10 − P00) + t·(P01 − P00), the upper
-					// P11 + (1−s)·(P01 − P11) + (1−t)·(P10 − P11). Picking
-					// corners by offset and fractions by their bits
-					// (conditional moves) spares a branch that points
-					// scattered over a cell mispredict half the time.
-					o0, oa, ob := o, o+2, o+w // P00, P10, P01
-					sb, tb := math.Float64bits(s), math.Float64bits(t)
-					if s+t > 1 {
-						o0, oa, ob = o+w+2, o+w, o+2 // P11, P01, P10
-						sb, tb = math.Float64bits(1-s), math.Float64bits(1-t)
-					}
-					s, t = math.Float64frombits(sb), math.Float64frombits(tb)
-					p0, pa, pb := g[o0:o0+2:o0+2], g[oa:oa+2:oa+2], g[ob:ob+2:ob+2]
-					x = p0[0] + float64(s*(pa[0]-p0[0])) + float64(t*(pb[0]-p0[0]))
-					y = p0[1] + float64(s*(pa[1]-p0[1])) + float64(t*(pb[1]-p0[1]))
+					x = float64(a*x00) + float64(b*x10) + float64(cc*x01) + float64(dd*x11)
+					y = float64(a*y00) + float64(b*y10) + float64(cc*y01) + float64(dd*y11)
+				case s+t <= 1:
+					x = x00 + float64(s*(x10-x00)) + float64(t*(x01-x00))
+					y = y00 + float64(s*(y10-y00)) + float64(t*(y01-y00))
+				default:
+					x = x11 + float64((1-s)*(x01-x11)) + float64((1-t)*(x10-x11))
+					y = y11 + float64((1-s)*(y01-y11)) + float64((1-t)*(y10-y11))
 				}
 			} else {
 				x, y = r.mapWarp64(c, int(d), u, v)
