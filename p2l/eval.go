@@ -346,8 +346,8 @@ func (r *Rig) mapPoints(d int32, src, dst []float32) {
 		copy(dst, src)
 	case r.p.defs[d].kind == RotationDeformer:
 		f := r.frames[d]
-		for j := 1; j < len(src); j += 2 {
-			dst[j-1], dst[j] = f.apply(src[j-1], src[j])
+		for j := 0; j < len(src)-1; j += 2 {
+			dst[j], dst[j+1] = f.apply(src[j], src[j+1])
 		}
 	default:
 		// Inside the unit square one lattice cell, with lattice's order of
@@ -359,12 +359,13 @@ func (r *Rig) mapPoints(d int32, src, dst []float32) {
 		fc, fr := float64(cols), float64(rows)
 		w := 2 * (cols + 1)
 		bilinear := c.bilinear
-		for j := 1; j < len(src); j += 2 {
-			u, v := float64(src[j-1]), float64(src[j])
+		for j := 0; j < len(src)-1; j += 2 {
+			su, sv := src[j], src[j+1]
+			u, v := float64(su), float64(sv)
 			var x, y float64
 			// 0 ≤ u, v ≤ 1 on the float32 bits: sign clear and at most
 			// 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike).
-			if math.Float32bits(src[j-1]) <= one32 && math.Float32bits(src[j]) <= one32 {
+			if math.Float32bits(su) <= one32 && math.Float32bits(sv) <= one32 {
 				fx, fy := u*fc, v*fr
 				i, k := min(int(fx), cols-1), min(int(fy), rows-1)
 				s, t := fx-float64(i), fy-float64(k)
@@ -388,7 +389,7 @@ func (r *Rig) mapPoints(d int32, src, dst []float32) {
 			} else {
 				x, y = r.mapWarp64(c, int(d), u, v)
 			}
-			dst[j-1], dst[j] = float32(x), float32(y)
+			dst[j], dst[j+1] = float32(x), float32(y)
 		}
 	}
 }
