@@ -112,7 +112,23 @@ type fixedBlend struct {
 	// zeroAlpha: the shader writes alpha 0, so that blendNormal adds the
 	// colour and keeps the destination alpha (AddCompatible).
 	zeroAlpha bool
+	// formula is blend as the compositing program computes it over its
+	// backdrop copy (shaders/composite.kage, fixedBlend), for a mesh that
+	// lies flat (flat.go) joining a backdrop-reading call.
+	formula int
 }
+
+// The fixed-function blends computed by the compositing program (the
+// numbering of shaders/composite.kage).
+const (
+	formulaNormal = 1 + iota
+	formulaMultiply
+	formulaOut
+	formulaAtop
+	formulaGlowOver
+	formulaGlowAtop
+	formulaScreenOver
+)
 
 // fixedFunction returns how combination (b, a) is drawn without reading
 // the backdrop, or ok = false when it must read it. Modes out of range are
@@ -126,44 +142,45 @@ func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
 	}
 	switch {
 	case b == p2l.BlendAddCompatible:
-		return fixedBlend{blendNormal, true}, true
+		return fixedBlend{blendNormal, true, formulaNormal}, true
 	case b == p2l.BlendMultiplyCompatible:
-		return fixedBlend{blend: blendMultiply}, true
+		return fixedBlend{blendMultiply, false, formulaMultiply}, true
 	case a == p2l.AlphaOut:
-		return fixedBlend{blend: blendOut}, true
+		return fixedBlend{blendOut, false, formulaOut}, true
 	case a == p2l.AlphaOver:
 		switch b {
 		case p2l.BlendNormal:
-			return fixedBlend{blend: blendNormal}, true
+			return fixedBlend{blendNormal, false, formulaNormal}, true
 		case p2l.BlendAddGlow:
-			return fixedBlend{blend: blendGlowOver}, true
+			return fixedBlend{blendGlowOver, false, formulaGlowOver}, true
 		case p2l.BlendScreen:
-			return fixedBlend{blend: blendScreenOver}, true
+			return fixedBlend{blendScreenOver, false, formulaScreenOver}, true
 		}
 	case a == p2l.AlphaAtop:
 		switch b {
 		case p2l.BlendNormal:
-			return fixedBlend{blend: blendAtop}, true
+			return fixedBlend{blendAtop, false, formulaAtop}, true
 		case p2l.BlendMultiply:
-			return fixedBlend{blend: blendMultiply}, true
+			return fixedBlend{blendMultiply, false, formulaMultiply}, true
 		case p2l.BlendAddGlow:
-			return fixedBlend{blend: blendGlowAtop}, true
+			return fixedBlend{blendGlowAtop, false, formulaGlowAtop}, true
 		}
 	}
 	return fixedBlend{}, false
 }
 
-// overClear is what combination (b, a) does over a transparent
-// destination (D = 0), as the first draw of a layer region: nothing
-// (draws = false: Multiply and MultiplyCompatible, Atop and Out scale or
-// keep D, which is 0), or, for every backdrop-reading combination left,
-// write the shaded source S itself (replaces = true: with Over, Conjoint
-// and Disjoint the weights are (as·0, as, 0), so B(Cs, 0)·0 + Cs·as = S).
-// Written with replace blending it needs no backdrop copy, and a mesh
-// that overlaps itself lets its last triangle win, as the backdrop path
-// does. The fixed-function combinations that draw over transparency stay
-// as they are (replaces = false): they blend triangle after triangle.
-func overClear(b p2l.BlendMode, a p2l.AlphaMode) (draws, replaces bool) {
+// overClear reports whether combination (b, a) changes a transparent
+// destination (D = 0), as the first draw of a layer region does. Multiply
+// and MultiplyCompatible, Atop and Out scale or keep D, which is 0, so
+// they do not; every other combination then writes the shaded source S
+// itself (with zeroAlpha for AddCompatible): Normal, AddGlow and Screen
+// with Over add nothing to it, and the backdrop-reading combinations with
+// Over, ConjointOver and DisjointOver have the weights (as·0, as, 0), so
+// B(Cs, 0)·0 + Cs·as = S. Written with replace blending, such a draw needs
+// no backdrop copy; a backdrop-reading mesh that overlaps itself lets its
+// last triangle win either way, a fixed-function one must lie flat
+// (flat.go).
+func overClear(b p2l.BlendMode, a p2l.AlphaMode) bool {
 	if b >= p2l.NumBlendModes {
 		b = p2l.BlendNormal
 	}
@@ -171,13 +188,12 @@ func overClear(b p2l.BlendMode, a p2l.AlphaMode) (draws, replaces bool) {
 		a = p2l.AlphaOver
 	}
 	switch {
+	case b == p2l.BlendAddCompatible:
+		return true // S + D, ad: colour over zero alpha, whatever the alpha mode
 	case a == p2l.AlphaAtop || a == p2l.AlphaOut:
 		// D'.a = ad·… = 0, and every colour term carries ad or D (AddGlow
 		// + Atop: S·ad + D; the W3C weights as·ad and ad·(1 − as)).
-		return b == p2l.BlendAddCompatible, false
-	case b == p2l.BlendMultiplyCompatible:
-		return false, false // S·D + D·(1 − as), ad
+		return false
 	}
-	_, fixed := fixedFunction(b, a)
-	return true, !fixed
+	return b != p2l.BlendMultiplyCompatible // S·D + D·(1 − as), ad
 }

@@ -26,6 +26,7 @@ type Character struct {
 	calls    int         // DrawTrianglesShader calls of the last Draw
 	disposed bool
 	vc       vertexCache // the vertices last submitted, per mesh (vcache.go)
+	fc       flatCache   // which meshes cover no point twice (flat.go)
 
 	// For frame replay (replay.go): a serial number never reused, the
 	// pose's rig-wide revision (nil: a pose without one, never replayed),
@@ -257,6 +258,7 @@ func (c *Character) Dispose() {
 	}
 	c.disposed = true
 	c.vc = vertexCache{}
+	c.fc = flatCache{}
 	rd.mu.Lock() // the pool is the renderer's
 	defer rd.mu.Unlock()
 	c.rec.reset()

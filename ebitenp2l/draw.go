@@ -60,6 +60,7 @@ type renderer struct {
 	rgen  uint32
 	// scratchInds holds a mesh's filtered indices when it has no cache.
 	scratchInds []uint16
+	flatEdges   [maxFlatBoundary]flatEdge // flat's scratch
 	call        struct {
 		dst    *ebiten.Image
 		shader *ebiten.Shader
@@ -115,9 +116,13 @@ type charPlan struct {
 	rig   pose
 	revs  revisioned   // rig's mesh revisions; nil: none (vertices are rebuilt)
 	vc    *vertexCache // the character's
+	fc    *flatCache   // the character's
 	geo   [6]float64   // GeoM a, b, c, d, tx, ty
 	cs    [4]float32   // ColorScale
 	flags float32      // flagNearest or 0
+	// minScale is the GeoM's least stretch (smaller singular value): a
+	// canvas length l is at least l·minScale destination pixels.
+	minScale float64
 
 	// meshB[i] is mesh i's bounds on the destination this frame (pixels
 	// whose centres it can cover), valid when meshStamp[i] == stamp.
@@ -233,6 +238,7 @@ const (
 	flagBlend     = 2048  // × the blend mode (5 bits, composite program)
 	flagAlpha     = 65536 // × the alpha mode (3 bits, composite program)
 	flagLayer     = 524288
+	flagFixed     = 1048576 // × the fixed-function formula (3 bits, composite program)
 	maxSlots      = 255
 )
 
@@ -310,7 +316,7 @@ func (r *renderer) draw(dst *ebiten.Image, entries []entry) {
 func (r *renderer) release(n int) {
 	for k := range n {
 		cp := &r.chars[k]
-		cp.res, cp.rig, cp.revs, cp.vc = nil, nil, nil, nil
+		cp.res, cp.rig, cp.revs, cp.vc, cp.fc = nil, nil, nil, nil, nil
 	}
 	for i := range r.targets {
 		t := &r.targets[i]
@@ -334,7 +340,7 @@ func (r *renderer) planChar(k int, e *entry) bool {
 	if c == nil || c.disposed {
 		return false
 	}
-	cp.res, cp.rig, cp.vc = c.res, c.pose, &c.vc
+	cp.res, cp.rig, cp.vc, cp.fc = c.res, c.pose, &c.vc, &c.fc
 	cp.revs, _ = c.pose.(revisioned)
 	g := e.opts.GeoM
 	cs := e.opts.ColorScale
@@ -343,6 +349,7 @@ func (r *renderer) planChar(k int, e *entry) bool {
 		cp.flags = flagNearest
 	}
 	cp.geo = [6]float64{g.Element(0, 0), g.Element(0, 1), g.Element(1, 0), g.Element(1, 1), g.Element(0, 2), g.Element(1, 2)}
+	cp.minScale = minStretch(cp.geo[0], cp.geo[1], cp.geo[2], cp.geo[3])
 	cp.cs = [4]float32{cs.R(), cs.G(), cs.B(), cs.A()}
 	if !(cp.cs[3] > 0) {
 		return false // a zero alpha scale draws nothing
@@ -354,6 +361,7 @@ func (r *renderer) planChar(k int, e *entry) bool {
 		cp.meshB = append(cp.meshB, make([]image.Rectangle, n-len(cp.meshB))...)
 	}
 	cp.vc.grow(n)
+	cp.fc.grow(n)
 
 	skip := 0 // > 0 inside a group that is not drawn
 	for _, cmd := range cp.rig.RenderCommands() {
@@ -514,6 +522,18 @@ func (cp *charPlan) rev(mi int) uint64 {
 		return 0
 	}
 	return cp.revs.MeshRevision(mi)
+}
+
+// minStretch returns the smaller singular value of the matrix (a b; c d):
+// |det| over the larger one, which has no cancellation.
+func minStretch(a, b, c, d float64) float64 {
+	t := a*a + b*b + c*c + d*d
+	det := a*d - b*c
+	hi := math.Sqrt((t + math.Sqrt(max(0, t*t-4*det*det))) / 2)
+	if !(hi > 0) {
+		return 0
+	}
+	return math.Abs(det) / hi
 }
 
 func clampInt(f float64) int {
@@ -740,35 +760,39 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			}
 		}
 		blend, alpha := p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1])
+		f, fixed := fixedFunction(blend, alpha)
+		if fixed && f.zeroAlpha {
+			flags += flagZeroAlpha
+		}
+		x.col[7] = flags
 		if !top && sc.lowerBound(x.bounds) < 0 {
 			// Nothing of the group is under it yet: it draws over the
-			// cleared layer (see overClear).
-			draws, replaces := overClear(blend, alpha)
-			if !draws {
+			// cleared layer (see overClear), in the target's first call
+			// when it writes its source as it is.
+			if !overClear(blend, alpha) {
 				continue
 			}
-			if replaces {
+			// A fixed-function one only when it would otherwise open a
+			// call (the proof costs a pass over its vertices).
+			if !fixed || r.noBatch(t, batchKey{src: key.src, blend: f.blend}) && r.flat(&x) {
 				key.blend = blendReplace
-				x.col[7] = flags
 				r.ops = append(r.ops, x)
-				r.place(ti, int32(len(r.ops)-1), key, &sc)
+				r.place(ti, int32(len(r.ops)-1), key, &sc, 0)
 				continue
 			}
 		}
-		if f, ok := fixedFunction(blend, alpha); ok {
+		formula := 0
+		if fixed {
 			key.blend = f.blend
-			if f.zeroAlpha {
-				flags += flagZeroAlpha
-			}
+			formula = f.formula
 		} else {
 			key.backdrop = true
 			key.blend = blendReplace
-			flags += float32(flagBlend*int(blend) + flagAlpha*int(alpha))
+			x.col[7] += float32(flagBlend*int(blend) + flagAlpha*int(alpha))
 			t.bdArea = t.bdArea.Union(x.bounds)
 		}
-		x.col[7] = flags
 		r.ops = append(r.ops, x)
-		bi := r.place(ti, int32(len(r.ops)-1), key, &sc)
+		bi := r.place(ti, int32(len(r.ops)-1), key, &sc, formula)
 		if top {
 			cp.lastMain = max(cp.lastMain, bi)
 		}
@@ -862,28 +886,35 @@ func (r *renderer) assignSlots(k, from int, top bool) {
 // place puts op x into a batch of target ti with state k: the first batch
 // with that state at or after lb, the highest batch holding an op that x
 // must follow (an earlier op of its scope that it overlaps, any older op
-// of its scope, and the ops of overlapping characters), that has room;
-// a batch that reads the backdrop also needs x disjoint from all its
-// members (each reads the copy taken before the call). Otherwise a new
-// batch at the end. It returns the batch. (A new batch right after lb would
-// be valid too, x overlaps no op of the later ones, but merges less: the
-// synthetic character took 61 calls instead of 56, the seven characters of
-// TestBatchMatchesDraws 163 instead of 111.)
-func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
+// of its scope, and the ops of overlapping characters); a batch that reads
+// the backdrop also needs x disjoint from all its members (each reads the
+// copy taken before the call). A fixed-function op (formula > 0) may
+// instead join an earlier backdrop-reading batch of its source, computing
+// its blend there (formula), when it lies flat (flat.go). Otherwise a new
+// batch at the end. It returns the batch. (A new batch right after lb
+// would be valid too, x overlaps no op of the later ones, but merges less:
+// the synthetic character took 61 calls instead of 56, the seven
+// characters of TestBatchMatchesDraws 163 instead of 111.)
+func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope, formula int) int32 {
 	t := &r.targets[ti]
 	o := &r.ops[x]
 	lb := sc.lowerBound(o.bounds)
 	kl := r.keyList(t, k)
-	list := t.keys[kl].batches
-	chosen := int32(-1)
-	j, _ := slices.BinarySearch(list, max(lb, 0))
-	for ; j < len(list); j++ {
-		bi := list[j]
-		if k.backdrop && !r.disjoint(&r.batches[bi], sc.id, o.bounds, sc.lbChar, bi) {
-			continue
+	chosen := r.firstFit(t.keys[kl].batches, lb, o.bounds, sc, k.backdrop)
+	if formula > 0 {
+		bk := batchKey{src: k.src, blend: blendReplace, backdrop: true}
+		for i := range t.keys {
+			if t.keys[i].key != bk {
+				continue
+			}
+			alt := r.firstFit(t.keys[i].batches, lb, o.bounds, sc, true)
+			if alt >= 0 && (chosen < 0 || alt < chosen) && r.flat(o) {
+				chosen = alt
+				o.col[7] += float32(flagFixed * formula)
+				t.bdArea = t.bdArea.Union(o.bounds)
+			}
+			break
 		}
-		chosen = bi
-		break
 	}
 	if chosen < 0 {
 		chosen = r.openBatch(t, kl)
@@ -907,6 +938,30 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 	sc.ring[slot].b, sc.ring[slot].batch = o.bounds, chosen
 	sc.n++
 	return chosen
+}
+
+// noBatch reports whether target t has no batch with state k yet.
+func (r *renderer) noBatch(t *target, k batchKey) bool {
+	for i := range t.keys {
+		if t.keys[i].key == k {
+			return len(t.keys[i].batches) == 0
+		}
+	}
+	return true
+}
+
+// firstFit returns the first batch of list (ascending) at or after lb that
+// an op with bounds a of scope sc may join, −1 for none.
+func (r *renderer) firstFit(list []int32, lb int32, a image.Rectangle, sc *scope, backdrop bool) int32 {
+	j, _ := slices.BinarySearch(list, max(lb, 0))
+	for ; j < len(list); j++ {
+		bi := list[j]
+		if backdrop && !r.disjoint(&r.batches[bi], sc.id, a, sc.lbChar, bi) {
+			continue
+		}
+		return bi
+	}
+	return -1
 }
 
 // lowerBound returns the highest batch holding an op of the scope that an

@@ -95,12 +95,12 @@ func compareWithCPU(t *testing.T, m *p2l.Model) int {
 	return n
 }
 
-// TestFirstDrawInLayer: in a layer, a backdrop-reading mesh with nothing of
-// its group under it is written with replace blending in the call that
-// clears the layer (no copy), and one that changes nothing over
-// transparency is not drawn; a mesh over another of its group still reads
-// the backdrop, and a fixed-function one still blends triangle after
-// triangle. Each case has a mesh that overlaps itself (its last triangle
+// TestFirstDrawInLayer: in a layer, a backdrop-reading mesh, or a
+// fixed-function one that lies flat, with nothing of its group under it is
+// written with replace blending in the call that clears the layer (no
+// copy), and one that changes nothing over transparency is not drawn; a
+// mesh over another of its group still reads the backdrop, and a folded
+// fixed-function one still blends triangle after triangle. Each case has a mesh that overlaps itself (its last triangle
 // wins where a backdrop is read, both blend where it is not), and the
 // pixels must be the CPU reference renderer's.
 func TestFirstDrawInLayer(t *testing.T) {
@@ -115,7 +115,8 @@ func TestFirstDrawInLayer(t *testing.T) {
 			// Over nothing and changing nothing there: not drawn.
 			mm.rect(p2l.BlendScreen, p2l.AlphaAtop, teal, 1, 34, 2, 40, 14),
 			mm.rect(p2l.BlendMultiplyCompatible, p2l.AlphaOver, teal, 1, 42, 2, 48, 14),
-			// Over nothing but fixed-function: its fold blends twice.
+			// Over nothing but fixed-function and folded: it blends
+			// triangle after triangle.
 			mm.folded(p2l.BlendScreen, p2l.AlphaOver, orange, 0.5, 2, 18, 20, 30),
 			// AddCompatible with Atop leaves colour over transparency.
 			mm.rect(p2l.BlendAddCompatible, p2l.AlphaAtop, teal, 0.5, 50, 2, 56, 14),
@@ -124,11 +125,72 @@ func TestFirstDrawInLayer(t *testing.T) {
 		),
 	}
 	n := compareWithCPU(t, &mm.m)
-	// The layer: clear + the two replaced meshes; the Screen and
-	// AddCompatible meshes (normal and screen blends: two calls); a copy
-	// and a draw for the ColorBurn mesh. The caller's image: the
-	// background and the group composite (one call).
-	if want := 6; n != want {
+	// The layer: clear + the Overlay, Darken and AddCompatible meshes
+	// (the last lies flat); the folded Screen mesh; a copy and a draw for
+	// the ColorBurn mesh. The caller's image: the background and the group
+	// composite (one call).
+	if want := 5; n != want {
 		t.Errorf("%d draws, want %d", n, want)
+	}
+}
+
+// TestFlatMeshesJoinBackdropCalls: a fixed-function mesh that lies flat
+// joins an earlier backdrop-reading call instead of opening a call of its
+// own, its blend computed by the compositing program; one that overlaps
+// itself does not. Pixels must be the CPU reference renderer's.
+func TestFlatMeshesJoinBackdropCalls(t *testing.T) {
+	orange, teal := p2l.Color{0.9, 0.5, 0.2}, p2l.Color{0.2, 0.7, 0.6}
+	t.Run("every fixed-function blend", func(t *testing.T) {
+		// In a layer over a half-transparent base, so that the alpha terms
+		// matter: the base (the layer's first call), an Overlay mesh over
+		// it (a copy and a draw), then one mesh of each fixed-function
+		// combination beside it, over the base alone: each joins the
+		// Overlay's call. The caller's image: the group composite.
+		mm := newMergeModel(100, 20)
+		kids := []p2l.DrawNode{
+			mm.rect(p2l.BlendNormal, p2l.AlphaOver, p2l.Color{0.3, 0.6, 0.9}, 0.5, 0, 0, 100, 20),
+			mm.rect(p2l.BlendOverlay, p2l.AlphaOver, orange, 0.8, 0, 0, 8, 20),
+		}
+		combos := [][2]int{
+			{int(p2l.BlendNormal), int(p2l.AlphaOver)}, {int(p2l.BlendAddCompatible), int(p2l.AlphaOver)},
+			{int(p2l.BlendMultiplyCompatible), int(p2l.AlphaAtop)}, {int(p2l.BlendScreen), int(p2l.AlphaOut)},
+			{int(p2l.BlendNormal), int(p2l.AlphaAtop)}, {int(p2l.BlendMultiply), int(p2l.AlphaAtop)},
+			{int(p2l.BlendAddGlow), int(p2l.AlphaOver)}, {int(p2l.BlendAddGlow), int(p2l.AlphaAtop)},
+			{int(p2l.BlendScreen), int(p2l.AlphaOver)},
+		}
+		for i, c := range combos {
+			x := float32(10 + 10*i)
+			kids = append(kids, mm.rect(p2l.BlendMode(c[0]), p2l.AlphaMode(c[1]), teal, 0.7, x, 2, x+8, 18))
+		}
+		mm.m.Draw.Children = []p2l.DrawNode{mm.group(kids...)}
+		if n, want := compareWithCPU(t, &mm.m), 4; n != want {
+			t.Errorf("%d draws, want %d", n, want)
+		}
+	})
+	for _, fold := range []bool{false, true} {
+		t.Run(fmt.Sprint("folded ", fold), func(t *testing.T) {
+			// On the caller's image: Overlay A, Normal B over it, Darken C
+			// over B (a second copy and draw), then Screen E over A alone,
+			// which can join C's call when it lies flat (not A's: it
+			// overlaps A) and otherwise takes a call of its own.
+			mm := newMergeModel(40, 20)
+			e := mm.rect
+			if fold {
+				e = mm.folded
+			}
+			mm.m.Draw.Children = []p2l.DrawNode{
+				mm.rect(p2l.BlendOverlay, p2l.AlphaOver, orange, 0.8, 0, 0, 10, 20),
+				mm.rect(p2l.BlendNormal, p2l.AlphaOver, teal, 0.6, 5, 0, 15, 10),
+				mm.rect(p2l.BlendDarken, p2l.AlphaOver, orange, 0.9, 12, 0, 22, 10),
+				e(p2l.BlendScreen, p2l.AlphaOver, teal, 0.6, 2, 12, 9, 19),
+			}
+			want := 5
+			if fold {
+				want = 6
+			}
+			if n := compareWithCPU(t, &mm.m); n != want {
+				t.Errorf("%d draws, want %d", n, want)
+			}
+		})
 	}
 }

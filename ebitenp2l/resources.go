@@ -42,6 +42,10 @@ type modelRes struct {
 	partMask []int
 	// maskSets are the distinct sets of mask meshes, each sorted.
 	maskSets [][]int
+
+	// boundary[i] is mesh i's boundary, for the proof that it lies flat
+	// (flat.go).
+	boundary []meshBoundary
 }
 
 var (
@@ -76,6 +80,7 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 	for i := range m.Parts {
 		r.partMask[i] = r.maskSet(groups.GroupComposite(i).MaskMeshes)
 	}
+	r.boundary = boundaries(m)
 	res[m] = r
 	return r
 }
