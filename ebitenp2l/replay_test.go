@@ -184,6 +184,24 @@ func checkReplay(t *testing.T) {
 			retired = append(retired, chars[1])
 			chars[1] = twin
 		}, 0, false},
+		// A model whose last character is disposed releases its pages; a
+		// new character of it (same revision, same options) uploads new
+		// ones, which a replay of the old frame would not sample.
+		{"new character of a released model", func() {
+			old := chars[1]
+			model := old.Rig().Model()
+			target := old.Rig().Revision()
+			old.Dispose()
+			c := NewCharacter(model)
+			for v := float32(1); c.Rig().Revision() < target; v = 1 - v {
+				c.Rig().SetParameter(rpGroup, v)
+				c.Rig().Evaluate()
+			}
+			if c.Rig().Revision() != target {
+				t.Errorf("new character's revision %d, want %d", c.Rig().Revision(), target)
+			}
+			chars[1] = c
+		}, 0, false},
 		{"character order", func() { order = []int{0, 2, 1} }, 0, false},
 		{"one character fewer", func() { order = []int{0, 2} }, 0, false},
 		{"destination", func() { target = other }, 0, false},
