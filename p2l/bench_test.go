@@ -2,6 +2,7 @@ package p2l_test
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/internal/synth"
@@ -200,8 +201,32 @@ func BenchmarkFloor(b *testing.B) {
 // key, two between keys) and writes the evaluated vertices once (8 bytes
 // per vertex). Deformer, parameter and index data are not counted, so it
 // is a lower bound.
-func BenchmarkEvaluateFloor(b *testing.B) {
-	m := synth.Character(1)
+func BenchmarkEvaluateFloor(b *testing.B) { runEvaluateFloor(b, synth.Character(1)) }
+
+// BenchmarkEvaluateDefault evaluates the default character (assets/) at
+// the typical animated pose of BenchmarkEvaluate: a real model, whose head
+// and body angles reach every deformer and mesh.
+func BenchmarkEvaluateDefault(b *testing.B) { runEvaluate(b, defaultCharacter(b), false) }
+
+// BenchmarkEvaluateDefaultFloor is the memory floor of
+// BenchmarkEvaluateDefault, as BenchmarkEvaluateFloor is of
+// BenchmarkEvaluate.
+func BenchmarkEvaluateDefaultFloor(b *testing.B) { runEvaluateFloor(b, defaultCharacter(b)) }
+
+// defaultCharacter loads the default character from assets/.
+func defaultCharacter(b *testing.B) *p2l.Model {
+	data, err := os.ReadFile("../assets/default.p2lrt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := p2l.Load(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+func runEvaluateFloor(b *testing.B, m *p2l.Model) {
 	in := make([]float32, keyformBytes(m, animatedPose(m, 0))/4)
 	for i := range in {
 		in[i] = float32(i & 1023)
