@@ -705,6 +705,10 @@ func (r *Rig) emitGroup(gi int32) {
 // part's evaluated draw order (the group's static value without a part).
 func (r *Rig) emitChildren(g *cgroup) {
 	items := r.sortBuf[g.sortOff : g.sortOff+len(g.children)]
+	keys := r.sortKeys[g.sortOff : g.sortOff+len(g.children)]
+	// items holds the order of the last evaluation (every group is sorted
+	// every time); with the same keys, bit for bit, it is this one's.
+	same := r.evaluated
 	for k, n := range g.children {
 		var key float64
 		if n.group >= 0 {
@@ -717,9 +721,17 @@ func (r *Rig) emitChildren(g *cgroup) {
 		} else {
 			key = r.meshDraw64[n.mesh]
 		}
-		items[k] = sortItem{key: math.Floor(key + 0.001), pos: int32(k), node: n}
+		if key = math.Floor(key + 0.001); math.Float64bits(key) != math.Float64bits(keys[k]) {
+			keys[k] = key
+			same = false
+		}
 	}
-	slices.SortFunc(items, cmpSortItem)
+	if !same {
+		for k, n := range g.children {
+			items[k] = sortItem{key: keys[k], pos: int32(k), node: n}
+		}
+		slices.SortFunc(items, cmpSortItem)
+	}
 	for _, it := range items {
 		if it.node.group >= 0 {
 			r.emitGroup(it.node.group)

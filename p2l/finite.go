@@ -63,7 +63,16 @@ func unitColor(c Color) Color {
 // The common case is one pass of sums; the culprit is looked for only
 // when the sums say there is one.
 func (r *Rig) checkOutputs() {
-	z := zeroIfFinite(r.verts[r.vcur]) + zeroIfFinite(r.meshOpacity) + zeroIfFinite(r.meshDraw)
+	// Vertices of the meshes this evaluation recomputed (markMoved): the
+	// kept ones passed this check when they were computed.
+	var z float32
+	out := r.verts[r.vcur]
+	for i := range r.p.meshes {
+		if c := &r.p.meshes[i]; r.meshMoved[i] {
+			z += zeroIfFinite(out[c.vOff : c.vOff+2*c.nv])
+		}
+	}
+	z += zeroIfFinite(r.meshOpacity) + zeroIfFinite(r.meshDraw)
 	for i := range r.meshMul {
 		m, s := &r.meshMul[i], &r.meshScr[i]
 		z += m[0] - m[0] + m[1] - m[1] + m[2] - m[2] + s[0] - s[0] + s[1] - s[1] + s[2] - s[2]

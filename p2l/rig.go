@@ -134,6 +134,9 @@ type Rig struct {
 	local64 []float64 // advanced mode's mesh hook (created on use)
 	bw      []bindWeight
 	sortBuf []sortItem
+	// sortKeys holds every draw-group child's sort key of the last
+	// evaluation, in tree order (emitChildren sorts only when one changed).
+	sortKeys []float64
 
 	// Advanced mode (advrig.go): nil while every feature is off, so the
 	// hooks below cost one nil check each.
@@ -270,6 +273,7 @@ func (m *Model) NewRig() *Rig {
 	r.local64 = make([]float64, p.maxLocal)
 	r.bw = make([]bindWeight, p.maxBinds)
 	r.sortBuf = make([]sortItem, p.sortLen)
+	r.sortKeys = make([]float64, p.sortLen)
 	return r
 }
 
