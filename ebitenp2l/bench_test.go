@@ -167,45 +167,116 @@ func BenchmarkFloorChunked(b *testing.B) {
 }
 
 func benchmarkFloor(b *testing.B, model *p2l.Model, chunk int) {
-	rig := model.NewRig()
-	rig.Evaluate()
 	for _, n := range []int{1, 10, 100} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			var src, dst *ebiten.Image
-			onGame(func() {
-				src = ebiten.NewImage(64, 64)
-				src.Fill(color.White)
-				dst = ebiten.NewImage(512, 512)
-			})
-			defer onGame(func() { src.Deallocate(); dst.Deallocate() })
-			// Calls of whole characters, built before the timed frames.
-			var calls [][]ebiten.Vertex
-			var callInds [][]uint16
-			var verts []ebiten.Vertex
-			var inds []uint16
-			for i := range n {
-				g := tileGeoM(model, n, i)
-				for _, me := range floorCharacter(rig, g) {
-					if len(verts) > 0 && len(verts)+len(me.verts) > chunk {
-						calls, callInds = append(calls, verts), append(callInds, inds)
-						verts, inds = nil, nil
-					}
-					for _, k := range me.inds {
-						inds = append(inds, k+uint16(len(verts)))
-					}
-					verts = append(verts, me.verts...)
-				}
-			}
-			calls, callInds = append(calls, verts), append(callInds, inds)
-			var op ebiten.DrawTrianglesOptions
-			runFrames(b, func() {
-				dst.Clear()
-				for i := range calls {
-					dst.DrawTriangles(calls[i], callInds[i], src, &op)
-				}
-			})
+			var f *floorScene
+			onGame(func() { f = newFloorScene(model, n, chunk) })
+			defer onGame(f.dispose)
+			runFrames(b, f.frame)
 		})
 	}
+}
+
+// floorScene is the floor of a scene of n characters: their meshes'
+// vertices and indices in calls of whole meshes of at most chunk vertices,
+// built once, drawn with plain DrawTriangles from a white page.
+type floorScene struct {
+	src, dst *ebiten.Image
+	calls    [][]ebiten.Vertex
+	callInds [][]uint16
+	op       ebiten.DrawTrianglesOptions
+}
+
+func newFloorScene(model *p2l.Model, n, chunk int) *floorScene {
+	rig := model.NewRig()
+	rig.Evaluate()
+	f := &floorScene{src: ebiten.NewImage(64, 64), dst: ebiten.NewImage(512, 512)}
+	f.src.Fill(color.White)
+	var verts []ebiten.Vertex
+	var inds []uint16
+	for i := range n {
+		g := tileGeoM(model, n, i)
+		for _, me := range floorCharacter(rig, g) {
+			if len(verts) > 0 && len(verts)+len(me.verts) > chunk {
+				f.calls, f.callInds = append(f.calls, verts), append(f.callInds, inds)
+				verts, inds = nil, nil
+			}
+			for _, k := range me.inds {
+				inds = append(inds, k+uint16(len(verts)))
+			}
+			verts = append(verts, me.verts...)
+		}
+	}
+	f.calls, f.callInds = append(f.calls, verts), append(f.callInds, inds)
+	return f
+}
+
+func (f *floorScene) frame() {
+	f.dst.Clear()
+	for i := range f.calls {
+		f.dst.DrawTriangles(f.calls[i], f.callInds[i], f.src, &f.op)
+	}
+}
+
+func (f *floorScene) dispose() { f.src.Deallocate(); f.dst.Deallocate() }
+
+// BenchmarkStillVsFloor measures a still crowd of 100 characters (the same
+// Batch.Draw every frame: replayed, docs/EBITEN.md "Replay") and its two
+// floors (BenchmarkFloor, BenchmarkFloorChunked) in alternating frames of
+// one run, so that all three see the same load: it reports each one's
+// thread CPU and wall time per frame and the draw's ratios to the lower
+// floor (ratio-cpu, ratio-wall), which separate runs on a shared machine
+// only approximate.
+func BenchmarkStillVsFloor(b *testing.B) {
+	for _, bm := range benchModels(b) {
+		b.Run(bm.name+"/100", func(b *testing.B) { benchmarkStillVsFloor(b, bm.model, 100) })
+	}
+}
+
+func benchmarkStillVsFloor(b *testing.B, model *p2l.Model, n int) {
+	var s *benchScene
+	var floors [2]*floorScene
+	onGame(func() {
+		s = newBenchScene(model, n)
+		floors = [2]*floorScene{newFloorScene(model, n, maxBatchVertices), newFloorScene(model, n, chunkVertices)}
+	})
+	defer onGame(func() { s.dispose(); floors[0].dispose(); floors[1].dispose() })
+	frames := []func(){func() { s.frame(false, false) }, floors[0].frame, floors[1].frame}
+	var cpu, wall [3]time.Duration
+	// timed runs f as one frame and adds its thread CPU and wall time to k's.
+	timed := func(k int) {
+		onGame(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			t0, c0 := time.Now(), threadCPU()
+			frames[k]()
+			cpu[k] += threadCPU() - c0
+			wall[k] += time.Since(t0)
+		})
+	}
+	for range 3 { // warm-up: the draw's third frame is its first replay
+		for k := range frames {
+			onGame(frames[k])
+		}
+	}
+	replays := rd.replays
+	b.ResetTimer()
+	for i := range b.N {
+		for j := range frames {
+			timed((i + j) % 3) // rotate which goes first
+		}
+	}
+	b.StopTimer()
+	if rd.replays-replays != b.N {
+		b.Errorf("%d of %d draws replayed", rd.replays-replays, b.N)
+	}
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+	b.ReportMetric(per(cpu[0]), "draw-cpu-ns/op")
+	b.ReportMetric(per(min(cpu[1], cpu[2])), "floor-cpu-ns/op")
+	b.ReportMetric(per(cpu[0])/per(min(cpu[1], cpu[2])), "ratio-cpu")
+	b.ReportMetric(per(wall[0]), "draw-wall-ns/op")
+	b.ReportMetric(per(min(wall[1], wall[2])), "floor-wall-ns/op")
+	b.ReportMetric(per(wall[0])/per(min(wall[1], wall[2])), "ratio-wall")
 }
 
 type floorMesh struct {
