@@ -136,8 +136,9 @@ func TestFirstDrawInLayer(t *testing.T) {
 
 // TestFlatMeshesJoinBackdropCalls: a fixed-function mesh that lies flat
 // joins an earlier backdrop-reading call instead of opening a call of its
-// own, its blend computed by the compositing program; one that overlaps
-// itself does not. Pixels must be the CPU reference renderer's.
+// own, its blend computed by the compositing program, and a call of such
+// meshes becomes a backdrop-reading one for a backdrop-reading mesh that
+// would otherwise open a call; a mesh that overlaps itself does neither. Pixels must be the CPU reference renderer's.
 func TestFlatMeshesJoinBackdropCalls(t *testing.T) {
 	orange, teal := p2l.Color{0.9, 0.5, 0.2}, p2l.Color{0.2, 0.7, 0.6}
 	t.Run("every fixed-function blend", func(t *testing.T) {
@@ -168,6 +169,47 @@ func TestFlatMeshesJoinBackdropCalls(t *testing.T) {
 		}
 	})
 	for _, fold := range []bool{false, true} {
+		t.Run(fmt.Sprint("converted, folded ", fold), func(t *testing.T) {
+			// Overlay A; Normal B over it (a call of its own after A's);
+			// Darken D over A but beside B: instead of a third copy and
+			// draw, B's call becomes a backdrop-reading one that D joins,
+			// when B lies flat.
+			mm := newMergeModel(20, 20)
+			b := mm.rect
+			if fold {
+				b = mm.folded
+			}
+			mm.m.Draw.Children = []p2l.DrawNode{
+				mm.rect(p2l.BlendOverlay, p2l.AlphaOver, orange, 0.8, 0, 0, 10, 10),
+				b(p2l.BlendNormal, p2l.AlphaOver, teal, 0.6, 5, 5, 15, 15),
+				mm.rect(p2l.BlendDarken, p2l.AlphaOver, teal, 0.9, 0, 0, 4, 4),
+			}
+			want := 4
+			if fold {
+				want = 5
+			}
+			if n := compareWithCPU(t, &mm.m); n != want {
+				t.Errorf("%d draws, want %d", n, want)
+			}
+		})
+		t.Run(fmt.Sprint("not converted, members overlap, folded ", fold), func(t *testing.T) {
+			// As above with a second Normal mesh in B's call, over B: read
+			// from one copy it would not see B, so the call stays.
+			mm := newMergeModel(20, 20)
+			b := mm.rect
+			if fold {
+				b = mm.folded
+			}
+			mm.m.Draw.Children = []p2l.DrawNode{
+				mm.rect(p2l.BlendOverlay, p2l.AlphaOver, orange, 0.8, 0, 0, 10, 10),
+				mm.rect(p2l.BlendNormal, p2l.AlphaOver, teal, 0.6, 5, 5, 15, 15),
+				b(p2l.BlendNormal, p2l.AlphaOver, orange, 0.5, 8, 8, 18, 18),
+				mm.rect(p2l.BlendDarken, p2l.AlphaOver, teal, 0.9, 0, 0, 4, 4),
+			}
+			if n, want := compareWithCPU(t, &mm.m), 5; n != want {
+				t.Errorf("%d draws, want %d", n, want)
+			}
+		})
 		t.Run(fmt.Sprint("folded ", fold), func(t *testing.T) {
 			// On the caller's image: Overlay A, Normal B over it, Darken C
 			// over B (a second copy and draw), then Screen E over A alone,
