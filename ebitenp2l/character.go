@@ -35,6 +35,12 @@ type Character struct {
 	revs revisionCounter
 	rec  recorder
 
+	// The pose's mesh revisions (nil: none; vcache.go). Both interfaces
+	// are taken from the pose once, here: an interface-to-interface
+	// assertion in the frame would now and then allocate (Go's runtime
+	// builds its per-site cache at random calls).
+	meshRevs revisioned
+
 	voice *Voice  // speaking now, driven by Update (voice.go)
 	look  lookAim // LookAtScreen's anchor and reach (lookat.go)
 }
@@ -92,6 +98,7 @@ func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Charac
 	}, p)
 	c := &Character{rig: rig, pose: p, res: r, id: characterSerial.Add(1)}
 	c.revs, _ = p.(revisionCounter)
+	c.meshRevs, _ = p.(revisioned)
 	return c
 }
 

@@ -345,7 +345,7 @@ func (r *renderer) planChar(k int, e *entry) bool {
 		return false
 	}
 	cp.res, cp.rig, cp.vc, cp.fc = c.res, c.pose, &c.vc, &c.fc
-	cp.revs, _ = c.pose.(revisioned)
+	cp.revs = c.meshRevs
 	g := e.opts.GeoM
 	cs := e.opts.ColorScale
 	cp.flags = 0
