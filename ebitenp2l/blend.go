@@ -130,16 +130,23 @@ const (
 	formulaScreenOver
 )
 
-// fixedFunction returns how combination (b, a) is drawn without reading
-// the backdrop, or ok = false when it must read it. Modes out of range are
-// Normal and Over, as render.Composite treats them.
-func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
+// knownModes returns (b, a) with modes out of range read as Normal and
+// Over, as render.Composite treats them.
+func knownModes(b p2l.BlendMode, a p2l.AlphaMode) (p2l.BlendMode, p2l.AlphaMode) {
 	if b >= p2l.NumBlendModes {
 		b = p2l.BlendNormal
 	}
 	if a >= p2l.NumAlphaModes {
 		a = p2l.AlphaOver
 	}
+	return b, a
+}
+
+// fixedFunction returns how combination (b, a) is drawn without reading
+// the backdrop, or ok = false when it must read it. Modes out of range are
+// Normal and Over, as render.Composite treats them.
+func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
+	b, a = knownModes(b, a)
 	switch {
 	case b == p2l.BlendAddCompatible:
 		return fixedBlend{blendNormal, true, formulaNormal}, true
@@ -181,12 +188,7 @@ func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
 // last triangle win either way, a fixed-function one must lie flat
 // (flat.go).
 func overClear(b p2l.BlendMode, a p2l.AlphaMode) bool {
-	if b >= p2l.NumBlendModes {
-		b = p2l.BlendNormal
-	}
-	if a >= p2l.NumAlphaModes {
-		a = p2l.AlphaOver
-	}
+	b, a = knownModes(b, a)
 	switch {
 	case b == p2l.BlendAddCompatible:
 		return true // S + D, ad: colour over zero alpha, whatever the alpha mode
