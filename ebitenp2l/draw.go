@@ -907,17 +907,12 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 	kl := r.keyList(t, k)
 	chosen := r.firstFit(t.keys[kl].batches, lb, o.bounds, sc, k.backdrop)
 	if o.formula > 0 {
-		bk := batchKey{src: k.src, blend: blendReplace, backdrop: true}
-		for i := range t.keys {
-			if t.keys[i].key != bk {
-				continue
-			}
+		if i := t.keyIndex(batchKey{src: k.src, blend: blendReplace, backdrop: true}); i >= 0 {
 			alt := r.firstFit(t.keys[i].batches, lb, o.bounds, sc, true)
 			if alt >= 0 && (chosen < 0 || alt < chosen) && r.flat(o) {
 				chosen = alt
 				r.readsBackdrop(t, o)
 			}
-			break
 		}
 	}
 	if chosen < 0 && k.backdrop {
@@ -949,12 +944,19 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 
 // noBatch reports whether target t has no batch with state k yet.
 func (r *renderer) noBatch(t *target, k batchKey) bool {
+	i := t.keyIndex(k)
+	return i < 0 || len(t.keys[i].batches) == 0
+}
+
+// keyIndex returns the index of t's list of batches with state k, −1 for
+// none.
+func (t *target) keyIndex(k batchKey) int {
 	for i := range t.keys {
 		if t.keys[i].key == k {
-			return len(t.keys[i].batches) == 0
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
 // firstFit returns the first batch of list (ascending) at or after lb that
@@ -1042,10 +1044,8 @@ func (sc *scope) lowerBound(b image.Rectangle) int32 {
 // keyList returns the index of target t's list of batches with state k,
 // adding an empty one.
 func (r *renderer) keyList(t *target, k batchKey) int {
-	for i := range t.keys {
-		if t.keys[i].key == k {
-			return i
-		}
+	if i := t.keyIndex(k); i >= 0 {
+		return i
 	}
 	kl := len(t.keys)
 	if kl < cap(t.keys) {
