@@ -862,6 +862,12 @@ func paramSet(o *cobj, channels bool, grids ...*cgrid) []int32 {
 			ps = append(ps, o.binds[b].limits[l].param)
 		}
 	}
+	return sortedSet(ps)
+}
+
+// sortedSet sorts ps and drops repeats (in place), keeping no spare
+// capacity: the result is kept by the prepared model.
+func sortedSet(ps []int32) []int32 {
 	slices.Sort(ps)
 	return slices.Clip(slices.Compact(ps))
 }
@@ -915,8 +921,7 @@ func (p *prepared) buildGlueComponents() {
 	}
 	for ci := range p.gcomps {
 		c := &p.gcomps[ci]
-		slices.Sort(c.reads)
-		c.reads = slices.Clip(slices.Compact(c.reads))
+		c.reads = sortedSet(c.reads)
 	}
 }
 
