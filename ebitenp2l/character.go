@@ -31,9 +31,9 @@ type Character struct {
 	// For frame replay (replay.go): a serial number never reused, the
 	// pose's rig-wide revision (nil: a pose without one, never replayed),
 	// and the last frames of Character.Draw.
-	id   uint64
-	revs revisionCounter
-	rec  recorder
+	id     uint64
+	rigRev revisionCounter
+	rec    recorder
 
 	// The pose's mesh revisions (nil: none; vcache.go). Both interfaces
 	// are taken from the pose once, here: an interface-to-interface
@@ -97,7 +97,7 @@ func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Charac
 		return imgs, errs
 	}, p)
 	c := &Character{rig: rig, pose: p, res: r, id: characterSerial.Add(1)}
-	c.revs, _ = p.(revisionCounter)
+	c.rigRev, _ = p.(revisionCounter)
 	c.meshRevs, _ = p.(revisioned)
 	return c
 }

@@ -205,8 +205,8 @@ func (k *frameKey) set(dst *ebiten.Image, entries []entry) {
 			continue // not drawn
 		}
 		ck := charKey{id: c.id, filter: e.opts.Filter}
-		if c.revs != nil {
-			ck.rev = c.revs.Revision()
+		if c.rigRev != nil {
+			ck.rev = c.rigRev.Revision()
 		} else {
 			k.ok = false
 		}
