@@ -299,9 +299,11 @@ func touch(t *testing.T, ctx context.Context, x, y float64) {
 	}
 }
 
-// checkSpeech follows the voice that has just started for 20 frames (or
-// 30 s) and checks that its play head advances (the sound plays) and that
-// the mouth opens with it.
+// checkSpeech follows the voice that has just started for 60 updates (one
+// second of the game's 60 Hz clock, or 30 s) and checks that its play head
+// advances (the sound plays) and that the mouth opens with it. Fewer updates
+// would not do: p2lViewer.frames counts updates, so 20 of them are a third of
+// a second, under the 0.5 s the play head must reach.
 func checkSpeech(t *testing.T, ctx context.Context, what string) {
 	t.Helper()
 	st, err := chromedp.Run(ctx, chromedp.Evaluate[viewerState](`new Promise((resolve) => {
@@ -311,7 +313,7 @@ func checkSpeech(t *testing.T, ctx context.Context, what string) {
 			mouth = Math.max(mouth, p2lViewer.mouth);
 			voice = Math.max(voice, p2lViewer.voice);
 			const frames = p2lViewer.frames - from;
-			if (frames >= 20 || performance.now() - t0 > 30000) resolve({mouth, voice, frames});
+			if (frames >= 60 || performance.now() - t0 > 30000) resolve({mouth, voice, frames});
 			else requestAnimationFrame(step);
 		};
 		step();
@@ -319,7 +321,7 @@ func checkSpeech(t *testing.T, ctx context.Context, what string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s: play head at %.2f s after %d frames, mouth open up to %.2f", what, st.Voice, st.Frames, st.Mouth)
+	t.Logf("%s: play head at %.2f s after %d updates, mouth open up to %.2f", what, st.Voice, st.Frames, st.Mouth)
 	if st.Voice < 0.5 {
 		t.Errorf("%s: the play head reached %.2f s; the sound does not play", what, st.Voice)
 	}
