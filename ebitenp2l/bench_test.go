@@ -229,11 +229,25 @@ func (f *floorScene) dispose() { f.src.Deallocate(); f.dst.Deallocate() }
 // only approximate.
 func BenchmarkStillVsFloor(b *testing.B) {
 	for _, bm := range benchModels(b) {
-		b.Run(bm.name+"/100", func(b *testing.B) { benchmarkStillVsFloor(b, bm.model, 100) })
+		b.Run(bm.name+"/100", func(b *testing.B) { benchmarkVsFloor(b, bm.model, 100, false) })
 	}
 }
 
-func benchmarkStillVsFloor(b *testing.B, model *p2l.Model, n int) {
+// BenchmarkMovingVsFloor is BenchmarkStillVsFloor for an animated crowd:
+// before each of the draw's frames every character is updated (blink and
+// breath move every one of them, so no frame is replayed: each is planned
+// and built), outside the timed part; only Batch.Draw is timed, against
+// the same floors in alternating frames.
+func BenchmarkMovingVsFloor(b *testing.B) {
+	for _, bm := range benchModels(b) {
+		b.Run(bm.name+"/100", func(b *testing.B) { benchmarkVsFloor(b, bm.model, 100, true) })
+	}
+}
+
+// benchmarkVsFloor times the draw of a crowd of n characters (moving:
+// updated before each frame, untimed) and its two floors in alternating
+// frames (see BenchmarkStillVsFloor).
+func benchmarkVsFloor(b *testing.B, model *p2l.Model, n int, moving bool) {
 	var s *benchScene
 	var floors [2]*floorScene
 	onGame(func() {
@@ -243,33 +257,46 @@ func benchmarkStillVsFloor(b *testing.B, model *p2l.Model, n int) {
 	defer onGame(func() { s.dispose(); floors[0].dispose(); floors[1].dispose() })
 	frames := []func(){func() { s.frame(false, false) }, floors[0].frame, floors[1].frame}
 	var cpu, wall [3]time.Duration
-	// timed runs f as one frame and adds its thread CPU and wall time to k's.
-	timed := func(k int) {
+	// run runs frames[k] as one frame (a moving crowd updated first,
+	// untimed) and, when timed, adds its thread CPU and wall time to k's.
+	run := func(k int, timed bool) {
 		onGame(func() {
+			if k == 0 && moving {
+				for _, c := range s.chars {
+					c.Update(1.0 / 60)
+				}
+			}
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			t0, c0 := time.Now(), threadCPU()
 			frames[k]()
-			cpu[k] += threadCPU() - c0
-			wall[k] += time.Since(t0)
+			if timed {
+				cpu[k] += threadCPU() - c0
+				wall[k] += time.Since(t0)
+			}
 		})
 	}
-	for range 3 { // warm-up: the draw's third frame is its first replay
+	for range 3 { // warm-up: a still draw's third frame is its first replay
 		for k := range frames {
-			onGame(frames[k])
+			run(k, false)
 		}
 	}
-	replays := rd.replays
+	replays, calls := rd.replays, rd.drawCalls
 	b.ResetTimer()
 	for i := range b.N {
 		for j := range frames {
-			timed((i + j) % 3) // rotate which goes first
+			run((i+j)%3, true) // rotate which goes first
 		}
 	}
 	b.StopTimer()
-	if rd.replays-replays != b.N {
-		b.Errorf("%d of %d draws replayed", rd.replays-replays, b.N)
+	want := b.N
+	if moving {
+		want = 0
 	}
+	if rd.replays-replays != want {
+		b.Errorf("%d of %d draws replayed, want %d", rd.replays-replays, b.N, want)
+	}
+	b.ReportMetric(float64(rd.drawCalls-calls)/float64(b.N), "calls/frame") // the floors' plain DrawTriangles are not counted
 	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
 	b.ReportMetric(per(cpu[0]), "draw-cpu-ns/op")
 	b.ReportMetric(per(min(cpu[1], cpu[2])), "floor-cpu-ns/op")
