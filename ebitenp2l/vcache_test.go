@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/assets"
@@ -143,4 +146,72 @@ func TestCulledIndicesFollowRevisions(t *testing.T) {
 		check(t, pixels(dst), 10, 8, 2, [4]float64{1, 1, 1, 1}, 0, "mirrored: the former back face, now in front")
 		check(t, pixels(dst), 10, 2, 8, [4]float64{0, 0, 0, 1}, 0, "mirrored: the former front face, now culled")
 	})
+}
+
+// TestRebase checks rebase's four-lane additions against adding one index
+// at a time, at every length and alignment of a short slice and with sums
+// up to 65,535 in every lane.
+func TestRebase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	buf := make([]uint16, 64)
+	out := make([]uint16, 64)
+	for _, base := range []uint16{0, 1, 300, 65535 - 40, 65535} {
+		for start := range 4 {
+			for n := 0; start+n <= 40; n++ {
+				src := buf[start : start+n]
+				for j := range src {
+					src[j] = uint16(rng.IntN(int(65535-base) + 1))
+				}
+				if n > 0 && base < 65535 {
+					src[n-1] = 65535 - base // the largest sum, in the last lane
+				}
+				dst := out[(start+1)%4 : (start+1)%4+n]
+				rebase(dst, src, base)
+				for j := range src {
+					if dst[j] != src[j]+base {
+						t.Fatalf("base %d, start %d, n %d: dst[%d] = %d, want %d", base, start, n, j, dst[j], src[j]+base)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBoxOf checks boxOf against one pass of comparisons: odd and even
+// counts of points, and a NaN anywhere making the box NaN.
+func TestBoxOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n < 12; n++ {
+		v := make([]float32, 2*n)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64() * 100)
+		}
+		want := [4]float32{v[0], v[1], v[0], v[1]}
+		for i := 0; i < n; i++ {
+			x, y := v[2*i], v[2*i+1]
+			if x < want[0] {
+				want[0] = x
+			}
+			if x > want[2] {
+				want[2] = x
+			}
+			if y < want[1] {
+				want[1] = y
+			}
+			if y > want[3] {
+				want[3] = y
+			}
+		}
+		if got := boxOf(append(v, 7)); got != want { // a lone coordinate is not a point
+			t.Errorf("%d points: %v, want %v", n, got, want)
+		}
+		for j := range v {
+			w := slices.Clone(v)
+			w[j] = float32(math.NaN())
+			b := boxOf(w)
+			if c := j % 2; !math.IsNaN(float64(b[c])) || !math.IsNaN(float64(b[c+2])) {
+				t.Errorf("%d points, NaN at %d: %v", n, j, b)
+			}
+		}
+	}
 }
