@@ -20,3 +20,15 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
+
+// processCPU is the CPU time of the whole process
+// (CLOCK_PROCESS_CPUTIME_ID): every thread, Mesa llvmpipe's rasterizer
+// threads and Ebitengine's render thread included.
+func processCPU() time.Duration {
+	var ts syscall.Timespec
+	const clockProcessCPUTime = 2
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockProcessCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
