@@ -1236,7 +1236,7 @@ func (r *renderer) renderCoverage(n int) {
 
 // clearQuads clears rectangles of img (replace blending of zeros).
 func (r *renderer) clearQuads(img *ebiten.Image, rects []image.Rectangle) {
-	r.begin(img, meshShader, blendReplace, whiteImage(), nil, nil)
+	r.begin(img, meshShaderFor(false, false), blendReplace, whiteImage(), nil, nil)
 	for _, q := range rects {
 		r.quad(q, image.Point{}, [8]float32{})
 	}
@@ -1317,7 +1317,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 			r.fillSources()
 			r.opts.Uniforms = r.compU
 		} else {
-			r.begin(t.img, meshShader, b.key.blend, b.key.src, cov, layer)
+			r.begin(t.img, r.meshProgram(t, b), b.key.blend, b.key.src, cov, layer)
 			r.opts.Uniforms = r.meshU
 			if j == 0 && t.depth >= 0 {
 				r.clearRegions(ti, n)
@@ -1341,7 +1341,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 // copyBackdrop copies the target under the members of backdrop batch b to
 // the scratch page (nearest sampling at texel centres: an exact copy).
 func (r *renderer) copyBackdrop(t *target, b *batch) {
-	r.begin(pool.scratch.img, meshShader, blendReplace, t.img, nil, nil)
+	r.begin(pool.scratch.img, meshShaderFor(false, false), blendReplace, t.img, nil, nil)
 	col := [8]float32{1, 1, 1, 1, 0, 0, 0, flagNearest}
 	for x := b.first; x >= 0; x = r.ops[x].next {
 		q := r.ops[x].bounds

@@ -9,16 +9,34 @@ import (
 	"github.com/psd2live/p2l-ebiten/shaders"
 )
 
-// The three programs are compiled once per process and shared by every
+// The programs are compiled once per process and shared by every
 // character: draws with different *ebiten.Shader values never merge, even
 // when their sources are equal.
 var (
-	shaderOnce      sync.Once
-	meshShader      *ebiten.Shader
+	shaderOnce sync.Once
+	// meshShaders[l][m] is the mesh program with (l = 1) or without the
+	// group-layer source and with (m = 1) or without the mask read
+	// (shaders.Mesh): a call takes the smallest variant its vertices need
+	// (meshShaderFor), which draws the same pixels with fewer texel
+	// fetches.
+	meshShaders     [2][2]*ebiten.Shader
 	compositeShader *ebiten.Shader
 	coverageShader  *ebiten.Shader
 	shaderErr       error
 )
+
+// meshShaderFor returns the mesh program variant for a call that has
+// vertices with the layer flag (layer) and masked vertices (masked).
+func meshShaderFor(layer, masked bool) *ebiten.Shader {
+	return meshShaders[b2i(layer)][b2i(masked)]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // loadShaders compiles the Kage programs on first use. A compile error is a
 // bug in this package (the sources are fixed); it is kept and reported by
@@ -30,7 +48,10 @@ func loadShaders() error {
 			src  []byte
 			dst  **ebiten.Shader
 		}{
-			{"mesh", shaders.Mesh(), &meshShader},
+			{"mesh", shaders.Mesh(false, false), &meshShaders[0][0]},
+			{"mesh (masked)", shaders.Mesh(false, true), &meshShaders[0][1]},
+			{"mesh (layer)", shaders.Mesh(true, false), &meshShaders[1][0]},
+			{"mesh (layer, masked)", shaders.Mesh(true, true), &meshShaders[1][1]},
 			{"composite", shaders.Composite(), &compositeShader},
 			{"coverage", shaders.Coverage(), &coverageShader},
 		} {
@@ -42,4 +63,19 @@ func loadShaders() error {
 		}
 	})
 	return shaderErr
+}
+
+// meshProgram returns the mesh program variant for batch b of target t:
+// with the layer source if a member reads a group layer, with the mask
+// read if a member it draws is masked (masked members of a target whose
+// coverage did not fit are not drawn). The flags are decoded as the
+// program decodes them (shaders/sample.kage: bit, mask).
+func (r *renderer) meshProgram(t *target, b *batch) *ebiten.Shader {
+	var layer, masked bool
+	for x := b.first; x >= 0; x = r.ops[x].next {
+		f := int(r.ops[x].col[7])
+		layer = layer || f/flagLayer%2 == 1
+		masked = masked || (t.covOK && f/flagSlot%256 != 0)
+	}
+	return meshShaderFor(layer, masked)
 }

@@ -10,7 +10,10 @@
 // batch.
 package shaders
 
-import _ "embed"
+import (
+	_ "embed"
+	"fmt"
+)
 
 var (
 	//go:embed mesh.kage
@@ -23,8 +26,22 @@ var (
 	sample []byte
 )
 
-// Mesh returns the complete source of the fixed-function program.
-func Mesh() []byte { return join(mesh, sample) }
+// Mesh returns the complete source of a variant of the fixed-function
+// program: with layer, vertices flagged as reading a group layer read it
+// (without, they sample the pages as every other vertex); with masked,
+// masked vertices read their coverage (without, every vertex is drawn
+// unmasked). The full program is Mesh(true, true).
+func Mesh(layer, masked bool) []byte {
+	consts := fmt.Sprintf("const meshLayer = %d\nconst meshMasked = %d\n", b2i(layer), b2i(masked))
+	return join(join(mesh, sample), []byte(consts))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // Composite returns the complete source of the compositing program.
 func Composite() []byte { return join(composite, sample) }
