@@ -22,7 +22,7 @@ import (
 // Add and Multiply meshes that read the backdrop) and the character-scale
 // synthetic model (synth.Character(1): 118 drawn meshes, 8,496 vertices,
 // two pages, random blend and alpha modes, masks, isolated groups).
-func benchModels(b *testing.B) []struct {
+func benchModels(b testing.TB) []struct {
 	name  string
 	model *p2l.Model
 } {
@@ -248,14 +248,9 @@ func BenchmarkMovingVsFloor(b *testing.B) {
 // updated before each frame, untimed) and its two floors in alternating
 // frames (see BenchmarkStillVsFloor).
 func benchmarkVsFloor(b *testing.B, model *p2l.Model, n int, moving bool) {
-	var s *benchScene
-	var floors [2]*floorScene
-	onGame(func() {
-		s = newBenchScene(model, n)
-		floors = [2]*floorScene{newFloorScene(model, n, maxBatchVertices), newFloorScene(model, n, chunkVertices)}
-	})
-	defer onGame(func() { s.dispose(); floors[0].dispose(); floors[1].dispose() })
-	frames := []func(){func() { s.frame(false, false) }, floors[0].frame, floors[1].frame}
+	v := newVsFloor(model, n)
+	defer v.dispose()
+	s, frames := v.scene, v.frames()
 	var cpu, wall [3]time.Duration
 	// run runs frames[k] as one frame (a moving crowd updated first,
 	// untimed) and, when timed, adds its thread CPU and wall time to k's.

@@ -1,7 +1,6 @@
 package ebitenp2l
 
 import (
-	"image/color"
 	"runtime"
 	"testing"
 	"time"
@@ -29,16 +28,10 @@ func BenchmarkStillVsFloorGPU(b *testing.B) {
 }
 
 func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
-	var s *benchScene
-	var floors [2]*floorScene
-	onGame(func() {
-		s = newBenchScene(model, n)
-		floors = [2]*floorScene{newFloorScene(model, n, maxBatchVertices), newFloorScene(model, n, chunkVertices)}
-	})
-	defer onGame(func() { s.dispose(); floors[0].dispose(); floors[1].dispose() })
-	frames := []func(){func() { s.frame(false, false) }, floors[0].frame, floors[1].frame}
-	dsts := []*ebiten.Image{s.dst, floors[0].dst, floors[1].dst}
-	var px color.RGBA64
+	v := newVsFloor(model, n)
+	defer v.dispose()
+	frames := v.frames()
+	dsts := []*ebiten.Image{v.scene.dst, v.floors[0].dst, v.floors[1].dst}
 	var cpu, wall, proc [3]time.Duration
 	timed := func(k int) {
 		onGame(func() {
@@ -48,12 +41,12 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 			frames[k]()
 			cpu[k] += threadCPU() - c0
 			o := dsts[k].Bounds().Min
-			px = dsts[k].RGBA64At(o.X, o.Y)
+			_ = dsts[k].RGBA64At(o.X, o.Y) // waits for the GPU
 			wall[k] += time.Since(t0)
 			proc[k] += processCPU() - p0
 		})
 	}
-	for range 3 {
+	for range 3 { // warm-up: the draw's third frame is its first replay
 		for k := range frames {
 			timed(k)
 		}
@@ -67,7 +60,6 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 		}
 	}
 	b.StopTimer()
-	_ = px
 	if rd.replays-replays != b.N {
 		b.Errorf("%d of %d draws replayed", rd.replays-replays, b.N)
 	}
@@ -81,4 +73,29 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 	report("thread-cpu", cpu)
 	report("sync-wall", wall)
 	report("process-cpu", proc)
+}
+
+// vsFloor is a crowd of n characters and its two floors (BenchmarkFloor,
+// BenchmarkFloorChunked), drawn in alternating frames of one run.
+type vsFloor struct {
+	scene  *benchScene
+	floors [2]*floorScene
+}
+
+func newVsFloor(model *p2l.Model, n int) *vsFloor {
+	v := &vsFloor{}
+	onGame(func() {
+		v.scene = newBenchScene(model, n)
+		v.floors = [2]*floorScene{newFloorScene(model, n, maxBatchVertices), newFloorScene(model, n, chunkVertices)}
+	})
+	return v
+}
+
+// frames returns the three frames: the crowd's Batch.Draw, the floors.
+func (v *vsFloor) frames() []func() {
+	return []func(){func() { v.scene.frame(false, false) }, v.floors[0].frame, v.floors[1].frame}
+}
+
+func (v *vsFloor) dispose() {
+	onGame(func() { v.scene.dispose(); v.floors[0].dispose(); v.floors[1].dispose() })
 }

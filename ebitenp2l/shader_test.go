@@ -9,8 +9,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"github.com/psd2live/p2l-ebiten/assets"
-	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
@@ -91,14 +89,7 @@ func TestMeshVariants(t *testing.T) {
 			}
 		}
 	}
-	def, err := assets.DefaultModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []struct {
-		name  string
-		model *p2l.Model
-	}{{"default", def}, {"synth", synth.Character(1)}} {
+	for _, m := range benchModels(t) {
 		for _, n := range []int{1, 10, 100} {
 			for _, f := range []Filter{FilterLinear, FilterNearest} {
 				scenes = append(scenes, variantScene{name: m.name, model: m.model, n: n, scale: 512 / float64(max(m.model.Canvas.Width, m.model.Canvas.Height)), filter: f})
