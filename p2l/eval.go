@@ -185,7 +185,7 @@ func (r *Rig) evalDeformers() {
 			// Transform::Warp scale).
 			f.scale = 1
 			if c.parent >= 0 {
-				r.mapPoints(c.parent, pts, pts)
+				r.mapPoints(c.parent, pts, pts, r.defPlace)
 				f.scale = r.frames[c.parent].scale
 			}
 			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
@@ -206,6 +206,7 @@ func (r *Rig) evalDeformers() {
 				f.aff[2+k] = ((c10 - c00) + (c11 - c01)) / 2
 				f.aff[4+k] = ((c01 - c00) + (c11 - c10)) / 2
 			}
+			warpCells(c, g, r.cellsOf(c))
 			continue
 		}
 		v := blendRotation(&c.g, c.rcells, r.current, r.sc)
@@ -253,7 +254,7 @@ func (r *Rig) evalDeformers() {
 			// a collapsed lattice turns by 90° (eval.rs rotation_frame); the
 			// scale is the one the warp passes on.
 			pt := [4]float32{v[0], v[1], v[0], v[1] - 0.1}
-			r.mapPoints(c.parent, pt[:], pt[:])
+			r.mapPoints(c.parent, pt[:], pt[:], r.defPlace)
 			ox, oy = pt[0], pt[1]
 			turn := float32(libm.Atan2f(pt[3]-oy, pt[2]-ox)*degsPerRad) + 90 // glibc atan2f, to_degrees, + 90°
 			angle += turn
@@ -334,61 +335,223 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 // one32 is the bits of float32 1.
 const one32 = 0x3f800000
 
+// placement records where points of a warp's child space fall in its
+// lattice, so that the same points can be mapped again through the moved
+// lattice without finding their cells (mapPlaced): per point, at is the
+// triangle (2·cell, +1 for the upper one) of a triangle-interpolated warp
+// or the cell of a bilinear one, in Rig.cells, or −1 for a point outside
+// the open unit square (mapWarp64); w holds two weights per point, the
+// cell's s and t, or 1−s and 1−t in an upper triangle, as warp.rs computes
+// them (float64, exact bits).
+type placement struct {
+	at []int32
+	w  [][2]float64
+}
+
+func newPlacement(points int) placement {
+	return placement{at: make([]int32, points), w: make([][2]float64, points)}
+}
+
+// of returns the placement of points [off, off+n).
+func (pl placement) of(off, n int) placement {
+	return placement{at: pl.at[off : off+n], w: pl.w[off : off+n]}
+}
+
+// pairs returns the x,y pairs of s (len(s)/2 of them), without copying:
+// the warp loops index points, not floats, without bounds checks.
+func pairs(s []float32) [][2]float32 {
+	return unsafe.Slice((*[2]float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s)/2)
+}
+
+// cellTable is a warp's lattice cells in canvas space (warpCells): two
+// triangles a cell of a triangle-interpolated warp, the corners of a
+// bilinear one's, row by row.
+type cellTable struct {
+	tris  [][6]float64
+	quads [][8]float64
+}
+
+// cellsOf returns warp c's cell table.
+func (r *Rig) cellsOf(c *cdef) cellTable {
+	if n := c.cols * c.rows; c.bilinear {
+		return cellTable{quads: r.quads[c.cellOff : c.cellOff+n]}
+	} else {
+		return cellTable{tris: r.tris[c.cellOff : c.cellOff+2*n]}
+	}
+}
+
+// warpCells writes the cell table of warp c's lattice g. A bilinear
+// warp's cell is its corners P00, P10, P01, P11. A triangle-interpolated
+// warp's cell is two triangles: the lower one's corner P00 and the
+// differences P10 − P00 and P01 − P00, then the upper one's P11, P01 − P11
+// and P10 − P11. warp.rs triangle interpolates a point at (s, t) of the
+// lower one as P00 + s·(P10 − P00) + t·(P01 − P00), of the upper one as
+// P11 + (1−s)·(P01 − P11) + (1−t)·(P10 − P11): with the differences taken
+// once per cell (in float64, as warp.rs), both are one formula, triangle.
+func warpCells(c *cdef, g []float64, ct cellTable) {
+	w := 2 * (c.cols + 1)
+	for k := range c.rows {
+		for i := range c.cols {
+			o := k*w + 2*i
+			q := g[o : o+4 : o+4]       // P00, P10
+			p := g[o+w : o+w+4 : o+w+4] // P01, P11
+			// Element by element: an array literal is built on the stack
+			// and copied, which costs more than the arithmetic.
+			cell := k*c.cols + i
+			if c.bilinear {
+				d := &ct.quads[cell]
+				d[0], d[1], d[2], d[3] = q[0], q[1], q[2], q[3]
+				d[4], d[5], d[6], d[7] = p[0], p[1], p[2], p[3]
+				continue
+			}
+			lo, up := &ct.tris[2*cell], &ct.tris[2*cell+1]
+			lo[0], lo[1], lo[2], lo[3], lo[4], lo[5] = q[0], q[1], q[2]-q[0], q[3]-q[1], p[0]-q[0], p[1]-q[1]
+			up[0], up[1], up[2], up[3], up[4], up[5] = p[2], p[3], p[0]-p[2], p[1]-p[3], q[2]-p[2], q[3]-p[3]
+		}
+	}
+}
+
+// unitCell finds the lattice cell of cols × rows cells (fc, fr as float64)
+// holding a point of the open unit square, and the point's place in it,
+// as warp.rs: the cell's index and s, t ∈ [0, 1).
+func unitCell(u, v float32, fc, fr float64, cols int) (cell int, s, t float64) {
+	fx, fy := float64(u)*fc, float64(v)*fr
+	i, k := int(fx), int(fy)
+	return k*cols + i, fx - float64(i), fy - float64(k)
+}
+
+// triangle interpolates a triangle of a cell table (warpCells) at weights
+// s, t: corner + s·(first difference) + t·(second), in warp.rs's order of
+// operations.
+func triangle(q *[6]float64, s, t float64) (float64, float64) {
+	return q[0] + float64(s*q[2]) + float64(t*q[4]), q[1] + float64(s*q[3]) + float64(t*q[5])
+}
+
+// bilinearWeights are the weights of the corners P00, P10, P01, P11 at
+// (s, t) (warp.rs bilinear).
+func bilinearWeights(s, t float64) (a, b, c, d float64) {
+	return (1 - s) * (1 - t), s * (1 - t), (1 - s) * t, s * t
+}
+
+// bilinear interpolates a bilinear cell of a cell table (warpCells) with
+// the corner weights a, b, c, d (bilinearWeights).
+func bilinear(q *[8]float64, a, b, c, d float64) (float64, float64) {
+	return float64(a*q[0]) + float64(b*q[2]) + float64(c*q[4]) + float64(d*q[6]),
+		float64(a*q[1]) + float64(b*q[3]) + float64(c*q[5]) + float64(d*q[7])
+}
+
 // mapPoints maps points (x,y pairs) of deformer d's child space to canvas
 // pixels, from src into dst (which may be src itself): through a rotation's
 // frame (eval.rs Transform::apply), through a warp's lattice as warp.rs
-// Lattice::map (float64 inside, float32 in and out); d = −1 is the canvas
-// itself.
-func (r *Rig) mapPoints(d int32, src, dst []float32) {
+// Lattice::map (float64 inside, float32 in and out), recording in pl where
+// each point fell (mapPlaced maps them again from there); d = −1 is the
+// canvas itself.
+func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) {
 	dst = dst[:len(src)]
 	switch {
 	case d < 0:
 		copy(dst, src)
+		return
 	case r.p.defs[d].kind == RotationDeformer:
 		f := r.frames[d]
 		for j := 0; j < len(src)-1; j += 2 {
 			dst[j], dst[j+1] = f.apply(src[j], src[j+1])
 		}
-	default:
-		// Inside the unit square one lattice cell, with lattice's order of
-		// operations (written out here: this is the hot loop); outside,
-		// mapWarp64.
-		c := &r.p.defs[d]
-		g := r.warpPts[c.ptOff : c.ptOff+2*c.npts]
-		cols, rows := c.cols, c.rows
-		fc, fr := float64(cols), float64(rows)
-		w := 2 * (cols + 1)
-		bilinear := c.bilinear
-		for j := 0; j < len(src)-1; j += 2 {
-			su, sv := src[j], src[j+1]
-			u, v := float64(su), float64(sv)
-			var x, y float64
-			// 0 ≤ u, v ≤ 1 on the float32 bits: sign clear and at most
-			// 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike).
-			if math.Float32bits(su) <= one32 && math.Float32bits(sv) <= one32 {
-				fx, fy := u*fc, v*fr
-				i, k := min(int(fx), cols-1), min(int(fy), rows-1)
-				s, t := fx-float64(i), fy-float64(k)
-				o := k*w + 2*i
-				q := g[o : o+4 : o+4]       // P00, P10
-				p := g[o+w : o+w+4 : o+w+4] // P01, P11
-				x00, y00, x10, y10 := q[0], q[1], q[2], q[3]
-				x01, y01, x11, y11 := p[0], p[1], p[2], p[3]
-				switch {
-				case bilinear:
-					a, b, cc, dd := (1-s)*(1-t), s*(1-t), (1-s)*t, s*t
-					x = float64(a*x00) + float64(b*x10) + float64(cc*x01) + float64(dd*x11)
-					y = float64(a*y00) + float64(b*y10) + float64(cc*y01) + float64(dd*y11)
-				case s+t <= 1:
-					x = x00 + float64(s*(x10-x00)) + float64(t*(x01-x00))
-					y = y00 + float64(s*(y10-y00)) + float64(t*(y01-y00))
-				default:
-					x = x11 + float64((1-s)*(x01-x11)) + float64((1-t)*(x10-x11))
-					y = y11 + float64((1-s)*(y01-y11)) + float64((1-t)*(y10-y11))
-				}
-			} else {
-				x, y = r.mapWarp64(c, int(d), u, v)
+		return
+	}
+	c := &r.p.defs[d]
+	if place(c, r.cellsOf(c), pairs(src), pairs(dst), pl) {
+		r.mapOutside(c, d, src, dst, pl.at)
+	}
+}
+
+// place maps the points in of warp c's child space that lie inside the
+// open unit square into out through the cell table ct, recording their
+// placement in pl, and reports whether any point lies elsewhere (their
+// placement −1, their out left for mapWarp64). It is the hot loop, and
+// calls nothing, so that its variables stay in registers.
+func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside bool) {
+	cols := c.cols
+	fc, fr := float64(cols), float64(c.rows)
+	bilin := c.bilinear
+	wt := pl.w[:len(in)]
+	at, out := pl.at[:len(wt)], out[:len(wt)]
+	for p, uv := range in {
+		su, sv := uv[0], uv[1]
+		// 0 ≤ u, v < 1 on the float32 bits: sign clear and below 1.0's
+		// (−0 and NaN go to mapWarp64, which maps −0 alike), so that the
+		// cell is the integer part without a clamp.
+		if max(math.Float32bits(su), math.Float32bits(sv)) >= one32 {
+			at[p], outside = -1, true
+			continue
+		}
+		cell, s, t := unitCell(su, sv, fc, fr, cols)
+		var x, y float64
+		if bilin {
+			at[p], wt[p][0], wt[p][1] = int32(cell), s, t
+			a, b, cc, dd := bilinearWeights(s, t)
+			x, y = bilinear(&ct.quads[cell], a, b, cc, dd)
+		} else {
+			tri := 2 * cell
+			if s+t > 1 {
+				tri, s, t = tri+1, 1-s, 1-t // the upper triangle, from P11
 			}
+			at[p], wt[p][0], wt[p][1] = int32(tri), s, t
+			x, y = triangle(&ct.tris[tri], s, t)
+		}
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+// mapPlaced maps points as mapPoints does, from where mapPoints last found
+// the same points (bit for bit) in deformer d's lattice (pl): only the
+// lattice moved since, so their cells, triangles and weights stand and
+// each point is one interpolation.
+func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) {
+	if d < 0 || r.p.defs[d].kind != WarpDeformer {
+		r.mapPoints(d, src, dst, pl)
+		return
+	}
+	c := &r.p.defs[d]
+	if placed(c, r.cellsOf(c), pairs(dst)[:len(src)/2], pl) {
+		r.mapOutside(c, d, src, dst, pl.at)
+	}
+}
+
+// placed maps points placed by place into out through the cell table
+// ct, and reports whether any point lies outside the open unit square
+// (its out left for mapWarp64).
+func placed(c *cdef, ct cellTable, out [][2]float32, pl placement) (outside bool) {
+	bilin := c.bilinear
+	wt := pl.w[:len(out)]
+	at := pl.at[:len(wt)]
+	for p, k := range at {
+		var x, y float64
+		switch {
+		case k < 0:
+			outside = true
+			continue
+		case bilin:
+			a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
+			x, y = bilinear(&ct.quads[k], a, b, cc, dd)
+		default:
+			x, y = triangle(&ct.tris[k], wt[p][0], wt[p][1])
+		}
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+// mapOutside maps the points that mapPoints placed outside the open unit
+// square (at −1) through warp c (deformer d) with mapWarp64.
+func (r *Rig) mapOutside(c *cdef, d int32, src, dst []float32, at []int32) {
+	at = at[:len(src)/2]
+	dst = dst[:len(src)]
+	for p, k := range at {
+		if k < 0 {
+			j := 2 * p
+			x, y := r.mapWarp64(c, int(d), float64(src[j]), float64(src[j+1]))
 			dst[j], dst[j+1] = float32(x), float32(y)
 		}
 	}
@@ -522,7 +685,13 @@ func (r *Rig) evalMeshes() {
 		// Positions in the parent's space are kept between evaluations:
 		// when only the parent moved, they stand.
 		local := r.meshLocals[c.vOff : c.vOff+n]
-		if r.localMoved[i] {
+		var pl placement // where the vertices fall in a parent warp's lattice
+		if c.plOff >= 0 {
+			pl = r.place.of(c.plOff, c.nv)
+		}
+		if !r.localMoved[i] {
+			r.mapPlaced(c.parent, local, out[c.vOff:c.vOff+n], pl)
+		} else {
 			r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
 			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			if r.adv != nil { // advanced mode, hook H4
@@ -535,8 +704,8 @@ func (r *Rig) evalMeshes() {
 					local[j] = float32(v)
 				}
 			}
+			r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		}
-		r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n])
 		// Glue moves vertices later: updateChanges compares glued meshes
 		// then.
 		r.vertChanged[i] = !c.glued && !bitsEqual32(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -18,19 +19,120 @@ import (
 // same pose from scratch; the change flags and revisions must say exactly
 // which meshes' vertices changed from the pose before.
 func TestKeptResultsMatchFullEvaluation(t *testing.T) {
-	data, err := os.ReadFile("../assets/default.p2lrt")
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range keptModels(t) {
+		t.Run(c.name, func(t *testing.T) {
+			if len(c.m.Parameters) == 0 {
+				t.Skip("no parameters")
+			}
+			checkKept(t, c.m, 300)
+		})
 	}
-	def, err := p2l.Load(data)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// keptModels are the models the kept-results tests play: the default
+// character, synthetic characters (nested warps and rotations, points
+// outside warps' unit squares, bilinear warps) and the conformance models
+// (whose few parameters move no mesh under a warp).
+func keptModels(t *testing.T) []namedModel {
+	t.Helper()
+	ms := []namedModel{{"synth", synth.Character(1), true}, {"synth-2", synth.Character(2), true}}
+	files, _ := filepath.Glob("../testdata/conformance/*.p2lrt")
+	if len(files) == 0 {
+		t.Fatal("no conformance models")
 	}
-	for _, c := range []struct {
-		name string
-		m    *p2l.Model
-	}{{"default", def}, {"synth", synth.Character(1)}, {"synth-2", synth.Character(2)}} {
-		t.Run(c.name, func(t *testing.T) { checkKept(t, c.m, 300) })
+	for i, f := range append([]string{"../assets/default.p2lrt"}, files...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p2l.Load(data)
+		if err != nil {
+			t.Fatal(f, err)
+		}
+		ms = append(ms, namedModel{filepath.Base(f), m, i == 0})
+	}
+	return ms
+}
+
+type namedModel struct {
+	name string
+	m    *p2l.Model
+	// placed: some of its meshes are mapped from a kept placement when
+	// only deformers' parameters move.
+	placed bool
+}
+
+// TestKeptPlacementMatchesFullEvaluation plays long runs of frames that
+// move only parameters no mesh's geometry reads — every mesh under a
+// moving warp keeps its positions in the warp's space and is mapped again
+// from where they fell in the lattice the last time they were computed —
+// broken now and then by a frame moving a parameter some mesh's geometry
+// reads (those positions change, and where they fall). Values are random
+// in and beyond the parameters' ranges. Every frame is checked bit for bit
+// against a new rig evaluating the same pose from scratch, so a placement
+// kept after its positions changed, or recorded wrongly, fails it.
+func TestKeptPlacementMatchesFullEvaluation(t *testing.T) {
+	for _, c := range keptModels(t) {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.m
+			var parentOnly, geometry []int
+			reads := make([][]int32, len(m.Meshes))
+			read := make([]bool, len(m.Parameters))
+			for i := range m.Meshes {
+				reads[i] = m.MeshReadsForTest(i)
+				for _, p := range reads[i] {
+					read[p] = true
+				}
+			}
+			for p, g := range read {
+				if g {
+					geometry = append(geometry, p)
+				} else {
+					parentOnly = append(parentOnly, p)
+				}
+			}
+			if len(parentOnly) == 0 {
+				t.Skip("no parameter that only deformers read")
+			}
+			rng := rand.New(rand.NewPCG(5, 6))
+			pose := make([]float32, len(m.Parameters))
+			for i, p := range m.Parameters {
+				pose[i] = p.Default
+			}
+			r := m.NewRig()
+			placedMeshes, outside := 0, 0
+			for step := range 400 {
+				before := slices.Clone(pose)
+				ps := parentOnly
+				if step%23 == 7 && len(geometry) > 0 {
+					ps = geometry
+				}
+				for range 1 + rng.IntN(2) {
+					i := ps[rng.IntN(len(ps))]
+					p := m.Parameters[i]
+					// Half a range beyond either end, clamped or wrapped.
+					pose[i] = p.Min + (p.Max-p.Min)*(2*rng.Float32()-0.5)
+				}
+				f := evaluateBoth(t, r, pose)
+				for i := range m.Meshes {
+					if !sameBits(r.MeshVertices(i), f.MeshVertices(i)) {
+						t.Fatalf("step %d mesh %d: vertices differ from a full evaluation", step, i)
+					}
+					in, out := r.PlacementForTest(i)
+					if in+out == 0 || step == 0 || r.MeshChanges(i)&p2l.MeshVerticesChanged == 0 {
+						continue
+					}
+					if !slices.ContainsFunc(reads[i], func(p int32) bool { return before[p] != pose[p] }) {
+						placedMeshes++ // mapped again from the kept placement
+						outside += out
+					}
+				}
+			}
+			if placedMeshes == 0 && c.placed {
+				t.Fatal("no mesh was mapped from a kept placement: the test does not exercise it")
+			}
+			t.Logf("%d mesh evaluations from a kept placement, %d of their vertices outside the unit square", placedMeshes, outside)
+		})
 	}
 }
 
@@ -69,14 +171,7 @@ func checkKept(t *testing.T, m *p2l.Model, steps int) {
 		for i := range revs {
 			revs[i] = r.MeshRevision(i)
 		}
-		r.SetParameterValues(pose)
-		r.Evaluate()
-		f := m.NewRig()
-		f.SetParameterValues(pose)
-		f.Evaluate()
-		if r.Err() != nil || f.Err() != nil {
-			t.Fatal(r.Err(), f.Err())
-		}
+		f := evaluateBoth(t, r, pose)
 		for i := range m.Meshes {
 			v, w := r.MeshVertices(i), f.MeshVertices(i)
 			if !sameBits(v, w) {
@@ -114,6 +209,21 @@ func checkKept(t *testing.T, m *p2l.Model, steps int) {
 		t.Fatal("no mesh kept its vertices: the test does not exercise kept results")
 	}
 	t.Logf("%d steps, %d mesh evaluations with unchanged vertices", steps, kept)
+}
+
+// evaluateBoth evaluates pose on r and on a new rig of r's model, which
+// evaluates it from scratch, and returns the new rig.
+func evaluateBoth(t *testing.T, r *p2l.Rig, pose []float32) *p2l.Rig {
+	t.Helper()
+	r.SetParameterValues(pose)
+	r.Evaluate()
+	f := r.Model().NewRig()
+	f.SetParameterValues(pose)
+	f.Evaluate()
+	if r.Err() != nil || f.Err() != nil {
+		t.Fatal(r.Err(), f.Err())
+	}
+	return f
 }
 
 // sameBits reports whether a and b hold the same float32 bits.

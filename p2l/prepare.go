@@ -224,6 +224,7 @@ type cdef struct {
 	gdiff      [][][]float32 // per binding, per key: point differences (nil: no contribution)
 	ptOff      int           // offset of the canvas grid in Rig.warpPts
 	npts       int           // grid points
+	cellOff    int           // offset of its cell table in Rig.tris or, bilinear, Rig.quads (warpCells)
 	// Lines of the extended lattice along u and v (ringLines), for points
 	// outside the unit square.
 	uLines, vLines []float64
@@ -249,6 +250,7 @@ type cmesh struct {
 	chain  []int32       // ancestor parts, nearest first
 	reads  []int32       // parameters its geometry reads (paramSet): keyforms, bindings
 	gcomp  int32         // its glue component (prepared.gcomps), −1 when not glued
+	plOff  int           // offset of its vertices in Rig.place (a warp's child), −1 for none
 }
 
 type cpart struct {
@@ -317,6 +319,10 @@ type prepared struct {
 
 	vertFloats int // total mesh vertex floats
 	warpFloats int // total warp grid floats
+	tris       int // total triangles of triangle-interpolated warps (Rig.tris)
+	quads      int // total cells of bilinear warps (Rig.quads)
+	placePts   int // total vertices of meshes whose parent is a warp (Rig.place)
+	maxDefPts  int // most points a deformer maps through its parent
 	maxLocal   int // largest per-record float scratch
 	maxAxes    int
 	maxBinds   int // most bindings on one record
@@ -600,6 +606,14 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		c.ptOff = p.warpFloats
 		p.warpFloats += n
 		p.maxLocal = max(p.maxLocal, n)
+		p.maxDefPts = max(p.maxDefPts, c.npts)
+		if c.bilinear {
+			c.cellOff = p.quads
+			p.quads += c.cols * c.rows
+		} else {
+			c.cellOff = p.tris
+			p.tris += 2 * c.cols * c.rows
+		}
 		if w.Keyforms != nil { // without: the zero grid, every point at the origin
 			var err error
 			if c.g, c.wcells, err = p.compileKeyforms(w.Keyforms, n, np); err != nil {
@@ -785,6 +799,11 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	c.vOff = p.vertFloats
 	p.vertFloats += n
 	p.maxLocal = max(p.maxLocal, n)
+	c.plOff = -1
+	if c.parent >= 0 && p.defs[c.parent].kind == WarpDeformer {
+		c.plOff = p.placePts
+		p.placePts += c.nv
+	}
 	// Only the mesh's own flag hides it (eval.rs render_order); parts'
 	// visible and sketch flags are information for hosts.
 	c.hidden = me.Flags&MeshVisible == 0

@@ -67,7 +67,9 @@ type Rig struct {
 	animation *animState
 
 	// Deformer results of the last evaluation.
-	warpPts    []float64 // canvas-space warp lattices, x,y pairs (float32 values)
+	warpPts    []float64    // canvas-space warp lattices, x,y pairs (float32 values)
+	tris       [][6]float64 // the lattices' cell tables (warpCells): triangles
+	quads      [][8]float64 // and bilinear cells
 	frames     []frame
 	defOpacity []float64
 
@@ -124,6 +126,12 @@ type Rig struct {
 	// positions, keyforms, blend shapes) from the evaluation that last
 	// computed them, laid out as the vertex buffers.
 	meshLocals []float32
+	// place holds where each vertex of a mesh whose parent is a warp fell
+	// in the lattice when its positions were last computed (mapPoints):
+	// when only the parent moved, it stands too (mapPlaced).
+	place placement
+	// defPlace is the scratch placement of deformers' points (not kept).
+	defPlace placement
 
 	renderOrder []int
 	commands    []RenderCommand
@@ -234,6 +242,8 @@ func (m *Model) NewRig() *Rig {
 	r.meshColorOverride = make([]colorOverride, nm)
 	r.partColorOverride = make([]colorOverride, npt)
 	r.warpPts = make([]float64, p.warpFloats)
+	r.tris = make([][6]float64, p.tris)
+	r.quads = make([][8]float64, p.quads)
 	r.frames = make([]frame, nd)
 	r.defOpacity = make([]float64, nd)
 	r.verts[0] = make([]float32, p.vertFloats)
@@ -259,6 +269,8 @@ func (m *Model) NewRig() *Rig {
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
 	r.meshLocals = make([]float32, p.vertFloats)
+	r.place = newPlacement(p.placePts)
+	r.defPlace = newPlacement(max(p.maxDefPts, 2)) // a rotation maps 2 points
 	r.compMoved = make([]bool, len(p.gcomps))
 	r.partProps = make([]props, npt)
 	r.comps = make([]Composite, npt)

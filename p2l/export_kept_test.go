@@ -1,0 +1,35 @@
+package p2l
+
+// Test hooks for kept results (kept_test.go).
+
+// MeshReadsForTest returns the parameters mesh i's geometry reads
+// (keyforms, bindings and their limits): when none of them moves, its
+// positions in its parent's space are kept. Nil for no mesh.
+func (m *Model) MeshReadsForTest(i int) []int32 {
+	if m == nil || i < 0 || i >= len(m.prep().meshes) {
+		return nil
+	}
+	return m.prep().meshes[i].reads
+}
+
+// PlacementForTest counts the vertices of mesh i whose place in its parent
+// warp's lattice the rig keeps (mapPlaced), inside and outside the open
+// unit square; 0, 0 for a mesh whose parent is not a warp, −1, −1 for
+// no mesh (as every index accessor).
+func (r *Rig) PlacementForTest(i int) (inside, outside int) {
+	if r.dead() || i < 0 || i >= len(r.p.meshes) {
+		return -1, -1
+	}
+	c := &r.p.meshes[i]
+	if c.plOff < 0 {
+		return 0, 0
+	}
+	for _, k := range r.place.of(c.plOff, c.nv).at {
+		if k < 0 {
+			outside++
+		} else {
+			inside++
+		}
+	}
+	return inside, outside
+}
