@@ -1468,34 +1468,64 @@ func buildVertices(out []ebiten.Vertex, v, uv []float32, geo *[6]float64, off im
 }
 
 // meshIndices returns mesh mi's triangle indices (mesh-local) without
-// those out of range of its nv = len(v)/2 vertices or culled: kept in the
-// character's cache (see vertexCache) when the pose has revisions, else
-// built in scratch.
+// those out of range of its nv = len(v)/2 vertices or culled: the model's
+// list, shared by its characters, for a mesh that is not culled (see
+// modelRes.inds); for a culled one, kept per character and mesh revision
+// when the pose has revisions (see vertexCache), else built in scratch.
 func (r *renderer) meshIndices(cp *charPlan, mi int, v []float32, cull bool) []uint16 {
+	idx := cp.rig.MeshIndices(mi)
+	n := len(v) / 2
+	if !cull {
+		if s, ok := cp.res.indices(mi, idx, n); ok {
+			r.cacheHits++
+			return s
+		}
+	}
 	rev := cp.rev(mi)
 	var mc *meshIndices
 	out := r.scratchInds[:0]
-	if rev != 0 {
+	if cull && rev != 0 {
 		mc = &cp.vc.inds[mi]
-		if mc.rev != 0 && mc.cull == cull && (!cull || mc.rev == rev) {
+		if mc.rev == rev {
 			r.cacheHits++
 			return mc.inds
 		}
 		out = mc.inds[:0]
 	}
-	idx := cp.rig.MeshIndices(mi)
+	if cull {
+		out = frontFaces(out, idx, v)
+	} else {
+		out = inRange(out, idx, n)
+	}
+	if mc != nil {
+		mc.inds, mc.rev = out, rev
+	} else {
+		r.scratchInds = out
+	}
+	return out
+}
+
+// inRange appends to out the triangles of idx whose indices are all below
+// n.
+func inRange(out []uint16, idx []uint32, n int) []uint16 {
+	for j := 0; j+2 < len(idx); j += 3 {
+		i0, i1, i2 := idx[j], idx[j+1], idx[j+2]
+		if uint(i0) < uint(n) && uint(i1) < uint(n) && uint(i2) < uint(n) {
+			out = append(out, uint16(i0), uint16(i1), uint16(i2))
+		}
+	}
+	return out
+}
+
+// frontFaces appends to out the triangles of idx within the len(v)/2
+// vertices of v that are not culled.
+func frontFaces(out []uint16, idx []uint32, v []float32) []uint16 {
 	n := uint(len(v) / 2)
 	for j := 0; j+2 < len(idx); j += 3 {
 		i0, i1, i2 := idx[j], idx[j+1], idx[j+2]
-		if uint(i0) >= n || uint(i1) >= n || uint(i2) >= n || (cull && culled(v, int(i0), int(i1), int(i2))) {
-			continue
+		if uint(i0) < n && uint(i1) < n && uint(i2) < n && !culled(v, int(i0), int(i1), int(i2)) {
+			out = append(out, uint16(i0), uint16(i1), uint16(i2))
 		}
-		out = append(out, uint16(i0), uint16(i1), uint16(i2))
-	}
-	if mc != nil {
-		mc.inds, mc.rev, mc.cull = out, rev, cull
-	} else {
-		r.scratchInds = out
 	}
 	return out
 }

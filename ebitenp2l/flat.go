@@ -3,7 +3,6 @@ package ebitenp2l
 import (
 	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -185,8 +184,7 @@ func (r *renderer) flat(x *op) bool {
 	mi := int(x.mesh)
 	mb := &cp.res.boundary[mi]
 	idx := cp.rig.MeshIndices(mi)
-	model := cp.res.model.Meshes[mi].Indices
-	if !mb.ok || mb.nv != int(x.nv) || len(idx) != len(model) || unsafe.SliceData(idx) != unsafe.SliceData(model) {
+	if !mb.ok || mb.nv != int(x.nv) || !cp.res.modelTriangles(mi, idx) {
 		return false // a pose with triangles of its own (tests) is not checked
 	}
 	rev := cp.rev(mi)

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -46,6 +47,14 @@ type modelRes struct {
 	// boundary[i] is mesh i's boundary, for the proof that it lies flat
 	// (flat.go).
 	boundary []meshBoundary
+
+	// inds[i] is mesh i's index list without the triangles beyond its
+	// vertices (nv[i] of them: the model's positions and texture
+	// coordinates), as uint16: the list every character draws a mesh that
+	// is not culled with (see indices). nv[i] is −1 for a mesh of more
+	// than 65,536 vertices (drawn by emitSplit).
+	inds [][]uint16
+	nv   []int
 }
 
 var (
@@ -81,8 +90,36 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 		r.partMask[i] = r.maskSet(groups.GroupComposite(i).MaskMeshes)
 	}
 	r.boundary = boundaries(m)
+	r.inds, r.nv = make([][]uint16, len(m.Meshes)), make([]int, len(m.Meshes))
+	for i := range m.Meshes {
+		mesh := &m.Meshes[i]
+		r.nv[i] = min(len(mesh.Positions), len(mesh.UVs)) / 2
+		if r.nv[i] > maxBatchVertices {
+			r.nv[i] = -1
+			continue
+		}
+		r.inds[i] = inRange(nil, mesh.Indices, r.nv[i])
+	}
 	res[m] = r
 	return r
+}
+
+// indices returns the model's filtered index list of mesh mi (see inds)
+// when it is what a pose with triangles idx and n vertices draws: idx is
+// the model's own list (a pose with triangles of its own, in tests, gets
+// false) and n its vertex count.
+func (r *modelRes) indices(mi int, idx []uint32, n int) ([]uint16, bool) {
+	if !r.modelTriangles(mi, idx) || n != r.nv[mi] {
+		return nil, false
+	}
+	return r.inds[mi], true
+}
+
+// modelTriangles reports whether idx is mesh mi's index list in the model
+// (which *p2l.Rig.MeshIndices returns).
+func (r *modelRes) modelTriangles(mi int, idx []uint32) bool {
+	m := r.model.Meshes[mi].Indices
+	return len(idx) == len(m) && unsafe.SliceData(idx) == unsafe.SliceData(m)
 }
 
 // maskSet returns the index of the set holding exactly the meshes of masks
