@@ -191,9 +191,12 @@ func (r *Rig) evalDeformers() {
 			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
 			// keep it so, once, rather than at every mapped point.
 			g := r.warpPts[c.ptOff : c.ptOff+n]
+			var most uint32 // the largest magnitude's bits (NaN above +Inf)
 			for j, v := range pts {
 				g[j] = float64(v)
+				most = max(most, math.Float32bits(v)&^(1<<31))
 			}
+			r.smallLattice[i] = most <= smallBits
 			// Four-corner average affine frame (warp.rs Frame::new), for
 			// points outside the unit square: centre and the mean edge
 			// vectors along u and v; A(u,v) = centre + (u−½)·du + (v−½)·dv.
@@ -335,6 +338,17 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 // one32 is the bits of float32 1.
 const one32 = 0x3f800000
 
+// smallBits is the bits of float32 2^124. Through a lattice whose
+// coordinates are all at most that in magnitude, every point inside the
+// open unit square maps to a finite float32 without a check: it is a
+// corner plus two corner differences times weights in [0, 1] (a
+// triangle) or four corners times weights in [0, 1] (bilinear), at most
+// 5·2^124 < 2^127 in magnitude in float64, whose roundings cannot carry it
+// past float32's largest (about 2^128). A warp's lattice is a sum of
+// keyforms and blend shapes and may overflow where the file's numbers are
+// extreme; real lattices are pixels, far below.
+const smallBits = (127 + 124) << 23
+
 // placement records where points of a warp's child space fall in its
 // lattice, so that the same points can be mapped again through the moved
 // lattice without finding their cells (mapPlaced): per point, at is the
@@ -445,24 +459,27 @@ func bilinear(q *[8]float64, a, b, c, d float64) (float64, float64) {
 // frame (eval.rs Transform::apply), through a warp's lattice as warp.rs
 // Lattice::map (float64 inside, float32 in and out), recording in pl where
 // each point fell (mapPlaced maps them again from there); d = −1 is the
-// canvas itself.
-func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) {
+// canvas itself. It reports whether every point is finite by the lattice
+// bound (smallBits), without a check.
+func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool) {
 	dst = dst[:len(src)]
 	switch {
 	case d < 0:
 		copy(dst, src)
-		return
+		return false
 	case r.p.defs[d].kind == RotationDeformer:
 		f := r.frames[d]
 		for j := 0; j < len(src)-1; j += 2 {
 			dst[j], dst[j+1] = f.apply(src[j], src[j+1])
 		}
-		return
+		return false
 	}
 	c := &r.p.defs[d]
 	if place(c, r.cellsOf(c), pairs(src), pairs(dst), pl) {
 		r.mapOutside(c, d, src, dst, pl.at)
+		return false
 	}
+	return r.smallLattice[d]
 }
 
 // place maps the points in of warp c's child space that lie inside the
@@ -507,16 +524,17 @@ func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside b
 // mapPlaced maps points as mapPoints does, from where mapPoints last found
 // the same points (bit for bit) in deformer d's lattice (pl): only the
 // lattice moved since, so their cells, triangles and weights stand and
-// each point is one interpolation.
-func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) {
+// each point is one interpolation. It reports what mapPoints does.
+func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool) {
 	if d < 0 || r.p.defs[d].kind != WarpDeformer {
-		r.mapPoints(d, src, dst, pl)
-		return
+		return r.mapPoints(d, src, dst, pl)
 	}
 	c := &r.p.defs[d]
 	if placed(c, r.cellsOf(c), pairs(dst)[:len(src)/2], pl) {
 		r.mapOutside(c, d, src, dst, pl.at)
+		return false
 	}
+	return r.smallLattice[d]
 }
 
 // placed maps points placed by place into out through the cell table
@@ -689,8 +707,9 @@ func (r *Rig) evalMeshes() {
 		if c.plOff >= 0 {
 			pl = r.place.of(c.plOff, c.nv)
 		}
+		var finite bool
 		if !r.localMoved[i] {
-			r.mapPlaced(c.parent, local, out[c.vOff:c.vOff+n], pl)
+			finite = r.mapPlaced(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		} else {
 			r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
 			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
@@ -704,8 +723,10 @@ func (r *Rig) evalMeshes() {
 					local[j] = float32(v)
 				}
 			}
-			r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n], pl)
+			finite = r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		}
+		// Glue and the advanced mode move vertices later.
+		r.finiteVerts[i] = finite && !c.glued && r.adv == nil
 		// Glue moves vertices later: updateChanges compares glued meshes
 		// then.
 		r.vertChanged[i] = !c.glued && !bitsEqual32(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])

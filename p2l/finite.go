@@ -64,11 +64,13 @@ func unitColor(c Color) Color {
 // when the sums say there is one.
 func (r *Rig) checkOutputs() {
 	// Vertices of the meshes this evaluation recomputed (markMoved): the
-	// kept ones passed this check when they were computed.
+	// kept ones passed this check when they were computed, and those
+	// mapped through a lattice of small coordinates are finite by its
+	// bound (smallBits).
 	var z float32
 	out := r.verts[r.vcur]
 	for i := range r.p.meshes {
-		if c := &r.p.meshes[i]; r.meshMoved[i] {
+		if c := &r.p.meshes[i]; r.meshMoved[i] && !r.finiteVerts[i] {
 			z += zeroIfFinite(out[c.vOff : c.vOff+2*c.nv])
 		}
 	}

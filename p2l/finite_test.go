@@ -3,6 +3,7 @@ package p2l
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -325,5 +326,71 @@ func TestCheckOutputsNamesTheCulprit(t *testing.T) {
 		if err := r.Err(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Err = %v, want it to name %s", c.name, err, c.want)
 		}
+	}
+}
+
+// TestLatticeBoundKeepsVerticesFinite checks the bound that lets
+// checkOutputs skip the vertices mapped through a warp (smallBits): random
+// lattices with every coordinate at most 2^124 in magnitude (many at
+// exactly ±2^124, the widest differences), triangle-interpolated and
+// bilinear, map random points of the open unit square to finite vertices,
+// and those are the ones skipped; a lattice beyond the bound is checked,
+// and one that overflows to infinity fails the rig naming the mesh.
+func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
+	const bound = 0x1p124
+	rng := rand.New(rand.NewPCG(7, 8))
+	build := func(bilinear bool, coord func() float32) (*testModel, int) {
+		m := newTestModel()
+		pts := make([]float32, 2*4*3) // 3×2 cells
+		for j := range pts {
+			pts[j] = coord()
+		}
+		w := m.warp(-1, 3, 2, static(pts))
+		if bilinear {
+			m.Deformers[w].Flags |= DeformerBilinear
+		}
+		pos := make([]float32, 2*50)
+		for j := range pos {
+			pos[j] = rng.Float32() // in [0, 1)
+		}
+		return m, m.mesh(w, pos...)
+	}
+	for trial := range 200 {
+		m, mi := build(trial%2 == 1, func() float32 {
+			switch rng.IntN(3) {
+			case 0:
+				return bound
+			case 1:
+				return -bound
+			}
+			return bound * (2*rng.Float32() - 1)
+		})
+		r := m.rig(t)
+		eval(t, r)
+		if !r.finiteVerts[mi] {
+			t.Fatalf("trial %d: a lattice within ±2^124 was not taken as bounding its vertices", trial)
+		}
+		if i := nonFinite(r.MeshVertices(mi)); i >= 0 {
+			t.Fatalf("trial %d: vertex float %d is %v through a lattice within ±2^124", trial, i, r.MeshVertices(mi)[i])
+		}
+	}
+	m, mi := build(false, func() float32 { return 3e38 })
+	r := m.rig(t)
+	if eval(t, r); r.finiteVerts[mi] {
+		t.Error("a lattice at 3e38 was taken as bounding its vertices")
+	}
+	// A rotation scaling the lattice by 10 carries 3e38 to infinity: the
+	// vertices through it are not finite, and the rig fails.
+	m, mi = build(false, func() float32 { return 3e38 })
+	m.Deformers = append([]Deformer{m.Deformers[0]}, m.Deformers[0])
+	m.Deformers[0] = Deformer{Kind: RotationDeformer, Parent: -1, Part: -1,
+		Flags: DeformerVisible | DeformerEnabled, Opacity: 1, Multiply: White, Screen: Black,
+		Rotation: &Rotation{Keyforms: static(RotationKey{Scale: 10})}}
+	m.Deformers[1].Parent = 0
+	m.Meshes[mi].Parent = 1
+	r = m.Model.NewRig()
+	r.Evaluate()
+	if err := r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
+		t.Fatalf("Err = %v, want a non-finite vertex of mesh 0", err)
 	}
 }

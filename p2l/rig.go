@@ -72,6 +72,9 @@ type Rig struct {
 	quads      [][8]float64 // and bilinear cells
 	frames     []frame
 	defOpacity []float64
+	// smallLattice: a warp's lattice coordinates are all at most 2^124 in
+	// magnitude (smallBits).
+	smallLattice []bool
 
 	// Mesh results; vertices are double-buffered so change detection can
 	// compare with the previous evaluation.
@@ -85,6 +88,10 @@ type Rig struct {
 	meshVisible []bool
 	orderPos    []int32
 	vertChanged []bool
+	// finiteVerts: the mesh's vertices, as this evaluation recomputed
+	// them, are finite by the lattice bound (smallBits), so checkOutputs
+	// does not read them.
+	finiteVerts []bool
 	meshRev     []uint64 // MeshRevision
 	rev         uint64   // Revision
 	changes     []MeshChange
@@ -246,6 +253,7 @@ func (m *Model) NewRig() *Rig {
 	r.quads = make([][8]float64, p.quads)
 	r.frames = make([]frame, nd)
 	r.defOpacity = make([]float64, nd)
+	r.smallLattice = make([]bool, nd)
 	r.verts[0] = make([]float32, p.vertFloats)
 	r.verts[1] = make([]float32, p.vertFloats)
 	r.meshOpacity = make([]float32, nm)
@@ -257,6 +265,7 @@ func (m *Model) NewRig() *Rig {
 	r.orderPos = make([]int32, nm)
 	r.changes = make([]MeshChange, nm)
 	r.vertChanged = make([]bool, nm)
+	r.finiteVerts = make([]bool, nm)
 	r.meshRev = make([]uint64, nm)
 	r.prevOpacity = make([]float32, nm)
 	r.prevMul = make([]Color, nm)
