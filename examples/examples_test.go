@@ -131,6 +131,7 @@ func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(
 		t.Fatal(err)
 	}
 	defer x.Close()
+	title := filepath.Base(exe) // each example's window title is its name
 	var img *image.RGBA
 	deadline := time.Now().Add(90 * time.Second)
 	for time.Now().Before(deadline) {
@@ -140,7 +141,7 @@ func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(
 			t.Fatalf("%s exited early: %v\n%s", filepath.Base(exe), err, stderr.String())
 		case <-time.After(time.Second):
 		}
-		if img, err = grabWindow(x); err != nil {
+		if img, err = grabWindow(x, title); err != nil {
 			continue // not mapped yet
 		}
 		if n, b := drawnPixels(img); near(b, bg) && n >= minPixels {
@@ -149,7 +150,7 @@ func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(
 			}
 			// A moment more: animations settle in.
 			time.Sleep(2 * time.Second)
-			if next, err := grabWindow(x); err == nil {
+			if next, err := grabWindow(x, title); err == nil {
 				img = next
 			}
 			break
@@ -174,8 +175,8 @@ func TestHelloFollowsPointer(t *testing.T) {
 	}
 	var left, right float64
 	runAndDo(t, exe, color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000, func(x *xgb.Conn) *image.RGBA {
-		left = irisesAt(t, x, 0, 300)
-		right = irisesAt(t, x, 499, 300)
+		left = irisesAt(t, x, "hello", 0, 300)
+		right = irisesAt(t, x, "hello", 499, 300)
 		return nil
 	})
 	t.Logf("iris centre x: %.1f with the pointer at the left edge, %.1f at the right", left, right)
@@ -190,9 +191,9 @@ func TestHelloFollowsPointer(t *testing.T) {
 // irisesAt moves the pointer to (px, py) in the example's window, lets
 // the gaze settle and returns the mean x of the iris-blue pixels in the
 // eye band (grabbing again while the eyes blink).
-func irisesAt(t *testing.T, x *xgb.Conn, px, py int16) float64 {
+func irisesAt(t *testing.T, x *xgb.Conn, title string, px, py int16) float64 {
 	t.Helper()
-	win, _, _, err := exampleWindow(x)
+	win, _, _, err := exampleWindow(x, title)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func irisesAt(t *testing.T, x *xgb.Conn, px, py int16) float64 {
 	}
 	time.Sleep(3 * time.Second)
 	for range 10 {
-		img, err := grabWindow(x)
+		img, err := grabWindow(x, title)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,39 +227,44 @@ func irisesAt(t *testing.T, x *xgb.Conn, px, py int16) float64 {
 	return 0
 }
 
-// exampleWindow is the largest viewable top-level window (the example's;
-// Xvfb has no window manager) and its size.
-func exampleWindow(x *xgb.Conn) (xproto.Window, int, int, error) {
+// exampleWindow finds the viewable top-level window titled title (the
+// example's: each sets its name as its title) and its size, and raises it
+// above its siblings. Other packages' tests open Ebitengine windows on the
+// same display while this one runs (go test runs packages in parallel),
+// so neither "the largest window" nor what is on top is the example's;
+// Xvfb has no window manager, and a raised window stays on top until
+// another is mapped or raised, which the grab below checks again.
+func exampleWindow(x *xgb.Conn, title string) (xproto.Window, int, int, error) {
 	scr := xproto.Setup(x).DefaultScreen(x)
 	tree, err := xproto.QueryTree(x, scr.Root).Reply()
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	var win xproto.Window
-	var w, h int
 	for _, c := range tree.Children {
 		a, err := xproto.GetWindowAttributes(x, c).Reply()
 		if err != nil || a.MapState != xproto.MapStateViewable {
+			continue
+		}
+		name, err := xproto.GetProperty(x, false, c, xproto.AtomWmName, xproto.GetPropertyTypeAny, 0, 64).Reply()
+		if err != nil || string(name.Value) != title {
 			continue
 		}
 		g, err := xproto.GetGeometry(x, xproto.Drawable(c)).Reply()
 		if err != nil {
 			continue
 		}
-		if int(g.Width)*int(g.Height) > w*h {
-			win, w, h = c, int(g.Width), int(g.Height)
+		if err := xproto.ConfigureWindowChecked(x, c, xproto.ConfigWindowStackMode, []uint32{xproto.StackModeAbove}).Check(); err != nil {
+			return 0, 0, 0, fmt.Errorf("raising %q: %w", title, err)
 		}
+		return c, int(g.Width), int(g.Height), nil
 	}
-	if w*h == 0 {
-		return 0, 0, 0, fmt.Errorf("no viewable window")
-	}
-	return win, w, h, nil
+	return 0, 0, 0, fmt.Errorf("no viewable window titled %q", title)
 }
 
-// grabWindow reads the example's window from a 24- or 32-bit TrueColor
+// grabWindow reads the window titled title from a 24- or 32-bit TrueColor
 // screen.
-func grabWindow(x *xgb.Conn) (*image.RGBA, error) {
-	win, w, h, err := exampleWindow(x)
+func grabWindow(x *xgb.Conn, title string) (*image.RGBA, error) {
+	win, w, h, err := exampleWindow(x, title)
 	if err != nil {
 		return nil, err
 	}
