@@ -132,6 +132,7 @@ func (c *Character) Update(dt float64) {
 		c.voice.update(dt)
 	}
 	c.rig.Update(dt)
+	c.keepBoxes()
 }
 
 // UpdateStages is Update running only the chosen stages (Rig.UpdateStages):
@@ -144,6 +145,7 @@ func (c *Character) UpdateStages(dt float64, stages p2l.Stage) {
 		c.voice.update(dt)
 	}
 	c.rig.UpdateStages(dt, stages)
+	c.keepBoxes()
 }
 
 // Voice returns the character's voice (NewVoice), nil when none plays.

@@ -497,23 +497,10 @@ func (r *renderer) meshBounds(cp *charPlan, mi int) image.Rectangle {
 }
 
 // canvasBox returns the canvas bounding box x0, y0, x1, y1 of mesh mi's
-// vertices (NaN when it has fewer than three or a NaN), kept per mesh
-// revision.
+// vertices (see vertexCache.box). Character.Update has usually computed it
+// already, right after the evaluation (Character.keepBoxes).
 func (cp *charPlan) canvasBox(mi int) [4]float32 {
-	rev := cp.rev(mi)
-	if rev != 0 && cp.vc.bbRev[mi] == rev {
-		return cp.vc.bb[mi]
-	}
-	v := cp.rig.MeshVertices(mi)
-	nan := float32(math.NaN())
-	box := [4]float32{nan, nan, nan, nan}
-	if len(v) >= 6 {
-		box = boxOf(v)
-	}
-	if rev != 0 {
-		cp.vc.bbRev[mi], cp.vc.bb[mi] = rev, box
-	}
-	return box
+	return cp.vc.box(cp.rig, cp.rev(mi), mi)
 }
 
 // boxOf returns the bounding box x0, y0, x1, y1 of the points of v (at

@@ -215,3 +215,90 @@ func TestBoxOf(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateKeepsBoxes requires Character.Update and UpdateStages to leave
+// the canvas box of every mesh the evaluation drew current: kept for the
+// mesh's present revision and equal to the box of its vertices computed
+// here point by point (NaN for fewer than three points or a NaN), so that
+// the draw computes none (Character.keepBoxes). Blink and breath move
+// meshes between the updates, so stale boxes would show.
+func TestUpdateKeepsBoxes(t *testing.T) {
+	def, err := assets.DefaultModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		name  string
+		model *p2l.Model
+	}{{"default", def}, {"synth", synth.Character(1)}} {
+		t.Run(m.name, func(t *testing.T) {
+			onGame(func() {
+				c := NewCharacter(m.model)
+				defer c.Dispose()
+				rig := c.Rig()
+				dst := blackImage(64, 64)
+				defer dst.Deallocate()
+				c.Draw(dst, nil) // boxes of the first evaluation, from the draw
+				moved := 0
+				for step := range 40 {
+					before := make([]uint64, len(m.model.Meshes))
+					for mi := range before {
+						before[mi] = rig.MeshRevision(mi)
+					}
+					if step%2 == 0 {
+						c.Update(0.1)
+					} else {
+						c.UpdateStages(0.1, p2l.AllStages&^p2l.StagePhysics)
+					}
+					for mi := range m.model.Meshes {
+						if rig.MeshChanges(mi)&p2l.MeshDrawn == 0 {
+							continue
+						}
+						rev := rig.MeshRevision(mi)
+						if rev != before[mi] {
+							moved++
+						}
+						want := pointBox(rig.MeshVertices(mi))
+						if mi >= len(c.vc.bb) {
+							t.Fatalf("step %d: no box kept for mesh %d", step, mi)
+						}
+						if c.vc.bbRev[mi] != rev || !sameBox(c.vc.bb[mi], want) {
+							t.Fatalf("step %d, mesh %d: box %v for revision %d, want %v for %d", step, mi, c.vc.bb[mi], c.vc.bbRev[mi], want, rev)
+						}
+					}
+				}
+				if moved == 0 {
+					t.Fatal("no drawn mesh moved: the test checks nothing")
+				}
+			})
+		})
+	}
+}
+
+// pointBox is the box x0, y0, x1, y1 of the points of v, one at a time.
+func pointBox(v []float32) [4]float32 {
+	nan := float32(math.NaN())
+	if len(v) < 6 {
+		return [4]float32{nan, nan, nan, nan}
+	}
+	b := [4]float32{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Inf(-1))}
+	for i := 0; i+1 < len(v); i += 2 {
+		x, y := v[i], v[i+1]
+		if x != x || y != y {
+			return [4]float32{nan, nan, nan, nan}
+		}
+		b[0], b[1] = min(b[0], x), min(b[1], y)
+		b[2], b[3] = max(b[2], x), max(b[3], y)
+	}
+	return b
+}
+
+// sameBox reports whether a and b are equal, NaN matching NaN.
+func sameBox(a, b [4]float32) bool {
+	for i := range a {
+		if a[i] != b[i] && !(a[i] != a[i] && b[i] != b[i]) {
+			return false
+		}
+	}
+	return true
+}
