@@ -1,0 +1,59 @@
+package ebitenp2l
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/internal/synth"
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// BenchmarkUpdateBoxes is the cost of the canvas boxes of a crowd of 100
+// synthetic characters where Character.Update computes them (keepBoxes):
+// "update" computes each character's right after its evaluation, "draw"
+// all of them after every character is evaluated (as the draw did before,
+// when the positions have left the CPU's caches), "none" only evaluates.
+// Thread CPU of one frame's evaluations and boxes.
+func BenchmarkUpdateBoxes(b *testing.B) {
+	model := synth.Character(1)
+	var rigs []*p2l.Rig
+	for range 100 {
+		rigs = append(rigs, model.NewRig())
+	}
+	vcs := make([]vertexCache, 100)
+	for i := range vcs {
+		vcs[i].grow(len(model.Meshes))
+	}
+	boxes := func(k int) {
+		r := rigs[k]
+		for mi := range model.Meshes {
+			if r.MeshChanges(mi)&p2l.MeshDrawn != 0 {
+				vcs[k].box(r, r.MeshRevision(mi), mi)
+			}
+		}
+	}
+	for _, mode := range []string{"none", "draw", "update"} {
+		hot := mode == "update"
+		b.Run(mode, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var tot int64
+			for range b.N {
+				c0 := threadCPU()
+				for k, r := range rigs {
+					r.Update(1.0 / 60)
+					if hot {
+						boxes(k)
+					}
+				}
+				if mode == "draw" {
+					for k := range rigs {
+						boxes(k)
+					}
+				}
+				tot += int64(threadCPU() - c0)
+			}
+			b.ReportMetric(float64(tot)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
