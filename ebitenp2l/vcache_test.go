@@ -9,8 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/assets"
-	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
@@ -21,14 +19,7 @@ import (
 // the first draw of a new character in the same state, which has nothing
 // cached yet. Repeated frames must take index lists from the cache.
 func TestVertexCache(t *testing.T) {
-	def, err := assets.DefaultModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []struct {
-		name  string
-		model *p2l.Model
-	}{{"default", def}, {"synth", synth.Character(1)}} {
+	for _, m := range benchModels(t) {
 		t.Run(m.name, func(t *testing.T) { onGame(func() { checkVertexCache(t, m.model) }) })
 	}
 }
@@ -223,14 +214,7 @@ func TestBoxOf(t *testing.T) {
 // the draw computes none (Character.keepBoxes). Blink and breath move
 // meshes between the updates, so stale boxes would show.
 func TestUpdateKeepsBoxes(t *testing.T) {
-	def, err := assets.DefaultModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []struct {
-		name  string
-		model *p2l.Model
-	}{{"default", def}, {"synth", synth.Character(1)}} {
+	for _, m := range benchModels(t) {
 		t.Run(m.name, func(t *testing.T) {
 			onGame(func() {
 				c := NewCharacter(m.model)
