@@ -109,9 +109,10 @@ func runAndGrab(t *testing.T, exe string, bg color.RGBA, minPixels int) *image.R
 	return runAndDo(t, exe, bg, minPixels, nil)
 }
 
-// runAndDo is runAndGrab that, once the window shows, calls then (while
-// the example still runs) instead of grabbing again after a pause.
-func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(*xgb.Conn) *image.RGBA) *image.RGBA {
+// runAndDo is runAndGrab that, once the window shows, calls then with the
+// window's title (while the example still runs) instead of grabbing again
+// after a pause.
+func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(x *xgb.Conn, title string) *image.RGBA) *image.RGBA {
 	t.Helper()
 	var stderr bytes.Buffer
 	cmd := exec.Command(exe)
@@ -146,7 +147,7 @@ func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(
 		}
 		if n, b := drawnPixels(img); near(b, bg) && n >= minPixels {
 			if then != nil {
-				return then(x)
+				return then(x, title)
 			}
 			// A moment more: animations settle in.
 			time.Sleep(2 * time.Second)
@@ -174,9 +175,9 @@ func TestHelloFollowsPointer(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
 	var left, right float64
-	runAndDo(t, exe, color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000, func(x *xgb.Conn) *image.RGBA {
-		left = irisesAt(t, x, "hello", 0, 300)
-		right = irisesAt(t, x, "hello", 499, 300)
+	runAndDo(t, exe, color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000, func(x *xgb.Conn, title string) *image.RGBA {
+		left = irisesAt(t, x, title, 0, 300)
+		right = irisesAt(t, x, title, 499, 300)
 		return nil
 	})
 	t.Logf("iris centre x: %.1f with the pointer at the left edge, %.1f at the right", left, right)
@@ -233,7 +234,7 @@ func irisesAt(t *testing.T, x *xgb.Conn, title string, px, py int16) float64 {
 // same display while this one runs (go test runs packages in parallel),
 // so neither "the largest window" nor what is on top is the example's;
 // Xvfb has no window manager, and a raised window stays on top until
-// another is mapped or raised, which the grab below checks again.
+// another is mapped or raised, so each grab finds and raises it again.
 func exampleWindow(x *xgb.Conn, title string) (xproto.Window, int, int, error) {
 	scr := xproto.Setup(x).DefaultScreen(x)
 	tree, err := xproto.QueryTree(x, scr.Root).Reply()
