@@ -186,12 +186,25 @@ func TestViewerInBrowser(t *testing.T) {
 		if strings.Contains(st.Message, "cannot open") {
 			t.Errorf("%s: message %q after the model opened", c.files[0], st.Message)
 		}
-		d, at := comparePage(t, ctx, paths[0], c.scale)
 		how := "picked"
 		if c.drop {
 			how = "dropped"
 		}
-		t.Logf("%s (%s), scale %d: page vs CPU renderer: max channel difference %d/255 at %v", c.files[0], how, c.scale, d, at)
+		// The page's canvas follows an emulated viewport a few frames
+		// late, and later still on a loaded machine (one CI run saw
+		// 246/255 once, then the same build passed): a comparison that
+		// fails is taken again after more frames, up to three times. A
+		// wrong drawing fails every attempt.
+		var d int
+		var at image.Point
+		for attempt := 1; attempt <= 3; attempt++ {
+			d, at = comparePage(t, ctx, paths[0], c.scale)
+			t.Logf("%s (%s), scale %d, attempt %d: page vs CPU renderer: max channel difference %d/255 at %v", c.files[0], how, c.scale, attempt, d, at)
+			if d <= pageTolerance {
+				break
+			}
+			waitFrames(t, ctx, 30, time.Minute)
+		}
 		if d > pageTolerance {
 			t.Errorf("%s: the page differs from the CPU renderer by %d/255 at %v", c.files[0], d, at)
 		}
