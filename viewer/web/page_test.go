@@ -186,11 +186,11 @@ func TestViewerInBrowser(t *testing.T) {
 		if strings.Contains(st.Message, "cannot open") {
 			t.Errorf("%s: message %q after the model opened", c.files[0], st.Message)
 		}
+		d, at := comparePage(t, ctx, paths[0], c.scale)
 		how := "picked"
 		if c.drop {
 			how = "dropped"
 		}
-		d, at := comparePage(t, ctx, paths[0], c.scale)
 		t.Logf("%s (%s), scale %d: page vs CPU renderer: max channel difference %d/255 at %v", c.files[0], how, c.scale, d, at)
 		if d > pageTolerance {
 			t.Errorf("%s: the page differs from the CPU renderer by %d/255 at %v", c.files[0], d, at)
@@ -204,7 +204,8 @@ const pageTolerance = 2
 
 // overlayHeight is the height of the viewer's text lines at the top of
 // the page (stats and a message of up to two lines, 16 px each), left out
-// of the comparison.
+// of the comparison; the "hit: …" line a tap adds for 2 s can fall below
+// it, so comparePage waits until that line is gone.
 const overlayHeight = 64
 
 // dropFiles drops files on the middle of the page, as a person dragging
@@ -244,8 +245,7 @@ func comparePage(t *testing.T, ctx context.Context, file string, scale int) (int
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
 		t.Fatal(err)
 	}
-	// The "hit: …" line of an earlier tap stays 2 s; below a two-line
-	// message it is a fifth line, under overlayHeight: wait until it goes.
+	// A tap's "hit: …" line may reach below overlayHeight (see there).
 	poll(t, ctx, `p2lViewer.hit === ""`, time.Minute)
 	waitFrames(t, ctx, 3, time.Minute)
 	got := screenshot(t, ctx, strings.TrimSuffix(filepath.Base(file), ".p2lrt"))
