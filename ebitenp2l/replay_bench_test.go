@@ -20,7 +20,10 @@ import (
 // (sync-wall) and the whole process's CPU over the same span
 // (process-cpu: the render thread and the rasterizer threads included). No
 // frame overlaps the GPU work of the one before, so the wall time is not
-// biased by which frame follows the heavier one.
+// biased by which frame follows the heavier one. A third floor samples its
+// page with Ebitengine's bilinear filter (FilterLinear: four taps a
+// fragment, as the drawable's default filtering reads; the other floors
+// read one, nearest): the ratios to it are reported as ratio-…-linear.
 func BenchmarkStillVsFloorGPU(b *testing.B) {
 	for _, bm := range benchModels(b) {
 		b.Run(bm.name+"/100", func(b *testing.B) { benchmarkStillVsFloorGPU(b, bm.model, 100) })
@@ -30,9 +33,16 @@ func BenchmarkStillVsFloorGPU(b *testing.B) {
 func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 	v := newVsFloor(model, n)
 	defer v.dispose()
-	frames := v.frames()
-	dsts := []*ebiten.Image{v.scene.dst, v.floors[0].dst, v.floors[1].dst}
-	var cpu, wall, proc [3]time.Duration
+	var linear *floorScene
+	onGame(func() {
+		linear = newFloorScene(model, n, maxBatchVertices)
+		linear.op.Filter = ebiten.FilterLinear
+		linear.op.DisableMipmaps = true // as the drawable: no per-triangle mipmap level pass
+	})
+	defer onGame(linear.dispose)
+	frames := append(v.frames(), linear.frame)
+	dsts := []*ebiten.Image{v.scene.dst, v.floors[0].dst, v.floors[1].dst, linear.dst}
+	var cpu, wall, proc [4]time.Duration
 	timed := func(k int) {
 		onGame(func() {
 			runtime.LockOSThread()
@@ -51,12 +61,12 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 			timed(k)
 		}
 	}
-	cpu, wall, proc = [3]time.Duration{}, [3]time.Duration{}, [3]time.Duration{}
+	cpu, wall, proc = [4]time.Duration{}, [4]time.Duration{}, [4]time.Duration{}
 	replays := rd.replays
 	b.ResetTimer()
 	for i := range b.N {
 		for j := range frames {
-			timed((i + j) % 3)
+			timed((i + j) % len(frames))
 		}
 	}
 	b.StopTimer()
@@ -64,11 +74,13 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 		b.Errorf("%d of %d draws replayed", rd.replays-replays, b.N)
 	}
 	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
-	report := func(name string, d [3]time.Duration) {
+	report := func(name string, d [4]time.Duration) {
 		f := min(d[1], d[2])
 		b.ReportMetric(per(d[0]), "draw-"+name+"-ns/op")
 		b.ReportMetric(per(f), "floor-"+name+"-ns/op")
 		b.ReportMetric(per(d[0])/per(f), "ratio-"+name)
+		b.ReportMetric(per(d[3]), "linear-floor-"+name+"-ns/op")
+		b.ReportMetric(per(d[0])/per(d[3]), "ratio-"+name+"-linear")
 	}
 	report("thread-cpu", cpu)
 	report("sync-wall", wall)
