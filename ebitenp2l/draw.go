@@ -221,6 +221,9 @@ type batch struct {
 	nv          int32
 	scope       int32 // scope of the newest member
 	scopeFirst  int32 // its first member from that scope
+	// layer and masked say whether a member reads a group's layer or has
+	// a coverage slot (meshProgram).
+	layer, masked bool
 }
 
 // covUse is one mask set's coverage for the items of one scope (a
@@ -470,30 +473,80 @@ func (cp *charPlan) page(mi int) (img *ebiten.Image, x, y, w, h float32, ok bool
 
 // meshBounds returns the pixels of the destination whose centres mesh mi
 // can cover (not clipped), computed once per frame: the canvas bounds of
-// its vertices (kept per mesh revision) through the GeoM (exact for scales
-// and translations, a superset under rotation).
+// its vertices (kept per mesh revision) through the GeoM (see destBounds).
 func (r *renderer) meshBounds(cp *charPlan, mi int) image.Rectangle {
 	if cp.meshStamp[mi] == r.stamp {
 		return cp.meshB[mi]
 	}
 	cp.meshStamp[mi] = r.stamp
-	box := cp.canvasBox(mi)
-	x0, y0, x1, y1 := box[0], box[1], box[2], box[3]
-	a, b, c, d, tx, ty := cp.geo[0], cp.geo[1], cp.geo[2], cp.geo[3], cp.geo[4], cp.geo[5]
-	minX, minY := math.Inf(1), math.Inf(1)
-	maxX, maxY := math.Inf(-1), math.Inf(-1)
-	for _, p := range [4][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
-		x, y := float64(p[0]), float64(p[1])
-		sx, sy := a*x+b*y+tx, c*x+d*y+ty
-		minX, maxX = min(minX, sx), max(maxX, sx)
-		minY, maxY = min(minY, sy), max(maxY, sy)
-	}
-	var bb image.Rectangle
-	if !math.IsNaN(minX + minY + maxX + maxY) {
-		bb = image.Rect(clampInt(math.Floor(minX)), clampInt(math.Floor(minY)), clampInt(math.Ceil(maxX)), clampInt(math.Ceil(maxY)))
-	}
+	bb := destBounds(&cp.geo, cp.canvasBox(mi))
 	cp.meshB[mi] = bb
 	return bb
+}
+
+// destBounds returns the pixels whose centres the canvas box x0, y0, x1,
+// y1 covers through the GeoM geo (a, b, c, d, tx, ty): the floor and
+// ceiling of its corners' extent, clamped to ±2^24 (exact for scales and
+// translations, a superset under rotation); empty when the box or a
+// corner is not finite. It runs for every drawn mesh of every character
+// in every frame that moved, so the common GeoM without rotation or shear
+// takes two corners instead of four, and the rounding is done with
+// integer conversions (math.Floor and math.Ceil are calls on amd64's
+// baseline).
+func destBounds(geo *[6]float64, box [4]float32) image.Rectangle {
+	x0, y0, x1, y1 := float64(box[0]), float64(box[1]), float64(box[2]), float64(box[3])
+	a, b, c, d, tx, ty := geo[0], geo[1], geo[2], geo[3], geo[4], geo[5]
+	if s := x0 + y0 + x1 + y1; s-s != 0 { // an infinity or NaN
+		return image.Rectangle{}
+	}
+	var minX, minY, maxX, maxY float64
+	if b == 0 && c == 0 {
+		// The general corners' values (b·y and c·x are zeros), from two
+		// of them.
+		minX, maxX = a*x0+tx, a*x1+tx
+		minY, maxY = d*y0+ty, d*y1+ty
+		if minX > maxX {
+			minX, maxX = maxX, minX
+		}
+		if minY > maxY {
+			minY, maxY = maxY, minY
+		}
+	} else {
+		minX, minY = math.Inf(1), math.Inf(1)
+		maxX, maxY = math.Inf(-1), math.Inf(-1)
+		for _, p := range [4][2]float64{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+			sx, sy := a*p[0]+b*p[1]+tx, c*p[0]+d*p[1]+ty
+			minX, maxX = min(minX, sx), max(maxX, sx)
+			minY, maxY = min(minY, sy), max(maxY, sy)
+		}
+	}
+	if s := minX + minY + maxX + maxY; s-s != 0 {
+		return image.Rectangle{}
+	}
+	return image.Rectangle{
+		Min: image.Point{floorClamp(minX), floorClamp(minY)},
+		Max: image.Point{ceilClamp(maxX), ceilClamp(maxY)},
+	}
+}
+
+// floorClamp and ceilClamp round a finite number down or up to an
+// integer within ±2^24.
+func floorClamp(f float64) int {
+	f = max(min(f, 1<<24), -(1 << 24))
+	i := int(f)
+	if float64(i) > f {
+		i--
+	}
+	return i
+}
+
+func ceilClamp(f float64) int {
+	f = max(min(f, 1<<24), -(1 << 24))
+	i := int(f)
+	if float64(i) < f {
+		i++
+	}
+	return i
 }
 
 // canvasBox returns the canvas bounding box x0, y0, x1, y1 of mesh mi's
@@ -544,10 +597,6 @@ func minStretch(a, b, c, d float64) float64 {
 		return 0
 	}
 	return math.Abs(det) / hi
-}
-
-func clampInt(f float64) int {
-	return int(max(min(f, 1<<24), -(1 << 24)))
 }
 
 // fitsPage reports whether group g is drawn into its layer page as a whole
@@ -935,6 +984,8 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 	}
 	b.last = x
 	b.nv += o.nv
+	b.layer = b.layer || o.readsLayer()
+	b.masked = b.masked || o.slot() != 0
 	if b.scope != sc.id {
 		b.scope, b.scopeFirst = sc.id, x
 	}
@@ -1304,7 +1355,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 			r.fillSources()
 			r.opts.Uniforms = r.compU
 		} else {
-			r.begin(t.img, r.meshProgram(t, b), b.key.blend, b.key.src, cov, layer)
+			r.begin(t.img, meshProgram(t, b), b.key.blend, b.key.src, cov, layer)
 			r.opts.Uniforms = r.meshU
 			if j == 0 && t.depth >= 0 {
 				r.clearRegions(ti, n)
@@ -1312,7 +1363,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 		}
 		for x := b.first; x >= 0; x = r.ops[x].next {
 			o := &r.ops[x]
-			if !t.covOK && int(o.col[7])%flagLayer/flagSlot%256 != 0 {
+			if !t.covOK && o.slot() != 0 {
 				continue // its coverage did not fit: not drawn
 			}
 			if o.mesh >= 0 {

@@ -68,14 +68,15 @@ func loadShaders() error {
 // meshProgram returns the mesh program variant for batch b of target t:
 // with the layer source if a member reads a group layer, with the mask
 // read if a member it draws is masked (masked members of a target whose
-// coverage did not fit are not drawn). The flags are decoded as the
-// program decodes them (shaders/sample.kage: bit, mask).
-func (r *renderer) meshProgram(t *target, b *batch) *ebiten.Shader {
-	var layer, masked bool
-	for x := b.first; x >= 0; x = r.ops[x].next {
-		f := int(r.ops[x].col[7])
-		layer = layer || f/flagLayer%2 == 1
-		masked = masked || (t.covOK && f/flagSlot%256 != 0)
-	}
-	return meshShaderFor(layer, masked)
+// coverage did not fit are not drawn). place keeps both of the members'
+// flags in the batch as the ops join it.
+func meshProgram(t *target, b *batch) *ebiten.Shader {
+	return meshShaderFor(b.layer, t.covOK && b.masked)
 }
+
+// readsLayer and slot decode an op's vertex flags as the programs decode
+// them (shaders/sample.kage: bit, mask): whether it samples a group's
+// layer, and its coverage slot (0: unmasked).
+func (o *op) readsLayer() bool { return int(o.col[7])/flagLayer%2 == 1 }
+
+func (o *op) slot() int { return int(o.col[7]) / flagSlot % 256 }
