@@ -813,6 +813,9 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 		flags := x.col[7]
 		if set >= 0 {
 			u := r.findUse(set, sc.id, useStart)
+			if r.uses[u].slot == 0 {
+				continue // no slot was left for its mask: not drawn (assignSlots)
+			}
 			flags += float32(flagSlot * r.uses[u].slot)
 			if invert {
 				flags += flagInvert

@@ -253,3 +253,28 @@ func TestSubImageTarget(t *testing.T) {
 		}
 	})
 }
+
+// TestMaskSlotsExhausted: a target's coverage has maxSlots slots; a masked
+// mesh whose mask set finds no free slot (more than maxSlots distinct
+// sets masking one area) is not drawn, rather than drawn unmasked. Here
+// every mask is transparent, so no masked mesh may leave a mark.
+func TestMaskSlotsExhausted(t *testing.T) {
+	onGame(func() {
+		s := newScene(10, 10)
+		clear := s.page(solid(color.NRGBA{0, 0, 0, 0}))
+		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
+		var cmds []p2l.RenderCommand
+		for range maxSlots + 1 {
+			m := s.quad(clear, 0, 0, 10, 10, p2l.Mesh{})
+			cmds = append(cmds, mesh(m), mesh(s.quad(white, 0, 0, 10, 10, p2l.Mesh{Masks: []int{m}})))
+		}
+		s.pose.cmds = cmds
+		c := s.character(t)
+		if got := len(c.res.maskSets); got != maxSlots+1 {
+			t.Fatalf("mask sets: %d, want %d", got, maxSlots+1)
+		}
+		dst := blackImage(10, 10)
+		c.Draw(dst, nil)
+		check(t, pixels(dst), 10, 5, 5, [4]float64{0, 0, 0, 1}, 0, "under 256 transparent masks")
+	})
+}
