@@ -200,9 +200,8 @@ type batchKey struct {
 // op is one mesh or group composite of a target.
 type op struct {
 	char   int32
-	mesh   int32 // ≥ 0: a mesh; < 0: composite of groups[−1 − mesh]
-	next   int32 // next op of the same batch, −1
-	nv     int32
+	mesh   int32           // ≥ 0: a mesh; < 0: composite of groups[−1 − mesh]
+	next   int32           // next op of the same batch, −1
 	bounds image.Rectangle // target coordinates, clipped to the target
 	// Meshes: destination → target coordinates; group composites: target
 	// → child layer page coordinates.
@@ -218,7 +217,6 @@ type op struct {
 type batch struct {
 	key         batchKey
 	first, last int32
-	nv          int32
 	scope       int32 // scope of the newest member
 	scopeFirst  int32 // its first member from that scope
 	// layer and masked say whether a member reads a group's layer or has
@@ -777,8 +775,6 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			x.mesh = int32(mi)
 			x.off = off
 			x.cull = mesh.Flags&p2l.MeshCulling != 0
-			v, uv := cp.rig.MeshVertices(mi), cp.rig.MeshUVs(mi)
-			x.nv = int32(min(len(v), len(uv)) / 2)
 			src, _, _, _, _, _ := cp.page(mi)
 			key.src = src
 			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], cp.flags}
@@ -801,7 +797,6 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			invert = g.comp.InvertMask
 			x.mesh = int32(-1 - gi)
 			x.off = g.off.Sub(off)
-			x.nv = 4
 			// The layer page is bound beside the model's pages (image 2 or
 			// 3), so the composite shares the calls of the model's meshes.
 			key.src = cp.res.white
@@ -986,7 +981,6 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 		b.first = x
 	}
 	b.last = x
-	b.nv += o.nv
 	b.layer = b.layer || o.readsLayer()
 	b.masked = b.masked || o.slot() != 0
 	if b.scope != sc.id {

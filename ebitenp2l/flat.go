@@ -184,7 +184,8 @@ func (r *renderer) flat(x *op) bool {
 	mi := int(x.mesh)
 	mb := &cp.res.boundary[mi]
 	idx := cp.rig.MeshIndices(mi)
-	if !mb.ok || mb.nv != int(x.nv) || !cp.res.modelTriangles(mi, idx) {
+	nv := min(len(cp.rig.MeshVertices(mi)), len(cp.rig.MeshUVs(mi))) / 2 // as emitMesh draws it
+	if !mb.ok || mb.nv != nv || !cp.res.modelTriangles(mi, idx) {
 		return false // a pose with triangles of its own (tests) is not checked
 	}
 	rev := cp.rev(mi)
