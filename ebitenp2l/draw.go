@@ -121,6 +121,7 @@ type charPlan struct {
 	fc    *flatCache   // the character's
 	geo   [6]float64   // GeoM a, b, c, d, tx, ty
 	cs    [4]float32   // ColorScale
+	csRGB [3]float32   // cs.rgb / cs.a (colors)
 	flags float32      // flagNearest or 0
 	// minScale is the GeoM's least stretch (smaller singular value): a
 	// canvas length l is at least l·minScale destination pixels.
@@ -360,6 +361,9 @@ func (r *renderer) planChar(k int, e *entry) bool {
 	cp.cs = [4]float32{cs.R(), cs.G(), cs.B(), cs.A()}
 	if !(cp.cs[3] > 0) {
 		return false // a zero alpha scale draws nothing
+	}
+	for i := range 3 {
+		cp.csRGB[i] = cp.cs[i] / cp.cs[3]
 	}
 	m := cp.res.model
 	n := len(m.Meshes)
@@ -756,6 +760,7 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 		var x op
 		var key batchKey
 		var mode [2]int
+		var fm fixedMode
 		var set int
 		var invert bool
 		if it.group < 0 {
@@ -779,6 +784,7 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			key.src = src
 			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], cp.flags}
 			mode = [2]int{int(mesh.Blend), int(mesh.AlphaBlend)}
+			fm = cp.res.fixed[mi]
 		} else {
 			gi := int(it.group)
 			g := &cp.groups[gi]
@@ -802,6 +808,7 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			key.src = cp.res.white
 			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], flagLayer}
 			mode = [2]int{int(g.comp.Blend), int(g.comp.AlphaBlend)}
+			fm.f, fm.ok = fixedFunction(p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1]))
 		}
 		x.char = int32(k)
 		x.next = -1
@@ -817,7 +824,7 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			}
 		}
 		blend, alpha := p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1])
-		f, fixed := fixedFunction(blend, alpha)
+		f, fixed := fm.f, fm.ok
 		if fixed && f.zeroAlpha {
 			flags += flagZeroAlpha
 		}
@@ -1156,9 +1163,8 @@ func (cp *charPlan) colors(op float32, mul, scr p2l.Color, top bool) (M, S [3]fl
 	if top {
 		o *= cp.cs[3]
 		for i := range 3 {
-			f := cp.cs[i] / cp.cs[3]
-			M[i] *= f
-			S[i] *= f
+			M[i] *= cp.csRGB[i]
+			S[i] *= cp.csRGB[i]
 		}
 	}
 	return M, S, o, o > 0

@@ -196,16 +196,17 @@ func TestCompositeFormulas(t *testing.T) {
 		defer dst.Deallocate()
 		worst := 0.0
 		for pi, pr := range pairs {
-			s := newScene(4, 4)
-			pg := s.page(solid(pr.s))
-			mi := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{})
-			s.pose.cmds = []p2l.RenderCommand{p2l.RenderCommand(mi)}
-			c := s.character(t)
 			src := premul8(pr.s)
 			bd := premul8(pr.d)
 			for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
 				for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-					s.model.Meshes[mi].Blend, s.model.Meshes[mi].AlphaBlend = b, a
+					// A model of its own for each combination: a Model
+					// does not change once characters use it.
+					s := newScene(4, 4)
+					pg := s.page(solid(pr.s))
+					mi := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{Blend: b, AlphaBlend: a})
+					s.pose.cmds = []p2l.RenderCommand{p2l.RenderCommand(mi)}
+					c := s.character(t)
 					dst.Fill(color.RGBA{uint8(bd[0]*255 + 0.5), uint8(bd[1]*255 + 0.5), uint8(bd[2]*255 + 0.5), uint8(bd[3]*255 + 0.5)})
 					c.Draw(dst, nil)
 					got := at(pixels(dst), 4, 2, 2)
@@ -218,9 +219,9 @@ func TestCompositeFormulas(t *testing.T) {
 							t.Errorf("pair %d %v+%v channel %d: got %.4f, want %.4f (%s)", pi, b, a, i, got[i], want[i], fmt.Sprint(got))
 						}
 					}
+					c.Dispose()
 				}
 			}
-			c.Dispose()
 		}
 		t.Logf("max channel difference %.2f/255", worst*255)
 	})
