@@ -4,13 +4,14 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
 // TestDestBounds: a canvas box through a GeoM covers the pixels from the
 // floor of its corners' least coordinates to the ceiling of their
-// greatest, clamped to ±2^24 and empty for NaN corners; computed here
-// corner by corner with math.Floor and math.Ceil.
+// greatest, clamped to ±2^24, and nothing when the box or a corner is not
+// finite; computed here corner by corner with math.Floor and math.Ceil.
 func TestDestBounds(t *testing.T) {
 	// By hand: x 0.5·0 + 10.25 = 10.25 to 0.5·3 + 10.25 = 11.75, y 3 to
 	// 5.5.
@@ -25,24 +26,6 @@ func TestDestBounds(t *testing.T) {
 			xs = append(xs, geo[0]*x+geo[1]*y+geo[4])
 			ys = append(ys, geo[2]*x+geo[3]*y+geo[5])
 		}
-		lo := func(v []float64) float64 {
-			m := v[0]
-			for _, f := range v {
-				if f < m {
-					m = f
-				}
-			}
-			return m
-		}
-		hi := func(v []float64) float64 {
-			m := v[0]
-			for _, f := range v {
-				if f > m {
-					m = f
-				}
-			}
-			return m
-		}
 		for _, f := range append(append(xs, ys...), float64(box[0]), float64(box[1]), float64(box[2]), float64(box[3])) {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return image.Rectangle{}
@@ -50,8 +33,8 @@ func TestDestBounds(t *testing.T) {
 		}
 		cl := func(f float64) int { return int(math.Max(math.Min(f, 1<<24), -(1 << 24))) }
 		return image.Rectangle{
-			Min: image.Pt(cl(math.Floor(lo(xs))), cl(math.Floor(lo(ys)))),
-			Max: image.Pt(cl(math.Ceil(hi(xs))), cl(math.Ceil(hi(ys)))),
+			Min: image.Pt(cl(math.Floor(slices.Min(xs))), cl(math.Floor(slices.Min(ys)))),
+			Max: image.Pt(cl(math.Ceil(slices.Max(xs))), cl(math.Ceil(slices.Max(ys)))),
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

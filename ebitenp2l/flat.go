@@ -184,14 +184,15 @@ func (r *renderer) flat(x *op) bool {
 	mi := int(x.mesh)
 	mb := &cp.res.boundary[mi]
 	idx := cp.rig.MeshIndices(mi)
-	nv := min(len(cp.rig.MeshVertices(mi)), len(cp.rig.MeshUVs(mi))) / 2 // as emitMesh draws it
+	v := cp.rig.MeshVertices(mi)
+	nv := min(len(v), len(cp.rig.MeshUVs(mi))) / 2 // as emitMesh draws it
 	if !mb.ok || mb.nv != nv || !cp.res.modelTriangles(mi, idx) {
 		return false // a pose with triangles of its own (tests) is not checked
 	}
 	rev := cp.rev(mi)
 	fc := cp.fc
 	if rev == 0 || fc.rev[mi] != rev || fc.scale[mi] != cp.minScale {
-		fc.flat[mi] = mb.lies(cp.rig.MeshVertices(mi)[:2*mb.nv], idx, flatMargin/cp.minScale, &r.flatEdges)
+		fc.flat[mi] = mb.lies(v[:2*nv], idx, flatMargin/cp.minScale, &r.flatEdges)
 		fc.rev[mi], fc.scale[mi] = rev, cp.minScale
 	}
 	return fc.flat[mi]
