@@ -498,3 +498,48 @@ func benchmarkEmitMesh(b *testing.B, model *p2l.Model, mode string) {
 	cpu := threadCPU() - t0
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*nv), "cpu-ns/vertex")
 }
+
+// BenchmarkPlanOps times the first phases of an animated crowd's frame
+// alone, without drawing: plan and layout (plan-cpu-ns/op), then ops and
+// batching (ops-cpu-ns/op), of 100 characters updated before each frame
+// (untimed; their positions then leave the CPU's caches as in a game). It
+// isolates the work the drawable does beyond the floors, which
+// BenchmarkMovingVsFloor only shows inside a whole frame.
+func BenchmarkPlanOps(b *testing.B) {
+	for _, bm := range benchModels(b) {
+		b.Run(bm.name+"/100", func(b *testing.B) {
+			var s *benchScene
+			onGame(func() { s = newBenchScene(bm.model, 100) })
+			defer onGame(s.dispose)
+			entries := make([]entry, len(s.chars))
+			for i, c := range s.chars {
+				entries[i] = entry{c: c, opts: s.opts[i]}
+			}
+			var plan, ops time.Duration
+			onGame(func() {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				r := &rd
+				b.ResetTimer()
+				for range b.N {
+					b.StopTimer()
+					for _, c := range s.chars {
+						c.Update(1.0 / 60)
+					}
+					b.StartTimer()
+					t0 := threadCPU()
+					ok := r.plan(s.dst, entries)
+					t1 := threadCPU()
+					if ok {
+						r.buildOps(len(entries))
+					}
+					ops += threadCPU() - t1
+					plan += t1 - t0
+					r.release(len(entries))
+				}
+			})
+			b.ReportMetric(float64(plan.Nanoseconds())/float64(b.N), "plan-cpu-ns/op")
+			b.ReportMetric(float64(ops.Nanoseconds())/float64(b.N), "ops-cpu-ns/op")
+		})
+	}
+}

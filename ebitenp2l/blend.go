@@ -142,12 +142,6 @@ func knownModes(b p2l.BlendMode, a p2l.AlphaMode) (p2l.BlendMode, p2l.AlphaMode)
 	return b, a
 }
 
-// fixedMode is a result of fixedFunction.
-type fixedMode struct {
-	f  fixedBlend
-	ok bool
-}
-
 // fixedFunction returns how combination (b, a) is drawn without reading
 // the backdrop, or ok = false when it must read it. Modes out of range are
 // Normal and Over, as render.Composite treats them.

@@ -121,7 +121,6 @@ type charPlan struct {
 	fc    *flatCache   // the character's
 	geo   [6]float64   // GeoM a, b, c, d, tx, ty
 	cs    [4]float32   // ColorScale
-	csRGB [3]float32   // cs.rgb / cs.a (colors)
 	flags float32      // flagNearest or 0
 	// minScale is the GeoM's least stretch (smaller singular value): a
 	// canvas length l is at least l·minScale destination pixels.
@@ -287,6 +286,18 @@ func (r *renderer) draw(dst *ebiten.Image, entries []entry) {
 		r.meshU = map[string]any{"Cov": r.covU}
 		r.compU = map[string]any{"Cov": r.covU, "Back": r.backU}
 	}
+	defer r.release(len(entries))
+	if !r.plan(dst, entries) {
+		return
+	}
+	r.buildOps(len(entries))
+	r.renderCoverage(len(entries))
+	r.renderTargets(len(entries))
+}
+
+// plan runs phases 1 and 2 (plan, layout) for a frame of entries into
+// dst; it reports false when nothing is visible.
+func (r *renderer) plan(dst *ebiten.Image, entries []entry) bool {
 	r.stamp++
 	if r.stamp == 0 { // wrapped: old stamps could collide
 		for i := range r.chars {
@@ -295,7 +306,6 @@ func (r *renderer) draw(dst *ebiten.Image, entries []entry) {
 		r.stamp = 1
 	}
 	r.dst, r.dstB = dst, dst.Bounds()
-	defer r.release(len(entries))
 	for len(r.chars) < len(entries) {
 		r.chars = append(r.chars, charPlan{})
 	}
@@ -306,16 +316,20 @@ func (r *renderer) draw(dst *ebiten.Image, entries []entry) {
 		}
 	}
 	if !visible {
-		return
+		return false
 	}
 	r.layout(len(entries))
+	return true
+}
+
+// buildOps runs phase 3 (ops and batches) for the n planned characters
+// and places the coverage and backdrop areas.
+func (r *renderer) buildOps(n int) {
 	r.ops, r.batches, r.uses = r.ops[:0], r.batches[:0], r.uses[:0]
-	for k := range entries {
+	for k := range n {
 		r.buildChar(k)
 	}
 	r.allocAreas()
-	r.renderCoverage(len(entries))
-	r.renderTargets(len(entries))
 }
 
 // release drops the references to the caller's objects (rigs, images) that
@@ -361,9 +375,6 @@ func (r *renderer) planChar(k int, e *entry) bool {
 	cp.cs = [4]float32{cs.R(), cs.G(), cs.B(), cs.A()}
 	if !(cp.cs[3] > 0) {
 		return false // a zero alpha scale draws nothing
-	}
-	for i := range 3 {
-		cp.csRGB[i] = cp.cs[i] / cp.cs[3]
 	}
 	m := cp.res.model
 	n := len(m.Meshes)
@@ -760,7 +771,6 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 		var x op
 		var key batchKey
 		var mode [2]int
-		var fm fixedMode
 		var set int
 		var invert bool
 		if it.group < 0 {
@@ -784,7 +794,6 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			key.src = src
 			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], cp.flags}
 			mode = [2]int{int(mesh.Blend), int(mesh.AlphaBlend)}
-			fm = cp.res.fixed[mi]
 		} else {
 			gi := int(it.group)
 			g := &cp.groups[gi]
@@ -808,7 +817,6 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			key.src = cp.res.white
 			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], flagLayer}
 			mode = [2]int{int(g.comp.Blend), int(g.comp.AlphaBlend)}
-			fm.f, fm.ok = fixedFunction(p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1]))
 		}
 		x.char = int32(k)
 		x.next = -1
@@ -824,7 +832,7 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			}
 		}
 		blend, alpha := p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1])
-		f, fixed := fm.f, fm.ok
+		f, fixed := fixedFunction(blend, alpha)
 		if fixed && f.zeroAlpha {
 			flags += flagZeroAlpha
 		}
@@ -1163,8 +1171,9 @@ func (cp *charPlan) colors(op float32, mul, scr p2l.Color, top bool) (M, S [3]fl
 	if top {
 		o *= cp.cs[3]
 		for i := range 3 {
-			M[i] *= cp.csRGB[i]
-			S[i] *= cp.csRGB[i]
+			f := cp.cs[i] / cp.cs[3]
+			M[i] *= f
+			S[i] *= f
 		}
 	}
 	return M, S, o, o > 0

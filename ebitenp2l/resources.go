@@ -38,8 +38,6 @@ type modelRes struct {
 
 	// meshMask[i] is the mask-set index of mesh i, −1 when unmasked.
 	meshMask []int
-	// fixed[i] is how mesh i's blend is drawn (fixedFunction of its modes).
-	fixed []fixedMode
 	// partMask[i] is the mask-set index of part i's isolated-group
 	// composite, −1 when unmasked.
 	partMask []int
@@ -82,10 +80,8 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 	r.pageErr = errs
 	r.upload(pages)
 	r.meshMask = make([]int, len(m.Meshes))
-	r.fixed = make([]fixedMode, len(m.Meshes))
 	for i := range m.Meshes {
 		r.meshMask[i] = r.maskSet(m.Meshes[i].Masks)
-		r.fixed[i].f, r.fixed[i].ok = fixedFunction(m.Meshes[i].Blend, m.Meshes[i].AlphaBlend)
 	}
 	// Group masks are static (part masks expanded to meshes); any rig of
 	// the model reports them.
