@@ -66,6 +66,8 @@ type renderer struct {
 	call        struct {
 		dst    *ebiten.Image
 		shader *ebiten.Shader
+		// words is how its vertices carry the op colour words (meshWords).
+		words colorWords
 	}
 	opts  ebiten.DrawTrianglesShaderOptions
 	meshU map[string]any
@@ -219,9 +221,9 @@ type batch struct {
 	first, last int32
 	scope       int32 // scope of the newest member
 	scopeFirst  int32 // its first member from that scope
-	// layer and masked say whether a member reads a group's layer or has
-	// a coverage slot (meshProgram).
-	layer, masked bool
+	// screen, layer and masked say whether a member needs the screen
+	// colour, reads a group's layer or has a coverage slot (meshProgram).
+	screen, layer, masked bool
 }
 
 // covUse is one mask set's coverage for the items of one scope (a
@@ -237,14 +239,16 @@ type covUse struct {
 }
 
 // Vertex flags (custom.w, an integer; shaders/sample.kage decodes them).
+// The mesh program's come first, below 4096, so that its packed variants
+// can carry them beside the opacity in ColorA (meshWords).
 const (
 	flagInvert    = 1
 	flagNearest   = 2
 	flagZeroAlpha = 4
-	flagSlot      = 8     // × the coverage slot (8 bits)
-	flagBlend     = 2048  // × the blend mode (5 bits, composite program)
-	flagAlpha     = 65536 // × the alpha mode (3 bits, composite program)
-	flagLayer     = 524288
+	flagLayer     = 8
+	flagSlot      = 16      // × the coverage slot (8 bits)
+	flagBlend     = 4096    // × the blend mode (5 bits, composite program)
+	flagAlpha     = 131072  // × the alpha mode (3 bits, composite program)
 	flagFixed     = 1048576 // × the fixed-function formula (3 bits, composite program)
 	maxSlots      = 255
 )
@@ -996,6 +1000,7 @@ func (r *renderer) place(ti int32, x int32, k batchKey, sc *scope) int32 {
 		b.first = x
 	}
 	b.last = x
+	b.screen = b.screen || o.needsScreen()
 	b.layer = b.layer || o.readsLayer()
 	b.masked = b.masked || o.slot() != 0
 	if b.scope != sc.id {
@@ -1286,7 +1291,7 @@ func (r *renderer) renderCoverage(n int) {
 
 // clearQuads clears rectangles of img (replace blending of zeros).
 func (r *renderer) clearQuads(img *ebiten.Image, rects []image.Rectangle) {
-	r.begin(img, meshShaderFor(false, false), blendReplace, whiteImage(), nil, nil)
+	r.beginMesh(img, meshShaderFor(false, false, false), blendReplace, whiteImage(), nil, nil)
 	for _, q := range rects {
 		r.quad(q, image.Point{}, [8]float32{})
 	}
@@ -1367,7 +1372,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 			r.fillSources()
 			r.opts.Uniforms = r.compU
 		} else {
-			r.begin(t.img, meshProgram(t, b), b.key.blend, b.key.src, cov, layer)
+			r.beginMesh(t.img, meshProgram(t, b), b.key.blend, b.key.src, cov, layer)
 			r.opts.Uniforms = r.meshU
 			if j == 0 && t.depth >= 0 {
 				r.clearRegions(ti, n)
@@ -1391,7 +1396,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 // copyBackdrop copies the target under the members of backdrop batch b to
 // the scratch page (nearest sampling at texel centres: an exact copy).
 func (r *renderer) copyBackdrop(t *target, b *batch) {
-	r.begin(pool.scratch.img, meshShaderFor(false, false), blendReplace, t.img, nil, nil)
+	r.beginMesh(pool.scratch.img, meshShaderFor(false, false, false), blendReplace, t.img, nil, nil)
 	col := [8]float32{1, 1, 1, 1, 0, 0, 0, flagNearest}
 	for x := b.first; x >= 0; x = r.ops[x].next {
 		q := r.ops[x].bounds
@@ -1408,11 +1413,52 @@ func (r *renderer) copyBackdrop(t *target, b *batch) {
 func (r *renderer) begin(dst *ebiten.Image, s *ebiten.Shader, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
 	r.flush()
 	r.counted = false
-	r.call.dst, r.call.shader = dst, s
+	r.call.dst, r.call.shader, r.call.words = dst, s, wordsAsIs
 	r.opts.Blend = blend
 	r.opts.Images = [4]*ebiten.Image{src0, src1, src2, nil}
 	r.fillSources()
 	r.opts.Uniforms = nil
+}
+
+// beginMesh starts a call of mesh program variant v (begin).
+func (r *renderer) beginMesh(dst *ebiten.Image, v meshVariant, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
+	r.begin(dst, v.shader, blend, src0, src1, src2)
+	r.call.words = wordsMesh
+	if v.packed {
+		r.call.words = wordsPacked
+	}
+}
+
+// colorWords says how a call's vertices carry an op's colour words col =
+// (M, opacity, S, flags): as they are (the composite and coverage
+// programs), or for a variant of the mesh program (meshWords).
+type colorWords uint8
+
+const (
+	wordsAsIs colorWords = iota
+	wordsMesh
+	wordsPacked
+)
+
+// meshWords returns colour words col as a call of the mesh program reads
+// them: for a packed variant (shaders/mesh_packed.kage), ColorA =
+// 4·flags + 1 + opacity, which holds the flags (below 4096) and an
+// opacity in [0, 1] rounded to the float32 spacing of that sum (at most
+// 2⁻¹¹ for the largest flags; 2⁻²³ unmasked); for a variant with the
+// screen colour, the same rounded opacity, so that both variants draw the
+// same pixels whichever a batch takes.
+func meshWords(col [8]float32, w colorWords) [8]float32 {
+	if w == wordsAsIs {
+		return col
+	}
+	base := float32(4*int(col[7]) + 1)
+	a := base + col[3]
+	if w == wordsPacked {
+		col[3] = a
+	} else {
+		col[3] = a - base
+	}
+	return col
 }
 
 // fillSources puts the white image in the call's empty source slots.
@@ -1430,6 +1476,7 @@ func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 	if len(r.verts)+4 > chunkVertices {
 		r.flush()
 	}
+	col = meshWords(col, r.call.words)
 	base := uint16(len(r.verts))
 	x, y, w, h := float32(q.Min.X), float32(q.Min.Y), float32(q.Dx()), float32(q.Dy())
 	sx, sy := x+float32(srcOff.X), y+float32(srcOff.Y)
@@ -1451,6 +1498,7 @@ func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 // the one copy taken before: every part reads the backdrop from before the
 // mesh).
 func (r *renderer) emitMesh(cp *charPlan, mi int, off image.Point, col [8]float32, cull bool) {
+	col = meshWords(col, r.call.words)
 	v := cp.rig.MeshVertices(mi)
 	uv := cp.rig.MeshUVs(mi)
 	nv := min(len(v), len(uv)) / 2

@@ -2,12 +2,11 @@ package ebitenp2l
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
@@ -101,31 +100,78 @@ func TestMeshVariants(t *testing.T) {
 	}
 	variants := meshShaders
 	defer func() { meshShaders = variants }()
-	full := variants[1][1]
 	differs := map[string]bool{}
+	// with returns the variants with variant [s][l][m] replaced by
+	// [pick(s, l, m)].
+	with := func(pick func(s, l, m int) (int, int, int)) (v [2][2][2]meshVariant) {
+		for s := range 2 {
+			for l := range 2 {
+				for m := range 2 {
+					a, b, c := pick(s, l, m)
+					v[s][l][m] = variants[a][b][c]
+				}
+			}
+		}
+		return v
+	}
 	for _, s := range scenes {
 		meshShaders = variants
 		got := s.draw()
-		meshShaders = [2][2]*ebiten.Shader{{full, full}, {full, full}}
+		meshShaders = with(func(int, int, int) (int, int, int) { return 1, 1, 1 })
 		want := s.draw()
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s ×%d, scale %g, filter %d: the variants draw other pixels than the full mesh program", s.name, s.n, s.scale, s.filter)
 		}
 		// Masked calls drawn by an unmasked variant, layer calls by one
-		// without the layer source: must be seen.
-		meshShaders = [2][2]*ebiten.Shader{{variants[0][0], variants[0][0]}, {variants[1][0], variants[1][0]}}
+		// without the layer source, calls with a screen colour by a
+		// packed variant: must be seen.
+		meshShaders = with(func(sc, l, _ int) (int, int, int) { return sc, l, 0 })
 		if !bytes.Equal(s.draw(), want) {
 			differs["mask "+s.name] = true
 		}
-		meshShaders = [2][2]*ebiten.Shader{variants[0], variants[0]}
+		meshShaders = with(func(sc, _, m int) (int, int, int) { return sc, 0, m })
 		if !bytes.Equal(s.draw(), want) {
 			differs["layer "+s.name] = true
 		}
+		meshShaders = with(func(_, l, m int) (int, int, int) { return 0, l, m })
+		if !bytes.Equal(s.draw(), want) {
+			differs["screen "+s.name] = true
+		}
 	}
-	for _, c := range []string{"mask features", "mask groups", "mask default", "layer groups", "layer synth"} {
+	for _, c := range []string{"mask features", "mask groups", "mask default", "layer groups", "layer synth", "screen features", "screen groups"} {
 		if !differs[c] {
 			t.Errorf("%s: drawing those calls with the smaller variant changed no pixel (the comparison would miss a wrong variant)", c)
 		}
 	}
 	t.Logf("wrong variants seen in: %v", differs)
+}
+
+// TestMeshWords: the packed colour words give back, decoded as
+// shaders/mesh_packed.kage decodes them (in float32), every flags value
+// the mesh program has (below 4096) and the opacity the variant with the
+// screen colour reads, within the documented rounding of the opacity.
+func TestMeshWords(t *testing.T) {
+	ops := []float32{0, 1, 0.5, 1.0 / 255, 254.0 / 255, 0.1, 0.3333333, 1e-7, math.Nextafter32(1, 0)}
+	for f := range 4096 {
+		for _, o := range ops {
+			col := [8]float32{0.25, 0.5, 1, o, 0, 0, 0, float32(f)}
+			packed, screen := meshWords(col, wordsPacked), meshWords(col, wordsMesh)
+			a := packed[3]
+			gotF := float32(math.Floor(float64(a / 4)))
+			gotO := a - 4*gotF - 1
+			if gotF != float32(f) || gotO != screen[3] {
+				t.Fatalf("flags %d, opacity %g: packed %g decodes to flags %g, opacity %g; the screen variant reads %g", f, o, a, gotF, gotO, screen[3])
+			}
+			bound := 1.0 / 2048
+			if f < 16 {
+				bound = 1.0 / (1 << 19)
+			}
+			if d := math.Abs(float64(gotO - o)); d > bound {
+				t.Errorf("flags %d, opacity %g: read as %g (error %g > %g)", f, o, gotO, d, bound)
+			}
+			if packed[0] != col[0] || packed[7] != col[7] || meshWords(col, wordsAsIs) != col {
+				t.Fatalf("flags %d, opacity %g: words other than ColorA changed", f, o)
+			}
+		}
+	}
 }

@@ -1,7 +1,8 @@
 // Package shaders holds the Kage sources of the ebitenp2l renderer.
 //
 // The sources are embedded .kage files: mesh.kage (draws with a
-// fixed-function blend, masked or not, clears and copies), composite.kage
+// fixed-function blend, masked or not, clears and copies; its entry point
+// is mesh_screen.kage or mesh_packed.kage), composite.kage
 // (blend modes that read the backdrop), coverage.kage (mask coverage
 // renders) and sample.kage (the filtering, colour and mask functions all
 // use, appended to each). They are in pixel units (//kage:unit pixels).
@@ -18,6 +19,10 @@ import (
 var (
 	//go:embed mesh.kage
 	mesh []byte
+	//go:embed mesh_screen.kage
+	meshScreen []byte
+	//go:embed mesh_packed.kage
+	meshPacked []byte
 	//go:embed composite.kage
 	composite []byte
 	//go:embed coverage.kage
@@ -30,10 +35,17 @@ var (
 // program: with layer, vertices flagged as reading a group layer read it
 // (without, they sample the pages as every other vertex); with masked,
 // masked vertices read their coverage (without, every vertex is drawn
-// unmasked). The full program is Mesh(true, true).
-func Mesh(layer, masked bool) []byte {
+// unmasked); with screen, the vertices carry a screen colour and the
+// flags in their custom data (without, they carry no screen colour and
+// the flags packed with the opacity, mesh_packed.kage). The full program
+// is Mesh(true, true, true).
+func Mesh(layer, masked, screen bool) []byte {
 	consts := fmt.Sprintf("const meshLayer = %d\nconst meshMasked = %d\n", b2i(layer), b2i(masked))
-	return join(join(mesh, sample), []byte(consts))
+	entry := meshPacked
+	if screen {
+		entry = meshScreen
+	}
+	return join(join(join(mesh, entry), sample), []byte(consts))
 }
 
 func b2i(b bool) int {
