@@ -9,3 +9,6 @@ func threadCPU() time.Duration { return 0 }
 
 // processCPU is not measured outside Linux.
 func processCPU() time.Duration { return 0 }
+
+// rasterCPU is not measured outside Linux.
+func rasterCPU() time.Duration { return 0 }

@@ -18,7 +18,8 @@ import (
 // the lower floor and as ratios, the game thread's CPU up to the read
 // (thread-cpu, as BenchmarkStillVsFloor), the wall time to the read's end
 // (sync-wall) and the whole process's CPU over the same span
-// (process-cpu: the render thread and the rasterizer threads included). No
+// (process-cpu: the render thread and the rasterizer threads included),
+// and of that the rasterizer threads' (raster-cpu, Mesa llvmpipe only). No
 // frame overlaps the GPU work of the one before, so the wall time is not
 // biased by which frame follows the heavier one. A third floor samples its
 // page with Ebitengine's bilinear filter (FilterLinear: four taps a
@@ -42,18 +43,19 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 	defer onGame(linear.dispose)
 	frames := append(v.frames(), linear.frame)
 	dsts := []*ebiten.Image{v.scene.dst, v.floors[0].dst, v.floors[1].dst, linear.dst}
-	var cpu, wall, proc [4]time.Duration
+	var cpu, wall, proc, raster [4]time.Duration
 	timed := func(k int) {
 		onGame(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			t0, c0, p0 := time.Now(), threadCPU(), processCPU()
+			t0, c0, p0, r0 := time.Now(), threadCPU(), processCPU(), rasterCPU()
 			frames[k]()
 			cpu[k] += threadCPU() - c0
 			o := dsts[k].Bounds().Min
 			_ = dsts[k].RGBA64At(o.X, o.Y) // waits for the GPU
 			wall[k] += time.Since(t0)
 			proc[k] += processCPU() - p0
+			raster[k] += rasterCPU() - r0
 		})
 	}
 	for range 3 { // warm-up: the draw's third frame is its first replay
@@ -61,7 +63,7 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 			timed(k)
 		}
 	}
-	cpu, wall, proc = [4]time.Duration{}, [4]time.Duration{}, [4]time.Duration{}
+	cpu, wall, proc, raster = [4]time.Duration{}, [4]time.Duration{}, [4]time.Duration{}, [4]time.Duration{}
 	replays := rd.replays
 	b.ResetTimer()
 	for i := range b.N {
@@ -85,6 +87,9 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 	report("thread-cpu", cpu)
 	report("sync-wall", wall)
 	report("process-cpu", proc)
+	if raster[1] > 0 {
+		report("raster-cpu", raster)
+	}
 }
 
 // vsFloor is a crowd of n characters and its two floors (BenchmarkFloor,
