@@ -68,6 +68,10 @@ type renderer struct {
 		shader *ebiten.Shader
 		// words is how its vertices carry the op colour words (meshWords).
 		words colorWords
+		// position: Custom0 and Custom1 carry each vertex's position minus
+		// origin, the target's Bounds().Min (localPositions).
+		position bool
+		origin   image.Point
 	}
 	opts  ebiten.DrawTrianglesShaderOptions
 	meshU map[string]any
@@ -1291,7 +1295,7 @@ func (r *renderer) renderCoverage(n int) {
 
 // clearQuads clears rectangles of img (replace blending of zeros).
 func (r *renderer) clearQuads(img *ebiten.Image, rects []image.Rectangle) {
-	r.beginMesh(img, meshShaderFor(false, false, false), blendReplace, whiteImage(), nil, nil)
+	r.beginMesh(img, image.Point{}, meshShaderFor(false, false, false), blendReplace, whiteImage(), nil, nil)
 	for _, q := range rects {
 		r.quad(q, image.Point{}, [8]float32{})
 	}
@@ -1372,7 +1376,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 			r.fillSources()
 			r.opts.Uniforms = r.compU
 		} else {
-			r.beginMesh(t.img, meshProgram(t, b), b.key.blend, b.key.src, cov, layer)
+			r.beginMesh(t.img, t.origin, meshProgram(t, b), b.key.blend, b.key.src, cov, layer)
 			r.opts.Uniforms = r.meshU
 			if j == 0 && t.depth >= 0 {
 				r.clearRegions(ti, n)
@@ -1396,7 +1400,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 // copyBackdrop copies the target under the members of backdrop batch b to
 // the scratch page (nearest sampling at texel centres: an exact copy).
 func (r *renderer) copyBackdrop(t *target, b *batch) {
-	r.beginMesh(pool.scratch.img, meshShaderFor(false, false, false), blendReplace, t.img, nil, nil)
+	r.beginMesh(pool.scratch.img, image.Point{}, meshShaderFor(false, false, false), blendReplace, t.img, nil, nil)
 	col := [8]float32{1, 1, 1, 1, 0, 0, 0, flagNearest}
 	for x := b.first; x >= 0; x = r.ops[x].next {
 		q := r.ops[x].bounds
@@ -1413,19 +1417,45 @@ func (r *renderer) copyBackdrop(t *target, b *batch) {
 func (r *renderer) begin(dst *ebiten.Image, s *ebiten.Shader, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
 	r.flush()
 	r.counted = false
-	r.call.dst, r.call.shader, r.call.words = dst, s, wordsAsIs
+	r.call.dst, r.call.shader, r.call.words, r.call.position = dst, s, wordsAsIs, false
 	r.opts.Blend = blend
 	r.opts.Images = [4]*ebiten.Image{src0, src1, src2, nil}
 	r.fillSources()
 	r.opts.Uniforms = nil
 }
 
-// beginMesh starts a call of mesh program variant v (begin).
-func (r *renderer) beginMesh(dst *ebiten.Image, v meshVariant, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
+// beginMesh starts a call of mesh program variant v into dst, whose
+// target-local positions are relative to origin (begin).
+func (r *renderer) beginMesh(dst *ebiten.Image, origin image.Point, v meshVariant, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
 	r.begin(dst, v.shader, blend, src0, src1, src2)
 	r.call.words = wordsMesh
 	if v.packed {
 		r.call.words = wordsPacked
+	}
+	r.call.position, r.call.origin = v.position, origin
+}
+
+// localOrigin returns, when the call's vertices carry their target-local
+// positions in Custom0 and Custom1 (the fragment's position for the mask
+// read of a packed masked variant, shaders/mesh_packed_masked.kage), the
+// origin those are relative to; else nil. The op colour words of such a
+// call have no screen colour, so nothing else is kept in those two.
+func (r *renderer) localOrigin() *image.Point {
+	if !r.call.position {
+		return nil
+	}
+	return &r.call.origin
+}
+
+// localPositions writes the target-local positions of quad vertices vs
+// when the call asks for them (localOrigin; buildVertices does it for
+// meshes).
+func (r *renderer) localPositions(vs []ebiten.Vertex) {
+	if o := r.localOrigin(); o != nil {
+		ox, oy := float32(o.X), float32(o.Y)
+		for i := range vs {
+			vs[i].Custom0, vs[i].Custom1 = vs[i].DstX-ox, vs[i].DstY-oy
+		}
 	}
 }
 
@@ -1488,6 +1518,7 @@ func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 			Custom0: col[4], Custom1: col[5], Custom2: col[6], Custom3: col[7],
 		})
 	}
+	r.localPositions(r.verts[len(r.verts)-4:])
 	r.inds = append(r.inds, base, base+1, base+2, base+1, base+3, base+2)
 }
 
@@ -1514,7 +1545,7 @@ func (r *renderer) emitMesh(cp *charPlan, mi int, off image.Point, col [8]float3
 	}
 	base := len(r.verts)
 	r.verts = slices.Grow(r.verts, nv)[:base+nv]
-	buildVertices(r.verts[base:], v, uv, &cp.geo, off, [4]float32{px, py, pw, ph}, &col)
+	buildVertices(r.verts[base:], v, uv, &cp.geo, off, [4]float32{px, py, pw, ph}, &col, r.localOrigin())
 
 	l := len(r.inds)
 	r.inds = slices.Grow(r.inds, len(inds))[:l+len(inds)]
@@ -1546,22 +1577,34 @@ func rebase(dst, src []uint16, base uint16) {
 
 // buildVertices writes the vertices of a mesh: canvas positions v through
 // the GeoM geo plus off, texture coordinates uv on the page's texels
-// (page: x, y, w, h), and the colour words col. Every field is stored
-// straight into out (building a vertex in a local and copying it costs
-// store-forwarding stalls).
-func buildVertices(out []ebiten.Vertex, v, uv []float32, geo *[6]float64, off image.Point, page [4]float32, col *[8]float32) {
+// (page: x, y, w, h), and the colour words col; with local set, Custom0
+// and Custom1 carry each vertex's position minus *local instead
+// (localPositions). Every field is stored straight into out (building a
+// vertex in a local and copying it costs store-forwarding stalls); the
+// branch on local goes the same way for every vertex of a call.
+func buildVertices(out []ebiten.Vertex, v, uv []float32, geo *[6]float64, off image.Point, page [4]float32, col *[8]float32, local *image.Point) {
 	a, b, c, d := geo[0], geo[1], geo[2], geo[3]
 	tx, ty := geo[4]+float64(off.X), geo[5]+float64(off.Y)
 	px, py, pw, ph := page[0], page[1], page[2], page[3]
 	c0, c1, c2, c3, c4, c5, c6, c7 := col[0], col[1], col[2], col[3], col[4], col[5], col[6], col[7]
+	var ox, oy float32
+	if local != nil {
+		ox, oy = float32(local.X), float32(local.Y)
+	}
 	v, uv = v[:2*len(out)], uv[:2*len(out)]
 	for i := range out {
 		x, y := float64(v[2*i]), float64(v[2*i+1])
 		o := &out[i]
-		o.DstX, o.DstY = float32(a*x+b*y+tx), float32(c*x+d*y+ty)
+		dx, dy := float32(a*x+b*y+tx), float32(c*x+d*y+ty)
+		o.DstX, o.DstY = dx, dy
 		o.SrcX, o.SrcY = uv[2*i]*pw+px, uv[2*i+1]*ph+py
 		o.ColorR, o.ColorG, o.ColorB, o.ColorA = c0, c1, c2, c3
-		o.Custom0, o.Custom1, o.Custom2, o.Custom3 = c4, c5, c6, c7
+		if local != nil {
+			o.Custom0, o.Custom1 = dx-ox, dy-oy
+		} else {
+			o.Custom0, o.Custom1 = c4, c5
+		}
+		o.Custom2, o.Custom3 = c6, c7
 	}
 }
 
@@ -1656,7 +1699,7 @@ func (r *renderer) emitSplit(cp *charPlan, mi int, off image.Point, col [8]float
 				r.rstmp[k] = r.rgen
 				r.remap[k] = int32(len(r.verts))
 				r.verts = append(r.verts, ebiten.Vertex{})
-				buildVertices(r.verts[len(r.verts)-1:], v[2*k:2*k+2], uv[2*k:2*k+2], &cp.geo, off, page, &col)
+				buildVertices(r.verts[len(r.verts)-1:], v[2*k:2*k+2], uv[2*k:2*k+2], &cp.geo, off, page, &col, r.localOrigin())
 			}
 			r.inds = append(r.inds, uint16(r.remap[k]))
 		}

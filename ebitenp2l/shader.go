@@ -31,6 +31,9 @@ var (
 type meshVariant struct {
 	shader *ebiten.Shader
 	packed bool // no screen colour; flags and opacity packed in ColorA
+	// position: Custom0 and Custom1 carry the vertex's target-local
+	// position (a packed masked variant's mask read).
+	position bool
 }
 
 // meshShaderFor returns the mesh program variant for a call that has
@@ -57,6 +60,7 @@ func loadShaders() error {
 				for m := range 2 {
 					v := &meshShaders[s][l][m]
 					v.packed = s == 0
+					v.position = v.packed && m == 1
 					src := shaders.Mesh(l == 1, m == 1, s == 1)
 					if v.shader, shaderErr = compile(fmt.Sprintf("mesh (screen %d, layer %d, masked %d)", s, l, m), src); shaderErr != nil {
 						return

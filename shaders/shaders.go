@@ -2,7 +2,8 @@
 //
 // The sources are embedded .kage files: mesh.kage (draws with a
 // fixed-function blend, masked or not, clears and copies; its entry point
-// is mesh_screen.kage or mesh_packed.kage), composite.kage
+// is mesh_screen.kage, mesh_packed.kage or mesh_packed_masked.kage),
+// composite.kage
 // (blend modes that read the backdrop), coverage.kage (mask coverage
 // renders) and sample.kage (the filtering, colour and mask functions all
 // use, appended to each). They are in pixel units (//kage:unit pixels).
@@ -23,6 +24,8 @@ var (
 	meshScreen []byte
 	//go:embed mesh_packed.kage
 	meshPacked []byte
+	//go:embed mesh_packed_masked.kage
+	meshPackedMasked []byte
 	//go:embed composite.kage
 	composite []byte
 	//go:embed coverage.kage
@@ -36,14 +39,18 @@ var (
 // (without, they sample the pages as every other vertex); with masked,
 // masked vertices read their coverage (without, every vertex is drawn
 // unmasked); with screen, the vertices carry a screen colour and the
-// flags in their custom data (without, they carry no screen colour and
-// the flags packed with the opacity, mesh_packed.kage). The full program
-// is Mesh(true, true, true).
+// flags in their custom data (without, they carry no screen colour, the
+// flags packed with the opacity, and, when masked, their target-local
+// position in the custom data: mesh_packed.kage, mesh_packed_masked.kage).
+// The full program is Mesh(true, true, true).
 func Mesh(layer, masked, screen bool) []byte {
 	consts := fmt.Sprintf("const meshLayer = %d\nconst meshMasked = %d\n", b2i(layer), b2i(masked))
 	entry := meshPacked
-	if screen {
+	switch {
+	case screen:
 		entry = meshScreen
+	case masked:
+		entry = meshPackedMasked
 	}
 	return join(join(join(mesh, entry), sample), []byte(consts))
 }
