@@ -64,8 +64,9 @@
 // is no whole-character offscreen, so a character stays sharp at any zoom.
 // One Kage program (shaders/mesh.kage) draws every plain mesh; per-mesh
 // opacity and multiply/screen colors travel in the vertex attributes
-// (ColorR..A, and Custom0..3 only for calls with a screen colour: the
-// others pack the vertex flags beside the opacity), the shader samples with imageSrc0UnsafeAt and
+// (ColorR..A, and Custom0..3 for calls with a screen colour; the others
+// pack the vertex flags beside the opacity, and masked ones carry the
+// vertex's position in Custom0..1), the shader samples with imageSrc0UnsafeAt and
 // filters bilinearly itself, and no uniform is read, so consecutive meshes
 // on one texture page with the same blend state go out in one
 // DrawTrianglesShader call and consecutive calls (several characters) merge

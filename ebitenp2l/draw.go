@@ -66,12 +66,12 @@ type renderer struct {
 	call        struct {
 		dst    *ebiten.Image
 		shader *ebiten.Shader
-		// words is how its vertices carry the op colour words (meshWords).
-		words colorWords
-		// position: Custom0 and Custom1 carry each vertex's position minus
-		// origin, the target's Bounds().Min (localPositions).
-		position bool
-		origin   image.Point
+		// mesh is the variant of a call of the mesh program (its shader
+		// nil for the other programs): how the vertices carry the colour
+		// words (words) and whether Custom0 and Custom1 carry their
+		// position minus origin, the target's Bounds().Min (localOrigin).
+		mesh   meshVariant
+		origin image.Point
 	}
 	opts  ebiten.DrawTrianglesShaderOptions
 	meshU map[string]any
@@ -1295,7 +1295,7 @@ func (r *renderer) renderCoverage(n int) {
 
 // clearQuads clears rectangles of img (replace blending of zeros).
 func (r *renderer) clearQuads(img *ebiten.Image, rects []image.Rectangle) {
-	r.beginMesh(img, image.Point{}, meshShaderFor(false, false, false), blendReplace, whiteImage(), nil, nil)
+	r.beginMesh(img, image.Point{}, meshVariantFor(false, false, false), blendReplace, whiteImage(), nil, nil)
 	for _, q := range rects {
 		r.quad(q, image.Point{}, [8]float32{})
 	}
@@ -1400,7 +1400,7 @@ func (r *renderer) renderTarget(ti int32, n int) {
 // copyBackdrop copies the target under the members of backdrop batch b to
 // the scratch page (nearest sampling at texel centres: an exact copy).
 func (r *renderer) copyBackdrop(t *target, b *batch) {
-	r.beginMesh(pool.scratch.img, image.Point{}, meshShaderFor(false, false, false), blendReplace, t.img, nil, nil)
+	r.beginMesh(pool.scratch.img, image.Point{}, meshVariantFor(false, false, false), blendReplace, t.img, nil, nil)
 	col := [8]float32{1, 1, 1, 1, 0, 0, 0, flagNearest}
 	for x := b.first; x >= 0; x = r.ops[x].next {
 		q := r.ops[x].bounds
@@ -1417,7 +1417,7 @@ func (r *renderer) copyBackdrop(t *target, b *batch) {
 func (r *renderer) begin(dst *ebiten.Image, s *ebiten.Shader, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
 	r.flush()
 	r.counted = false
-	r.call.dst, r.call.shader, r.call.words, r.call.position = dst, s, wordsAsIs, false
+	r.call.dst, r.call.shader, r.call.mesh = dst, s, meshVariant{}
 	r.opts.Blend = blend
 	r.opts.Images = [4]*ebiten.Image{src0, src1, src2, nil}
 	r.fillSources()
@@ -1428,11 +1428,7 @@ func (r *renderer) begin(dst *ebiten.Image, s *ebiten.Shader, blend ebiten.Blend
 // target-local positions are relative to origin (begin).
 func (r *renderer) beginMesh(dst *ebiten.Image, origin image.Point, v meshVariant, blend ebiten.Blend, src0, src1, src2 *ebiten.Image) {
 	r.begin(dst, v.shader, blend, src0, src1, src2)
-	r.call.words = wordsMesh
-	if v.packed {
-		r.call.words = wordsPacked
-	}
-	r.call.position, r.call.origin = v.position, origin
+	r.call.mesh, r.call.origin = v, origin
 }
 
 // localOrigin returns, when the call's vertices carry their target-local
@@ -1441,7 +1437,7 @@ func (r *renderer) beginMesh(dst *ebiten.Image, origin image.Point, v meshVarian
 // origin those are relative to; else nil. The op colour words of such a
 // call have no screen colour, so nothing else is kept in those two.
 func (r *renderer) localOrigin() *image.Point {
-	if !r.call.position {
+	if !r.call.mesh.position {
 		return nil
 	}
 	return &r.call.origin
@@ -1459,16 +1455,15 @@ func (r *renderer) localPositions(vs []ebiten.Vertex) {
 	}
 }
 
-// colorWords says how a call's vertices carry an op's colour words col =
-// (M, opacity, S, flags): as they are (the composite and coverage
-// programs), or for a variant of the mesh program (meshWords).
-type colorWords uint8
-
-const (
-	wordsAsIs colorWords = iota
-	wordsMesh
-	wordsPacked
-)
+// words returns op colour words col = (M, opacity, S, flags) as the
+// call's vertices carry them: as they are for the composite and coverage
+// programs, else as meshWords gives them for the call's variant.
+func (r *renderer) words(col [8]float32) [8]float32 {
+	if r.call.mesh.shader == nil {
+		return col
+	}
+	return meshWords(col, r.call.mesh.packed)
+}
 
 // meshWords returns colour words col as a call of the mesh program reads
 // them: for a packed variant (shaders/mesh_packed.kage), ColorA =
@@ -1477,13 +1472,10 @@ const (
 // 2⁻¹¹ for the largest flags; 2⁻²³ unmasked); for a variant with the
 // screen colour, the same rounded opacity, so that both variants draw the
 // same pixels whichever a batch takes.
-func meshWords(col [8]float32, w colorWords) [8]float32 {
-	if w == wordsAsIs {
-		return col
-	}
+func meshWords(col [8]float32, packed bool) [8]float32 {
 	base := float32(4*int(col[7]) + 1)
 	a := base + col[3]
-	if w == wordsPacked {
+	if packed {
 		col[3] = a
 	} else {
 		col[3] = a - base
@@ -1506,7 +1498,7 @@ func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 	if len(r.verts)+4 > chunkVertices {
 		r.flush()
 	}
-	col = meshWords(col, r.call.words)
+	col = r.words(col)
 	base := uint16(len(r.verts))
 	x, y, w, h := float32(q.Min.X), float32(q.Min.Y), float32(q.Dx()), float32(q.Dy())
 	sx, sy := x+float32(srcOff.X), y+float32(srcOff.Y)
@@ -1529,7 +1521,7 @@ func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 // the one copy taken before: every part reads the backdrop from before the
 // mesh).
 func (r *renderer) emitMesh(cp *charPlan, mi int, off image.Point, col [8]float32, cull bool) {
-	col = meshWords(col, r.call.words)
+	col = r.words(col)
 	v := cp.rig.MeshVertices(mi)
 	uv := cp.rig.MeshUVs(mi)
 	nv := min(len(v), len(uv)) / 2

@@ -17,7 +17,7 @@ var (
 	// meshShaders[s][l][m] is the mesh program with (s = 1) or without
 	// the screen colour, with (l = 1) or without the group-layer source
 	// and with (m = 1) or without the mask read (shaders.Mesh): a call
-	// takes the smallest variant its vertices need (meshShaderFor), which
+	// takes the smallest variant its vertices need (meshVariantFor), which
 	// draws the same pixels with fewer texel fetches and, without the
 	// screen colour, fewer values per vertex.
 	meshShaders     [2][2][2]meshVariant
@@ -36,10 +36,10 @@ type meshVariant struct {
 	position bool
 }
 
-// meshShaderFor returns the mesh program variant for a call that has
+// meshVariantFor returns the mesh program variant for a call that has
 // vertices with a screen colour or an opacity above 1 (screen), with the
 // layer flag (layer) and masked vertices (masked).
-func meshShaderFor(screen, layer, masked bool) meshVariant {
+func meshVariantFor(screen, layer, masked bool) meshVariant {
 	return meshShaders[b2i(screen)][b2i(layer)][b2i(masked)]
 }
 
@@ -91,7 +91,7 @@ func compile(name string, src []byte) (*ebiten.Shader, error) {
 // did not fit are not drawn). place keeps the members' needs in the batch
 // as the ops join it.
 func meshProgram(t *target, b *batch) meshVariant {
-	return meshShaderFor(b.screen, b.layer, t.covOK && b.masked)
+	return meshVariantFor(b.screen, b.layer, t.covOK && b.masked)
 }
 
 // readsLayer and slot decode an op's vertex flags as the programs decode
