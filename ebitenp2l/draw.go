@@ -96,6 +96,11 @@ type renderer struct {
 	rec      *recorder
 	replays  int
 	recorded int
+	// pooled: the call being built draws into the pool's coverage or
+	// layer pages (recorded with it, see replay.go); poolKept counts the
+	// replays that found those pages as they left them (tests check it).
+	pooled   bool
+	poolKept int
 }
 
 var rd = renderer{}
@@ -1250,6 +1255,7 @@ func (r *renderer) renderCoverage(n int) {
 		return
 	}
 	p := &pool.coverage
+	r.pooled = true
 	r.quads = r.quads[:0]
 	for i := range r.uses {
 		u := &r.uses[i]
@@ -1349,6 +1355,7 @@ func (r *renderer) pageTgtDepths() []*page {
 // of its regions.
 func (r *renderer) renderTarget(ti int32, n int) {
 	t := &r.targets[ti]
+	r.pooled = t.depth >= 0 // a layer page: its draws and backdrop copies
 	if len(t.batches) == 0 {
 		return
 	}

@@ -24,6 +24,18 @@ type offscreenPool struct {
 	layers   []*page
 	coverage page
 	scratch  page
+
+	// stamp counts the frames that have drawn into the pool (replay.go:
+	// a replay whose recorder drew the last of them finds its coverage and
+	// layers still there).
+	stamp uint64
+}
+
+// wrote records that a frame has drawn into the pool and returns the new
+// stamp.
+func (o *offscreenPool) wrote() uint64 {
+	o.stamp++
+	return o.stamp
 }
 
 var pool offscreenPool

@@ -29,11 +29,22 @@ import (
 // uploaded once per model). What the submissions refer to beyond that are
 // the offscreen pool's pages (shared by every Batch and Character.Draw of
 // the process): a replay also needs each of them to be the image it was
-// when the frame was recorded (a page that grew is a new image). Their
-// contents do not matter: every frame clears the regions it uses before it
-// reads them, whatever drew into the pool in between. Anything else —
-// a pose without a revision (a test's hand-made pose) among them — draws
-// normally.
+// when the frame was recorded (a page that grew is a new image). Anything
+// else — a pose without a revision (a test's hand-made pose) among them —
+// draws normally.
+//
+// What a frame draws into the pool's coverage and layer pages (the mask
+// coverage, the isolated groups' layers and their own backdrop copies)
+// depends on its characters alone, never on the destination's pixels, and
+// every region there is the frame's own (no region is reused within a
+// frame). So when nothing has drawn into the pool since the recorder's own
+// last frame (pool.stamp), those pages still hold exactly what a replay
+// would draw there, and the replay submits only the draws into the
+// destination (and the backdrop copies from it, which depend on its
+// pixels): a still crowd redraws neither its masks nor its groups. When
+// another frame has used the pool in between (another Batch, another
+// Character.Draw), the replay submits everything: each frame clears the
+// regions it uses before it reads them.
 //
 // Recording copies the frame's vertices (48 bytes a vertex) and indices
 // once more, so it is done only for a frame whose inputs equal those of
@@ -66,6 +77,7 @@ type submission struct {
 	v0, v1 int32      // vertices verts[v0:v1]
 	i0, i1 int32      // indices inds[i0:i1], relative to v0
 	first  bool       // first submission of a state run (counted as a draw)
+	pooled bool       // draws into the pool's coverage or layer pages (see above)
 }
 
 // recorder keeps the inputs of its last frame and, for a still scene, the
@@ -75,6 +87,7 @@ type recorder struct {
 
 	valid bool
 	key   frameKey        // inputs of the recorded frame
+	stamp uint64          // pool.stamp after this recorder's last frame drew into the pool
 	pages []*ebiten.Image // the pool's page images when it was recorded
 	subs  []submission    // its submissions, in order
 	verts []ebiten.Vertex // their vertices
@@ -98,31 +111,44 @@ func (r *renderer) drawFrame(dst *ebiten.Image, entries []entry, rec *recorder) 
 	rec.cur.set(dst, entries)
 	defer func() { rec.cur, rec.last = rec.last, rec.cur }()
 	if rec.valid && rec.cur.ok && rec.cur.equal(&rec.key) && rec.poolSame() {
-		r.replay(rec)
+		kept := rec.stamp == pool.stamp
+		r.replay(rec, kept)
+		if !kept {
+			rec.stamp = pool.wrote()
+		}
 		return
 	}
 	rec.drop()
 	if !rec.cur.ok || !rec.cur.equal(&rec.last) {
 		r.draw(dst, entries)
+		pool.wrote()
 		return
 	}
 	rec.verts, rec.inds, rec.subs = rec.verts[:0], rec.inds[:0], rec.subs[:0]
 	r.rec = rec
 	defer func() { r.rec = nil }() // also when draw panics
 	r.draw(dst, entries)
+	rec.stamp = pool.wrote()
 	rec.key.copyFrom(&rec.cur)
 	rec.pages = pool.images(rec.pages[:0])
 	rec.valid = true
 	r.recorded++
 }
 
-// replay submits rec's recorded frame again.
-func (r *renderer) replay(rec *recorder) {
+// replay submits rec's recorded frame again; with keepPool, all but its
+// draws into the pool's coverage and layer pages, which still hold them.
+func (r *renderer) replay(rec *recorder, keepPool bool) {
 	if err := loadShaders(); err != nil {
 		panic(err)
 	}
+	if keepPool {
+		r.poolKept++
+	}
 	for i := range rec.subs {
 		s := &rec.subs[i]
+		if keepPool && s.pooled {
+			continue
+		}
 		copy(r.covU, s.u[:4])
 		copy(r.backU, s.u[4:])
 		s.dst.DrawTrianglesShader(rec.verts[s.v0:s.v1], rec.inds[s.i0:s.i1], s.shader, &s.opts)
@@ -158,7 +184,7 @@ func (rec *recorder) record(r *renderer, first bool) {
 		}
 	}
 	s := submission{
-		dst: r.call.dst, shader: r.call.shader, opts: r.opts, u: u, first: first,
+		dst: r.call.dst, shader: r.call.shader, opts: r.opts, u: u, first: first, pooled: r.pooled,
 		v0: int32(len(rec.verts)), i0: int32(len(rec.inds)),
 	}
 	rec.verts = append(rec.verts, r.verts...)
@@ -172,7 +198,7 @@ func (rec *recorder) record(r *renderer, first bool) {
 // that merging never depends on it).
 func (s *submission) sameState(r *renderer, u *[8]float32) bool {
 	o := &r.opts
-	return s.dst == r.call.dst && s.shader == r.call.shader && s.u == *u &&
+	return s.dst == r.call.dst && s.shader == r.call.shader && s.u == *u && s.pooled == r.pooled &&
 		s.opts.Images == o.Images && s.opts.Blend == o.Blend && s.opts.CompositeMode == o.CompositeMode &&
 		s.opts.FillRule == o.FillRule && s.opts.AntiAlias == o.AntiAlias &&
 		reflect.ValueOf(s.opts.Uniforms).UnsafePointer() == reflect.ValueOf(o.Uniforms).UnsafePointer()

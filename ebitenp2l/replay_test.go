@@ -2,7 +2,9 @@ package ebitenp2l
 
 import (
 	"bytes"
+	"fmt"
 	"image"
+	"image/color"
 	"reflect"
 	"slices"
 	"testing"
@@ -294,6 +296,107 @@ func checkReplay(t *testing.T) {
 		t.Errorf("disposed character: replayed %v, pixels unchanged %v", replayed, bytes.Equal(p, withExtra))
 	}
 	still("disposed character", 1)
+}
+
+// TestReplayKeepsPool: a replay whose recorder was the last to draw into
+// the offscreen pool submits no draw into its coverage and layer pages
+// (fewer submissions and calls than a full replay), and its frames stay
+// bit-identical to a new Batch's over every background: the backdrop
+// copies from the destination (character 1's Lighten mesh) are submitted
+// again. Another Batch's frame in between (other contents in the same
+// regions) makes the next replay submit everything.
+func TestReplayKeepsPool(t *testing.T) { onGame(func() { checkReplayKeepsPool(t) }) }
+
+func checkReplayKeepsPool(t *testing.T) {
+	def, err := assets.DefaultModel()
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	chars := []*Character{NewCharacter(def), NewCharacter(replayModel())}
+	defer func() {
+		for _, c := range chars {
+			c.Dispose()
+		}
+	}()
+	opts := make([]DrawOptions, 2)
+	opts[0].GeoM.Scale(0.25, 0.25)
+	opts[1].GeoM.Scale(2, 2)
+	opts[1].GeoM.Translate(120, 10)
+	fill := func(b *Batch) {
+		for i, c := range chars {
+			b.Add(c, &opts[i])
+		}
+	}
+	backgrounds := []color.RGBA{{}, {200, 40, 40, 255}, {30, 90, 200, 255}, {60, 100, 20, 128}}
+	dst, ref := ownImage(256, 256), ownImage(256, 256)
+	defer func() { dst.Deallocate(); ref.Deallocate() }()
+	want := make([][]byte, len(backgrounds))
+	for i, bg := range backgrounds {
+		ref.Fill(bg)
+		var fb Batch
+		fill(&fb)
+		fb.Draw(ref)
+		want[i] = pixels(ref)
+		// Character 1's Lighten mesh over a background of one channel
+		// differs from over another: a replay that drew the backdrop
+		// copies from an older background would be seen.
+		if i > 0 && bytes.Equal(want[i], want[i-1]) {
+			t.Errorf("backgrounds %d and %d give the same frame: the test sees no backdrop", i-1, i)
+		}
+	}
+
+	var batch Batch
+	type counts struct{ replayed, kept, submits, calls int }
+	frame := func(what string, bg int) counts {
+		dst.Fill(backgrounds[bg])
+		c0 := counts{rd.replays, rd.poolKept, rd.submits, rd.drawCalls}
+		fill(&batch)
+		batch.Draw(dst)
+		if got := pixels(dst); !bytes.Equal(got, want[bg]) {
+			d, at, _ := maxDiff(got, want[bg], 256, func(int, int) bool { return false })
+			t.Errorf("%s: differs from a new Batch's frame by up to %d/255 at %v", what, d, at)
+		}
+		return counts{rd.replays - c0.replayed, rd.poolKept - c0.kept, rd.submits - c0.submits, rd.drawCalls - c0.calls}
+	}
+	frame("first frame", 0)
+	frame("recorded frame", 1)
+	var keptCalls, keptSubmits int
+	for i := range 4 {
+		c := frame(fmt.Sprint("replay ", i+1), (i+2)%len(backgrounds))
+		if c.replayed != 1 || c.kept != 1 {
+			t.Errorf("replay %d: replayed %d, kept the pool %d, want 1 and 1", i+1, c.replayed, c.kept)
+		}
+		keptCalls, keptSubmits = c.calls, c.submits
+	}
+
+	// Another Batch draws the characters elsewhere, larger and tinted: other
+	// contents in the regions the replay would have kept.
+	other := ownImage(512, 512)
+	defer other.Deallocate()
+	pages := pool.images(nil)
+	var ob Batch
+	o := DrawOptions{}
+	o.GeoM.Scale(1.5, 1.5)
+	o.ColorScale.Scale(0.2, 1, 0.5, 1)
+	for _, c := range chars {
+		ob.Add(c, &o)
+	}
+	ob.Draw(other)
+	if !slices.Equal(pages, pool.images(nil)) {
+		t.Error("another batch's frame replaced a pool page: the case tests nothing")
+	}
+	c := frame("replay after another batch", 1)
+	if c.replayed != 1 || c.kept != 0 {
+		t.Errorf("replay after another batch: replayed %d, kept the pool %d, want 1 and 0", c.replayed, c.kept)
+	}
+	if c.calls <= keptCalls || c.submits <= keptSubmits {
+		t.Errorf("a full replay made %d calls, %d submissions; one that kept the pool %d, %d: want fewer",
+			c.calls, c.submits, keptCalls, keptSubmits)
+	}
+	if c := frame("next replay", 2); c.kept != 1 {
+		t.Error("the replay after a full one did not keep the pool")
+	}
 }
 
 // ownImage is an unmanaged image (a texture of its own).
