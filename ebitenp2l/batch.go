@@ -15,8 +15,9 @@ import "github.com/hajimehoshi/ebiten/v2"
 // memory, so a steady frame allocates nothing, and a frame whose inputs are
 // those of the frame before (the same characters in the same order, their
 // rigs' outputs, options and the destination all unchanged) submits its
-// recorded draws again instead of planning and building them (see
-// docs/EBITEN.md "Replay").
+// recorded draws again instead of planning and building them, less its
+// mask coverage and group layers when no other Batch or Character.Draw has
+// drawn since (see docs/EBITEN.md "Replay").
 //
 //	var crowd ebitenp2l.Batch // in the game struct
 //

@@ -84,7 +84,9 @@
 // of the frame before (same destination, characters, rig outputs and
 // options) submits the recorded calls of that frame again without planning
 // or building them: a crowd standing still costs about what Ebitengine's
-// own per-vertex work costs.
+// own per-vertex work costs. When no other frame has drawn into the pooled
+// images since, such a replay also leaves out its coverage and layer
+// draws, which are still there: one Batch per frame gets the most of it.
 //
 // docs/EBITEN.md describes the design, the verification and the limits.
 package ebitenp2l
