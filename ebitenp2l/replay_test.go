@@ -469,8 +469,8 @@ func TestReplayKnowsDrawOptions(t *testing.T) {
 	}
 }
 
-// TestReplayAllocs: replayed frames (a still crowd) allocate nothing in
-// this package, like planned ones (TestDrawAllocs).
+// TestReplayAllocs: replayed frames (a still crowd), which keep the pool,
+// allocate nothing in this package, like planned ones (TestDrawAllocs).
 func TestReplayAllocs(t *testing.T) {
 	def, err := assets.DefaultModel()
 	if err != nil {
@@ -479,11 +479,15 @@ func TestReplayAllocs(t *testing.T) {
 	var s *benchScene
 	onGame(func() { s = newBenchScene(def, 10) })
 	defer onGame(s.dispose)
-	n := rd.replays
+	n, kept := rd.replays, rd.poolKept
 	if a := ownAllocs(20, func() { s.frame(false, false) }); a != 0 {
 		t.Errorf("allocations per replayed frame: %v, want 0", a)
 	}
 	if got := rd.replays - n; got < 20 {
 		t.Errorf("%d of 22 still frames replayed, want ≥ 20", got)
+	}
+	// One Batch alone: its replays after the first keep the pool.
+	if got := rd.poolKept - kept; got < 19 {
+		t.Errorf("%d of 22 still frames kept the pool, want ≥ 19", got)
 	}
 }
