@@ -110,25 +110,30 @@ type revisionCounter interface {
 func (r *renderer) drawFrame(dst *ebiten.Image, entries []entry, rec *recorder) {
 	rec.cur.set(dst, entries)
 	defer func() { rec.cur, rec.last = rec.last, rec.cur }()
+	// The pool's stamp advances before a frame draws into the pool, and a
+	// recorder takes it after its frame has drawn, so that a frame which
+	// stops halfway (a panic) leaves no replay keeping the pool.
 	if rec.valid && rec.cur.ok && rec.cur.equal(&rec.key) && rec.poolSame() {
-		kept := rec.stamp == pool.stamp
-		r.replay(rec, kept)
-		if !kept {
-			rec.stamp = pool.wrote()
+		if rec.stamp == pool.stamp {
+			r.replay(rec, true)
+			return
 		}
+		stamp := pool.wrote()
+		r.replay(rec, false)
+		rec.stamp = stamp
 		return
 	}
 	rec.drop()
+	stamp := pool.wrote()
 	if !rec.cur.ok || !rec.cur.equal(&rec.last) {
 		r.draw(dst, entries)
-		pool.wrote()
 		return
 	}
 	rec.verts, rec.inds, rec.subs = rec.verts[:0], rec.inds[:0], rec.subs[:0]
 	r.rec = rec
 	defer func() { r.rec = nil }() // also when draw panics
 	r.draw(dst, entries)
-	rec.stamp = pool.wrote()
+	rec.stamp = stamp
 	rec.key.copyFrom(&rec.cur)
 	rec.pages = pool.images(rec.pages[:0])
 	rec.valid = true
