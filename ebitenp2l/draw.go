@@ -1475,8 +1475,9 @@ func (r *renderer) words(col [8]float32) [8]float32 {
 // meshWords returns colour words col as a call of the mesh program reads
 // them: for a packed variant (shaders/mesh_packed.kage), ColorA =
 // 4·flags + 1 + opacity, which holds the flags (below 4096) and an
-// opacity in [0, 1] rounded to the float32 spacing of that sum (at most
-// 2⁻¹¹ for the largest flags; 2⁻²³ unmasked); for a variant with the
+// opacity in [0, 1] rounded to the float32 spacing of that sum (an error
+// of at most 2⁻¹¹ for the largest flags, 2⁻¹⁹ for the unmasked ones,
+// below 16: TestMeshWords); for a variant with the
 // screen colour, the same rounded opacity, so that both variants draw the
 // same pixels whichever a batch takes.
 func meshWords(col [8]float32, packed bool) [8]float32 {

@@ -3,10 +3,10 @@
 // The sources are embedded .kage files: mesh.kage (draws with a
 // fixed-function blend, masked or not, clears and copies; its entry point
 // is mesh_screen.kage, mesh_packed.kage or mesh_packed_masked.kage),
-// composite.kage
-// (blend modes that read the backdrop), coverage.kage (mask coverage
-// renders) and sample.kage (the filtering, colour and mask functions all
-// use, appended to each). They are in pixel units (//kage:unit pixels).
+// composite.kage (blend modes that read the backdrop), coverage.kage (mask
+// coverage renders) and sample.kage (the filtering, colour and mask
+// functions all use, appended to each). They are in pixel units
+// (//kage:unit pixels).
 // ebitenp2l compiles each once per process; compiling a source twice would
 // give two *ebiten.Shader values, and draws with different shaders never
 // batch.
