@@ -204,7 +204,7 @@ func (rec *recorder) record(r *renderer, first bool) {
 func (s *submission) sameState(r *renderer, u *[8]float32) bool {
 	o := &r.opts
 	return s.dst == r.call.dst && s.shader == r.call.shader && s.u == *u && s.pooled == r.pooled &&
-		s.opts.Images == o.Images && s.opts.Blend == o.Blend && s.opts.CompositeMode == o.CompositeMode &&
+		s.opts.Images == o.Images && s.opts.Blend == o.Blend &&
 		s.opts.FillRule == o.FillRule && s.opts.AntiAlias == o.AntiAlias &&
 		reflect.ValueOf(s.opts.Uniforms).UnsafePointer() == reflect.ValueOf(o.Uniforms).UnsafePointer()
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -36,8 +35,7 @@ func bindProblems(pkg *types.Package) []string {
 	report := func(name, format string, args ...any) {
 		out = append(out, name+": "+fmt.Sprintf(format, args...))
 	}
-	var typeOK func(t types.Type) bool
-	typeOK = func(t types.Type) bool {
+	typeOK := func(t types.Type) bool {
 		switch t := types.Unalias(t).(type) {
 		case *types.Basic:
 			switch t.Kind() {
@@ -160,7 +158,7 @@ func bindProblems(pkg *types.Package) []string {
 // type-checking every dependency from source.
 func exportImporter(t *testing.T, fset *token.FileSet) types.Importer {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-export",
+	out, err := exec.Command("go", "list", "-export",
 		"-f", "{{.ImportPath}}={{.Export}}", "-deps", ".").Output()
 	if err != nil {
 		t.Skipf("go list -export: %v", err)

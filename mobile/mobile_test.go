@@ -3,10 +3,7 @@ package mobile
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -93,8 +90,8 @@ func TestMobileEntryCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goCmd); err != nil {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
 		t.Skip("no go command")
 	}
 	out, err := exec.Command(goCmd, "vet", "-tags", "p2lmobilecheck", ".").CombinedOutput()

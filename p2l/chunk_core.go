@@ -244,8 +244,6 @@ func codeGLUE(c *coder, m *Model) {
 
 func codeDRAW(c *coder, m *Model) { c.drawGroup(&m.Draw, 0) }
 
-const minDrawGroup = 4 + 4 + minChannels + 1 + 4
-
 func (c *coder) drawGroup(g *DrawGroup, depth int) {
 	if depth > maxDepth {
 		c.fail("", "draw tree deeper than %d levels", maxDepth)

@@ -6,8 +6,6 @@ import "github.com/psd2live/p2l-ebiten/p2l/internal/container"
 
 const allHooks = HookParameters | HookFrames | HookBones | HookMesh | HookSimulation
 
-const minExtHeader = 4 + 5*4
-
 // extHeader codes the common extension header. feature is the bit the
 // chunk must declare.
 func (c *coder) extHeader(h *ExtensionHeader, feature uint16) {

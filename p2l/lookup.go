@@ -17,13 +17,6 @@ import (
 // id (names are never matched empty). On a nil *Model every lookup
 // answers as for an empty model.
 
-func lookupID(m map[string]int, id string) int {
-	if i, ok := m[id]; ok {
-		return i
-	}
-	return -1
-}
-
 // findIndex applies the lookup rule to recs.
 func findIndex[T any](byID map[string]int, recs []T, id, name func(*T) string, s string) int {
 	if i, ok := byID[s]; ok {

@@ -132,8 +132,8 @@ func TestUpdateOpacities(t *testing.T) {
 	r.ShowPose(0, 1)
 	r.Update(0.25) // part 1 fades in to 0.5; part 0 by Cubism's rule
 	p1 := 0.5
-	a1 := (1 - p1) * 0.5 / 0.5 // 0.5; back (1−0.5)(1−0.5) = 0.25 > 0.15
-	a1 = 1 - 0.15/(1-p1)       // 0.7
+	// (1 − p1)·0.5/0.5 = 0.5 would leave the back (1−0.5)(1−0.5) = 0.25 > 0.15:
+	a1 := 1 - 0.15/(1-p1) // 0.7
 	if got := r.MeshOpacity(1); !near(float64(got), 0.8*0.3*p1*0.5, 1e-6) {
 		t.Errorf("mesh 1 opacity = %v, want %v", got, 0.8*0.3*p1*0.5)
 	}

@@ -31,7 +31,6 @@ type panel struct {
 	missing []int
 	stacked []bool // expressions ticked in the stacked list
 	joys    map[int]*joystick
-	bgRGB   [3]float64
 }
 
 func newPanel(m *p2l.Model) *panel {

@@ -210,7 +210,7 @@ func appendFitted(segs []p2l.Segment, p0 p2l.Point, s p2l.Segment, rng float64) 
 				hi, e = t1, err
 			}
 			if !found {
-				lo, fit = shortest, seg
+				lo = shortest
 				fit, _ = try(shortest, tol)
 			}
 			for range 20 { // lengthen: lo fits, hi does not

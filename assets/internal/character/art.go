@@ -2,7 +2,6 @@ package character
 
 import (
 	"image"
-	"image/color"
 	"math"
 )
 
@@ -45,8 +44,6 @@ var (
 	ribbon     = hex(0xdc3e52, 255)
 	ribbonDark = hex(0x9e2538, 255)
 )
-
-func transparent() color.NRGBA { return color.NRGBA{} }
 
 func newLayer() *image.RGBA { return image.NewRGBA(image.Rect(0, 0, W, H)) }
 

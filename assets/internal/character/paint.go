@@ -44,16 +44,6 @@ func (p *path) lineTo(x, y float64) *path {
 	return p
 }
 
-func (p *path) quadTo(cx, cy, x, y float64) *path {
-	a := p.cur[len(p.cur)-1]
-	for i := 1; i <= curveSteps; i++ {
-		t := float64(i) / curveSteps
-		u := 1 - t
-		p.cur = append(p.cur, pt{u*u*a.X + 2*u*t*cx + t*t*x, u*u*a.Y + 2*u*t*cy + t*t*y})
-	}
-	return p
-}
-
 func (p *path) cubicTo(c1x, c1y, c2x, c2y, x, y float64) *path {
 	a := p.cur[len(p.cur)-1]
 	for i := 1; i <= curveSteps; i++ {

@@ -30,7 +30,6 @@ type fakeRig struct {
 	exprs     []string
 	advanced  int
 	hitPoints [][2]float32
-	gain      float32
 	behaviors int
 }
 
