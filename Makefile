@@ -10,9 +10,14 @@ FUZZPARALLEL ?= 1
 FUZZ ?= .
 # make web writes the browser viewer here; make serve-web serves it there.
 WEB_DIR ?= build/web
+# staticcheck, pinned; make test fails on its findings.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# The lowest Go release the library supports (go.mod's go line): CI also
+# runs the library's tests with it (make test-min-go).
+GO_MIN ?= go1.24.13
 WEB_ADDR ?= 127.0.0.1:8080
 
-.PHONY: all deps run web serve-web test test-ports bench fuzz generate mobile-check
+.PHONY: all deps run web serve-web test test-min-go test-ports bench fuzz generate mobile-check
 
 all: test
 
@@ -37,23 +42,36 @@ run: deps
 
 # The viewer for browsers, in a folder any static web server can host:
 # viewer.wasm (+ .gz), wasm_exec.js, index.html (docs/WEB.md).
+# viewer/web is a module of its own (its browser tests' chromedp stays out
+# of the library's go.mod).
 web:
-	$(GO) run ./viewer/web build -o $(WEB_DIR)
+	cd viewer/web && $(GO) run . build -o $(abspath $(WEB_DIR))
 
 # Builds it and serves it on http://$(WEB_ADDR)/ until interrupted.
 serve-web: web
-	$(GO) run ./viewer/web serve -o $(WEB_DIR) -addr $(WEB_ADDR)
+	cd viewer/web && $(GO) run . serve -o $(abspath $(WEB_DIR)) -addr $(WEB_ADDR)
 
 # The browser tests in viewer/web run when Chromium is installed (CI
 # installs it); they build the viewer and ebitenp2l's tests for js/wasm.
 test: deps
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	cd viewer/web && $(GO) vet ./...
 	$(GO) mod tidy -diff # go.mod and go.sum are tidy (direct dependencies not "// indirect")
+	cd viewer/web && $(GO) mod tidy -diff
+	$(GO) run $(STATICCHECK) ./...
+	cd viewer/web && $(GO) run $(STATICCHECK) ./...
 	$(XRUN) $(GO) test -count=1 ./...
+	cd viewer/web && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race ./p2l/... ./internal/...
 	$(MAKE) --no-print-directory test-ports
 	@if command -v javac >/dev/null 2>&1; then $(MAKE) --no-print-directory mobile-check; \
 	 else echo "mobile-check skipped: no javac (install a JDK to check the Java binding)"; fi
+
+# The library's tests with the lowest Go release it supports (CI runs it
+# after make test; the go command fetches that toolchain).
+test-min-go: deps
+	GOTOOLCHAIN=$(GO_MIN) $(XRUN) $(GO) test -count=1 ./...
 
 # The runtime (everything under p2l/, no Ebitengine) on other ports: its
 # tests under WebAssembly in Node, and a 32-bit build; the browser-only

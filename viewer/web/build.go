@@ -44,9 +44,16 @@ func build(dir string) error {
 	return gzipFile(wasm)
 }
 
-// wasmBuild runs the go command with GOOS=js GOARCH=wasm.
+// wasmBuild runs the go command with GOOS=js GOARCH=wasm in the
+// p2l-ebiten module (rootDir), so package paths and relative paths name
+// that module's packages.
 func wasmBuild(args ...string) error {
+	root, err := rootDir()
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command("go", args...)
+	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
@@ -64,16 +71,27 @@ func goEnv(name string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// moduleRoot returns the folder of the go.mod the go command uses here.
-func moduleRoot() (string, error) {
+// rootModule is the module this tool builds and serves.
+const rootModule = "github.com/psd2live/p2l-ebiten"
+
+// rootDir returns the folder of the p2l-ebiten module. This tool is a
+// module of its own, two folders below it (viewer/web), so that the
+// browser tooling of its tests stays out of the library's go.mod; the go
+// commands that build the viewer run in the library's module.
+func rootDir() (string, error) {
 	mod, err := goEnv("GOMOD")
 	if err != nil {
 		return "", err
 	}
 	if mod == "" || mod == os.DevNull {
-		return "", fmt.Errorf("not inside the p2l-ebiten module; pass -o DIR")
+		return "", fmt.Errorf("not inside the viewer/web module of p2l-ebiten; run from viewer/web or pass -o DIR")
 	}
-	return filepath.Dir(mod), nil
+	root := filepath.Join(filepath.Dir(mod), "..", "..")
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || !bytes.HasPrefix(b, []byte("module "+rootModule+"\n")) {
+		return "", fmt.Errorf("%s is not the %s module", root, rootModule)
+	}
+	return filepath.Abs(root)
 }
 
 // gzipFile writes name.gz next to name, at the best compression.

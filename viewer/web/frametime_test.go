@@ -19,7 +19,7 @@ import (
 var frameTimes = flag.Bool("frametimes", false, "run TestFrameTimes (docs/PERFORMANCE.md)")
 
 // TestFrameTimes measures, in one browser, the intervals between 60
-// animation frames of three 1280×800 pages: the floor (testdata/floor, an
+// animation frames of three 1280×800 pages: the floor (viewer/internal/webfloor, an
 // Ebitengine game that only fills its screen), the viewer on the default
 // character without its UI (?noui) and with it. The frame rate is not
 // capped (--disable-frame-rate-limit), so an interval is the cost of a
@@ -40,7 +40,7 @@ func TestFrameTimes(t *testing.T) {
 	if err := os.Mkdir(floor, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := wasmBuild("build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(floor, "viewer.wasm"), "./testdata/floor"); err != nil {
+	if err := wasmBuild("build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(floor, "viewer.wasm"), "./viewer/internal/webfloor"); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{filepath.Join(dir, "viewer.wasm"), filepath.Join(dir, "viewer.wasm.gz"), filepath.Join(floor, "viewer.wasm")} {

@@ -1,14 +1,16 @@
 // Command web builds the viewer for browsers and serves it locally.
 //
-//	go run ./viewer/web build [-o DIR]              (make web)
-//	go run ./viewer/web serve [-o DIR] [-addr A]    (make serve-web)
+//	cd viewer/web && go run . build [-o DIR]              (make web)
+//	cd viewer/web && go run . serve [-o DIR] [-addr A]    (make serve-web)
 //
 // build writes a folder that any static web server can host: viewer.wasm
 // (the viewer built with GOOS=js GOARCH=wasm, the default character
 // embedded), viewer.wasm.gz (the same, gzip-compressed, for servers that
 // send precompressed files), wasm_exec.js (from the Go installation that
 // built it; the two must match) and index.html. DIR defaults to build/web
-// under the module root.
+// under the repository's root. viewer/web is a module of its own (its
+// tests drive Chromium through chromedp, which games importing the library
+// must not inherit); it builds the viewer in the library's module.
 //
 // serve builds nothing: it serves DIR on A (default 127.0.0.1:8080) with
 // the .wasm MIME type, the precompressed file to browsers that accept gzip,
@@ -44,7 +46,7 @@ func run(args []string) error {
 		return fmt.Errorf("%s: unexpected argument %q", args[0], fs.Arg(0))
 	}
 	if *dir == "" {
-		root, err := moduleRoot()
+		root, err := rootDir()
 		if err != nil {
 			return err
 		}

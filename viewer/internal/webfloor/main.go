@@ -1,5 +1,5 @@
-// Command floor is the floor of the browser frame-time measurement
-// (go test ./viewer/web -run FrameTimes -args -frametimes): an Ebitengine
+// Command webfloor is the floor of the browser frame-time measurement
+// (cd viewer/web && go test -run FrameTimes -args -frametimes): an Ebitengine
 // game that only fills its screen with the viewer's background, so that
 // the viewer's frame time can be given as a ratio to the cost of an empty
 // Ebitengine frame in the same browser.
