@@ -43,7 +43,8 @@
 //     before blend-shape keys before parameter-extension keys, empty
 //     arrays pointing at the aligned position (the file's end when last),
 //     and a draw-order group's total count is its art-mesh objects plus its
-//     part objects' groups' totals.
+//     part objects' groups' totals (plus, in 5.3, one per part object whose
+//     part has an offscreen).
 //   - 5.3 (version 6) has no public description. Its layout is inferred
 //     from the structure of the one 5.3 sample (Ren) and the Core API
 //     names in the research notes (csmGetOffscreen*, csmGetPartOffscreenIndices,

@@ -807,9 +807,9 @@ func artColors(arts []ArtMesh) []*Colors {
 }
 
 // fillDrawOrderGroups writes the groups and their objects. A group's total
-// count is the number of art meshes it draws, those of the groups of its
-// part objects included: in the samples (Natori, Mao) a group's total is
-// its art-mesh objects plus its part objects' groups' totals.
+// count is the number of objects it draws: in every sample a group's total
+// is its art-mesh objects plus its part objects' groups' totals, plus (5.3,
+// Ren) one for each of its part objects whose part has an offscreen.
 func (f *file) fillDrawOrderGroups(m *Model) error {
 	const unknown, visiting = -1, -2
 	total := make([]int32, len(m.DrawOrderGroups))
@@ -830,12 +830,17 @@ func (f *file) fillDrawOrderGroups(m *Model) error {
 		for _, o := range m.DrawOrderGroups[g].Objects {
 			if !o.Part {
 				n++
-			} else if o.Self >= 0 && int(o.Self) < len(m.DrawOrderGroups) {
+				continue
+			}
+			if o.Self >= 0 && int(o.Self) < len(m.DrawOrderGroups) {
 				c, err := count(int(o.Self))
 				if err != nil {
 					return 0, err
 				}
 				n += c
+			}
+			if f.version >= V53 && o.Index >= 0 && int(o.Index) < len(f.partOffscreen) && f.partOffscreen[o.Index] >= 0 {
+				n++ // the part's offscreen is drawn as one more object
 			}
 		}
 		total[g] = n

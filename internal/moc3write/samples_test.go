@@ -162,3 +162,134 @@ func loadBytes(b []byte) sample {
 	}
 	return s
 }
+
+// Offset-table slots the convention checks read (moc3.hexpat order; 5.3
+// slots as the package comment lists them).
+const (
+	slotArtMaskBegin     = 47
+	slotArtMaskCount     = 48
+	slotParamBindIndices = 72
+	slotKeyformBindBegin = 73
+	slotKeyformBindCount = 74
+	slotDOGBegin         = 81
+	slotDOGCount         = 82
+	slotDOGTotal         = 83
+	slotDOGOType         = 86
+	slotDOGOIndex        = 87
+	slotDOGOSelf         = 88
+	slotWarpVertices     = 22
+	slotWarpRows         = 23
+	slotWarpCols         = 24
+	slotPartOffscreen    = 152 // 5.3
+	slotOffscreenOwner   = 155
+	slotOffMaskBegin     = 158
+	slotOffMaskCount     = 159
+	slotPartKFOffKF      = 160
+)
+
+// TestSampleConventions checks, on the official samples, the conventions
+// Write follows that no description states: warp grids have
+// (rows+1)·(columns+1) points, keyform bindings are deduplicated, a
+// draw-order group's total is its art-mesh objects plus its part objects'
+// groups' totals (plus one per part object owning an offscreen in 5.3), and
+// (5.3, Ren) the offscreen arrays relate as the package
+// comment infers.
+func TestSampleConventions(t *testing.T) {
+	for _, name := range cubismsamples.Names {
+		t.Run(name, func(t *testing.T) {
+			s := loadSample(t, name)
+			nw := s.count(CountWarpDeformers)
+			vc, rows, cols := s.i32s(slotWarpVertices, nw), s.i32s(slotWarpRows, nw), s.i32s(slotWarpCols, nw)
+			for i := range nw {
+				if vc[i] != (rows[i]+1)*(cols[i]+1) {
+					t.Errorf("warp %d: %d vertices, grid %dx%d", i, vc[i], rows[i], cols[i])
+				}
+			}
+
+			nkb := s.count(CountKeyformBindings)
+			pbi := s.i32s(slotParamBindIndices, s.count(CountParameterBindingIndices))
+			kbB, kbC := s.i32s(slotKeyformBindBegin, nkb), s.i32s(slotKeyformBindCount, nkb)
+			seen := map[string]int{}
+			for i := range nkb {
+				key := ""
+				for _, p := range pbi[kbB[i] : kbB[i]+kbC[i]] {
+					key += string(rune(p)) + ","
+				}
+				if j, dup := seen[key]; dup {
+					t.Errorf("keyform bindings %d and %d are equal", j, i)
+				}
+				seen[key] = i
+			}
+
+			ng := s.count(CountDrawOrderGroups)
+			no := s.count(CountDrawOrderGroupObjects)
+			gB, gC, gT := s.i32s(slotDOGBegin, ng), s.i32s(slotDOGCount, ng), s.i32s(slotDOGTotal, ng)
+			oT, oI, oS := s.i32s(slotDOGOType, no), s.i32s(slotDOGOIndex, no), s.i32s(slotDOGOSelf, no)
+			var partOff []int32 // 5.3: a part's offscreen counts as one more object
+			if s.version() >= V53 {
+				partOff = s.i32s(slotPartOffscreen, s.count(CountParts))
+			}
+			for g := range ng {
+				want := int32(0)
+				for o := gB[g]; o < gB[g]+gC[g]; o++ {
+					if oT[o] == 0 {
+						want++
+					} else {
+						want += gT[oS[o]]
+						if partOff != nil && partOff[oI[o]] >= 0 {
+							want++
+						}
+					}
+				}
+				if gT[g] != want {
+					t.Errorf("draw-order group %d: total %d, art meshes plus nested totals %d", g, gT[g], want)
+				}
+			}
+
+			if s.version() < V53 {
+				return
+			}
+			np, noff := s.count(CountParts), s.count(CountOffscreens)
+			partOff, owner := s.i32s(slotPartOffscreen, np), s.i32s(slotOffscreenOwner, noff)
+			owned := 0
+			for p, o := range partOff {
+				if o >= 0 {
+					owned++
+					if owner[o] != int32(p) {
+						t.Errorf("part %d: offscreen %d, whose owner is %d", p, o, owner[o])
+					}
+				}
+			}
+			if owned != noff {
+				t.Errorf("%d parts own an offscreen, %d offscreens", owned, noff)
+			}
+			kfOff := s.i32s(slotPartKFOffKF, s.count(CountPartKeyforms))
+			next := int32(0)
+			for k, o := range kfOff {
+				if o >= 0 {
+					if o != next {
+						t.Errorf("part keyform %d: offscreen keyform %d, want %d", k, o, next)
+					}
+					next++
+				}
+			}
+			if int(next) != s.count(CountOffscreenKeyforms) {
+				t.Errorf("%d part keyforms have an offscreen keyform, count table says %d", next, s.count(CountOffscreenKeyforms))
+			}
+			// The offscreens' masks then the art meshes' tile the masks.
+			na := s.count(CountArtMeshes)
+			begins := append(s.i32s(slotOffMaskBegin, noff), s.i32s(slotArtMaskBegin, na)...)
+			counts := append(s.i32s(slotOffMaskCount, noff), s.i32s(slotArtMaskCount, na)...)
+			at := int32(0)
+			for i := range begins {
+				if counts[i] > 0 && begins[i] != at {
+					t.Errorf("mask range %d begins at %d, want %d", i, begins[i], at)
+				}
+				at += counts[i]
+			}
+			if int(at) != s.count(CountDrawableMasks) {
+				t.Errorf("mask ranges cover %d, count table says %d", at, s.count(CountDrawableMasks))
+			}
+		})
+	}
+}
