@@ -93,16 +93,22 @@ func Example(v uint8) *Model {
 			{Objects: []DrawOrderObject{{Index: 0, Self: -1}, {Index: 1, Self: -1}}, MaxDrawOrder: 900, MinDrawOrder: 100},
 		},
 	}
+	bsColors := func(r float32) *Colors { // 4.2 cannot address them
+		if v < V50 {
+			return nil
+		}
+		return colors(r)
+	}
 	if v >= V42 {
 		m.Parameters = append(m.Parameters, Parameter{ID: "ParamSmile", Min: 0, Max: 1, Default: 0, BlendShape: true, Keys: []float32{0, 1}})
 		m.Parameters[0].Keys = []float32{-30, 0, 30}
 		smile := func(cons ...Constraint) (int, []float32, int32, []Constraint) { return 3, []float32{0, 1}, 0, cons }
 		p, k, base, cons := smile(Constraint{Parameter: 0, Keys: []float32{-30, 30}, Weights: []float32{0, 1}})
 		m.ArtMeshes[0].BlendShapes = []BlendShape[ArtMeshKeyform]{{Parameter: p, Keys: k, BaseKey: base, Constraints: cons,
-			Keyforms: []ArtMeshKeyform{{Opacity: 0.25, DrawOrder: 505, Positions: shift(7), Colors: colors(0.125)}}}}
+			Keyforms: []ArtMeshKeyform{{Opacity: 1, DrawOrder: 500, Positions: shift(0)}, {Opacity: 0.25, DrawOrder: 505, Positions: shift(7), Colors: bsColors(0.125)}}}}
 		p, k, base, cons = smile()
 		m.Deformers[0].Warp.BlendShapes = []BlendShape[WarpKeyform]{{Parameter: p, Keys: k, BaseKey: base, Constraints: cons,
-			Keyforms: []WarpKeyform{{Opacity: 0.4, Positions: grid(9)}}}}
+			Keyforms: []WarpKeyform{{Opacity: 1, Positions: grid(0)}, {Opacity: 0.4, Positions: grid(9)}}}}
 	}
 	if v >= V50 {
 		twoCons := []Constraint{
@@ -110,11 +116,11 @@ func Example(v uint8) *Model {
 			{Parameter: 2, Keys: []float32{0}, Weights: []float32{1}},
 		}
 		m.Parts[1].BlendShapes = []BlendShape[PartKeyform]{{Parameter: 3, Keys: []float32{0, 1}, BaseKey: 0, Constraints: twoCons,
-			Keyforms: []PartKeyform{{DrawOrder: 650}}}}
+			Keyforms: []PartKeyform{{DrawOrder: 400}, {DrawOrder: 650}}}}
 		m.Deformers[1].Rotation.BlendShapes = []BlendShape[RotationKeyform]{{Parameter: 3, Keys: []float32{0, 0.5, 1}, BaseKey: 1,
-			Keyforms: []RotationKeyform{{Opacity: 1, Angle: 45, Scale: 1, Colors: colors(0.6)}, {Opacity: 1, Angle: -45, Scale: 1}}}}
+			Keyforms: []RotationKeyform{{Opacity: 1, Angle: 45, Scale: 1, Colors: bsColors(0.6)}, {Opacity: 1, Scale: 1}, {Opacity: 1, Angle: -45, Scale: 1}}}}
 		m.Glues[0].BlendShapes = []BlendShape[GlueKeyform]{{Parameter: 3, Keys: []float32{0, 1}, BaseKey: 0,
-			Keyforms: []GlueKeyform{{Intensity: 0.5}}}}
+			Keyforms: []GlueKeyform{{Intensity: 0}, {Intensity: 0.5}}}}
 	}
 	if v >= V53 {
 		m.ArtMeshes[0].Blend = Blend{Color: 6, Alpha: 1}  // Multiply, Atop

@@ -283,6 +283,13 @@ func checkVersionFields(m *Model, v uint8) error {
 			if err := need(what, len(w.BlendShapes), V42, "blend shapes"); err != nil {
 				return err
 			}
+			for s, sh := range w.BlendShapes {
+				for k, kf := range sh.Keyforms {
+					if err := bsColors(fmt.Sprintf("%s blend shape %d keyform %d", what, s, k), kf.Colors, v); err != nil {
+						return err
+					}
+				}
+			}
 			for k, kf := range w.Keyforms {
 				if err := colors(fmt.Sprintf("%s keyform %d", what, k), kf.Colors); err != nil {
 					return err
@@ -305,6 +312,13 @@ func checkVersionFields(m *Model, v uint8) error {
 		if err := need(what, len(a.BlendShapes), V42, "blend shapes"); err != nil {
 			return err
 		}
+		for s, sh := range a.BlendShapes {
+			for k, kf := range sh.Keyforms {
+				if err := bsColors(fmt.Sprintf("%s blend shape %d keyform %d", what, s, k), kf.Colors, v); err != nil {
+					return err
+				}
+			}
+		}
 		if a.Blend != (Blend{}) && v < V53 {
 			return fmt.Errorf("%s: blend modes need 5.3", what)
 		}
@@ -320,6 +334,18 @@ func checkVersionFields(m *Model, v uint8) error {
 		}
 	}
 	return need("model", len(m.Offscreens), V53, "offscreens")
+}
+
+// bsColors refuses colours on a blend-shape keyform before 5.0: 4.2
+// addresses keyform colours only through one begin index per object
+// (moc3.hexpat *OffsetsV4_2), which reaches the object's regular keyforms
+// but not its blend-shape keyforms (stored after all regular keyforms);
+// 5.0's per-keyform indices (*KeyformOffsetsV5_0) reach them.
+func bsColors(what string, c *Colors, v uint8) error {
+	if c != nil && v < V50 {
+		return fmt.Errorf("%s: colours of blend-shape keyforms need 5.0", what)
+	}
+	return nil
 }
 
 func (f *file) fill(m *Model) error {
@@ -627,7 +653,7 @@ func addBlendShapes[K any](f *file, bs *blendShapes, t *bsTargets, what string, 
 		return nil
 	}
 	t.target = append(t.target, int32(target))
-	t.kbBegin = append(t.kbBegin, int32(len(f.bskbPB)))
+	t.kbBegin = append(t.kbBegin, int32(len(bs.bskbKey)))
 	t.kbCount = append(t.kbCount, int32(len(shapes)))
 	for s, sh := range shapes {
 		what := fmt.Sprintf("%s blend shape %d", what, s)

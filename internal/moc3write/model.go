@@ -66,7 +66,8 @@ type Axis struct {
 
 // Colors are a keyform's multiply and screen colours (RGB). A nil *Colors
 // writes the neutral colours (multiply 1,1,1, screen 0,0,0) from 4.2 on and
-// nothing before; a non-nil one is refused before 4.2.
+// nothing before; a non-nil one is refused before 4.2, and before 5.0 on a
+// blend-shape keyform (4.2 has no per-keyform colour index to reach it).
 type Colors struct {
 	Multiply [3]float32
 	Screen   [3]float32
@@ -75,8 +76,9 @@ type Colors struct {
 // BlendShape is one blend shape of an object (4.2+ for warp deformers and
 // art meshes, 5.0+ for parts, rotation deformers and glue): a blend-shape
 // parameter binding (parameter, keys, base key), the keyforms it blends
-// and the constraints of its keyform binding. The file stores the number
-// of keyforms independently of the keys, so any length is written.
+// and the constraints of its keyform binding. In every official sample a
+// blend shape has one keyform per key (the base key's included); the file
+// stores the count independently of the keys and Write writes any length.
 type BlendShape[K any] struct {
 	Parameter   int
 	Keys        []float32

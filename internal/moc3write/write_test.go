@@ -165,6 +165,8 @@ func TestRefused(t *testing.T) {
 		{"version 7", Model{}, 7, "unknown version"},
 		{"quad before 3.3", Model{Deformers: []Deformer{{Warp: &WarpDeformer{QuadSource: true, Keyforms: []WarpKeyform{{Positions: make([][2]float32, 1)}}}}}}, V30, "quad source"},
 		{"colours before 4.2", Model{ArtMeshes: []ArtMesh{{Keyforms: []ArtMeshKeyform{{Colors: c}}}}}, V40, "colours"},
+		{"blend-shape colours before 5.0", Model{Parameters: []Parameter{{}}, ArtMeshes: []ArtMesh{{Keyforms: []ArtMeshKeyform{{}},
+			BlendShapes: []BlendShape[ArtMeshKeyform]{{Keys: []float32{0}, Keyforms: []ArtMeshKeyform{{Colors: c}}}}}}}, V42, "need 5.0"},
 		{"parameter keys before 4.2", Model{Parameters: []Parameter{{Keys: []float32{0}}}}, V40, "4.2"},
 		{"blend shape parameter before 4.2", Model{Parameters: []Parameter{{BlendShape: true}}}, V33, "4.2"},
 		{"mesh blend shapes before 4.2", Model{ArtMeshes: []ArtMesh{{Keyforms: []ArtMeshKeyform{{}}, BlendShapes: []BlendShape[ArtMeshKeyform]{{}}}}}, V40, "blend shapes"},
