@@ -1,7 +1,199 @@
 package moc3
 
-// Parse reads a .moc3 file held in memory. It returns a *FormatError for a
-// file it cannot read.
-func Parse(data []byte) (*Moc, error) {
-	return nil, &FormatError{Section: "header", Index: -1, Offset: -1, Msg: "reader not implemented yet"}
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Bounds of what Parse accepts (docs/LIMITS.md, "moc3").
+const (
+	// MaxFileSize is the largest file Parse reads.
+	MaxFileSize = 256 << 20
+	// MaxAxes is the most parameters one keyform binding may span (the
+	// same bound as a .p2lrt grid's axes).
+	MaxAxes = 16
+)
+
+const (
+	headerSize  = 64
+	tableOffset = 0x40
+	canvasSize  = 21 // five f32 and the flags byte
+)
+
+// section is one array of the file, validated to lie inside it.
+type section struct {
+	off int // file offset of element 0
+	n   int // elements
 }
+
+type reader struct {
+	data  []byte
+	order binary.ByteOrder
+	v     Version
+	count [numCounts]int
+	sec   [numFields]section
+	slot  [numFields]int // slot number of each field present, for errors
+}
+
+// Parse reads a .moc3 file held in memory. A file it cannot read gives a
+// *FormatError naming the section, object, field and byte offset at fault.
+// The returned Moc is internally consistent: every index is in range, every
+// keyform count matches its binding's grid, parent chains end.
+func Parse(data []byte) (*Moc, error) {
+	r := &reader{data: data}
+	if err := r.header(); err != nil {
+		return nil, err
+	}
+	if err := r.table(); err != nil {
+		return nil, err
+	}
+	b := &builder{r: r, m: &Moc{Version: r.v, BigEndian: r.order == binary.BigEndian}}
+	if err := b.build(); err != nil {
+		return nil, err
+	}
+	return b.m, nil
+}
+
+func (r *reader) fail(section string, index int, id, field string, off int64, format string, args ...any) error {
+	return &FormatError{Section: section, Index: index, ID: id, Field: field, Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (r *reader) header() error {
+	if len(r.data) > MaxFileSize {
+		return r.fail("file", -1, "", "", -1, "%d bytes, more than the limit of %d", len(r.data), MaxFileSize)
+	}
+	if len(r.data) < headerSize {
+		return r.fail("header", -1, "", "", 0, "file of %d bytes is shorter than the 64-byte header", len(r.data))
+	}
+	if string(r.data[:4]) != "MOC3" {
+		return r.fail("header", -1, "", "magic", 0, "%q is not \"MOC3\"", r.data[:4])
+	}
+	r.v = Version(r.data[4])
+	if r.v < V30 || r.v > V53 {
+		return r.fail("header", -1, "", "version", 4, "version byte %d is not one of 1 (3.0) to 6 (5.3)", r.data[4])
+	}
+	switch r.data[5] {
+	case 0:
+		r.order = binary.LittleEndian
+	case 1:
+		r.order = binary.BigEndian
+	default:
+		return r.fail("header", -1, "", "endian flag", 5, "%d is neither 0 (little-endian) nor 1 (big-endian)", r.data[5])
+	}
+	return nil
+}
+
+// extent is a byte range of the file claimed by one table, for the overlap
+// check.
+type extent struct {
+	start, end int
+	name       string
+	slot       int
+}
+
+// table reads the section offset table, the counts and checks that every
+// array lies inside the file and that no two overlap.
+func (r *reader) table() error {
+	slots := slotCount(r.v)
+	end := tableOffset + 4*slots
+	if end > len(r.data) {
+		return r.fail("section offset table", -1, "", "", tableOffset, "%d slots of version %s need %d bytes, the file has %d", slots, r.v, end, len(r.data))
+	}
+	ext := make([]extent, 0, slots+2)
+	ext = append(ext, extent{0, end, "header and section offset table", -1})
+
+	countAt := int(r.u32(tableOffset))
+	ncounts := countTableLen(r.v)
+	if uint64(countAt)+uint64(4*ncounts) > uint64(len(r.data)) {
+		return r.fail("count table", -1, "", "", tableOffset, "%d counts at offset 0x%x run past the end of the file (%d bytes)", ncounts, countAt, len(r.data))
+	}
+	ext = append(ext, extent{countAt, countAt + 4*ncounts, "count table", 0})
+	for c := range ncounts {
+		v := r.u32(countAt + 4*c)
+		if v > uint32(len(r.data)) {
+			return r.fail("count table", -1, "", countNames[c], int64(countAt+4*c), "count %d exceeds the file size", v)
+		}
+		r.count[c] = int(v)
+	}
+	canvasAt := int(r.u32(tableOffset + 4))
+	if uint64(canvasAt)+canvasSize > uint64(len(r.data)) {
+		return r.fail("canvas", -1, "", "", tableOffset+4, "canvas block at offset 0x%x runs past the end of the file (%d bytes)", canvasAt, len(r.data))
+	}
+	ext = append(ext, extent{canvasAt, canvasAt + canvasSize, "canvas", 1})
+
+	slot := 2
+	for f := range numFields {
+		d := &fields[f]
+		if d.since > r.v {
+			r.slot[f] = -1
+			continue
+		}
+		r.slot[f] = slot
+		slotAt := tableOffset + 4*slot
+		slot++
+		size := elemSize[d.kind]
+		if size == 0 {
+			continue // runtime space or unknown: never read
+		}
+		n := r.count[d.count]
+		if n == 0 {
+			continue // empty arrays may point anywhere, even at the end of the file
+		}
+		off := int(r.u32(slotAt))
+		bytes := uint64(n) * uint64(size)
+		if uint64(off)+bytes > uint64(len(r.data)) {
+			return r.fail("section offset table", -1, "", d.name, int64(slotAt),
+				"%d × %d bytes (%s) at offset 0x%x run past the end of the file (%d bytes)", n, size, countNames[d.count], off, len(r.data))
+		}
+		r.sec[f] = section{off: off, n: n}
+		ext = append(ext, extent{off, off + int(bytes), d.name, slot - 1})
+	}
+	// Arrays of a file never share bytes; refusing overlaps keeps what Parse
+	// allocates proportional to the file (docs/LIMITS.md).
+	sort.Slice(ext, func(i, j int) bool {
+		if ext[i].start != ext[j].start {
+			return ext[i].start < ext[j].start
+		}
+		return ext[i].end < ext[j].end
+	})
+	for i := 1; i < len(ext); i++ {
+		if ext[i].start < ext[i-1].end {
+			return r.fail("section offset table", -1, "", ext[i].name, int64(ext[i].start),
+				"overlaps %s (bytes 0x%x–0x%x)", ext[i-1].name, ext[i-1].start, ext[i-1].end)
+		}
+	}
+	return nil
+}
+
+func (r *reader) u32(off int) uint32 { return r.order.Uint32(r.data[off:]) }
+
+// at is the file offset of element i of field f.
+func (r *reader) at(f fieldID, i int) int {
+	return r.sec[f].off + i*elemSize[fields[f].kind]
+}
+
+func (r *reader) i32(f fieldID, i int) int32 { return int32(r.u32(r.at(f, i))) }
+
+func (r *reader) f32(f fieldID, i int) float32 { return math.Float32frombits(r.u32(r.at(f, i))) }
+
+func (r *reader) u8(f fieldID, i int) uint8 { return r.data[r.at(f, i)] }
+
+func (r *reader) u16(f fieldID, i int) uint16 { return r.order.Uint16(r.data[r.at(f, i):]) }
+
+func (r *reader) bool32(f fieldID, i int) bool { return r.u32(r.at(f, i)) != 0 }
+
+// id returns element i of an id array: the bytes up to the first NUL.
+func (r *reader) id(f fieldID, i int) string {
+	b := r.data[r.at(f, i):][:64]
+	for k, c := range b {
+		if c == 0 {
+			return string(b[:k])
+		}
+	}
+	return string(b)
+}
+
+// has tells whether the version has field f.
+func (r *reader) has(f fieldID) bool { return r.slot[f] >= 0 }
