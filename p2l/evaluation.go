@@ -207,13 +207,12 @@ func (r *Rig) inheritColors(pr props, parent int32) (mul, scr [3]float64) {
 // cubismTurn is the angle a warp parent adds to a child rotation whose
 // origin (x, y) in the warp's unit square maps to (ox, oy) on the canvas
 // (moc3-rs calculate_rotation_deformer_angle with base scale factor 0.1):
-// the warp maps the probe (x, y − 0.1) and the turn is the angle from the
-// probe's direction, (0, −1) in the warp's space, to the mapped direction.
-// The moc's unit square has v up and the canvas y down, so an upright
-// warp maps the probe below the origin: atan2 gives 90° there, and the turn
-// is that minus 90°. When the mapped direction is zero or not finite the
-// probe shrinks tenfold (10 tries), each try also probing the opposite
-// way (x, y + step), whose upright angle is −90°; nothing usable gives 0.
+// the angle from the probe's direction (0, −1) to the mapped direction of
+// the probe (x, y − 0.1), atan2 + 90° (the moc's space and the canvas are
+// both y down: the reference's rule). When the mapped direction is zero or
+// not finite, the probe shrinks tenfold (10 tries), each try also probing
+// the opposite way (x, y + step), whose angle from (0, 1) is atan2 − 90°;
+// nothing usable gives 0 (the reference turns a collapsed warp by 90°).
 func (r *Rig) cubismTurn(parent int32, x, y, ox, oy float32) float32 {
 	step := float32(0.1)
 	for range 10 {
@@ -222,7 +221,7 @@ func (r *Rig) cubismTurn(parent int32, x, y, ox, oy float32) float32 {
 			r.mapPoints(parent, pt[:], pt[:], r.defPlace)
 			dx, dy := pt[0]-ox, pt[1]-oy
 			if finite(dx) && finite(dy) && (dx != 0 || dy != 0) {
-				return float32(libm.Atan2f(dy, dx)*degsPerRad) + 90*sign
+				return float32(libm.Atan2f(dy, dx)*degsPerRad) - 90*sign
 			}
 		}
 		step *= 0.1

@@ -176,11 +176,11 @@ func TestCubismColorsInherit(t *testing.T) {
 	}
 }
 
-// TestCubismRotationUnderWarp: the warp W(u,v) = (−100v, 100u) of
-// TestRotationUnderWarp. The probe (½, 0.4) maps to (−40, 50), the origin
-// to (−50, 50): direction (10, 0), atan2 = 0°, turn = 0° − 90° = −90°
-// (the reference adds +90° and turns by +90°). (5,0) → (−50, 50) +
-// 5·(cos −90°, sin −90°) = (−50, 45).
+// TestCubismRotationUnderWarp: the moc's unit square and the canvas are
+// both y down, so the turn is the angle from (0, −1) to the mapped probe
+// direction. The warp W(u,v) = (−100v, 100u) of TestRotationUnderWarp: the
+// probe (½, 0.4) maps to (−40, 50), the origin to (−50, 50): direction
+// (10, 0), atan2 0° + 90° = 90°: (5,0) → (−50, 55).
 func TestCubismRotationUnderWarp(t *testing.T) {
 	m := newTestModel().cubism("")
 	w := m.warp(-1, 1, 1, static([]float32{0, 0, 0, 100, -100, 0, -100, 100}))
@@ -188,13 +188,12 @@ func TestCubismRotationUnderWarp(t *testing.T) {
 	mi := m.mesh(d, 5, 0)
 	r := m.rig(t)
 	eval(t, r)
-	checkVerts(t, r, mi, -50, 45)
+	checkVerts(t, r, mi, -50, 55)
 
-	// An upright lowered moc warp has v up on the canvas: W(u,v) =
-	// (100u, 100 − 100v). Probe (½, 0.4) → (50, 60), origin (50, 50):
-	// direction (0, 10), atan2 = 90°, turn 0: (5,0) → (55, 50).
+	// Upright: W(u,v) = (100u, 100v). Probe (½, 0.4) → (50, 40), origin
+	// (50, 50): direction (0, −10), atan2 −90° + 90° = 0: (5,0) → (55, 50).
 	m = newTestModel().cubism("")
-	w = m.warp(-1, 1, 1, static([]float32{0, 100, 100, 100, 0, 0, 100, 0}))
+	w = m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
 	d = m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
 	mi = m.mesh(d, 5, 0)
 	r = m.rig(t)
@@ -238,7 +237,7 @@ func TestCubismDrawOrderRounds(t *testing.T) {
 
 func TestCubismEvaluateDoesNotAllocate(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0)).cubism("0.1")
-	w := m.warp(-1, 1, 1, static([]float32{0, 100, 100, 100, 0, 0, 100, 0}))
+	w := m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
 	d := m.rotation(w, 0, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
 		{Coord: []uint16{0}, Value: RotationKey{X: 0.5, Y: 0.5, Scale: 1}}, {Coord: []uint16{1}, Value: RotationKey{X: 0.5, Y: 0.5, Angle: 30, Scale: 1}}}})
 	m.mesh(d, 5, 0, 6, 0, 5, 1)

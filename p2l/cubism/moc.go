@@ -1,8 +1,12 @@
 package cubism
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,17 +19,21 @@ import (
 // Core (p2l.EvaluationCubism; docs/CUBISM.md, "Evaluation: the Core's rules
 // and ours" and "Lowering a .moc3").
 //
-// Spaces. The moc's root objects are in model units, y up; the Core's
-// output is model units, which hosts map to canvas pixels as
-// (originX + x·ppu, originY − y·ppu). p2l's root space is canvas pixels, y
-// down, so a root point p becomes T(p) = origin + ppu·F·p with
-// F = diag(1, −1). T is affine, so everything the Core computes from points
-// by affine combinations (keyform blends, warp cells, the warp's affine
-// frame) commutes with it. Rotation deformers are rigid frames
-// p = O + S·R(θ)·q; T(O + S·R(θ)·q) = T(O) + S·R(−θ)·(ppu·F·q), so a
-// rotation's children are lowered by q ↦ ppu·F·q, its angles (keyed and
-// base) are negated and its scale kept. Warp children are in the warp's
-// unit square, which is not a canvas space and is kept as it is.
+// Spaces. The moc's root objects are in model units with y down (the
+// unit square of a warp has v down too; the Core reports positions with y
+// up, which hosts map back to canvas pixels as (originX + x·ppu,
+// originY − y·ppu)). p2l's root space is canvas pixels, y down, so a root
+// point p becomes T(p) = origin + ppu·p. T is affine, so everything the
+// Core computes from points by affine combinations (keyform blends, warp
+// cells, the warp's affine frame) commutes with it. Rotation deformers are
+// rigid frames p = O + S·R(θ)·q, and T(O + S·R(θ)·q) = T(O) + ppu·S·R(θ)·q:
+// a rotation's children are kept as they are (the Editor's pixels), and
+// the factor ppu goes into the scale. The Core's scale of a rotation is its
+// own times that of the nearest rotation above it (warps pass it on), so
+// only rotations without a rotation above take the factor: the others
+// inherit it. (The sample mocs give the rotations without one above a
+// scale of 1/ppu, so their lowered scale is 1.) Warp children are in the
+// warp's unit square, which is not a canvas space and is kept as it is.
 
 // ReadMoc parses a .moc3 file and lowers it into a model that evaluates as
 // the Cubism Core (META evaluation=cubism). Ids are kept (parameters,
@@ -128,19 +136,29 @@ func (l *lowering) partEnabled(i int) bool { return i < 0 || i >= len(l.partOn) 
 func (l *lowering) point(s space, x, y float32) (float32, float32) {
 	switch s {
 	case rootSpace:
-		return float32(l.ox + l.ppu*float64(x)), float32(l.oy - l.ppu*float64(y))
-	case rotationSpace:
-		return float32(l.ppu * float64(x)), float32(-l.ppu * float64(y))
+		return float32(l.ox + l.ppu*float64(x)), float32(l.oy + l.ppu*float64(y))
 	}
 	return x, y
 }
 
 // vector lowers a difference of two points of the given space.
 func (l *lowering) vector(s space, x, y float64) (float64, float64) {
-	if s == warpSpace {
-		return x, y
+	if s == rootSpace {
+		return l.ppu * x, l.ppu * y
 	}
-	return l.ppu * x, -l.ppu * y
+	return x, y
+}
+
+// scaleFactor is what a rotation's scale is multiplied by: ppu when no
+// rotation lies above moc deformer d (see the file comment), else 1.
+func (l *lowering) scaleFactor(d int) float64 {
+	ds := l.moc.Deformers
+	for a, n := ds[d].ParentDeformer, 0; a >= 0 && n < len(ds); a, n = ds[a].ParentDeformer, n+1 {
+		if ds[a].Kind == moc3.Rotation {
+			return 1
+		}
+	}
+	return l.ppu
 }
 
 // spaceOf is the space of a child of moc deformer d (−1: the root).
@@ -205,7 +223,7 @@ func (l *lowering) deformers() error {
 		case moc3.Rotation:
 			r := &l.moc.RotationDeformers[d.Index]
 			out.Kind = p2l.RotationDeformer
-			out.Rotation = l.rotation(r, s)
+			out.Rotation = l.rotation(r, s, l.scaleFactor(i))
 			kf := r.Keyforms
 			out.Opacity = kf[0].Opacity
 			out.Channels = objectChannels(r.Axes, len(kf),
@@ -257,12 +275,12 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space) *p2l.Warp {
 }
 
 // rotation lowers a rotation deformer's keyforms and blend shapes: origins
-// into the parent's lowered space, angles negated (y flips).
-func (l *lowering) rotation(r *moc3.RotationDeformer, s space) *p2l.Rotation {
-	out := &p2l.Rotation{BaseAngle: -r.BaseAngle}
+// into the parent's lowered space, scales times factor (scaleFactor).
+func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64) *p2l.Rotation {
+	out := &p2l.Rotation{BaseAngle: r.BaseAngle}
 	key := func(k moc3.RotationKeyform) p2l.RotationKey {
 		x, y := l.point(s, k.OriginX, k.OriginY)
-		return p2l.RotationKey{X: x, Y: y, Angle: -k.Angle, Scale: k.Scale}
+		return p2l.RotationKey{X: x, Y: y, Angle: k.Angle, Scale: float32(factor * float64(k.Scale))}
 	}
 	out.Keyforms = gridOf(r.Axes, len(r.Keyforms), func(k int) p2l.RotationKey { return key(r.Keyforms[k]) })
 	if len(r.BlendShapes) == 0 {
@@ -277,8 +295,8 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space) *p2l.Rotation {
 			dx, dy := l.vector(s, float64(kf.OriginX)-float64(base.OriginX), float64(kf.OriginY)-float64(base.OriginY))
 			return p2l.RotationShape{
 				X: float32(def[0] + dx), Y: float32(def[1] + dy),
-				Angle:    float32(def[2] - (float64(kf.Angle) - float64(base.Angle))),
-				Scale:    float32(def[3] + float64(kf.Scale) - float64(base.Scale)),
+				Angle:    float32(def[2] + float64(kf.Angle) - float64(base.Angle)),
+				Scale:    float32(def[3] + factor*(float64(kf.Scale)-float64(base.Scale))),
 				Opacity:  float32(def[4] + float64(kf.Opacity) - float64(base.Opacity)),
 				Multiply: p2l.White, Screen: p2l.Black,
 			}
@@ -288,8 +306,8 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space) *p2l.Rotation {
 }
 
 // reflectChannels turns a rotation's per-keyform reflections into FlipX and
-// FlipY flag channels (a reflection negates the child coordinate, which
-// the lowering's F commutes with). Rotations that never reflect get none.
+// FlipY flag channels (a reflection negates the child's x or y).
+// Rotations that never reflect get none.
 func reflectChannels(r *moc3.RotationDeformer) []p2l.Channel {
 	var out []p2l.Channel
 	for _, ax := range []struct {
@@ -525,7 +543,8 @@ func shapeColor(def []float64, k, base moc3.RGB) p2l.Color {
 
 // meshes lowers the art meshes: rest positions zero and every keyform an
 // absolute offset (so a keyform blend is the Core's sum of weighted
-// keyforms), UVs with v down, masks, flags and blend modes.
+// keyforms), UVs as stored (v down, as the positions), masks, flags and
+// blend modes.
 func (l *lowering) meshes() error {
 	pages := 0
 	for i, a := range l.moc.ArtMeshes {
@@ -557,7 +576,7 @@ func (l *lowering) meshes() error {
 			out.Flags |= p2l.MeshGeometry
 			out.Positions = make([]float32, 2*n)
 			for _, uv := range a.UVs[:n] {
-				out.UVs = append(out.UVs, uv.X, 1-uv.Y)
+				out.UVs = append(out.UVs, uv.X, uv.Y)
 			}
 			for _, x := range a.Indices {
 				out.Indices = append(out.Indices, uint32(x))
@@ -682,4 +701,61 @@ func (l *lowering) drawTree() error {
 	}
 	l.m.Draw = *root
 	return nil
+}
+
+// maxModel3Size bounds the model3.json ReadModel3 reads (the official
+// samples' are under 4 KB).
+const maxModel3Size = 1 << 20
+
+// ReadModel3 reads the model3.json at name in fsys and the .moc3 it names
+// (FileReferences.Moc), lowers the moc (ReadMoc) and names its texture
+// pages after FileReferences.Textures: page k is the external page at
+// Textures[k], a path relative to the model3.json's directory, which is
+// where p2l.LoadFile and p2l.LoadFS resolve external pages of a model
+// written next to it. Motions, expressions, physics and pose are left to
+// Import.
+func ReadModel3(fsys fs.FS, name string) (*p2l.Model, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxModel3Size+1))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxModel3Size {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", maxModel3Size)}
+	}
+	var doc struct {
+		FileReferences struct {
+			Moc      string
+			Textures []string
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, &Error{File: name, Msg: err.Error()}
+	}
+	refs := doc.FileReferences
+	if refs.Moc == "" {
+		return nil, &Error{File: name, Field: "FileReferences.Moc", Msg: "missing"}
+	}
+	dir := path.Dir(name)
+	mocData, err := fs.ReadFile(fsys, path.Join(dir, refs.Moc))
+	if err != nil {
+		return nil, err
+	}
+	m, err := ReadMoc(mocData)
+	if err != nil {
+		return nil, fmt.Errorf("cubism: %s: %w", refs.Moc, err)
+	}
+	if len(refs.Textures) < len(m.Textures) {
+		return nil, &Error{File: name, Field: "FileReferences.Textures",
+			Msg: fmt.Sprintf("%d textures, the moc's art meshes use %d", len(refs.Textures), len(m.Textures))}
+	}
+	m.Textures = m.Textures[:0]
+	for _, t := range refs.Textures {
+		m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: t})
+	}
+	return m, nil
 }
