@@ -20,7 +20,7 @@ type chanSet struct {
 	list []cchan
 }
 
-func compileChannels(chs []Channel, nparams int) (chanSet, error) {
+func compileChannels(chs []Channel, nparams int, snap float32) (chanSet, error) {
 	var s chanSet
 	for i := range s.at {
 		s.at[i] = -1
@@ -35,7 +35,7 @@ func compileChannels(chs []Channel, nparams int) (chanSet, error) {
 		if ch.Grid == nil {
 			continue // "no grid": the static value applies
 		}
-		g, err := compileGrid(ch.Grid.Axes, len(ch.Grid.Cells), func(c int) []uint16 { return ch.Grid.Cells[c].Coord }, nparams)
+		g, err := compileGrid(ch.Grid.Axes, len(ch.Grid.Cells), func(c int) []uint16 { return ch.Grid.Cells[c].Coord }, nparams, snap)
 		if err != nil {
 			return s, fmt.Errorf("channel %d: %w", i, err)
 		}

@@ -164,6 +164,9 @@ func (r *Rig) evalDeformers() {
 		c := &p.defs[i]
 		pr := r.evalObj(&c.obj)
 		r.defOpacity[i] = r.chainedOpacity(pr, c.parent)
+		if p.cubism {
+			r.defMul[i], r.defScr[i] = r.inheritColors(pr, c.parent)
+		}
 		f := &r.frames[i]
 		if c.kind == WarpDeformer {
 			n := 2 * c.npts
@@ -259,7 +262,12 @@ func (r *Rig) evalDeformers() {
 			pt := [4]float32{v[0], v[1], v[0], v[1] - 0.1}
 			r.mapPoints(c.parent, pt[:], pt[:], r.defPlace)
 			ox, oy = pt[0], pt[1]
-			turn := float32(libm.Atan2f(pt[3]-oy, pt[2]-ox)*degsPerRad) + 90 // glibc atan2f, to_degrees, + 90°
+			var turn float32
+			if p.cubism {
+				turn = r.cubismTurn(c.parent, v[0], v[1], ox, oy)
+			} else {
+				turn = float32(libm.Atan2f(pt[3]-oy, pt[2]-ox)*degsPerRad) + 90 // glibc atan2f, to_degrees, + 90°
+			}
 			angle += turn
 			scale *= r.frames[c.parent].scale
 		}
@@ -683,12 +691,18 @@ func (r *Rig) evalMeshes() {
 		c := &p.meshes[i]
 		pr := r.evalObj(&c.obj)
 		r.meshOpacity[i] = float32(r.chainedOpacity(pr, c.parent))
-		r.meshMul[i], r.meshScr[i] = toColor(pr.mul), toColor(pr.scr)
 		r.meshDraw64[i] = pr.drawOrder
 		r.meshDraw[i] = float32(pr.drawOrder)
-		// A mesh without geometry stays in the render order (it draws
-		// nothing); only its own flag hides it (eval.rs render_order).
-		r.meshVisible[i] = !c.hidden
+		if p.cubism {
+			mul, scr := r.inheritColors(pr, c.parent)
+			r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
+			r.meshVisible[i] = r.meshEnabled(i)
+		} else {
+			r.meshMul[i], r.meshScr[i] = toColor(pr.mul), toColor(pr.scr)
+			// A mesh without geometry stays in the render order (it draws
+			// nothing); only its own flag hides it (eval.rs render_order).
+			r.meshVisible[i] = !c.hidden
+		}
 		if c.nv == 0 {
 			continue
 		}
@@ -911,7 +925,12 @@ func (r *Rig) emitChildren(g *cgroup) {
 		} else {
 			key = r.meshDraw64[n.mesh]
 		}
-		if key = math.Floor(key + 0.001); math.Float64bits(key) != math.Float64bits(keys[k]) {
+		if r.p.cubism {
+			key = math.Round(key) // moc3-rs sort_render_order: f32::round, half away from zero
+		} else {
+			key = math.Floor(key + 0.001)
+		}
+		if math.Float64bits(key) != math.Float64bits(keys[k]) {
 			keys[k] = key
 			same = false
 		}

@@ -30,6 +30,10 @@ type cgrid struct {
 	lin    []int32 // sorted linear indices of present cells (sparse lookup)
 	cell   []int32 // cell for lin[i]
 	ncells int
+	// snap is the distance under which a value counts as sitting on a
+	// key: snapEpsilon for reference evaluation, 0 (no snapping) for
+	// Cubism evaluation.
+	snap float32
 }
 
 // corner is one weighted cell of a grid blend; cell −1 is a missing cell of
@@ -41,9 +45,10 @@ type corner struct {
 }
 
 // compileGrid prepares axes and coordinates of a grid whose cell count is n
-// and whose coordinates are given by coord(i). nparams is the parameter count.
-func compileGrid(axes []Axis, n int, coord func(int) []uint16, nparams int) (cgrid, error) {
-	var g cgrid
+// and whose coordinates are given by coord(i). nparams is the parameter count;
+// snap the key snapping distance (cgrid.snap).
+func compileGrid(axes []Axis, n int, coord func(int) []uint16, nparams int, snap float32) (cgrid, error) {
+	g := cgrid{snap: snap}
 	if len(axes) > maxGridAxes {
 		return g, fmt.Errorf("grid has %d axes, more than %d", len(axes), maxGridAxes)
 	}
@@ -175,9 +180,9 @@ func segment(keys []float32, fv float64) (int, float64) {
 // evaluation of keyform grids and bindings follows the reference runtime's
 // float32 arithmetic step by step, so that vertices agree with it to the
 // bit where the libraries agree.
-func locate32(keys []float32, v float32) (int, float32) {
+func locate32(keys []float32, v, snap float32) (int, float32) {
 	for _, k := range keys {
-		if d := v - k; d < snapEpsilon && -d < snapEpsilon {
+		if d := v - k; d < snap && -d < snap {
 			v = k
 			break
 		}
@@ -206,8 +211,8 @@ func segment32(keys []float32, v float32) (int, float32) {
 
 // floorKey returns the index of the key not above v (after snapping), the
 // rule for flag channels; values below every key take the first key.
-func floorKey(keys []float32, v float32) int {
-	i, _ := locate32(keys, v)
+func floorKey(keys []float32, v, snap float32) int {
+	i, _ := locate32(keys, v, snap)
 	return i
 }
 
@@ -220,7 +225,7 @@ func floorKey(keys []float32, v float32) int {
 func (g *cgrid) weights(cur []float32, out []corner) []corner {
 	out = append(out[:0], corner{cell: 0, w: 1}) // cell holds the linear index until the end
 	for a, p := range g.params {
-		i, t := locate32(g.keys[a], cur[p])
+		i, t := locate32(g.keys[a], cur[p], g.snap)
 		s := int32(i * g.stride[a])
 		if t == 0 {
 			for c := range out {
@@ -248,7 +253,7 @@ func (g *cgrid) weights(cur []float32, out []corner) []corner {
 func (g *cgrid) flagCell(cur []float32) int32 {
 	l := 0
 	for a, p := range g.params {
-		l += floorKey(g.keys[a], cur[p]) * g.stride[a]
+		l += floorKey(g.keys[a], cur[p], g.snap) * g.stride[a]
 	}
 	return g.lookup(l)
 }

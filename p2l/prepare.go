@@ -329,6 +329,22 @@ type prepared struct {
 	sortLen    int // total draw-group children (sort scratch)
 
 	adv advModel // advanced-mode data, built on first use (advrig.go)
+
+	// Cubism evaluation (Model.Evaluation, evaluation.go).
+	cubism bool
+	snap   float32 // key snapping distance of every grid (cgrid.snap)
+	cub    cubismPrep
+}
+
+// cubismPrep is what Cubism evaluation adds to the prepared form: per
+// deformer, mesh and part the range tests of its keyform axes and whether
+// the file enables it, per deformer its part.
+type cubismPrep struct {
+	defRanges, meshRanges, partRanges [][]keyRange
+	defOn, meshOn                     []bool // static enabled flags
+	defPart                           []int32
+	partOrder                         []int32 // parts, parents first
+	partDepth                         []int   // ancestors above each part
 }
 
 func indexIDs[T any](s []T, id func(*T) string) map[string]int {
@@ -396,6 +412,11 @@ func (p *prepared) build(m *Model) error {
 		return err
 	}
 	np := len(m.Parameters)
+	p.cubism = m.Evaluation() == EvaluationCubism
+	p.snap = snapEpsilon
+	if p.cubism {
+		p.snap = 0 // the Core blends keyforms without snapping (moc3-rs key_segment)
+	}
 	p.defaults = make([]float32, np)
 	for i, pr := range m.Parameters {
 		p.defaults[i] = clampParam(&pr, pr.Default)
@@ -438,6 +459,9 @@ func (p *prepared) build(m *Model) error {
 	if err := p.buildDraw(m); err != nil {
 		return fmt.Errorf("p2l: draw tree: %w", err)
 	}
+	if p.cubism {
+		p.buildCubism(m)
+	}
 	for i := range m.HitAreas {
 		for _, mi := range m.HitAreas[i].Meshes {
 			if mi < 0 || mi >= len(m.Meshes) {
@@ -452,7 +476,7 @@ func (p *prepared) build(m *Model) error {
 func (p *prepared) buildObj(o *cobj, static props, chs []Channel, np int) error {
 	o.static = static
 	var err error
-	if o.ch, err = compileChannels(chs, np); err != nil {
+	if o.ch, err = compileChannels(chs, np, p.snap); err != nil {
 		return err
 	}
 	p.maxAxes = max(p.maxAxes, o.ch.maxAxes())
@@ -479,7 +503,7 @@ func (p *prepared) addBinding(o *cobj, b cbind, targets []props, sc []corner) {
 // over it). Every cell's size is checked, so evaluation can index without
 // checks.
 func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]float32, error) {
-	g, err := compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np)
+	g, err := compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np, p.snap)
 	if err != nil {
 		return cgrid{}, nil, err
 	}
@@ -644,7 +668,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		c.base = r.BaseAngle
 		if r.Keyforms != nil {
 			var err error
-			c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np)
+			c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np, p.snap)
 			if err != nil {
 				return err
 			}
@@ -850,7 +874,7 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 			return fmt.Errorf("pair %d: vertices %d, %d out of range", k, pr.A, pr.B)
 		}
 	}
-	ch, err := compileChannels(g.Channels, len(m.Parameters))
+	ch, err := compileChannels(g.Channels, len(m.Parameters), p.snap)
 	if err != nil {
 		return err
 	}
@@ -971,7 +995,7 @@ func (p *prepared) buildDraw(m *Model) error {
 			if err := checkComposite(m, g.Composite); err != nil {
 				return 0, err
 			}
-			ch, err := compileChannels(g.Channels, np)
+			ch, err := compileChannels(g.Channels, np, p.snap)
 			if err != nil {
 				return 0, err
 			}
@@ -1070,4 +1094,53 @@ func (e *maskExpander) expand(m *Model, c *Composite) []int {
 		walk(pi)
 	}
 	return out
+}
+
+// buildCubism prepares Cubism evaluation's enabled states: the range tests
+// of every deformer's, mesh's and part's keyform axes (its keyform grid and
+// channel grids: a lowered moc gives an object one keyform binding, so they
+// share their axes) and the static enabled flags (a deformer's
+// DeformerEnabled, a mesh's MeshVisible).
+func (p *prepared) buildCubism(m *Model) {
+	eps := keyEpsilons(m)
+	ranges := func(g *cgrid, ch *chanSet) []keyRange {
+		var out []keyRange
+		if g != nil {
+			out = keyRanges(g, eps)
+		}
+		for k := range ch.list {
+			out = append(out, keyRanges(&ch.list[k].g, eps)...)
+		}
+		return out
+	}
+	c := &p.cub
+	c.defRanges = make([][]keyRange, len(p.defs))
+	c.defOn = make([]bool, len(p.defs))
+	c.defPart = make([]int32, len(p.defs))
+	for i := range p.defs {
+		c.defRanges[i] = ranges(&p.defs[i].g, &p.defs[i].obj.ch)
+		c.defOn[i] = m.Deformers[i].Flags&DeformerEnabled != 0
+		c.defPart[i] = -1
+		if pt := m.Deformers[i].Part; pt >= 0 && pt < len(m.Parts) {
+			c.defPart[i] = int32(pt)
+		}
+	}
+	c.meshRanges = make([][]keyRange, len(p.meshes))
+	c.meshOn = make([]bool, len(p.meshes))
+	for i := range p.meshes {
+		c.meshRanges[i] = ranges(&p.meshes[i].g, &p.meshes[i].obj.ch)
+		c.meshOn[i] = !p.meshes[i].hidden
+	}
+	c.partRanges = make([][]keyRange, len(p.parts))
+	depth := make([]int, len(p.parts))
+	c.partDepth = depth
+	for i := range p.parts {
+		c.partRanges[i] = ranges(nil, &p.parts[i].obj.ch)
+		c.partOrder = append(c.partOrder, int32(i))
+		// The chain stops where it would repeat a part (a cycle).
+		for a := p.partParent[i]; a >= 0 && depth[i] < len(p.parts); a = p.partParent[a] {
+			depth[i]++
+		}
+	}
+	slices.SortStableFunc(c.partOrder, func(a, b int32) int { return depth[a] - depth[b] })
 }

@@ -72,6 +72,11 @@ type Rig struct {
 	quads      [][8]float64 // and bilinear cells
 	frames     []frame
 	defOpacity []float64
+	// Cubism evaluation only (nil otherwise): the enabled states of parts
+	// and deformers, and the deformers' accumulated multiply and screen
+	// colours.
+	partOn, defOn  []bool
+	defMul, defScr [][3]float64
 	// smallLattice: a warp's lattice coordinates are all at most 2^124 in
 	// magnitude (smallBits).
 	smallLattice []bool
@@ -253,6 +258,12 @@ func (m *Model) NewRig() *Rig {
 	r.quads = make([][8]float64, p.quads)
 	r.frames = make([]frame, nd)
 	r.defOpacity = make([]float64, nd)
+	if p.cubism {
+		r.partOn = make([]bool, npt)
+		r.defOn = make([]bool, nd)
+		r.defMul = make([][3]float64, nd)
+		r.defScr = make([][3]float64, nd)
+	}
 	r.smallLattice = make([]bool, nd)
 	r.verts[0] = make([]float32, p.vertFloats)
 	r.verts[1] = make([]float32, p.vertFloats)
@@ -443,6 +454,9 @@ func (r *Rig) evaluate() {
 		r.adv.holdParameters(r)
 	}
 	r.markMoved()
+	if r.p.cubism {
+		r.evalEnabled()
+	}
 	r.stage = "deformers"
 	r.evalDeformers()
 	r.stage = "meshes"

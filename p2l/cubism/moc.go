@@ -1,0 +1,761 @@
+package cubism
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/moc3"
+)
+
+// This file lowers a .moc3 into a *p2l.Model that evaluates as the Cubism
+// Core (p2l.EvaluationCubism; docs/CUBISM.md, "Evaluation: the Core's rules
+// and ours" and "Lowering a .moc3").
+//
+// Spaces. The moc's root objects are in model units with y down (the
+// unit square of a warp has v down too; the Core reports positions with y
+// up, which hosts map back to canvas pixels as (originX + x·ppu,
+// originY − y·ppu)). p2l's root space is canvas pixels, y down, so a root
+// point p becomes T(p) = origin + ppu·p. T is affine, so everything the
+// Core computes from points by affine combinations (keyform blends, warp
+// cells, the warp's affine frame) commutes with it. Rotation deformers are
+// rigid frames p = O + S·R(θ)·q, and T(O + S·R(θ)·q) = T(O) + ppu·S·R(θ)·q:
+// a rotation's children are kept as they are (the Editor's pixels), and
+// the factor ppu goes into the scale. The Core's scale of a rotation is its
+// own times that of the nearest rotation above it (warps pass it on), so
+// only rotations without a rotation above take the factor: the others
+// inherit it. (The sample mocs give the rotations without one above a
+// scale of 1/ppu, so their lowered scale is 1.) Warp children are in the
+// warp's unit square, which is not a canvas space and is kept as it is.
+
+// ReadMoc parses a .moc3 file and lowers it into a model that evaluates as
+// the Cubism Core (META evaluation=cubism). Ids are kept (parameters,
+// parts, deformers, art meshes, glues), so motions, expressions, physics
+// and poses address them by their Cubism ids. The canvas is in pixels, y
+// down, from the moc's pixels per unit and origin. Texture pages are
+// external pages named by index ("texture_00.png" …, one per page an art
+// mesh uses); ReadModel3 replaces them with the model3.json's Textures.
+func ReadMoc(data []byte) (*p2l.Model, error) {
+	moc, err := moc3.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return lowerMoc(moc)
+}
+
+// space is where an object's points live: the canvas root, a rotation
+// deformer's child space or a warp's unit square.
+type space uint8
+
+const (
+	rootSpace space = iota
+	rotationSpace
+	warpSpace
+)
+
+// lowering holds the moc being lowered and its index maps.
+type lowering struct {
+	moc      *moc3.Moc
+	m        *p2l.Model
+	ppu      float64
+	ox, oy   float64
+	defOrder []int // p2l deformer index → moc deformer index
+	defIndex []int // moc deformer index → p2l deformer index
+	// partOn: the part and every part above it are enabled (static).
+	partOn []bool
+}
+
+func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
+	c := moc.Canvas
+	if !(c.PixelsPerUnit > 0) || math.IsInf(float64(c.PixelsPerUnit), 0) {
+		return nil, fmt.Errorf("cubism: moc canvas: pixels per unit %v is not a positive number", c.PixelsPerUnit)
+	}
+	l := &lowering{moc: moc, m: &p2l.Model{}, ppu: float64(c.PixelsPerUnit), ox: float64(c.OriginX), oy: float64(c.OriginY)}
+	m := l.m
+	m.Canvas = p2l.Canvas{Width: c.Width, Height: c.Height, OriginX: c.OriginX, OriginY: c.OriginY, PixelsPerUnit: c.PixelsPerUnit}
+	eps := make([]string, len(moc.Parameters))
+	for i, p := range moc.Parameters {
+		m.Parameters = append(m.Parameters, p2l.Parameter{
+			ID: p.ID, Name: p.ID, Min: p.Min, Max: p.Max, Default: p.Default,
+			Blend: p.Type == moc3.ParameterBlendShape, Repeat: p.Repeat,
+		})
+		// moc3-rs ParamData::new: 0.1f32.powi(decimals).
+		e := float32(1)
+		for range min(p.DecimalPlaces, 45) {
+			e *= 0.1
+		}
+		eps[i] = strconv.FormatFloat(float64(e), 'g', -1, 32)
+	}
+	m.Meta = []p2l.MetaEntry{
+		{Key: p2l.MetaEvaluation, Value: p2l.EvaluationCubism.String()},
+		{Key: p2l.MetaKeyEpsilons, Value: strings.Join(eps, ",")},
+		{Key: "cubism.moc-version", Value: moc.Version.String()},
+	}
+	l.partsEnabled()
+	if err := l.deformers(); err != nil {
+		return nil, err
+	}
+	if err := l.parts(); err != nil {
+		return nil, err
+	}
+	if err := l.meshes(); err != nil {
+		return nil, err
+	}
+	l.glues()
+	if err := l.drawTree(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// partsEnabled computes the static enabled state of every part: its own
+// flag and its ancestors' (moc3-rs resolve_enabled; the moc lists parents
+// first, a later or cyclic parent counts as disabled).
+func (l *lowering) partsEnabled() {
+	l.partOn = make([]bool, len(l.moc.Parts))
+	for i, p := range l.moc.Parts {
+		on := p.Enabled
+		if p.Parent >= 0 {
+			on = on && p.Parent < i && l.partOn[p.Parent]
+		}
+		l.partOn[i] = on
+	}
+}
+
+// partEnabled is the static state of part i (−1: no part, enabled).
+func (l *lowering) partEnabled(i int) bool { return i < 0 || i >= len(l.partOn) || l.partOn[i] }
+
+// point lowers a point of the given space (see the file comment).
+func (l *lowering) point(s space, x, y float32) (float32, float32) {
+	switch s {
+	case rootSpace:
+		return float32(l.ox + l.ppu*float64(x)), float32(l.oy + l.ppu*float64(y))
+	}
+	return x, y
+}
+
+// vector lowers a difference of two points of the given space.
+func (l *lowering) vector(s space, x, y float64) (float64, float64) {
+	if s == rootSpace {
+		return l.ppu * x, l.ppu * y
+	}
+	return x, y
+}
+
+// scaleFactor is what a rotation's scale is multiplied by: ppu when no
+// rotation lies above moc deformer d (see the file comment), else 1.
+func (l *lowering) scaleFactor(d int) float64 {
+	ds := l.moc.Deformers
+	for a, n := ds[d].ParentDeformer, 0; a >= 0 && n < len(ds); a, n = ds[a].ParentDeformer, n+1 {
+		if ds[a].Kind == moc3.Rotation {
+			return 1
+		}
+	}
+	return l.ppu
+}
+
+// spaceOf is the space of a child of moc deformer d (−1: the root).
+func (l *lowering) spaceOf(d int) space {
+	switch {
+	case d < 0:
+		return rootSpace
+	case l.moc.Deformers[d].Kind == moc3.Rotation:
+		return rotationSpace
+	}
+	return warpSpace
+}
+
+// deformers lowers the deformer list, parents first (the moc lists them so;
+// the order is rebuilt by depth in case a file does not).
+func (l *lowering) deformers() error {
+	ds := l.moc.Deformers
+	depth := make([]int, len(ds))
+	for i := range ds {
+		for a := ds[i].ParentDeformer; a >= 0 && a < len(ds) && depth[i] <= len(ds); a = ds[a].ParentDeformer {
+			depth[i]++
+		}
+		if depth[i] > len(ds) {
+			return fmt.Errorf("cubism: moc deformer %d (%q): its parents form a cycle", i, ds[i].ID)
+		}
+	}
+	l.defOrder = make([]int, len(ds))
+	for i := range l.defOrder {
+		l.defOrder[i] = i
+	}
+	slices.SortStableFunc(l.defOrder, func(a, b int) int { return depth[a] - depth[b] })
+	l.defIndex = make([]int, len(ds))
+	for n, i := range l.defOrder {
+		l.defIndex[i] = n
+	}
+	for _, i := range l.defOrder {
+		d := ds[i]
+		out := p2l.Deformer{ID: d.ID, Parent: -1, Part: d.ParentPart, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+		if d.ParentDeformer >= 0 {
+			out.Parent = l.defIndex[d.ParentDeformer]
+		}
+		if d.Visible {
+			out.Flags |= p2l.DeformerVisible
+		}
+		if d.Enabled && l.partEnabled(d.ParentPart) {
+			out.Flags |= p2l.DeformerEnabled
+		}
+		s := l.spaceOf(d.ParentDeformer)
+		switch d.Kind {
+		case moc3.Warp:
+			w := &l.moc.WarpDeformers[d.Index]
+			out.Kind = p2l.WarpDeformer
+			if w.Quad {
+				out.Flags |= p2l.DeformerBilinear
+			}
+			out.Warp = l.warp(w, s)
+			kf := w.Keyforms
+			out.Opacity = kf[0].Opacity
+			out.Channels = objectChannels(w.Axes, len(kf),
+				func(k int) float32 { return kf[k].Opacity }, nil,
+				func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
+		case moc3.Rotation:
+			r := &l.moc.RotationDeformers[d.Index]
+			out.Kind = p2l.RotationDeformer
+			out.Rotation = l.rotation(r, s, l.scaleFactor(i))
+			kf := r.Keyforms
+			out.Opacity = kf[0].Opacity
+			out.Channels = objectChannels(r.Axes, len(kf),
+				func(k int) float32 { return kf[k].Opacity }, nil,
+				func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
+			out.Channels = append(out.Channels, reflectChannels(r)...)
+		default:
+			return fmt.Errorf("cubism: moc deformer %d (%q): unknown kind %d", i, d.ID, d.Kind)
+		}
+		l.m.Deformers = append(l.m.Deformers, out)
+	}
+	return nil
+}
+
+// warp lowers a warp deformer's keyforms and blend shapes.
+func (l *lowering) warp(w *moc3.WarpDeformer, s space) *p2l.Warp {
+	n := (w.Columns + 1) * (w.Rows + 1)
+	out := &p2l.Warp{Columns: w.Columns, Rows: w.Rows}
+	lowerPts := func(pts []moc3.Vec2) []float32 {
+		v := make([]float32, 0, 2*n)
+		for _, p := range pts[:n] {
+			x, y := l.point(s, p.X, p.Y)
+			v = append(v, x, y)
+		}
+		return v
+	}
+	out.Keyforms = gridOf(w.Axes, len(w.Keyforms), func(k int) []float32 { return lowerPts(w.Keyforms[k].Points) })
+	if len(w.BlendShapes) == 0 {
+		return out
+	}
+	def := l.defaultBlend(w.Axes, len(w.Keyforms), 2*n, func(k int, dst []float64) {
+		for j, p := range lowerPts(w.Keyforms[k].Points) {
+			dst[j] = float64(p)
+		}
+	})
+	defOp := l.defaultBlend(w.Axes, len(w.Keyforms), 1, func(k int, dst []float64) { dst[0] = float64(w.Keyforms[k].Opacity) })
+	for _, b := range w.BlendShapes {
+		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2l.WarpShape {
+			pts := make([]float32, 2*n)
+			for j := range n {
+				dx, dy := l.vector(s, float64(kf.Points[j].X)-float64(base.Points[j].X), float64(kf.Points[j].Y)-float64(base.Points[j].Y))
+				pts[2*j], pts[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
+			}
+			return p2l.WarpShape{Points: pts, Opacity: float32(defOp[0] + float64(kf.Opacity) - float64(base.Opacity)),
+				Multiply: p2l.White, Screen: p2l.Black}
+		}))
+	}
+	return out
+}
+
+// rotation lowers a rotation deformer's keyforms and blend shapes: origins
+// into the parent's lowered space, scales times factor (scaleFactor).
+func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64) *p2l.Rotation {
+	out := &p2l.Rotation{BaseAngle: r.BaseAngle}
+	key := func(k moc3.RotationKeyform) p2l.RotationKey {
+		x, y := l.point(s, k.OriginX, k.OriginY)
+		return p2l.RotationKey{X: x, Y: y, Angle: k.Angle, Scale: float32(factor * float64(k.Scale))}
+	}
+	out.Keyforms = gridOf(r.Axes, len(r.Keyforms), func(k int) p2l.RotationKey { return key(r.Keyforms[k]) })
+	if len(r.BlendShapes) == 0 {
+		return out
+	}
+	def := l.defaultBlend(r.Axes, len(r.Keyforms), 5, func(k int, dst []float64) {
+		v := key(r.Keyforms[k])
+		dst[0], dst[1], dst[2], dst[3], dst[4] = float64(v.X), float64(v.Y), float64(v.Angle), float64(v.Scale), float64(r.Keyforms[k].Opacity)
+	})
+	for _, b := range r.BlendShapes {
+		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.RotationKeyform) p2l.RotationShape {
+			dx, dy := l.vector(s, float64(kf.OriginX)-float64(base.OriginX), float64(kf.OriginY)-float64(base.OriginY))
+			return p2l.RotationShape{
+				X: float32(def[0] + dx), Y: float32(def[1] + dy),
+				Angle:    float32(def[2] + float64(kf.Angle) - float64(base.Angle)),
+				Scale:    float32(def[3] + factor*(float64(kf.Scale)-float64(base.Scale))),
+				Opacity:  float32(def[4] + float64(kf.Opacity) - float64(base.Opacity)),
+				Multiply: p2l.White, Screen: p2l.Black,
+			}
+		}))
+	}
+	return out
+}
+
+// reflectChannels turns a rotation's per-keyform reflections into FlipX and
+// FlipY flag channels (a reflection negates the child's x or y).
+// Rotations that never reflect get none.
+func reflectChannels(r *moc3.RotationDeformer) []p2l.Channel {
+	var out []p2l.Channel
+	for _, ax := range []struct {
+		id p2l.ChannelID
+		on func(moc3.RotationKeyform) bool
+	}{
+		{p2l.ChannelFlipX, func(k moc3.RotationKeyform) bool { return k.ReflectX }},
+		{p2l.ChannelFlipY, func(k moc3.RotationKeyform) bool { return k.ReflectY }},
+	} {
+		if !slices.ContainsFunc(r.Keyforms, ax.on) {
+			continue
+		}
+		g := gridOf(r.Axes, len(r.Keyforms), func(k int) p2l.ChannelValue {
+			if ax.on(r.Keyforms[k]) {
+				return p2l.ChannelValue{1}
+			}
+			return p2l.ChannelValue{}
+		})
+		out = append(out, p2l.Channel{ID: ax.id, Kind: p2l.ChannelFlag, Grid: g})
+	}
+	return out
+}
+
+// gridOf builds a keyform grid from a moc binding's axes and its keyforms
+// (first axis fastest, as the moc stores them).
+func gridOf[T any](axes []moc3.Axis, n int, value func(int) T) *p2l.Grid[T] {
+	g := &p2l.Grid[T]{}
+	for _, a := range axes {
+		g.Axes = append(g.Axes, p2l.Axis{Parameter: a.Parameter, Keys: a.Keys})
+	}
+	for k := range n {
+		coord := make([]uint16, len(axes))
+		rest := k
+		for a := range axes {
+			coord[a] = uint16(rest % len(axes[a].Keys))
+			rest /= len(axes[a].Keys)
+		}
+		g.Cells = append(g.Cells, p2l.Cell[T]{Coord: coord, Value: value(k)})
+	}
+	return g
+}
+
+// objectChannels returns the channels of an object whose properties vary
+// over its keyforms: opacity, draw order (nil: none) and colours (channels
+// only where some keyform differs from the first).
+func objectChannels(axes []moc3.Axis, n int, opacity, drawOrder func(int) float32, colors func(int) (moc3.RGB, moc3.RGB)) []p2l.Channel {
+	if len(axes) == 0 || n < 2 {
+		return nil
+	}
+	var out []p2l.Channel
+	scalar := func(id p2l.ChannelID, f func(int) float32) {
+		for k := 1; k < n; k++ {
+			if f(k) != f(0) {
+				out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelScalar,
+					Grid: gridOf(axes, n, func(k int) p2l.ChannelValue { return p2l.ChannelValue{f(k)} })})
+				return
+			}
+		}
+	}
+	if drawOrder != nil {
+		scalar(p2l.ChannelDrawOrder, drawOrder)
+	}
+	scalar(p2l.ChannelOpacity, opacity)
+	if colors != nil {
+		color := func(id p2l.ChannelID, f func(int) moc3.RGB) {
+			for k := 1; k < n; k++ {
+				if f(k) != f(0) {
+					out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelColor,
+						Grid: gridOf(axes, n, func(k int) p2l.ChannelValue { c := f(k); return p2l.ChannelValue{c.R, c.G, c.B} })})
+					return
+				}
+			}
+		}
+		color(p2l.ChannelMultiply, func(k int) moc3.RGB { m, _ := colors(k); return m })
+		color(p2l.ChannelScreen, func(k int) moc3.RGB { _, s := colors(k); return s })
+	}
+	return out
+}
+
+func rgb(c moc3.RGB) p2l.Color { return p2l.Color{c.R, c.G, c.B} }
+
+// defaultBlend is the multilinear blend of an object's keyforms (n values
+// each, written by value) at every parameter's default: the value p2l
+// subtracts from a blend shape's target (docs/EVALUATION.md, "Blend
+// shapes"). Cubism evaluation does not snap; values outside the keys clamp.
+func (l *lowering) defaultBlend(axes []moc3.Axis, nkf, n int, value func(k int, dst []float64)) []float64 {
+	out := make([]float64, n)
+	tmp := make([]float64, n)
+	type corner struct {
+		k int
+		w float64
+	}
+	cs := []corner{{0, 1}}
+	stride := 1
+	for _, a := range axes {
+		p := l.moc.Parameters[a.Parameter]
+		v := min(max(p.Default, min(p.Min, p.Max)), max(p.Min, p.Max))
+		i, t := 0, 0.0
+		keys := a.Keys
+		switch last := len(keys) - 1; {
+		case last == 0 || v <= keys[0]:
+		case v >= keys[last]:
+			i = last
+		default:
+			for i+1 < last && keys[i+1] <= v {
+				i++
+			}
+			t = (float64(v) - float64(keys[i])) / (float64(keys[i+1]) - float64(keys[i]))
+		}
+		next := cs[:0:0]
+		for _, c := range cs {
+			next = append(next, corner{c.k + i*stride, c.w * (1 - t)})
+			if t > 0 {
+				next = append(next, corner{c.k + (i+1)*stride, c.w * t})
+			}
+		}
+		cs = next
+		stride *= len(keys)
+	}
+	for _, c := range cs {
+		if c.k >= nkf {
+			continue
+		}
+		value(c.k, tmp)
+		for j := range out {
+			out[j] += c.w * tmp[j]
+		}
+	}
+	return out
+}
+
+// lowerShape turns a moc blend shape into a p2l binding: the moc's keyforms
+// are the object's at each key, the shape adds their difference from the
+// base key's (zero at the base key, the binding's neutral key); p2l adds
+// weight × (target − value at the default pose), so a target is the
+// default value plus that difference (target builds it from a keyform and
+// the base keyform). Constraints become limits.
+func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, base K) S) p2l.Binding[S] {
+	out := p2l.Binding[S]{Parameter: b.Parameter, Keys: b.Keys, Neutral: b.BaseKey}
+	base := b.Keyforms[b.BaseKey]
+	for k := range b.Keys {
+		out.Present = append(out.Present, k != b.BaseKey)
+		var s S
+		if k != b.BaseKey {
+			s = target(b.Keyforms[k], base)
+		}
+		out.Shapes = append(out.Shapes, s)
+	}
+	for _, c := range b.Constraints {
+		lim := p2l.Limit{Parameter: c.Parameter}
+		for i, k := range c.Keys {
+			lim.Points = append(lim.Points, p2l.LimitPoint{Value: k, Weight: c.Weights[i]})
+		}
+		out.Limits = append(out.Limits, lim)
+	}
+	return out
+}
+
+// parts lowers the part tree: children from the moc's parent references
+// (parts and art meshes, in index order), draw order and (5.3 offscreen)
+// opacity and colours as channels over the part's keyforms.
+func (l *lowering) parts() error {
+	moc := l.moc
+	for i, p := range moc.Parts {
+		if len(p.Keyforms) == 0 {
+			return fmt.Errorf("cubism: moc part %d (%q) has no keyform", i, p.ID)
+		}
+		kf := p.Keyforms
+		out := p2l.Part{ID: p.ID, Name: p.ID, GroupMode: p2l.GroupPassThrough, DrawOrder: int32(math.Round(float64(kf[0].DrawOrder))),
+			Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}}
+		if p.Visible {
+			out.Flags |= p2l.PartVisible
+		}
+		out.Channels = objectChannels(p.Axes, len(kf),
+			func(k int) float32 { return kf[k].Opacity },
+			func(k int) float32 { return kf[k].DrawOrder },
+			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
+		if len(p.Axes) > 0 && !slices.ContainsFunc(out.Channels, func(c p2l.Channel) bool { return c.ID == p2l.ChannelDrawOrder }) {
+			// The draw order channel carries the part's keyform axes, which
+			// Cubism evaluation's range test reads.
+			out.Channels = append(out.Channels, p2l.Channel{ID: p2l.ChannelDrawOrder, Kind: p2l.ChannelScalar,
+				Grid: gridOf(p.Axes, len(kf), func(k int) p2l.ChannelValue { return p2l.ChannelValue{kf[k].DrawOrder} })})
+		}
+		if p.Offscreen >= 0 && p.Offscreen < len(moc.Offscreens) {
+			o := moc.Offscreens[p.Offscreen]
+			out.GroupMode = p2l.GroupIsolated
+			out.Composite = p2l.Composite{
+				Blend: p2l.BlendMode(o.BlendMode.Color()), AlphaBlend: p2l.AlphaMode(o.BlendMode.Alpha()),
+				MaskMeshes: slices.Clone(o.Masks), InvertMask: o.Flags&moc3.FlagInvertedMask != 0,
+				Opacity: kf[0].Opacity, Multiply: rgb(kf[0].Multiply), Screen: rgb(kf[0].Screen),
+			}
+		}
+		if len(p.BlendShapes) > 0 {
+			def := l.defaultBlend(p.Axes, len(kf), 8, func(k int, d []float64) {
+				c := kf[k]
+				d[0], d[1] = float64(c.DrawOrder), float64(c.Opacity)
+				d[2], d[3], d[4] = float64(c.Multiply.R), float64(c.Multiply.G), float64(c.Multiply.B)
+				d[5], d[6], d[7] = float64(c.Screen.R), float64(c.Screen.G), float64(c.Screen.B)
+			})
+			for _, b := range p.BlendShapes {
+				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.PartKeyform) p2l.PartShape {
+					return p2l.PartShape{
+						DrawOrder: float32(def[0] + float64(k.DrawOrder) - float64(base.DrawOrder)),
+						Opacity:   float32(def[1] + float64(k.Opacity) - float64(base.Opacity)),
+						Multiply:  shapeColor(def[2:5], k.Multiply, base.Multiply),
+						Screen:    shapeColor(def[5:8], k.Screen, base.Screen),
+					}
+				}))
+			}
+		}
+		l.m.Parts = append(l.m.Parts, out)
+	}
+	for i, p := range moc.Parts {
+		if p.Parent >= 0 {
+			l.m.Parts[p.Parent].Children = append(l.m.Parts[p.Parent].Children, p2l.PartChild{Kind: p2l.ChildPart, Index: i})
+		}
+	}
+	for i, a := range moc.ArtMeshes {
+		if a.ParentPart >= 0 {
+			l.m.Parts[a.ParentPart].Children = append(l.m.Parts[a.ParentPart].Children, p2l.PartChild{Kind: p2l.ChildMesh, Index: i})
+		}
+	}
+	return nil
+}
+
+func shapeColor(def []float64, k, base moc3.RGB) p2l.Color {
+	return p2l.Color{
+		float32(def[0] + float64(k.R) - float64(base.R)),
+		float32(def[1] + float64(k.G) - float64(base.G)),
+		float32(def[2] + float64(k.B) - float64(base.B)),
+	}
+}
+
+// meshes lowers the art meshes: rest positions zero and every keyform an
+// absolute offset (so a keyform blend is the Core's sum of weighted
+// keyforms), UVs as stored (v down, as the positions), masks, flags and
+// blend modes.
+func (l *lowering) meshes() error {
+	pages := 0
+	for i, a := range l.moc.ArtMeshes {
+		if len(a.Keyforms) == 0 {
+			return fmt.Errorf("cubism: moc art mesh %d (%q) has no keyform", i, a.ID)
+		}
+		s := l.spaceOf(a.ParentDeformer)
+		n := a.VertexCount
+		kf := a.Keyforms
+		out := p2l.Mesh{ID: a.ID, Name: a.ID, Parent: -1, Blend: p2l.BlendMode(a.BlendMode.Color()), AlphaBlend: p2l.AlphaMode(a.BlendMode.Alpha()),
+			Masks: slices.Clone(a.Masks), TexturePage: a.Texture,
+			DrawOrder: kf[0].DrawOrder, Opacity: kf[0].Opacity, Multiply: rgb(kf[0].Multiply), Screen: rgb(kf[0].Screen)}
+		if a.ParentDeformer >= 0 {
+			out.Parent = l.defIndex[a.ParentDeformer]
+		}
+		if a.Texture >= 0 {
+			pages = max(pages, a.Texture+1)
+		}
+		if a.Flags&moc3.FlagInvertedMask != 0 {
+			out.Flags |= p2l.MeshInvertMask
+		}
+		if a.Flags&moc3.FlagDoubleSided == 0 {
+			out.Flags |= p2l.MeshCulling
+		}
+		if a.Enabled && l.partEnabled(a.ParentPart) {
+			out.Flags |= p2l.MeshVisible
+		}
+		if n > 0 {
+			out.Flags |= p2l.MeshGeometry
+			out.Positions = make([]float32, 2*n)
+			for _, uv := range a.UVs[:n] {
+				out.UVs = append(out.UVs, uv.X, uv.Y)
+			}
+			for _, x := range a.Indices {
+				out.Indices = append(out.Indices, uint32(x))
+			}
+		}
+		lowerPts := func(pts []moc3.Vec2) []float32 {
+			v := make([]float32, 0, 2*n)
+			for _, p := range pts[:n] {
+				x, y := l.point(s, p.X, p.Y)
+				v = append(v, x, y)
+			}
+			return v
+		}
+		out.Keyforms = gridOf(a.Axes, len(kf), func(k int) []float32 { return lowerPts(kf[k].Positions) })
+		out.Channels = objectChannels(a.Axes, len(kf),
+			func(k int) float32 { return kf[k].Opacity },
+			func(k int) float32 { return kf[k].DrawOrder },
+			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
+		if len(a.BlendShapes) > 0 {
+			def := l.defaultBlend(a.Axes, len(kf), 2*n+8, func(k int, d []float64) {
+				for j, p := range lowerPts(kf[k].Positions) {
+					d[j] = float64(p)
+				}
+				c := kf[k]
+				d[2*n], d[2*n+1] = float64(c.DrawOrder), float64(c.Opacity)
+				d[2*n+2], d[2*n+3], d[2*n+4] = float64(c.Multiply.R), float64(c.Multiply.G), float64(c.Multiply.B)
+				d[2*n+5], d[2*n+6], d[2*n+7] = float64(c.Screen.R), float64(c.Screen.G), float64(c.Screen.B)
+			})
+			for _, b := range a.BlendShapes {
+				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2l.MeshShape {
+					d := make([]float32, 2*n)
+					for j := range n {
+						dx, dy := l.vector(s, float64(k.Positions[j].X)-float64(base.Positions[j].X), float64(k.Positions[j].Y)-float64(base.Positions[j].Y))
+						d[2*j], d[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
+					}
+					return p2l.MeshShape{Deltas: d,
+						DrawOrder: float32(def[2*n] + float64(k.DrawOrder) - float64(base.DrawOrder)),
+						Opacity:   float32(def[2*n+1] + float64(k.Opacity) - float64(base.Opacity)),
+						Multiply:  shapeColor(def[2*n+2:2*n+5], k.Multiply, base.Multiply),
+						Screen:    shapeColor(def[2*n+5:2*n+8], k.Screen, base.Screen),
+					}
+				}))
+			}
+		}
+		l.m.Meshes = append(l.m.Meshes, out)
+	}
+	for k := range pages {
+		l.m.Textures = append(l.m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: fmt.Sprintf("texture_%02d.png", k)})
+	}
+	return nil
+}
+
+// glues lowers the glues; the intensity varies over the glue's keyforms as
+// a GlueIntensity channel. (Glue blend shapes have no p2l counterpart.)
+func (l *lowering) glues() {
+	for _, g := range l.moc.Glues {
+		out := p2l.Glue{ID: g.ID, MeshA: g.MeshA, MeshB: g.MeshB}
+		if len(g.Intensities) > 0 {
+			out.Intensity = g.Intensities[0]
+		}
+		for _, p := range g.Pairs {
+			out.Pairs = append(out.Pairs, p2l.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB})
+		}
+		if len(g.Axes) > 0 && len(g.Intensities) > 1 {
+			out.Channels = []p2l.Channel{{ID: p2l.ChannelGlueIntensity, Kind: p2l.ChannelScalar,
+				Grid: gridOf(g.Axes, len(g.Intensities), func(k int) p2l.ChannelValue { return p2l.ChannelValue{g.Intensities[k]} })}}
+		}
+		l.m.Glues = append(l.m.Glues, out)
+	}
+}
+
+// drawTree lowers the draw order groups: group 0 is the root; a part
+// object owning a group becomes a child group naming the part (sorted by
+// the part's draw order), an art mesh a mesh child. An offscreen part's
+// group carries its composite (an isolated group).
+func (l *lowering) drawTree() error {
+	gs := l.moc.DrawOrderGroups
+	if len(gs) == 0 {
+		l.m.Draw = p2l.DrawGroup{Part: -1}
+		return nil
+	}
+	seen := make([]bool, len(gs))
+	var build func(gi, part int) (*p2l.DrawGroup, error)
+	build = func(gi, part int) (*p2l.DrawGroup, error) {
+		if gi < 0 || gi >= len(gs) || seen[gi] {
+			return nil, fmt.Errorf("cubism: moc draw order group %d is out of range or owned twice", gi)
+		}
+		seen[gi] = true
+		g := &p2l.DrawGroup{Part: part}
+		if part >= 0 {
+			g.DrawOrder = l.m.Parts[part].DrawOrder
+			if l.m.Parts[part].GroupMode == p2l.GroupIsolated {
+				c := l.m.Parts[part].Composite
+				g.Composite = &c
+				for _, ch := range l.m.Parts[part].Channels {
+					if ch.ID != p2l.ChannelDrawOrder {
+						g.Channels = append(g.Channels, ch)
+					}
+				}
+			}
+		}
+		for _, o := range gs[gi].Objects {
+			switch o.Kind {
+			case moc3.DrawArtMesh:
+				g.Children = append(g.Children, p2l.DrawNode{Mesh: o.Index})
+			case moc3.DrawPart:
+				if o.Group < 0 {
+					continue // a part that draws nothing
+				}
+				child, err := build(o.Group, o.Index)
+				if err != nil {
+					return nil, err
+				}
+				g.Children = append(g.Children, p2l.DrawNode{Group: child})
+			}
+		}
+		return g, nil
+	}
+	root, err := build(0, -1)
+	if err != nil {
+		return err
+	}
+	l.m.Draw = *root
+	return nil
+}
+
+// maxModel3Size bounds the model3.json ReadModel3 reads (the official
+// samples' are under 4 KB).
+const maxModel3Size = 1 << 20
+
+// ReadModel3 reads the model3.json at name in fsys and the .moc3 it names
+// (FileReferences.Moc), lowers the moc (ReadMoc) and names its texture
+// pages after FileReferences.Textures: page k is the external page at
+// Textures[k], a path relative to the model3.json's directory, which is
+// where p2l.LoadFile and p2l.LoadFS resolve external pages of a model
+// written next to it. Motions, expressions, physics and pose are left to
+// Import.
+func ReadModel3(fsys fs.FS, name string) (*p2l.Model, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxModel3Size+1))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxModel3Size {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", maxModel3Size)}
+	}
+	var doc struct {
+		FileReferences struct {
+			Moc      string
+			Textures []string
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, &Error{File: name, Msg: err.Error()}
+	}
+	refs := doc.FileReferences
+	if refs.Moc == "" {
+		return nil, &Error{File: name, Field: "FileReferences.Moc", Msg: "missing"}
+	}
+	dir := path.Dir(name)
+	mocData, err := fs.ReadFile(fsys, path.Join(dir, refs.Moc))
+	if err != nil {
+		return nil, err
+	}
+	m, err := ReadMoc(mocData)
+	if err != nil {
+		return nil, fmt.Errorf("cubism: %s: %w", refs.Moc, err)
+	}
+	if len(refs.Textures) < len(m.Textures) {
+		return nil, &Error{File: name, Field: "FileReferences.Textures",
+			Msg: fmt.Sprintf("%d textures, the moc's art meshes use %d", len(refs.Textures), len(m.Textures))}
+	}
+	m.Textures = m.Textures[:0]
+	for _, t := range refs.Textures {
+		m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: t})
+	}
+	return m, nil
+}
