@@ -119,3 +119,24 @@ func TestPositionFile(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePosition: any content gives a position or an error, never a
+// panic, and a position read back is the one written.
+func FuzzParsePosition(f *testing.F) {
+	f.Add([]byte(`{"X":-12,"Y":345}`))
+	f.Add([]byte(`{"X":1e30}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := parsePosition(data)
+		if err != nil {
+			return
+		}
+		name := filepath.Join(t.TempDir(), "p.json")
+		if err := writePosition(name, p); err != nil {
+			t.Fatal(err)
+		}
+		if q, err := readPosition(name); err != nil || q != p {
+			t.Errorf("%+v written, %+v, %v read", p, q, err)
+		}
+	})
+}

@@ -382,14 +382,23 @@ func readPosition(name string) (position, error) {
 	if err != nil {
 		return position{}, err
 	}
+	p, err := parsePosition(data)
+	if err != nil {
+		return position{}, fmt.Errorf("mascot: %s: %w", name, err)
+	}
+	return p, nil
+}
+
+// parsePosition reads a position file's content: {"X": int, "Y": int}.
+func parsePosition(data []byte) (position, error) {
 	if len(data) > maxPositionFile {
-		return position{}, fmt.Errorf("mascot: %s: %d bytes, more than a position's %d", name, len(data), maxPositionFile)
+		return position{}, fmt.Errorf("%d bytes, more than a position's %d", len(data), maxPositionFile)
 	}
 	var p position
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&p); err != nil {
-		return position{}, fmt.Errorf("mascot: %s: %w", name, err)
+		return position{}, err
 	}
 	return p, nil
 }
