@@ -36,9 +36,10 @@ deps:
 	fi
 
 # The desktop viewer on the embedded default character (pass FILE=x.p2lrt
-# to open another model).
+# to open another model, ARGS=... for flags: ARGS=--mascot puts the
+# character on the desktop).
 run: deps
-	$(GO) run ./viewer $(FILE)
+	$(GO) run ./viewer $(ARGS) $(FILE)
 
 # The viewer for browsers, in a folder any static web server can host:
 # viewer.wasm (+ .gz), wasm_exec.js, index.html (docs/WEB.md).

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -43,6 +44,9 @@ type Character struct {
 
 	voice *Voice  // speaking now, driven by Update (voice.go)
 	look  lookAim // LookAtScreen's anchor and reach (lookat.go)
+
+	hitOpts HitOptions      // how HitTest and Tap decide (hit.go)
+	hit     render.Renderer // MeshAt's pages and buffers, no image
 }
 
 // Options configures where a model's texture pages come from. It matters
@@ -87,8 +91,9 @@ func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Charac
 	if opts == nil {
 		opts = &Options{}
 	}
+	texOpts := opts.Textures // decoded again later for pixel hit tests
 	r := acquireRes(model, func() ([]*image.RGBA, []error) {
-		pages := texture.Decode(model, &opts.Textures)
+		pages := texture.Decode(model, &texOpts)
 		imgs := make([]*image.RGBA, len(pages))
 		errs := make([]error, len(pages))
 		for i, p := range pages {
@@ -153,11 +158,17 @@ func (c *Character) Voice() *Voice { return c.voice }
 
 // HitTest returns the hit area (an index into Model.HitAreas) under the
 // point (x, y) of the last Draw's destination, or −1: the point goes
-// through ScreenToCanvas, then Rig.HitTest.
+// through ScreenToCanvas, then Rig.HitTest (the areas' triangles), or with
+// HitOptions.Pixels render.Renderer.HitTestAlpha (those triangles, only
+// where the character is drawn).
 func (c *Character) HitTest(x, y float64) int {
 	cx, cy, ok := c.ScreenToCanvas(x, y)
-	if !ok || c.rig == nil {
+	if !ok || c.rig == nil || c.disposed {
 		return -1
+	}
+	if c.hitOpts.Pixels {
+		c.usePixels()
+		return c.hit.HitTestAlpha(c.rig, float32(cx), float32(cy), c.hitOpts.threshold())
 	}
 	return c.rig.HitTest(float32(cx), float32(cy))
 }
@@ -268,6 +279,7 @@ func (c *Character) Dispose() {
 	c.disposed = true
 	c.vc = vertexCache{}
 	c.fc = flatCache{}
+	c.hit = render.Renderer{}
 	rd.mu.Lock() // the pool is the renderer's
 	defer rd.mu.Unlock()
 	c.rec.reset()

@@ -44,7 +44,10 @@
 // clips, expressions, parameters, behaviors (blink, breath, look-at, lip
 // sync), hit areas. LookAtScreen aims the look-at behavior at a screen
 // point, measured from the character's face; Tap plays the tap group of the
-// hit area under a screen point. NewVoice plays a sound through the
+// hit area under a screen point; MeshAt says whether a screen point is on
+// her drawn pixels (HitOptions makes HitTest and Tap count only those), and
+// DragTap tells a drag from a tap (package ebitenp2l/mascot puts her on the
+// desktop with them). NewVoice plays a sound through the
 // character: every Update moves the mouth with the samples being heard
 // (level and vowel, package p2l/lipsync), also without a sound device. Character.Update calls Rig.Update; to pose a rig
 // yourself, call Rig.Evaluate (or UpdateStages) instead and Draw shows the

@@ -112,13 +112,14 @@ func lookAtTarget(cv p2l.Canvas, ax, ay, reach, cx, cy float64) (x, y float32) {
 }
 
 // Tap reacts to a tap or click at a point of the last Draw's destination:
-// Rig.Tap plays a random clip of the hit area's tap group
-// (p2l.Model.TapGroup: "Tap" + the area's name) with p2l.PriorityNormal.
-// It returns the hit area (−1: none) and the clip started (−1: none).
+// the hit area there (HitTest, so by drawn pixels with HitOptions.Pixels)
+// plays a random clip of its tap group (p2l.Model.TapGroup: "Tap" + the
+// area's name) with p2l.PriorityNormal (Rig.TapArea). It returns the hit
+// area (−1: none) and the clip started (−1: none).
 func (c *Character) Tap(x, y float64) (area, clip int) {
-	cx, cy, ok := c.ScreenToCanvas(x, y)
-	if !ok || c.rig == nil {
+	if c.rig == nil {
 		return -1, -1
 	}
-	return c.rig.Tap(float32(cx), float32(cy))
+	area = c.HitTest(x, y)
+	return area, c.rig.TapArea(area)
 }

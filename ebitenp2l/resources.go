@@ -36,6 +36,14 @@ type modelRes struct {
 	// pageErr[i] says why page i is unavailable.
 	pageErr []error
 
+	// decode decodes the pages again, for hitPages: the GPU copy cannot be
+	// read back, and keeping the decoded pages for every model would
+	// double their memory for hosts that never test pixels.
+	decode func() ([]*image.RGBA, []error)
+	// cpuPages are the decoded pages (nil entries: unavailable), kept from
+	// the first pixel hit test on (hitPages).
+	cpuPages []*image.RGBA
+
 	// meshMask[i] is the mask-set index of mesh i, −1 when unmasked.
 	meshMask []int
 	// partMask[i] is the mask-set index of part i's isolated-group
@@ -75,7 +83,7 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 		r.refs++
 		return r
 	}
-	r := &modelRes{model: m, refs: 1}
+	r := &modelRes{model: m, refs: 1, decode: decode}
 	pages, errs := decode()
 	r.pageErr = errs
 	r.upload(pages)
@@ -149,6 +157,22 @@ func (r *modelRes) maskSet(masks []int) int {
 	return len(r.maskSets) - 1
 }
 
+// hitPages returns the model's decoded pages for pixel hit tests, decoding
+// them on first use (once per model; they are kept until the model's last
+// character is disposed).
+func (r *modelRes) hitPages() []*image.RGBA {
+	resMu.Lock()
+	defer resMu.Unlock()
+	if r.cpuPages == nil {
+		pages, _ := r.decode()
+		if pages == nil {
+			pages = []*image.RGBA{} // a model without pages: decoded, none
+		}
+		r.cpuPages = pages
+	}
+	return r.cpuPages
+}
+
 // release drops one reference; the last one disposes the pages.
 func (r *modelRes) release() {
 	resMu.Lock()
@@ -164,6 +188,7 @@ func (r *modelRes) release() {
 	for _, img := range r.imgs {
 		img.Deallocate()
 	}
+	r.cpuPages = nil
 	if res[r.model] == r {
 		delete(res, r.model)
 	}

@@ -2,7 +2,7 @@
 // test builds each one, runs it on the X display of the test (xvfb-run),
 // grabs the screen and checks that it drew a character, and checks that
 // the README's game snippet is examples/hello; hello's eyes follow the X
-// pointer.
+// pointer; mascot's window is undecorated and fitted to her.
 package examples
 
 import (
@@ -161,6 +161,61 @@ func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(
 		t.Fatalf("no window appeared\n%s", stderr.String())
 	}
 	return img
+}
+
+// TestMascotExample builds and runs examples/mascot (with a configuration
+// folder of its own, so that no position is kept for the user) and checks
+// its window as X sees it: titled "mascot", undecorated (_MOTIF_WM_HINTS
+// with the decorations flag and no decorations), of a fixed size
+// DefaultHeight (480) tall and narrower than tall, showing her in the
+// middle. Xvfb has no compositor, so the transparent pixels show black
+// (the corners), and no window manager, so the always-on-top request
+// leaves no trace in X: package ebitenp2l/mascot's TestMascotWindow checks
+// transparency, decorations and floating through Ebitengine's getters.
+func TestMascotExample(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no X display: run under xvfb-run")
+	}
+	exe := filepath.Join(t.TempDir(), "mascot")
+	if b, err := exec.Command("go", "build", "-o", exe, "./mascot").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	runAndDo(t, exe, color.RGBA{}, 8000, func(x *xgb.Conn, title string) *image.RGBA {
+		win, w, h, err := exampleWindow(x, title)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h != 480 || w < 100 || w >= h {
+			t.Errorf("window %d×%d, want 480 tall and narrower", w, h)
+		}
+		atom, err := xproto.InternAtom(x, true, uint16(len("_MOTIF_WM_HINTS")), "_MOTIF_WM_HINTS").Reply()
+		if err != nil || atom.Atom == 0 {
+			t.Fatalf("no _MOTIF_WM_HINTS atom: %v", err)
+		}
+		p, err := xproto.GetProperty(x, false, win, atom.Atom, xproto.GetPropertyTypeAny, 0, 5).Reply()
+		if err != nil || p.Format != 32 || len(p.Value) < 12 {
+			t.Fatalf("_MOTIF_WM_HINTS: %v, %+v", err, p)
+		}
+		// flags (bit 1: decorations given), functions, decorations.
+		flags, decorations := xgb.Get32(p.Value[0:]), xgb.Get32(p.Value[8:])
+		if flags&2 == 0 || decorations != 0 {
+			t.Errorf("_MOTIF_WM_HINTS flags %#x decorations %#x: want decorations given and none", flags, decorations)
+		}
+		img, err := grabWindow(x, title)
+		if err != nil {
+			t.Fatal(err)
+		}
+		black := color.RGBA{0, 0, 0, 255}
+		if c := img.RGBAAt(0, 0); c != black {
+			t.Errorf("corner %v, want black (transparent without a compositor)", c)
+		}
+		if c := img.RGBAAt(w/2, h/2); c == black {
+			t.Error("nothing drawn in the middle of the window")
+		}
+		return img
+	})
 }
 
 // TestHelloFollowsPointer moves the X pointer to the left and to the right

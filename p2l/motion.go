@@ -253,20 +253,29 @@ func (r *Rig) Tap(x, y float32) (area, clip int) {
 		return -1, -1
 	}
 	area = r.HitTest(x, y)
-	if area < 0 {
-		return -1, -1
+	return area, r.TapArea(area)
+}
+
+// TapArea is Tap for a hit area the host has found itself (for example by
+// drawn pixels, render.Renderer.HitTestAlpha): area plays a random clip of
+// its TapGroup on layer 0 with PriorityNormal. It returns the clip started,
+// −1 when none is (an area out of range, no such group, or a clip of
+// higher priority plays).
+func (r *Rig) TapArea(area int) (clip int) {
+	if r.dead() || area < 0 || area >= len(r.model.HitAreas) {
+		return -1
 	}
 	s := r.motions()
 	k := s.group(r.model.TapGroup(area))
 	if k < 0 {
-		return area, -1
+		return -1
 	}
 	clips := s.members[k]
 	c := clips[s.rng.IntN(len(clips))]
 	if !r.anim().clips.play(0, c, PriorityNormal) {
-		return area, -1
+		return -1
 	}
-	return area, c
+	return c
 }
 
 // SetClipPose switches clip-driven pose switching on or off (off

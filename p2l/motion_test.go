@@ -240,6 +240,16 @@ func TestTapGroupConvention(t *testing.T) {
 	if area, clip := r.Tap(-5, -5); area != -1 || clip != -1 {
 		t.Errorf("Tap outside = %d, %d", area, clip)
 	}
+	// TapArea: area 0 (id HitAreaBody) plays TapBody's only clip, 3
+	// (wave); areas out of range and area 1 (no group) play nothing.
+	for _, c := range []struct{ area, want int }{{-1, -1}, {4, -1}, {1, -1}, {0, 3}} {
+		if got := r.TapArea(c.area); got != c.want {
+			t.Errorf("TapArea(%d) = %d, want %d", c.area, got, c.want)
+		}
+	}
+	if r.PlayingClip() != 3 {
+		t.Errorf("after TapArea(0) playing %d, want 3", r.PlayingClip())
+	}
 }
 
 // TestClipPose: with SetClipPose the part-opacity curves of the playing

@@ -40,6 +40,7 @@ type options struct {
 	expression string
 	width      int
 	height     int
+	mascot     bool // on the desktop (mascot.go)
 }
 
 // game is the viewer: one character, its UI state, the camera and lip sync.
@@ -93,6 +94,9 @@ type game struct {
 	shotError error
 }
 
+// defaultName is the name the viewer shows for the embedded character.
+const defaultName = "default character"
+
 // fixedDT is the time step in screenshot mode, so runs are reproducible.
 const fixedDT = 1.0 / 60
 
@@ -113,7 +117,7 @@ func newGame(opts options) (*game, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedded default model: %w", err)
 		}
-		g.setModel(m, "default character", nil)
+		g.setModel(m, defaultName, nil)
 	}
 	if opts.speak {
 		if err := g.speak("speech.ogg", assets.Speech); err != nil {
@@ -542,6 +546,11 @@ func saveScreenshot(screen *ebiten.Image, name string) error {
 	b := screen.Bounds()
 	img := image.NewRGBA(b)
 	screen.ReadPixels(img.Pix)
+	return writePNG(img, name)
+}
+
+// writePNG writes img to the file name.
+func writePNG(img image.Image, name string) error {
 	f, err := os.Create(name)
 	if err != nil {
 		return err

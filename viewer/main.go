@@ -27,6 +27,12 @@
 //	-expression ID       show an expression at start
 //	-speak               play the bundled speech clip at start
 //	-size WxH            window size (default 1280x800)
+//	-mascot              the character on the desktop instead: a transparent,
+//	                     undecorated, always-on-top window fitted to her
+//	                     (package ebitenp2l/mascot; -size's height is the
+//	                     window's when given; with -screenshot the window's
+//	                     pixels are saved, transparent beside her, and its
+//	                     state printed)
 package main
 
 import (
@@ -65,6 +71,7 @@ func run(args []string) error {
 	fs.StringVar(&size, "size", "1280x800", "window size WxH")
 	fs.StringVar(&o.clip, "clip", "", "clip id to play at start")
 	fs.StringVar(&o.expression, "expression", "", "expression id to show at start")
+	fs.BoolVar(&o.mascot, "mascot", false, "put the character on the desktop (transparent, undecorated, always-on-top window)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: viewer [flags] [model.p2lrt]")
 		fs.PrintDefaults()
@@ -89,9 +96,14 @@ func run(args []string) error {
 	if o.frames < 1 {
 		return fmt.Errorf("-frames %d: want at least 1", o.frames)
 	}
+	sizeGiven := false
+	fs.Visit(func(f *flag.Flag) { sizeGiven = sizeGiven || f.Name == "size" })
 	g, err := newGame(o)
 	if err != nil {
 		return err
+	}
+	if o.mascot {
+		return runMascot(g, sizeGiven)
 	}
 	ebiten.SetWindowSize(o.width, o.height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)

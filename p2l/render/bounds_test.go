@@ -11,8 +11,8 @@ import (
 
 // TestDegeneratePagesDrawNothing: caller-supplied pages that cannot be
 // sampled — 0×0, 0×N, Pix shorter than its rectangle, a stride too small —
-// are unavailable pages (the mesh draws and masks nothing, hit testing
-// falls back to the triangle), never a panic.
+// are unavailable pages (the mesh draws and masks nothing, so the pixel
+// hit test finds nothing there), never a panic.
 func TestDegeneratePagesDrawNothing(t *testing.T) {
 	short := image.NewRGBA(image.Rect(0, 0, 4, 4))
 	short.Pix = short.Pix[:20]
@@ -48,8 +48,18 @@ func TestDegeneratePagesDrawNothing(t *testing.T) {
 			if drawn := got != (color.RGBA{}); drawn != tc.draw {
 				t.Errorf("pixel = %v, drawn %v, want %v", got, drawn, tc.draw)
 			}
-			if a := r.hitTestAlpha(f, 1, 1, 0.5); a != 0 {
-				t.Errorf("hit test = %d, want 0 (unavailable page: triangle test)", a)
+			// The usable page is opaque white: the overlay mesh (2) is the
+			// topmost drawn; otherwise nothing is drawn (mesh 1's mask
+			// covers nothing), so no area is hit.
+			wantMesh, wantArea := -1, -1
+			if tc.draw {
+				wantMesh, wantArea = 2, 0
+			}
+			if mi := r.meshAt(f, 1, 1, 0.5); mi != wantMesh {
+				t.Errorf("MeshAt = %d, want %d", mi, wantMesh)
+			}
+			if a := r.hitTestAlpha(f, 1, 1, 0.5); a != wantArea {
+				t.Errorf("HitTestAlpha = %d, want %d", a, wantArea)
 			}
 		})
 	}

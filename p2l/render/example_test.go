@@ -25,9 +25,13 @@ func ExampleRenderer() {
 	}
 	fmt.Println(img.Bounds().Size(), img.NRGBAAt(0, 0).A)
 
-	// Hit areas under canvas points: the face, and an empty corner.
-	fmt.Println(m.HitAreas[r.HitTestAlpha(rig, 500, 300, 0.5)].ID, r.HitTestAlpha(rig, 1, 1, 0.5))
+	// Hit areas under canvas points, by drawn pixels: the face, and an
+	// empty corner; and the topmost drawn mesh at the chin.
+	th := float32(render.DefaultHitThreshold)
+	fmt.Println(m.HitAreas[r.HitTestAlpha(rig, 500, 580, th)].ID, r.HitTestAlpha(rig, 1, 1, th))
+	fmt.Println(m.Meshes[r.MeshAt(rig, 500, 580, th)].ID)
 	// Output:
 	// (250,300) 0
 	// HitAreaHead -1
+	// Face
 }

@@ -105,7 +105,7 @@ type Renderer struct {
 	tris     []triangle
 	maskTris []triangle
 	mask     maskPage
-	drawn    []bool // per mesh: in the render order (hit testing)
+	hit      hitGroups // MeshAt's isolated groups
 
 	// Per-mesh drawing state read by the span functions.
 	cur struct {

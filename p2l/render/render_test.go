@@ -32,14 +32,14 @@ func (f *fakeFrame) MeshIndices(i int) []uint32              { return f.idx[i] }
 func (f *fakeFrame) MeshOpacity(i int) float32               { return f.opacity[i] }
 func (f *fakeFrame) MeshColors(i int) (p2l.Color, p2l.Color) { return f.mul[i], f.scr[i] }
 func (f *fakeFrame) GroupComposite(p int) p2l.Composite      { return f.groups[p] }
-func (f *fakeFrame) RenderOrder() []int {
-	var o []int
-	for _, c := range f.cmds {
-		if mi, ok := c.Mesh(); ok {
-			o = append(o, mi)
-		}
+
+// HitTest stands in for Rig.HitTest's triangle test: the point is in hit
+// area 0 when the model has one.
+func (f *fakeFrame) HitTest(x, y float32) int {
+	if len(f.m.HitAreas) == 0 {
+		return -1
 	}
-	return o
+	return 0
 }
 
 // addMesh appends a mesh with the given canvas vertices, UVs and indices,

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/internal/conformance"
 )
 
 // TestRenderSurvivesGarbage feeds frames with non-finite and huge
@@ -57,44 +56,5 @@ func TestRenderSurvivesGarbage(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.hitTestAlpha(f, pick(), pick(), 0.5)
-	}
-}
-
-// TestHitTestAlphaOnRig runs the pixel-accurate hit test on an evaluated
-// conformance model.
-func TestHitTestAlphaOnRig(t *testing.T) {
-	c := conformance.Features()
-	m := c.Model
-	m.HitAreas = []p2l.HitArea{
-		{ID: "masked", Meshes: []int{m.MeshIndex("masked")}},
-		{ID: "pages", Meshes: []int{m.MeshIndex("page_3"), m.MeshIndex("page_4")}},
-	}
-	rig := m.NewRig()
-	rig.Evaluate()
-	if rig.Err() != nil {
-		t.Fatal(rig.Err())
-	}
-	var r Renderer
-	// The masked mesh stretches the source page (alpha 0.25 at texel
-	// column 0, 1 at column 7) over x 4..60: at x 4.5 alpha ≈ 0.25.
-	if got := r.HitTestAlpha(rig, 4.5, 20, 0.5); got != -1 {
-		t.Errorf("low-alpha texel hit area %d", got)
-	}
-	if got := r.HitTestAlpha(rig, 4.5, 20, 0.2); got != 0 {
-		t.Errorf("threshold 0.2: area %d, want 0", got)
-	}
-	// page_3 has no page (opaque), page_4's page is unavailable (plain
-	// triangle test): both hit.
-	if got := r.HitTestAlpha(rig, 70, 60, 1); got != 1 {
-		t.Errorf("page-less mesh: area %d, want 1", got)
-	}
-	if got := r.HitTestAlpha(rig, 90, 60, 1); got != 1 {
-		t.Errorf("unavailable page: area %d, want 1", got)
-	}
-	if got := r.HitTestAlpha(rig, 150, 90, 0); got != -1 {
-		t.Errorf("empty spot: area %d", got)
-	}
-	if a, in := r.MeshAlphaAt(rig, m.MeshIndex("masked"), 4.5, 20); !in || math.Abs(float64(a)-64.0/255) > 0.02 {
-		t.Errorf("MeshAlphaAt = %v, %v", a, in)
 	}
 }
