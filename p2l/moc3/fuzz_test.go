@@ -40,12 +40,23 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		m, err := Parse(data)
-		runtime.ReadMemStats(&after)
-		if got := after.TotalAlloc - before.TotalAlloc; got > allocBound(len(data)) {
-			t.Fatalf("Parse of %d bytes allocated %d bytes, more than %d", len(data), got, allocBound(len(data)))
+		var m *Moc
+		var err error
+		// TotalAlloc counts the whole process, including the fuzzing
+		// engine's own goroutines; Parse allocates the same on every run,
+		// so only a bound exceeded three times in a row is Parse's.
+		for try := 0; ; try++ {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			m, err = Parse(data)
+			runtime.ReadMemStats(&after)
+			got := after.TotalAlloc - before.TotalAlloc
+			if got <= allocBound(len(data)) {
+				break
+			}
+			if try == 2 {
+				t.Fatalf("Parse of %d bytes allocated %d bytes, more than %d", len(data), got, allocBound(len(data)))
+			}
 		}
 		if err != nil {
 			if _, ok := err.(*FormatError); !ok {
@@ -55,4 +66,14 @@ func FuzzParse(f *testing.F) {
 		}
 		checkConsistent(t, m)
 	})
+}
+
+// allocBytes returns the bytes f allocates.
+func allocBytes(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
 }
