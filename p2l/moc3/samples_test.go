@@ -255,3 +255,33 @@ func TestSampleAllocation(t *testing.T) {
 		t.Logf("%s: %d bytes, Parse allocates %d (%.2f per file byte)", name, len(data), got, float64(got)/float64(len(data)))
 	}
 }
+
+// TestAllocationWorstShapes measures the files that make Parse allocate
+// the most per byte: tables whose 4-byte entries each become a larger Go
+// value (a blend-shape constraint index becomes a BlendShapeConstraint of
+// 56 bytes, a parameter binding index an Axis of 32, a part keyform a
+// PartKeyform of 32).
+func TestAllocationWorstShapes(t *testing.T) {
+	const n = 100000
+	for _, c := range []struct {
+		name string
+		edit func(a map[string]any)
+	}{
+		{"constraint indices", func(a map[string]any) { a["bsci.index"] = make([]int32, n) }},
+		{"parameter binding indices", func(a map[string]any) { a["pbi.index"] = make([]int32, n) }},
+		{"part keyforms", func(a map[string]any) { a["partKF.drawOrder"] = make([]float32, n) }},
+	} {
+		f := minimal(V42)
+		c.edit(f.arrays)
+		data, _ := f.encode(t)
+		var err error
+		got := allocBytes(func() { _, err = Parse(data) })
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got > allocBound(len(data)) {
+			t.Errorf("%s: %d bytes allocated for a file of %d, more than %d", c.name, got, len(data), allocBound(len(data)))
+		}
+		t.Logf("%s: %d bytes, Parse allocates %d (%.2f per file byte)", c.name, len(data), got, float64(got)/float64(len(data)))
+	}
+}
