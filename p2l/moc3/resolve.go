@@ -137,9 +137,7 @@ func (b *builder) floats(f fieldID) []float32 {
 		return nil
 	}
 	out := make([]float32, n)
-	for i := range out {
-		out[i] = b.r.f32(f, i)
-	}
+	b.r.f32s(out, b.r.sec[f].off)
 	return out
 }
 
@@ -151,8 +149,9 @@ func (b *builder) points(f fieldID) []Vec2 {
 		return nil
 	}
 	out := make([]Vec2, n)
+	off := b.r.sec[f].off
 	for i := range out {
-		out[i] = Vec2{b.r.f32(f, 2*i), b.r.f32(f, 2*i+1)}
+		out[i] = Vec2{math.Float32frombits(b.r.u32(off + 8*i)), math.Float32frombits(b.r.u32(off + 8*i + 4))}
 	}
 	return out
 }
