@@ -159,16 +159,6 @@ func TestSynthetic(t *testing.T) {
 	}
 }
 
-// TestSyntheticSeeds requires every seed moc3write offers the fuzz target
-// to parse.
-func TestSyntheticSeeds(t *testing.T) {
-	for i, s := range moc3write.Seeds() {
-		if _, err := moc3.Parse(s); err != nil {
-			t.Errorf("seed %d (version %d): %v", i, s[4], err)
-		}
-	}
-}
-
 // comparer compares one parsed Moc with the model written.
 type comparer struct {
 	t    *testing.T
