@@ -250,8 +250,11 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 	}
 	worst := 0.0
 	for f, fr := range g.Frames {
+		var got []string
 		if fr.Play != "" {
 			r.Play(m.ClipIndex(fr.Play))
+			r.UpdateStages(0, p2l.StageClips) // as the framework was driven
+			got = newestEvents(r, 0, got)
 		}
 		r.UpdateStages(fr.Dt, p2l.StageClips)
 		for i, want := range fr.Values {
@@ -265,15 +268,28 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 		if got := float64(r.Opacity()); math.Abs(got-fr.Opacity) > 1e-7 {
 			t.Fatalf("frame %d opacity %v, Cubism %v", f, got, fr.Opacity)
 		}
-		var got []string
-		for _, e := range r.Events() {
-			got = append(got, e.Value)
-		}
+		got = newestEvents(r, fr.Dt, got)
 		if fmt.Sprint(got) != fmt.Sprint(fr.Events) {
 			t.Fatalf("frame %d events %q, Cubism %q", f, got, fr.Events)
 		}
 	}
 	t.Logf("%d frames, worst difference %.3g of the range", len(g.Frames), worst)
+}
+
+// newestEvents appends to dst the values of the events the newest clip of
+// layer 0 fired in the last update, of step dt: the golden file lists only
+// those (its driver recorded the newest motion's events; the framework,
+// and this runtime for Cubism, also fire those of the motions fading out,
+// which may be the same clip, so the event's time must lie in the newest
+// clip's last step).
+func newestEvents(r *p2l.Rig, dt float64, dst []string) []string {
+	now := r.LayerTime(0)
+	for _, e := range r.Events() {
+		if at := float64(e.Time); e.Clip == r.LayerClip(0) && !e.Finished && at <= now+1e-9 && at >= now-dt-1e-9 {
+			dst = append(dst, e.Value)
+		}
+	}
+	return dst
 }
 
 type goldenPoseExpr struct {
