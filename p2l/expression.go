@@ -51,10 +51,10 @@ type expressionPlayer struct {
 	// Cubism: the clock, and the manager's tracked parameters (in the
 	// order first met; never forgotten) with their accumulators: additive,
 	// multiplicative and overwrite values.
-	cubism       bool
-	now          float64
-	tracked      []int
-	isTracked    []bool
+	cubism                bool
+	now                   float64
+	tracked               []int
+	isTracked             []bool
 	accAdd, accMul, accOw []float64
 }
 
