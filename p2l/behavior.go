@@ -49,6 +49,12 @@ type BlinkSettings struct {
 // 0.05 s, opening 0.15 s.
 var DefaultBlinkSettings = BlinkSettings{MinInterval: 2, MaxInterval: 6, Closing: 0.1, Closed: 0.05, Opening: 0.15}
 
+// CubismBlinkSettings are the Cubism framework's (CubismEyeBlink: interval
+// 4 s, so the next blink comes a uniform time in [0, 2·4 − 1] = [0, 7] s
+// after the previous one ended; closing 0.1 s, closed 0.05 s, opening
+// 0.15 s), which rigs of PlaybackCubism models start with.
+var CubismBlinkSettings = BlinkSettings{MinInterval: 0, MaxInterval: 7, Closing: 0.1, Closed: 0.05, Opening: 0.15}
+
 // BreathSettings sets the breath behavior.
 type BreathSettings struct {
 	// Period of the Breath parameter's sine, in seconds.
@@ -109,6 +115,22 @@ var breathSway = [4]struct {
 	{"BodyAngleX", 15.5345, 0.04},
 }
 
+// cubismBreath is the Cubism sample's breath table (lappmodel.ts
+// setupBreath, CubismBreath): each role's parameter gets
+// (offset + peak·sin(2π·time/cycle))·weight added; the Breath row's cycle
+// is BreathSettings.Period. The Web sample's Breath weight is 1 (the
+// Native samples' 0.5).
+var cubismBreath = [5]struct {
+	role                        string
+	offset, peak, cycle, weight float64
+}{
+	{"AngleX", 0, 15, 6.5345, 0.5},
+	{"AngleY", 0, 8, 3.5345, 0.5},
+	{"AngleZ", 0, 10, 5.5345, 0.5},
+	{"BodyAngleX", 0, 4, 15.5345, 0.5},
+	{"Breath", 0.5, 0.5, 3.2345, 1},
+}
+
 // lookBodyShare is how far the gaze turns BodyAngleX, as a fraction of its
 // half range (the reference's LOOKS table).
 const lookBodyShare = 0.33
@@ -147,14 +169,30 @@ var fallbackIDs = map[string]string{
 	"VowelO": "ParamO",
 }
 
+// cubismFallbackIDs are, for PlaybackCubism models, the Cubism standard
+// parameter ids of the roles the Cubism sample drives by id (breath and
+// dragging: CubismDefaultParameterId), used when the model has no ROLE
+// record for them. EyeBlink and LipSync have none: the framework takes
+// them from the model3.json's Groups only.
+var cubismFallbackIDs = map[string]string{
+	"AngleX":     "ParamAngleX",
+	"AngleY":     "ParamAngleY",
+	"AngleZ":     "ParamAngleZ",
+	"BodyAngleX": "ParamBodyAngleX",
+	"Breath":     "ParamBreath",
+	"EyeBallX":   "ParamEyeBallX",
+	"EyeBallY":   "ParamEyeBallY",
+}
+
 // vowelRoles are the roles of the vowel parameters, in vowel order.
 var vowelRoles = [5]string{"VowelA", "VowelI", "VowelU", "VowelE", "VowelO"}
 
 // roleParameters returns the parameters of role name as the reference
 // gathers them: those of every ROLE record with that name, in file order
 // (valid indices only; a Model built in code may hold others). Where the
-// model has no such record and the role has a fallback id (fallbackIDs),
-// the parameter with that id, if any.
+// model has no such record and the role has a fallback id (fallbackIDs;
+// for PlaybackCubism models also cubismFallbackIDs), the parameter with
+// that id, if any.
 func roleParameters(m *Model, name string) []int {
 	var out []int
 	found := false
@@ -169,7 +207,11 @@ func roleParameters(m *Model, name string) []int {
 			}
 		}
 	}
-	if id, ok := fallbackIDs[name]; ok && !found {
+	id, ok := fallbackIDs[name]
+	if !ok && m.Playback() == PlaybackCubism {
+		id, ok = cubismFallbackIDs[name]
+	}
+	if ok && !found {
 		for i := range m.Parameters {
 			if m.Parameters[i].ID == id {
 				return []int{i}
@@ -191,11 +233,15 @@ type behaviors struct {
 	blinkP, lipP, breathP, formP                     []int
 	vowelP                                           [5][]int
 	sway                                             [4][]int
+	cubismBreathP                                    [5][]int // per cubismBreath row
 	lookAX, lookAY, lookAZ, lookBody, lookEX, lookEY []int
 
 	// a is the model's playback arithmetic: the clock, the blink timeline
 	// and the sways are float32 as behavior.rs for PlaybackReference.
 	a arith
+	// cubism: blink and breath as the Cubism framework's CubismEyeBlink
+	// and CubismBreath with the sample's table (PlaybackCubism).
+	cubism bool
 
 	// time is the behaviors' clock: every update that runs the behaviors
 	// advances it (by at most maxBehaviorStep), whichever are on.
@@ -205,6 +251,10 @@ type behaviors struct {
 	blinkSeed  uint32  // xorshift32 state
 	blinkAt    float64 // when the next blink starts
 	blinkStart float64 // when the blink in progress started, −1 when none
+	// Cubism's blink: its own clock (advanced only by the updates it runs
+	// in), state (eyeFirst…eyeOpening) and the clock when the state began.
+	blinkClock, stateStart float64
+	blinkState             int
 
 	breathCfg BreathSettings
 
@@ -238,12 +288,19 @@ func newBehaviors(m *Model) *behaviors {
 		breathCfg: DefaultBreathSettings,
 		lookCfg:   DefaultLookAtSettings,
 		lipCfg:    DefaultLipSyncSettings,
+		cubism:    m.Playback() == PlaybackCubism,
+	}
+	if b.cubism {
+		b.blinkCfg = CubismBlinkSettings
 	}
 	for v, role := range vowelRoles {
 		b.vowelP[v] = roleParameters(m, role)
 	}
 	for k := range breathSway {
 		b.sway[k] = roleParameters(m, breathSway[k].role)
+	}
+	for k := range cubismBreath {
+		b.cubismBreathP[k] = roleParameters(m, cubismBreath[k].role)
 	}
 	b.blinkSeed, b.blinkAt, b.blinkStart = blinkDefaultSeed, 2, -1
 	if k := seedCounter.Add(1) - 1; k > 0 {
@@ -260,8 +317,11 @@ func (b *behaviors) seed(s uint32) {
 		s = blinkDefaultSeed
 	}
 	b.blinkSeed = s
-	if b.blinkStart < 0 {
-		b.blinkAt = b.nextBlink()
+	switch {
+	case b.cubism && b.blinkState == eyeInterval:
+		b.blinkAt = b.nextBlink(b.blinkClock)
+	case !b.cubism && b.blinkStart < 0:
+		b.blinkAt = b.nextBlink(b.time)
 	}
 }
 
@@ -282,14 +342,90 @@ func (b *behaviors) halfRange(i int) float64 {
 }
 
 // nextBlink draws the start of the next blink: now plus a uniform time in
-// [MinInterval, MaxInterval].
-func (b *behaviors) nextBlink() float64 {
+// [MinInterval, MaxInterval] (Cubism: now + r·(2·interval − 1), the same
+// with MinInterval 0).
+func (b *behaviors) nextBlink(now float64) float64 {
 	lo, hi := float64(b.blinkCfg.MinInterval), float64(b.blinkCfg.MaxInterval)
 	if hi < lo {
 		hi = lo
 	}
 	a := b.a
-	return a.r(a.r(b.time+lo) + a.r(b.random()*a.r(hi-lo)))
+	return a.r(a.r(now+lo) + a.r(b.random()*a.r(hi-lo)))
+}
+
+// The states of Cubism's blink (CubismEyeBlink EyeState).
+const (
+	eyeFirst = iota
+	eyeInterval
+	eyeClosing
+	eyeClosed
+	eyeOpening
+)
+
+// eyesCubism advances Cubism's blink by dt and returns the eye opening
+// (CubismEyeBlink.updateParameters): a state machine on its own clock,
+// each phase timed from the update that began it: the first update draws
+// the next blink; once the clock is past it the eyes close linearly over
+// Closing, stay shut until Closed has passed, open over Opening, and the
+// next blink is drawn.
+func (b *behaviors) eyesCubism(dt float64) float64 {
+	b.blinkClock += dt
+	now := b.blinkClock
+	cfg := &b.blinkCfg
+	switch b.blinkState {
+	case eyeClosing:
+		t := blinkPhase(now-b.stateStart, cfg.Closing)
+		if t >= 1 {
+			t = 1
+			b.blinkState, b.stateStart = eyeClosed, now
+		}
+		return 1 - t
+	case eyeClosed:
+		if blinkPhase(now-b.stateStart, cfg.Closed) >= 1 {
+			b.blinkState, b.stateStart = eyeOpening, now
+		}
+		return 0
+	case eyeOpening:
+		t := blinkPhase(now-b.stateStart, cfg.Opening)
+		if t >= 1 {
+			t = 1
+			b.blinkState = eyeInterval
+			b.blinkAt = b.nextBlink(now)
+		}
+		return t
+	case eyeInterval:
+		if b.blinkAt < now {
+			b.blinkState, b.stateStart = eyeClosing, now
+		}
+		return 1
+	}
+	b.blinkState = eyeInterval
+	b.blinkAt = b.nextBlink(now)
+	return 1
+}
+
+// blinkPhase is the fraction of a blink phase lasting secs done after
+// elapsed seconds; a phase of 0 s is done at once (the framework would
+// divide 0 by 0).
+func blinkPhase(elapsed float64, secs float32) float64 {
+	if !(secs > 0) {
+		return 1
+	}
+	return elapsed / float64(secs)
+}
+
+// blinkCubism runs Cubism's blink, when on, over values: the EyeBlink
+// parameters take the eye opening (overwritten, as SetParameterValue).
+// The rig calls it after the clips and before the expressions, only in
+// updates where no clip was updated (the sample's motionUpdated).
+func (b *behaviors) blinkCubism(values []float32, dt float64) {
+	if b.enabled&BehaviorBlink == 0 {
+		return
+	}
+	v := float32(b.eyesCubism(max(dt, 0)))
+	for _, i := range b.blinkP {
+		values[i] = v
+	}
 }
 
 // eyes returns the eye openness in [0, 1] now (the reference's
@@ -317,7 +453,7 @@ func (b *behaviors) eyes() float64 {
 		return a.r(a.r(a.r(t-closing)-closed) / opening)
 	}
 	b.blinkStart = -1
-	b.blinkAt = b.nextBlink()
+	b.blinkAt = b.nextBlink(b.time)
 	return 1
 }
 
@@ -370,15 +506,39 @@ func (b *behaviors) apply(values []float32, dt float64) {
 		d = 0
 	}
 	a := b.a
-	b.time = a.r(b.time + a.r(d))
+	if b.cubism {
+		b.time += max(dt, 0) // CubismBreath's clock: no bound on a step
+	} else {
+		b.time = a.r(b.time + a.r(d))
+	}
 	s := float64(b.strength)
-	if b.enabled&BehaviorBlink != 0 {
+	if b.cubism && b.enabled&BehaviorBreath != 0 {
+		// CubismBreath.updateParameters: t = time·2·π, each row adds
+		// (offset + peak·sin(t/cycle))·weight, the weight scaled by Sway ×
+		// strength (1 by default).
+		t := b.time * 2 * math.Pi
+		scale := float64(b.breathCfg.Sway) * s
+		for k, row := range cubismBreath {
+			cycle := row.cycle
+			if k == len(cubismBreath)-1 {
+				cycle = float64(b.breathCfg.Period)
+			}
+			if !(cycle > 0) {
+				continue
+			}
+			add := (row.offset + row.peak*math.Sin(t/cycle)) * (row.weight * scale)
+			for _, i := range b.cubismBreathP[k] {
+				values[i] = float32(float64(values[i]) + add)
+			}
+		}
+	}
+	if !b.cubism && b.enabled&BehaviorBlink != 0 {
 		v := b.eyes()
 		for _, i := range b.blinkP {
 			values[i] = float32(float64(values[i]) * v)
 		}
 	}
-	if b.enabled&BehaviorBreath != 0 {
+	if !b.cubism && b.enabled&BehaviorBreath != 0 {
 		// wave = sin(time·τ/cycle)·sway, and each step rounded as
 		// behavior.rs computes it in float32 (for PlaybackReference).
 		sway := a.r(float64(b.breathCfg.Sway) * s)

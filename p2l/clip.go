@@ -60,15 +60,35 @@ type FiredEvent struct {
 // fading out) or one fading out under it.
 type clipEntry struct {
 	clip int
-	// time is the clip's own time, which Seek moves; age the seconds since
-	// it started, which its fade-in follows; fading the seconds since it
-	// began to fade out, −1 while it does not.
+	// Reference clocks (PlaybackReference): time is the clip's own time,
+	// which Seek moves; age the seconds since it started, which its fade-in
+	// follows; fading the seconds since it began to fade out, −1 while it
+	// does not.
 	time, age, fading float64
 	// fired is the clip time up to which events have fired (−1 before the
 	// first update, so that events at time 0 fire then).
 	fired float64
 	t     float64 // local time (wrapped or clamped) of the last update
 	ended bool    // a one-shot clip reached its end (Finished reported)
+
+	// Cubism clocks (PlaybackCubism), the framework's CubismMotionQueueEntry:
+	// times on the player's clock p.now. start is when the clip's time 0
+	// was (moved back by Seek, forward at each lap), fadeInStart when its
+	// fade-in began (again at each lap), end when it ends (−1: none; a
+	// one-shot's start + duration, or the end of the fade-out once
+	// replaced), lastCheck the clock of its last event check (0 at first,
+	// as the framework's). offset is the clip time of the first update.
+	start, fadeInStart, end, lastCheck, offset float64
+	// inAge and toEnd are now − fadeInStart and end − now at the moment
+	// the weights of this update were taken (before a lap moves them).
+	inAge, toEnd float64
+	// started: the clip had its first update; queued: it was replaced or
+	// stopped, its fade-out starts (or is shortened) after its next update
+	// (the framework's isTriggeredFadeOut); finished: it ended and goes
+	// before the next update; deferred: started by the idle group, it
+	// waits one update (the sample starts an idle motion instead of
+	// updating the motions that frame).
+	started, queued, finished, deferred bool
 }
 
 // clipLayer is one layer: its clips (oldest first; the last is the playing
@@ -92,12 +112,95 @@ type clipInfo struct {
 	// longestOut is how long the clip shows after it begins to fade out:
 	// the longest of its fade-out and its curves' own fade-outs.
 	longestOut float64
+	// dec holds the clip's times as the JSON's decimals (PlaybackCubism
+	// only; nil otherwise).
+	dec *clipDecimals
+}
+
+// clipDecimals are a clip's times as the motion3.json wrote them: the
+// Cubism framework keeps the JSON's numbers in float64, a CLIP stores
+// float32, which can land after the decimal (0.4 → 0.400000006), so that
+// a key, an event or a clip's end at 0.4 s would come one frame late at
+// 60 Hz. Each float32 is turned back into the shortest decimal that rounds
+// to it (decimal32), which is the JSON's number whenever that number has
+// at most 6 significant digits (what the Cubism Editor writes) and within
+// the float32's precision otherwise.
+type clipDecimals struct {
+	curve, target [][]float64 // per curve: the start time, then each segment's end
+	events        []float64   // per event
+	duration, fps float64
+	fadeIn        float64 // the clip's fades (negative: 1 s)
+	fadeOut       float64
+	// curveIn and curveOut are the own fades of each parameter curve
+	// (negative: the clip's), nil when none has one.
+	curveIn, curveOut []float64
+}
+
+// newClipDecimals returns the decimals of clip c.
+func newClipDecimals(c *Clip, inf *clipInfo) *clipDecimals {
+	n := 0
+	for k := range c.Curves {
+		n += len(c.Curves[k].Curve.Segments) + 1
+	}
+	for k := range c.TargetCurves {
+		n += len(c.TargetCurves[k].Curve.Segments) + 1
+	}
+	flat := make([]float64, 0, n)
+	times := func(cv *Curve) []float64 {
+		at := len(flat)
+		flat = append(flat, decimal32(cv.Start.T))
+		for i := range cv.Segments {
+			flat = append(flat, decimal32(cv.Segments[i].End.T))
+		}
+		return flat[at:len(flat):len(flat)]
+	}
+	d := &clipDecimals{
+		curve:    make([][]float64, len(c.Curves)),
+		target:   make([][]float64, len(c.TargetCurves)),
+		events:   make([]float64, len(c.Events)),
+		duration: decimal32(c.Duration),
+		fps:      decimal32(c.Fps),
+		fadeIn:   decimal32(clipFade(c.FadeIn)),
+		fadeOut:  decimal32(clipFade(c.FadeOut)),
+	}
+	for k := range c.Curves {
+		d.curve[k] = times(&c.Curves[k].Curve)
+	}
+	for k := range c.TargetCurves {
+		d.target[k] = times(&c.TargetCurves[k].Curve)
+	}
+	for k, e := range c.Events {
+		d.events[k] = decimal32(e.Time)
+	}
+	if inf.hasOwn {
+		d.curveIn = make([]float64, len(c.Curves))
+		d.curveOut = make([]float64, len(c.Curves))
+		for k, f := range inf.curveFade {
+			d.curveIn[k], d.curveOut[k] = -1, -1
+			if f.Curve >= 0 {
+				if f.FadeIn >= 0 {
+					d.curveIn[k] = decimal32(f.FadeIn)
+				}
+				if f.FadeOut >= 0 {
+					d.curveOut[k] = decimal32(f.FadeOut)
+				}
+			}
+		}
+	}
+	return d
 }
 
 // clipPlayer plays the clips of one rig.
 type clipPlayer struct {
-	model   *Model
-	a       arith
+	model *Model
+	a     arith
+	// cubism plays as the Cubism framework's motion queue (PlaybackCubism):
+	// every layer is a CubismMotionManager on the clock now (the sum of the
+	// update steps); updated tells whether some clip was updated in the
+	// last update (the sample's motionUpdated, which stops the blink).
+	cubism  bool
+	now     float64
+	updated bool
 	info    []clipInfo
 	isBlink []bool // parameter is in the EyeBlink role
 	isLip   []bool // parameter is in the LipSync role
@@ -117,6 +220,7 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 		blinkP:  blinkParams,
 		lipP:    lipParams,
 		events:  make([]FiredEvent, 0, 16),
+		cubism:  m.Playback() == PlaybackCubism,
 	}
 	for _, i := range blinkParams {
 		p.isBlink[i] = true
@@ -162,6 +266,9 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 				}
 			}
 		}
+		if p.cubism {
+			inf.dec = newClipDecimals(c, inf)
+		}
 	}
 	for l := range p.layers {
 		p.layers[l].weight = 1
@@ -203,8 +310,33 @@ func (a arith) fadeOut(secs, fading float64) float64 {
 
 // fades returns the clip's fade-in and fade-out factors for e.
 func (p *clipPlayer) fades(e *clipEntry) (fin, fout float64) {
+	if p.cubism {
+		d := p.info[e.clip].dec
+		return e.cubismFadeIn(d.fadeIn), e.cubismFadeOut(d.fadeOut)
+	}
 	c := &p.model.Clips[e.clip]
 	return p.a.fadeIn(float64(clipFade(c.FadeIn)), e.age), p.a.fadeOut(float64(clipFade(c.FadeOut)), e.fading)
+}
+
+// cubismFadeIn is the framework's fade-in factor of a fade lasting secs
+// (ACubismMotion.updateFadeWeight): 1 for secs ≤ 0, else
+// ease((now − fadeInStart)/secs).
+func (e *clipEntry) cubismFadeIn(secs float64) float64 {
+	if secs <= 0 {
+		return 1
+	}
+	return arith{}.ease(e.inAge / secs)
+}
+
+// cubismFadeOut is the framework's fade-out factor: 1 for secs ≤ 0 or
+// while the clip has no end, else ease((end − now)/secs), which a one-shot
+// clip reaches during its last secs seconds and a replaced one from the
+// update after its replacement.
+func (e *clipEntry) cubismFadeOut(secs float64) float64 {
+	if secs <= 0 || e.end < 0 {
+		return 1
+	}
+	return arith{}.ease(e.toEnd / secs)
 }
 
 // weight is the clip's own weight: fade-in × fade-out.
@@ -242,13 +374,22 @@ func (p *clipPlayer) play(layer, clip, priority int) bool {
 		copy(L.entries, L.entries[1:])
 		L.entries = L.entries[:len(L.entries)-1]
 	}
-	L.entries = append(L.entries, clipEntry{clip: clip, fading: -1, fired: -1})
+	L.entries = append(L.entries, clipEntry{clip: clip, fading: -1, fired: -1, end: -1})
 	L.priority = priority
 	return true
 }
 
-// fadeOutCurrent makes the layer's playing clip start fading out.
+// fadeOutCurrent makes the layer's playing clip start fading out: at once
+// (the reference's stop), or for Cubism from the update after the next
+// (CubismMotionQueueManager.startMotion marks every entry, and each entry
+// marked starts its fade-out after its own update).
 func (p *clipPlayer) fadeOutCurrent(L *clipLayer) {
+	if p.cubism {
+		for i := range L.entries {
+			L.entries[i].queued = true
+		}
+		return
+	}
 	if n := len(L.entries); n > 0 && L.entries[n-1].fading < 0 {
 		L.entries[n-1].fading = 0
 	}
@@ -275,17 +416,21 @@ func (p *clipPlayer) current(layer int) *clipEntry {
 		return nil
 	}
 	e := &L.entries[len(L.entries)-1]
-	if e.fading >= 0 {
+	if e.fading >= 0 || e.queued || e.finished {
 		return nil
 	}
 	return e
 }
 
 // finished reports whether the playing clip of e is a one-shot past its
-// end (or e is nil: nothing plays).
+// end (or e is nil: nothing plays). A Cubism one-shot clip that ended is
+// not the playing clip any more (current is nil).
 func (p *clipPlayer) finished(e *clipEntry) bool {
 	if e == nil {
 		return true
+	}
+	if p.cubism {
+		return false
 	}
 	c := &p.model.Clips[e.clip]
 	return !c.Loop && e.time >= float64(c.Duration)
@@ -309,7 +454,21 @@ func (p *clipPlayer) seek(layer int, t float64) bool {
 	if e == nil || math.IsNaN(t) || math.IsInf(t, 0) {
 		return false
 	}
-	e.time = max(t, 0)
+	t = max(t, 0)
+	if p.cubism {
+		// The framework's setOffsetTime before the first update; after it,
+		// the start moves so that the clip's time is t now. A one-shot
+		// clip's end moves with it.
+		e.offset, e.t = t, t
+		if e.started {
+			e.start, e.lastCheck = p.now-t, p.now
+			if c := &p.model.Clips[e.clip]; !c.Loop && e.end >= 0 {
+				e.end = e.start + p.info[e.clip].dec.duration
+			}
+		}
+		return true
+	}
+	e.time = t
 	e.fired = e.time
 	e.t = p.local(e.clip, e.time)
 	e.ended = false
@@ -340,6 +499,10 @@ func (p *clipPlayer) advance(dt float64) {
 	if !(dt > 0) {
 		dt = 0
 	}
+	if p.cubism {
+		p.advanceCubism(dt)
+		return
+	}
 	a := p.a
 	dt = a.r(dt) // the reference's p2l_update takes a float
 	for l := range p.layers {
@@ -367,6 +530,131 @@ func (p *clipPlayer) advance(dt float64) {
 				e.ended = true
 				p.events = append(p.events, FiredEvent{Layer: l, Clip: e.clip, Time: c.Duration, Finished: true})
 			}
+		}
+	}
+}
+
+// maxLoopSubtractions bounds the laps a Cubism clip's time is brought
+// back by one at a time (the framework's while loop); beyond, the
+// remainder of a division gives the same lap position, to within
+// rounding, in bounded time (a tiny loop after a long update).
+const maxLoopSubtractions = 64
+
+// maxEffectIDs is how many EyeBlink and LipSync parameters a Cubism
+// motion's effect curves act on (cubismmotion.ts maxTargetSize).
+const maxEffectIDs = 64
+
+// advanceCubism is one update of every layer's motion queue as the Cubism
+// framework's CubismMotionManager.updateMotion: the clock advances by dt;
+// each entry, oldest first, starts on its first update (clip time 0,
+// fade-in weight 0, a one-shot clip's end at start + duration), takes its
+// weights, its clip time (a looping clip's lap is duration + 1/Fps, the
+// framework's MotionBehavior V2; the lap and the fade-in restart when it
+// is passed), ends (a one-shot clip once its time reaches its duration or
+// its end time has passed), fires its events and, when replaced, starts
+// fading out (cubismmotionqueuemanager.ts doUpdateMotion). An entry that
+// ended is applied once more (at weight 0 when its fade-out ended) and
+// removed before the next update.
+func (p *clipPlayer) advanceCubism(dt float64) {
+	p.now += dt
+	now := p.now
+	p.updated = false
+	for l := range p.layers {
+		L := &p.layers[l]
+		n := 0
+		for i := range L.entries {
+			if !L.entries[i].finished {
+				L.entries[n] = L.entries[i]
+				n++
+			}
+		}
+		L.entries = L.entries[:n]
+		for i := range L.entries {
+			e := &L.entries[i]
+			if e.deferred {
+				e.deferred = false
+				continue
+			}
+			p.updated = true
+			c := &p.model.Clips[e.clip]
+			d := p.info[e.clip].dec
+			if !e.started {
+				e.started = true
+				e.start, e.fadeInStart = now-e.offset, now
+				if e.offset > 0 {
+					e.lastCheck = now // a seek before the start fires nothing passed over
+				}
+				if e.end < 0 && !c.Loop && d.duration > 0 {
+					e.end = e.start + d.duration
+				}
+			}
+			e.inAge, e.toEnd = now-e.fadeInStart, e.end-now
+			elapsed := max(now-e.start, 0)
+			t, lap := elapsed, d.duration
+			if c.Loop {
+				lap += 1 / d.fps
+				t = loopTime(t, lap)
+			}
+			e.t = t
+			if elapsed >= lap {
+				if c.Loop {
+					e.start = now - t
+					e.fadeInStart = now - t
+				} else {
+					e.finished = true
+				}
+			}
+			if e.end > 0 && e.end < now {
+				e.finished = true
+			}
+			p.fireCubism(l, e, c, d)
+			if e.finished && !e.queued && !c.Loop {
+				p.events = append(p.events, FiredEvent{Layer: l, Clip: e.clip, Time: c.Duration, Finished: true})
+			}
+			e.lastCheck = now
+			if e.queued && !e.finished {
+				if end := now + d.fadeOut; e.end < 0 || end < e.end {
+					e.end = end
+				}
+			}
+		}
+	}
+}
+
+// loopTime brings the time t of a looping clip back into (0, lap] as the
+// framework does, by subtracting the lap while t exceeds it (by a division
+// beyond maxLoopSubtractions laps); a lap that is not a positive number
+// keeps the time at 0.
+func loopTime(t, lap float64) float64 {
+	if !(lap > 0) || math.IsInf(lap, 1) {
+		if lap > 0 {
+			return t
+		}
+		return 0
+	}
+	if t/lap > maxLoopSubtractions {
+		if t = math.Mod(t, lap); t == 0 {
+			t = lap
+		}
+		return t
+	}
+	for t > lap {
+		t -= lap
+	}
+	return t
+}
+
+// fireCubism fires the events of e's clip whose time is after its last
+// check and up to now, in clip time since its (possibly just moved) start
+// (CubismMotion.getFiredEvent called by doUpdateMotion): the first update
+// fires those at time 0; after a lap the window starts before the new
+// lap, so the events at the end of the lap just passed are skipped that
+// update (a framework quirk); clips fading out fire too.
+func (p *clipPlayer) fireCubism(layer int, e *clipEntry, c *Clip, d *clipDecimals) {
+	before, upTo := e.lastCheck-e.start, p.now-e.start
+	for k, ev := range c.Events {
+		if at := d.events[k]; at > before && at <= upTo {
+			p.emit(layer, e.clip, ev)
 		}
 	}
 }
@@ -433,6 +721,10 @@ func (p *clipPlayer) emit(layer, clip int, ev Event) {
 type clipOutputs struct {
 	partOpacity  []float32 // per part, 1 when no curve
 	modelOpacity float32
+	// poseSlot (PlaybackCubism; nil otherwise) is per part the value the
+	// clips' part-opacity curves last wrote, which the pose reads (the
+	// framework's non-existent parameters); it persists across updates.
+	poseSlot []float32
 }
 
 // reset sets every opacity back to 1 (no clip sets any).
@@ -456,24 +748,28 @@ func (p *clipPlayer) apply(values []float32, out *clipOutputs) {
 }
 
 // applyEntry blends one clip into values at layer weight lw (the
-// reference's apply_playing): its EyeBlink effect multiplies and its
-// LipSync effect adds to those roles' parameters, curves with fades of
-// their own weigh by them, part and model opacities are set outright.
+// reference's apply_playing, the framework's doUpdateParameters): its
+// EyeBlink effect multiplies and its LipSync effect adds to those roles'
+// parameters with a curve of their own, curves with fades of their own
+// weigh by them, part and model opacities are set outright.
 func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry, lw float64) {
 	c := &p.model.Clips[e.clip]
 	inf := &p.info[e.clip]
 	a := p.a
 	fin, fout := p.fades(e)
 	w := a.r(lw * a.r(fin*fout)) // clip.rs: layer · weight(clip)
+	if p.cubism {
+		w = lw * fin * fout // _weight · fadeIn · fadeOut
+	}
 	t := e.t
 
 	blink, hasBlink := 1.0, inf.blink >= 0
 	if hasBlink {
-		blink = float64(c.TargetCurves[inf.blink].value(t, a, inf.scan))
+		blink = p.targetValue(e, inf.blink)
 	}
 	lip, hasLip := 0.0, inf.lip >= 0
 	if hasLip {
-		lip = float64(c.TargetCurves[inf.lip].value(t, a, inf.scan))
+		lip = p.targetValue(e, inf.lip)
 	}
 	for k := range c.Curves {
 		pc := &c.Curves[k]
@@ -481,57 +777,138 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		if pi < 0 || pi >= len(values) {
 			continue
 		}
-		v := float64(pc.value(t, a, inf.scan))
-		if hasBlink && p.isBlink[pi] {
+		var v float64
+		if p.cubism {
+			v = pc.Curve.valueCubism(t, inf.dec.curve[k], inf.scan, p.loopEnd(c, inf.dec))
+		} else {
+			v = float64(pc.value(t, a, inf.scan))
+		}
+		if hasBlink && p.isEffect(p.blinkP, p.isBlink, pi) {
 			v = a.r(v * blink)
 		}
-		if hasLip && p.isLip[pi] {
+		if hasLip && p.isEffect(p.lipP, p.isLip, pi) {
 			v = a.r(v + lip)
 		}
 		cw := w
 		if inf.hasOwn {
 			if cf := &inf.curveFade[k]; cf.Curve >= 0 {
 				ci, co := fin, fout
-				if cf.FadeIn >= 0 {
-					ci = a.fadeIn(float64(cf.FadeIn), e.age)
+				if p.cubism {
+					if in := inf.dec.curveIn[k]; in >= 0 {
+						ci = e.cubismFadeIn(in)
+					}
+					if o := inf.dec.curveOut[k]; o >= 0 {
+						co = e.cubismFadeOut(o)
+					}
+					cw = lw * ci * co
+				} else {
+					if cf.FadeIn >= 0 {
+						ci = a.fadeIn(float64(cf.FadeIn), e.age)
+					}
+					if cf.FadeOut >= 0 {
+						co = a.fadeOut(float64(cf.FadeOut), e.fading)
+					}
+					cw = a.r(a.r(lw*ci) * co) // clip.rs: layer · fin · fout
 				}
-				if cf.FadeOut >= 0 {
-					co = a.fadeOut(float64(cf.FadeOut), e.fading)
-				}
-				cw = a.r(a.r(lw*ci) * co) // clip.rs: layer · fin · fout
 			}
 		}
 		src := float64(values[pi])
 		values[pi] = float32(src + a.r(a.r(v-src)*cw))
 	}
-	// Role parameters without their own curve: the effect acts on the
-	// current value, weighted by the clip weight.
+	// Role parameters without their own curve: the reference's effect acts
+	// on the current value, weighted by the clip weight; the framework's
+	// pulls the value to the effect's value with the motion's weight.
 	if hasBlink {
-		for _, pi := range p.blinkP {
-			if !clipHasCurve(c, pi) {
-				src := float64(values[pi])
-				values[pi] = float32(src + a.r(a.r(a.r(src*blink)-src)*w))
-			}
-		}
+		p.effectWithoutCurve(values, c, p.blinkP, w, blink, true)
 	}
 	if hasLip {
-		for _, pi := range p.lipP {
-			if !clipHasCurve(c, pi) {
-				values[pi] = float32(float64(values[pi]) + a.r(lip*w))
-			}
-		}
+		p.effectWithoutCurve(values, c, p.lipP, w, lip, false)
 	}
-	// Part and model opacity curves are set directly, not faded, clamped
-	// to [0, 1] (a non-finite value counts as 1).
+	// Part and model opacity curves are set directly, not faded: the model
+	// opacity clamped to [0, 1] (a non-finite value counts as 1); a part's
+	// multiplies its meshes the same way (reference), or, for Cubism, is
+	// the part's pose slot, the "non-existent parameter" Cubism's pose
+	// reads, unclamped.
 	for k := range c.TargetCurves {
 		tc := &c.TargetCurves[k]
 		switch tc.Target {
 		case TargetPartOpacity:
-			if tc.Part >= 0 && tc.Part < len(out.partOpacity) {
-				out.partOpacity[tc.Part] = unitOpacity(tc.value(t, a, inf.scan))
+			if tc.Part < 0 || tc.Part >= len(out.partOpacity) {
+				continue
+			}
+			if p.cubism {
+				if out.poseSlot != nil {
+					out.poseSlot[tc.Part] = float32(p.targetValue(e, k))
+				}
+			} else {
+				out.partOpacity[tc.Part] = unitOpacity(float32(p.targetValue(e, k)))
 			}
 		case TargetModelOpacity:
-			out.modelOpacity = unitOpacity(tc.value(t, a, inf.scan))
+			out.modelOpacity = unitOpacity(float32(p.targetValue(e, k)))
+		}
+	}
+}
+
+// targetValue is the value of e's target curve k now.
+func (p *clipPlayer) targetValue(e *clipEntry, k int) float64 {
+	c := &p.model.Clips[e.clip]
+	inf := &p.info[e.clip]
+	if p.cubism {
+		return c.TargetCurves[k].Curve.valueCubism(e.t, inf.dec.target[k], inf.scan, p.loopEnd(c, inf.dec))
+	}
+	return float64(c.TargetCurves[k].value(e.t, p.a, inf.scan))
+}
+
+// loopEnd is the end of the end-correction segment of a Cubism looping
+// clip (duration + 1/Fps, cubismmotion.ts evaluateCurve's isCorrection),
+// 0 for a one-shot clip (no correction).
+func (p *clipPlayer) loopEnd(c *Clip, d *clipDecimals) float64 {
+	if !c.Loop {
+		return 0
+	}
+	return d.duration + 1/d.fps
+}
+
+// isEffect reports whether parameter pi takes the clip's effect of a role
+// (EyeBlink or LipSync; in, the role's membership): for Cubism only the
+// role's first maxEffectIDs parameters do.
+func (p *clipPlayer) isEffect(role []int, in []bool, pi int) bool {
+	if !in[pi] {
+		return false
+	}
+	if !p.cubism || len(role) <= maxEffectIDs {
+		return true
+	}
+	for _, q := range role[:maxEffectIDs] {
+		if q == pi {
+			return true
+		}
+	}
+	return false
+}
+
+// effectWithoutCurve applies a clip's effect (blink: multiplying, lip
+// sync: adding) to the role's parameters the clip has no curve for:
+// weighted by the clip weight w (reference), or, for Cubism, pulling them
+// to the effect value by w (v + (effect − v)·w) for the role's first
+// maxEffectIDs parameters.
+func (p *clipPlayer) effectWithoutCurve(values []float32, c *Clip, role []int, w, effect float64, blink bool) {
+	a := p.a
+	for k, pi := range role {
+		if p.cubism && k >= maxEffectIDs {
+			break
+		}
+		if clipHasCurve(c, pi) {
+			continue
+		}
+		src := float64(values[pi])
+		switch {
+		case p.cubism:
+			values[pi] = float32(src + (effect-src)*w)
+		case blink:
+			values[pi] = float32(src + a.r(a.r(a.r(src*effect)-src)*w))
+		default:
+			values[pi] = float32(src + a.r(effect*w))
 		}
 	}
 }

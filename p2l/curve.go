@@ -3,6 +3,7 @@ package p2l
 import (
 	"math"
 	"sort"
+	"strconv"
 )
 
 // This file evaluates motion curves as the reference runtime does
@@ -107,6 +108,80 @@ func (s *Segment) eval(p0 Point, t float64, a arith) float64 {
 }
 
 func lerp64(a, b, u float64) float64 { return a + (b-a)*u }
+
+// valueCubism evaluates the curve at t as the Cubism framework's
+// evaluateCurve (cubismmotion.ts), in float64: times holds the curve's
+// key times as the motion3.json's decimals (times[0] the start, times[s+1]
+// the end of segment s; see clipDecimals). The segment used is the first
+// whose end is after t (strictly: at a key time the next segment applies,
+// so a key before an inverse-stepped segment shows that segment's end
+// value, and so does a time at or before the start of an inverse-stepped
+// first segment); within it u = (t − t0)/(t1 − t0), raised to 0 before
+// the start; stepped shows its start value, inverse stepped its end
+// value. After the last key the last value holds, except in a looping
+// clip (loopEnd > 0, its duration + 1/Fps) before loopEnd: the
+// end-correction segment from the last key to (loopEnd, first value),
+// linear after a linear or Bezier segment, the last value after a stepped
+// one, the first after an inverse-stepped one (correctEndPoint). scan
+// finds the segment by a scan from the start (end times that go back).
+func (c *Curve) valueCubism(t float64, times []float64, scan bool, loopEnd float64) float64 {
+	n := len(c.Segments)
+	var i int
+	if scan {
+		for i < n && !(times[i+1] > t) {
+			i++
+		}
+	} else {
+		i = sort.Search(n, func(i int) bool { return times[i+1] > t })
+	}
+	if i == n {
+		last, first := float64(c.Start.V), float64(c.Start.V)
+		kind := SegmentLinear
+		if n > 0 {
+			last, kind = float64(c.Segments[n-1].End.V), c.Segments[n-1].Kind
+		}
+		if !(loopEnd > 0 && t < loopEnd) {
+			return last
+		}
+		switch kind {
+		case SegmentStepped:
+			return last
+		case SegmentInverseStepped:
+			return first
+		}
+		return lerp64(last, first, max((t-times[n])/(loopEnd-times[n]), 0))
+	}
+	s := &c.Segments[i]
+	v0, v1 := float64(c.Start.V), float64(s.End.V)
+	if i > 0 {
+		v0 = float64(c.Segments[i-1].End.V)
+	}
+	switch s.Kind {
+	case SegmentStepped:
+		return v0
+	case SegmentInverseStepped:
+		return v1
+	}
+	u := max((t-times[i])/(times[i+1]-times[i]), 0)
+	if s.Kind == SegmentBezier {
+		c1, c2 := float64(s.C1.V), float64(s.C2.V)
+		p, q, r := lerp64(v0, c1, u), lerp64(c1, c2, u), lerp64(c2, v1, u)
+		return lerp64(lerp64(p, q, u), lerp64(q, r, u), u)
+	}
+	return lerp64(v0, v1, u)
+}
+
+// decimal32 returns the float64 of the shortest decimal that rounds to the
+// float32 f: the number a JSON file held when it was read into f, if that
+// number had at most 6 significant digits (0.4 for the float32
+// 0.4000000059604645).
+func decimal32(f float32) float64 {
+	v, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	if err != nil {
+		return float64(f)
+	}
+	return v
+}
 
 // ease is the fades' easing (Cubism's GetEasingSine, the reference's
 // ease): 0 before 0, 1 after 1, else 0.5 − 0.5·cos(πx); in float32

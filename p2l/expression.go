@@ -14,31 +14,60 @@ package p2l
 // 1 − ease(elapsed/FadeOut) (0 at once when FadeOut ≤ 0), and the
 // expression is dropped when w reaches 0. Every update first advances the
 // clocks, then applies. Several expressions apply in the order they
-// started, each on the result of the previous ones. (Cubism 5 instead
-// crossfades per-parameter accumulators by the newer entry's weight; for
-// one expression both agree.) The arithmetic is the model's Playback:
-// float32 as expression.rs, or float64.
+// started, each on the result of the previous ones. The arithmetic is the
+// model's Playback: float32 as expression.rs, or float64.
+//
+// PlaybackCubism models play as the Cubism framework's
+// CubismExpressionMotionManager instead (applyCubism): one expression at a
+// time, the newer crossfading the per-parameter accumulators of the older
+// by its own weight.
 
 // maxExpressions bounds the playing expressions; starting more drops the
 // oldest.
 const maxExpressions = 32
 
 type exprEntry struct {
-	expr int
+	expr int // −1: Cubism's neutral entry (no parameters)
 	age  float64
 	// fading is the seconds since the fade-out began, −1 while none;
 	// start is the weight the expression had when it began.
 	fading, start float64
+
+	// Cubism (CubismMotionQueueEntry on the player's clock): fadeInStart
+	// and end (−1: none) are set on the first update; queued marks an
+	// entry replaced, whose fade-out starts after its next update;
+	// fadeIn, fadeOut are its fade times (a neutral entry's fade-in is
+	// the fade-out of the expression it replaced).
+	started, queued         bool
+	fadeInStart, end        float64
+	fadeInSecs, fadeOutSecs float64
 }
 
 type expressionPlayer struct {
 	model   *Model
 	a       arith
 	entries []exprEntry
+
+	// Cubism: the clock, and the manager's tracked parameters (in the
+	// order first met; never forgotten) with their accumulators: additive,
+	// multiplicative and overwrite values.
+	cubism                bool
+	now                   float64
+	tracked               []int
+	isTracked             []bool
+	accAdd, accMul, accOw []float64
 }
 
 func newExpressionPlayer(m *Model) *expressionPlayer {
-	return &expressionPlayer{model: m, a: arithOf(m), entries: make([]exprEntry, 0, 4)}
+	p := &expressionPlayer{model: m, a: arithOf(m), entries: make([]exprEntry, 0, 4)}
+	if m.Playback() == PlaybackCubism {
+		n := len(m.Parameters)
+		p.cubism = true
+		p.tracked = make([]int, 0, n)
+		p.isTracked = make([]bool, n)
+		p.accAdd, p.accMul, p.accOw = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	return p
 }
 
 // weight is the entry's weight now.
@@ -55,7 +84,46 @@ func (p *expressionPlayer) push(i int) {
 		copy(p.entries, p.entries[1:])
 		p.entries = p.entries[:len(p.entries)-1]
 	}
-	p.entries = append(p.entries, exprEntry{expr: i, fading: -1})
+	e := exprEntry{expr: i, fading: -1, end: -1}
+	if p.cubism {
+		// Every entry already queued starts its fade-out after its next
+		// update (CubismMotionQueueManager.startMotion).
+		for k := range p.entries {
+			p.entries[k].queued = true
+		}
+		if n := len(p.entries); i < 0 && n > 0 {
+			e.fadeInSecs = p.entries[n-1].fadeOutSecs
+		}
+		if i >= 0 {
+			x := &p.model.Expressions[i]
+			e.fadeInSecs, e.fadeOutSecs = decimal32(x.FadeIn), decimal32(x.FadeOut)
+		} else {
+			e.fadeOutSecs = e.fadeInSecs
+		}
+	}
+	p.entries = append(p.entries, e)
+}
+
+// newestCubism returns the expression of the newest Cubism entry, −1 when
+// it is the neutral one, −2 when there is none.
+func (p *expressionPlayer) newestCubism() int {
+	if n := len(p.entries); n > 0 {
+		return p.entries[n-1].expr
+	}
+	return -2
+}
+
+// setCubism plays expression i (−1: neutral) as the framework's
+// startMotion does: unless it is the newest already, it is queued and
+// every older entry will fade out. Neutral is an entry without parameters
+// fading in over the fade-out time of the expression it replaces (the
+// framework has no stop: an empty expression started is its neutral).
+func (p *expressionPlayer) setCubism(i int) {
+	newest := p.newestCubism()
+	if newest == i || (i < 0 && newest < 0) {
+		return
+	}
+	p.push(i)
 }
 
 // fadeOut makes the playing entries of expression i (every one for i < 0)
@@ -79,6 +147,13 @@ func (p *expressionPlayer) fadeOut(i int) bool {
 func (p *expressionPlayer) set(i int) bool {
 	if i >= len(p.model.Expressions) {
 		return false
+	}
+	if p.cubism {
+		if i >= 0 && len(p.model.Expressions[i].Entries) == 0 {
+			i = -1
+		}
+		p.setCubism(i)
+		return true
 	}
 	if i >= 0 {
 		n, only := 0, true
@@ -105,6 +180,12 @@ func (p *expressionPlayer) add(i int) bool {
 	if i < 0 || i >= len(p.model.Expressions) {
 		return false
 	}
+	if p.cubism {
+		// The framework plays one expression at a time: a newer one
+		// crossfades over the older.
+		p.setCubism(i)
+		return true
+	}
 	for k := range p.entries {
 		if p.entries[k].expr == i && p.entries[k].fading < 0 {
 			return true
@@ -119,12 +200,25 @@ func (p *expressionPlayer) remove(i int) bool {
 	if i < 0 {
 		return false
 	}
+	if p.cubism {
+		if p.newestCubism() != i {
+			return false
+		}
+		p.setCubism(-1)
+		return true
+	}
 	return p.fadeOut(i)
 }
 
 // playing appends the expressions playing and not fading out, in start
 // order.
 func (p *expressionPlayer) playing(dst []int) []int {
+	if p.cubism {
+		if i := p.newestCubism(); i >= 0 {
+			dst = append(dst, i)
+		}
+		return dst
+	}
 	for k := range p.entries {
 		if p.entries[k].fading < 0 {
 			dst = append(dst, p.entries[k].expr)
@@ -138,6 +232,10 @@ func (p *expressionPlayer) playing(dst []int) []int {
 func (p *expressionPlayer) advance(dt float64) {
 	if !(dt > 0) {
 		dt = 0
+	}
+	if p.cubism {
+		p.now += dt // the rest of the update is applyCubism's
+		return
 	}
 	a := p.a
 	dt = a.r(dt)
@@ -159,6 +257,10 @@ func (p *expressionPlayer) advance(dt float64) {
 
 // apply changes values by every playing expression.
 func (p *expressionPlayer) apply(values []float32) {
+	if p.cubism {
+		p.applyCubism(values)
+		return
+	}
 	for k := range p.entries {
 		e := &p.entries[k]
 		w := p.weight(e)
@@ -182,5 +284,114 @@ func (a arith) expression(v float32, blend ExpressionBlend, value float32, w flo
 		return float32(a.r(x*a.r(1-w)) + a.r(y*w))
 	default:
 		return float32(x + a.r(y*w))
+	}
+}
+
+// applyCubism is CubismExpressionMotionManager.updateMotion
+// (cubismexpressionmotionmanager.ts, cubismexpressionmotion.ts
+// calculateExpressionParameters) at the clock p.now, in float64:
+//
+//   - the parameters of every queued expression join the tracked ones;
+//   - each entry, oldest first, starts on its first update and takes its
+//     weight fw = fade-in × fade-out (ease((now − fadeInStart)/FadeIn), 1
+//     for FadeIn 0; ease((end − now)/FadeOut) once it has an end); for
+//     each tracked parameter with value c the overwrite accumulator is
+//     reset to c, then the entry's target (Add v: (v, 1, c); Multiply v:
+//     (0, v, c); Overwrite v: (0, 1, v); not in the expression: (0, 1, c))
+//     is taken as it is by the oldest entry and crossfaded in by fw by
+//     each newer one (acc·(1 − fw) + target·fw); the fade-in of every entry
+//     is summed; a replaced entry starts to fade out;
+//   - once the newest entry's fw reaches 1 the older ones are dropped;
+//   - every tracked parameter becomes c·(1 − W) + clamp((O + A)·M)·W, W the
+//     sum of fade-ins up to 1, the target clamped to the parameter's range
+//     (SetParameterValue).
+func (p *expressionPlayer) applyCubism(values []float32) {
+	now := p.now
+	total := 0.0
+	last := 0.0
+	for k := range p.entries {
+		e := &p.entries[k]
+		if e.expr >= 0 {
+			for _, en := range p.model.Expressions[e.expr].Entries {
+				if pi := en.Parameter; pi >= 0 && pi < len(values) && !p.isTracked[pi] {
+					p.isTracked[pi] = true
+					p.tracked = append(p.tracked, pi)
+				}
+			}
+		}
+		if !e.started {
+			e.started, e.fadeInStart = true, now
+		}
+		fin := 1.0
+		if e.fadeInSecs != 0 {
+			fin = arith{}.ease((now - e.fadeInStart) / e.fadeInSecs)
+		}
+		fout := 1.0
+		if e.fadeOutSecs != 0 && e.end >= 0 {
+			fout = arith{}.ease((e.end - now) / e.fadeOutSecs)
+		}
+		fw := fin * fout
+		p.accumulate(values, e.expr, k == 0, fw)
+		total += fin
+		last = fw
+		if e.queued {
+			if end := now + e.fadeOutSecs; e.end < 0 || end < e.end {
+				e.end = end
+			}
+		}
+	}
+	if n := len(p.entries); n > 1 && last >= 1 {
+		p.entries[0] = p.entries[n-1]
+		p.entries = p.entries[:1]
+	}
+	w := min(total, 1)
+	for _, pi := range p.tracked {
+		// The target is clamped to the range (wrapped for a repeat
+		// parameter) before the blend, as SetParameterValue does.
+		target := float64(clampParam(&p.model.Parameters[pi], float32((p.accOw[pi]+p.accAdd[pi])*p.accMul[pi])))
+		c := float64(values[pi])
+		if w == 1 {
+			values[pi] = float32(target)
+		} else {
+			values[pi] = float32(c*(1-w) + target*w)
+		}
+		p.accAdd[pi], p.accMul[pi] = 0, 1
+	}
+}
+
+// accumulate is calculateExpressionParameters for one entry (expression
+// x, −1 for the neutral one) of weight fw; first is the oldest entry,
+// whose targets are taken unweighted.
+func (p *expressionPlayer) accumulate(values []float32, x int, first bool, fw float64) {
+	var entries []ExpressionEntry
+	if x >= 0 {
+		entries = p.model.Expressions[x].Entries
+	}
+	for _, pi := range p.tracked {
+		c := float64(values[pi])
+		p.accOw[pi] = c
+		a, m, o := 0.0, 1.0, c
+		for _, en := range entries { // the first entry on the parameter
+			if en.Parameter != pi {
+				continue
+			}
+			v := float64(en.Value)
+			switch en.Blend {
+			case ExpressionMultiply:
+				m = v
+			case ExpressionOverwrite:
+				o = v
+			default:
+				a = v
+			}
+			break
+		}
+		if first {
+			p.accAdd[pi], p.accMul[pi], p.accOw[pi] = a, m, o
+			continue
+		}
+		p.accAdd[pi] = p.accAdd[pi]*(1-fw) + a*fw
+		p.accMul[pi] = p.accMul[pi]*(1-fw) + m*fw
+		p.accOw[pi] = p.accOw[pi]*(1-fw) + o*fw
 	}
 }

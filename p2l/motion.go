@@ -216,11 +216,23 @@ func (s *motionState) resumeIdle(p *clipPlayer) {
 	if s.idle < 0 {
 		return
 	}
-	if e := p.current(0); e != nil && !e.ended {
+	if p.cubism {
+		// The Cubism sample (lappmodel.ts update): once every motion
+		// finished, a random idle motion starts instead of updating the
+		// motions, so it has its first update (time 0) on the next one.
+		for _, e := range p.layers[0].entries {
+			if !e.finished {
+				return
+			}
+		}
+	} else if e := p.current(0); e != nil && !e.ended {
 		return
 	}
 	clips := s.members[s.idle]
-	p.play(0, clips[s.rng.IntN(len(clips))], PriorityIdle)
+	if p.play(0, clips[s.rng.IntN(len(clips))], PriorityIdle) && p.cubism {
+		L := &p.layers[0]
+		L.entries[len(L.entries)-1].deferred = true
+	}
 }
 
 // TapGroup returns the clip group a tap on hit area i plays by this

@@ -66,9 +66,12 @@ func linear(t, v float32) p2l.Segment {
 // TestPlaybackClock: the clip clock of a PlaybackReference rig is the
 // reference's float32 sum of float32 dt (clip.rs update_layer: time += dt
 // in f32, the host's dt as a C float), that of a PlaybackCubism rig the
-// float64 sum, and the curve value follows: a linear curve 0 → 10 over
-// 10 s sampled at the float32 clock in float32 arithmetic (value_at:
-// from + (to − from)·((t − t0)/(t1 − t0))).
+// framework's: the float64 sum of dt (the queue's userTime) minus that sum
+// at the clip's first update (its start, cubismmotion.ts
+// doUpdateParameters: timeOffset = userTime − startTime), and the curve
+// value follows: a linear curve 0 → 10 over 10 s sampled at the float32
+// clock in float32 arithmetic (value_at: from + (to − from)·((t − t0)/(t1
+// − t0))).
 func TestPlaybackClock(t *testing.T) {
 	m := oneCurveModel(20, linear(10, 10))
 	const dt = 1.0 / 60
@@ -79,18 +82,22 @@ func TestPlaybackClock(t *testing.T) {
 		r.Play(0)
 	}
 	var t32 float32
-	var t64 float64
+	var t64, now, start float64
 	apart := 0
 	for k := 1; k <= 590; k++ { // to 9.83 s, inside the segment
 		ref.UpdateStages(dt, p2l.StageClips)
 		cub.UpdateStages(dt, p2l.StageClips)
 		t32 += float32(dt)
-		t64 += dt
+		now += dt
+		if k == 1 {
+			start = now
+		}
+		t64 = now - start
 		if got := ref.ClipTime(); got != float64(t32) {
 			t.Fatalf("update %d: reference clock %v, want the float32 sum %v", k, got, t32)
 		}
 		if got := cub.ClipTime(); got != t64 {
-			t.Fatalf("update %d: Cubism clock %v, want the float64 sum %v", k, got, t64)
+			t.Fatalf("update %d: Cubism clock %v, want the float64 sum less the start %v", k, got, t64)
 		}
 		u := t32 / 10
 		if want, got := 0+(10-0)*u, ref.ParameterCurrent(0); got != want {
@@ -115,7 +122,8 @@ func TestPlaybackClock(t *testing.T) {
 
 // TestDecreasingSegmentTimes: a file may hold a curve whose segment end
 // times go back (the reference loads it); value_at takes the first segment
-// whose end is at or after t, scanning from the start. Ends 1, 0.5, 2
+// whose end is at or after t, scanning from the start (the framework's
+// evaluateCurve the first whose end is after t: the same here). Ends 1, 0.5, 2
 // (values 10, 20, 30) at t = 0.75: the first segment, 0 → 10 over [0, 1],
 // gives 7.5 (a binary search would land on the third: 20 → 30 over
 // [0.5, 2], 21.67).
@@ -125,6 +133,9 @@ func TestDecreasingSegmentTimes(t *testing.T) {
 		r := mm.NewRig()
 		r.SetBehaviors(0)
 		r.Play(0)
+		if mm.Playback() == p2l.PlaybackCubism {
+			r.UpdateStages(0, p2l.StageClips) // its first update: clip time 0
+		}
 		r.UpdateStages(0.75, p2l.StageClips)
 		if got := r.ParameterCurrent(0); got != 7.5 {
 			t.Errorf("%v: X at 0.75 s = %v, want 7.5 (the first segment ending at or after t)", mm.Playback(), got)

@@ -16,6 +16,11 @@ type poseState struct {
 	pose     *Pose
 	opacity  []float32 // per model part; 1 for parts in no group
 	selected []int     // chosen entry per group
+	// slot (PlaybackCubism; nil otherwise) is per part the value of the
+	// "non-existent parameter" of the part's id, which the clips'
+	// part-opacity curves and ShowPose write and which chooses the visible
+	// entry of each group (CubismPose.doFade).
+	slot []float32
 }
 
 func newPoseState(m *Model) *poseState {
@@ -23,16 +28,29 @@ func newPoseState(m *Model) *poseState {
 	if m.Pose != nil {
 		s.selected = make([]int, len(m.Pose.Groups))
 	}
+	if m.Playback() == PlaybackCubism {
+		s.slot = make([]float32, len(m.Parts))
+	}
 	s.reset()
 	return s
 }
 
 // reset shows the first part of every group at full opacity and hides the
-// others (Cubism's Reset, the reference's PosePlayer::new).
+// others (Cubism's Reset, the reference's PosePlayer::new); for Cubism the
+// slots of each group's first part are 1, those of the others 0.
 func (s *poseState) reset() {
 	initialPoseOpacity(s.pose, s.opacity)
 	for g := range s.selected {
 		s.selected[g] = 0
+	}
+	if s.slot != nil && s.pose != nil {
+		for _, g := range s.pose.Groups {
+			for j, e := range g.Entries {
+				if e.Part >= 0 && e.Part < len(s.slot) {
+					s.slot[e.Part] = float32(min(1, max(0, 1-j)))
+				}
+			}
+		}
 	}
 }
 
@@ -85,6 +103,16 @@ func (s *poseState) show(group, entry int) bool {
 		return false
 	}
 	s.selected[group] = entry
+	if s.slot != nil {
+		for j, e := range s.pose.Groups[group].Entries {
+			if e.Part >= 0 && e.Part < len(s.slot) {
+				s.slot[e.Part] = 0
+				if j == entry {
+					s.slot[e.Part] = 1
+				}
+			}
+		}
+	}
 	return true
 }
 
@@ -99,6 +127,10 @@ func (s *poseState) show(group, entry int) bool {
 // entry that is also a later hidden entry fades out with that entry.
 func (s *poseState) update(dt float64) {
 	if s.pose == nil {
+		return
+	}
+	if s.slot != nil {
+		s.updateCubism(max(dt, 0))
 		return
 	}
 	a := s.a
@@ -140,4 +172,75 @@ func (s *poseState) update(dt float64) {
 			}
 		}
 	}
+}
+
+// poseSlotEpsilon is the slot value above which Cubism's pose counts a
+// part as shown (CubismPose Epsilon).
+const poseSlotEpsilon = 0.001
+
+// updateCubism is CubismPose.updateParameters (cubismpose.ts) in float64:
+// in each group the visible entry is the first whose slot is above 0.001
+// (see poseState.slot); its opacity grows by dt/FadeIn (1 at once when
+// FadeIn is 0, whatever dt), the others follow the back-opacity rule; when
+// no slot of a group is above 0.001 the first group shows its first entry
+// and every part of any other group is hidden (the framework takes entry 0
+// of its whole list, which belongs to the first group). Linked parts copy
+// their entry's opacity after all groups (copyPartOpacities).
+func (s *poseState) updateCubism(dt float64) {
+	fadeTime := float64(s.pose.FadeIn)
+	for g := range s.pose.Groups {
+		es := s.pose.Groups[g].Entries
+		vis, newOp := -1, 1.0
+		for j, e := range es {
+			if !(float64(s.slotOf(e.Part)) > poseSlotEpsilon) {
+				continue
+			}
+			if vis >= 0 {
+				break
+			}
+			vis = j
+			if fadeTime == 0 {
+				newOp = 1
+				continue
+			}
+			newOp = min(float64(s.get(e.Part))+dt/fadeTime, 1)
+		}
+		if vis < 0 {
+			newOp = 1
+			if g == 0 {
+				vis = 0
+			}
+		}
+		var a1 float64
+		if newOp < posePhi {
+			a1 = newOp*(posePhi-1)/posePhi + 1
+		} else {
+			a1 = (1 - newOp) * posePhi / (1 - posePhi)
+		}
+		if back := (1 - a1) * (1 - newOp); back > poseBackThreshold {
+			a1 = 1 - poseBackThreshold/(1-newOp)
+		}
+		for j, e := range es {
+			if j == vis {
+				s.set(e.Part, float32(newOp))
+			} else {
+				s.set(e.Part, float32(min(float64(s.get(e.Part)), a1)))
+			}
+		}
+	}
+	for _, g := range s.pose.Groups {
+		for _, e := range g.Entries {
+			for _, l := range e.Linked {
+				s.set(l, s.get(e.Part))
+			}
+		}
+	}
+}
+
+// slotOf is part's slot (0 out of range).
+func (s *poseState) slotOf(part int) float32 {
+	if part >= 0 && part < len(s.slot) {
+		return s.slot[part]
+	}
+	return 0
 }

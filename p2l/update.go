@@ -79,6 +79,7 @@ func (r *Rig) anim() *animState {
 		lastPart:       make([]float32, npt),
 	}
 	a.clips = newClipPlayer(m, a.beh.blinkP, a.beh.lipP)
+	a.out.poseSlot = a.pose.slot
 	for i := range a.hostPart {
 		a.hostPart[i] = 1
 		a.out.partOpacity[i] = 1
@@ -148,6 +149,12 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		a.clips.finishUpdate()
 	} else {
 		a.clips.events = a.clips.events[:0]
+		a.clips.updated = false
+	}
+	if a.beh.cubism && stages&StageBehaviors != 0 && !a.clips.updated {
+		// The Cubism sample blinks between the motions and the
+		// expressions, only when no motion was updated.
+		a.beh.blinkCubism(cur, dt)
 	}
 	if stages&StageExpressions != 0 {
 		a.expr.advance(dt)
@@ -173,7 +180,7 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		r.advanceSimulation(dt)
 	}
 	if stages&StagePose != 0 {
-		if a.motion != nil {
+		if a.motion != nil && !a.clips.cubism {
 			a.motion.poseFromClips(a.clips, a.pose)
 		}
 		a.pose.update(dt)

@@ -39,7 +39,7 @@ func TestImportMotion(t *testing.T) {
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}
-	if c.ID != "idle_01" || c.Duration != 2 || c.Fps != 30 || !c.Loop || c.FadeIn != 0.5 || c.FadeOut != 1 {
+	if c.ID != "idle_01" || c.Duration != 2 || c.Fps != 30 || c.Loop || c.FadeIn != 0.5 || c.FadeOut != 1 {
 		t.Errorf("clip header %+v", c)
 	}
 	if len(c.Curves) != 1 || c.Curves[0].Parameter != 0 {

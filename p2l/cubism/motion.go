@@ -26,7 +26,13 @@ func (r *reader) motion(ids *ids, id string, root value) p2l.Clip {
 	if meta.missing() {
 		r.warn("Meta", "missing: every Meta value read as the framework's default")
 	}
-	clip := p2l.Clip{ID: id, Name: id, Loop: r.boolean(meta.get("Loop"))}
+	// Meta.Loop is read (a value of the wrong type is warned) but not
+	// applied, as the framework does (CubismMotion.create leaves the loop
+	// flag off: "the Editor does not export looping motions"); the Cubism
+	// sample plays idle motions once and starts another at random when
+	// one ends (SetIdleGroup does the same).
+	_ = r.boolean(meta.get("Loop"))
+	clip := p2l.Clip{ID: id, Name: id}
 	restricted := r.boolean(meta.get("AreBeziersRestricted"))
 	clip.FadeIn = r.fade(meta.get("FadeInTime"), 1)
 	clip.FadeOut = r.fade(meta.get("FadeOutTime"), 1)

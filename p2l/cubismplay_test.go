@@ -1,0 +1,344 @@
+package p2l_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l"
+)
+
+// The tests of this file check the Cubism framework's rules that
+// PlaybackCubism models follow (docs/ANIMATION.md §10), each against values
+// worked out by hand from the framework's formulas (CubismWebFramework
+// 5-r.4: cubismmotion.ts, acubismmotion.ts, cubismmotionqueuemanager.ts,
+// cubismexpressionmotionmanager.ts, cubismeyeblink.ts, cubismbreath.ts,
+// cubismpose.ts; the sample's lappmodel.ts). Times are chosen so that the
+// clocks are exact in binary unless a test is about decimals.
+
+// cubismClipModel has parameters X, Y in [−100, 100] and Eye in [0, 1]
+// (role EyeBlink), the given clips, and plays as Cubism.
+func cubismClipModel(clips ...p2l.Clip) *p2l.Model {
+	m := &p2l.Model{
+		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2l.DrawGroup{Part: -1},
+		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}, {ID: "Y", Min: -100, Max: 100}, {ID: "Eye", Min: 0, Max: 1, Default: 1}},
+		Roles:      []p2l.Role{{Name: "EyeBlink", Parameters: []int{2}}},
+		Clips:      clips,
+	}
+	return m.WithPlayback(p2l.PlaybackCubism)
+}
+
+func near(t *testing.T, what string, got float32, want float64) {
+	t.Helper()
+	if math.Abs(float64(got)-want) > 1e-6 {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// TestCubismOneShotEnd: a one-shot motion starts on its first update at
+// time 0 (events at 0 fire then), a stepped key written 0.4 in the JSON
+// switches once the clock passes the decimal 0.4 (the float32 key is
+// 0.4000000059604645, the framework keeps 0.4), the motion fades out by
+// itself during its last FadeOut seconds (ease((end − now)/FadeOut), end
+// = start + duration), finishes (Finished event, priority 0) on the update
+// its time reaches the duration, shown at weight 0, and is gone after.
+func TestCubismOneShotEnd(t *testing.T) {
+	clip := p2l.Clip{ID: "C", Duration: 1, Fps: 30, FadeIn: 0, FadeOut: 0.5,
+		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
+			{Kind: p2l.SegmentStepped, End: p2l.Point{T: 0.4, V: 10}},
+			{Kind: p2l.SegmentStepped, End: p2l.Point{T: 1, V: 10}},
+		}}}},
+		Events: []p2l.Event{{Time: 0, Value: "start"}}}
+	m := cubismClipModel(clip)
+	r := m.NewRig()
+	r.SetBehaviors(0)
+	if !r.PlayLayer(0, 0, 2) {
+		t.Fatal("not started")
+	}
+	// Update 1 (clock 1): start = 1, time 0: first segment's start value 0;
+	// the event at 0 fires (window (0 − 1, 1 − 1]).
+	r.UpdateStages(1, p2l.StageClips)
+	near(t, "X at time 0", r.ParameterCurrent(0), 0)
+	if ev := r.Events(); len(ev) != 1 || ev[0].Value != "start" {
+		t.Errorf("events at time 0: %+v", ev)
+	}
+	if got := r.ClipTime(); got != 0 {
+		t.Errorf("clip time on the first update %v, want 0", got)
+	}
+	// Update 2: time ≈ 0.400000003, after the decimal key 0.4 and before
+	// its float32 0.4000000059604645: the second segment (stepped: its
+	// start value 10). Weight: fade-in 0 → 1; end − now = 2 − 1.400000003
+	// ≈ 0.6 → ease(1.2) = 1.
+	r.UpdateStages(0.400000003, p2l.StageClips)
+	near(t, "X just after the key 0.4", r.ParameterCurrent(0), 10)
+	// Update 3: now 1.900000003, end − now = 0.099999997: weight
+	// ease(0.199999994) = 0.5 − 0.5·cos(0.2π) = 0.5 − 0.5·0.80901699 =
+	// 0.0954915 (to 1e-8): X = 10·0.0954915.
+	r.UpdateStages(0.5, p2l.StageClips)
+	near(t, "X fading out at its end", r.ParameterCurrent(0), 0.954915)
+	if r.LayerPriority(0) != 2 {
+		t.Errorf("priority before the end %d, want 2", r.LayerPriority(0))
+	}
+	// Update 4: now 2.000000003 ≥ end: time ≥ duration, weight
+	// ease(−3e-9) = 0, Finished; priority 0, no playing clip.
+	r.UpdateStages(0.1, p2l.StageClips)
+	near(t, "X at the end", r.ParameterCurrent(0), 0)
+	if ev := r.Events(); len(ev) != 1 || !ev[0].Finished || ev[0].Time != 1 {
+		t.Errorf("events at the end: %+v", ev)
+	}
+	if r.LayerPriority(0) != 0 || r.PlayingClip() != -1 {
+		t.Errorf("after the end: priority %d, clip %d, want 0, −1", r.LayerPriority(0), r.PlayingClip())
+	}
+	r.SetParameter(0, 3)
+	r.UpdateStages(0.1, p2l.StageClips)
+	near(t, "X after the motion is gone (host 3)", r.ParameterCurrent(0), 3)
+
+	// The same clip as a .p2lrt (the reference runtime): held at full
+	// weight after its end, the key switching at the float32 time.
+	ref := m.WithPlayback(p2l.PlaybackReference).NewRig()
+	ref.SetBehaviors(0)
+	ref.Play(0)
+	ref.UpdateStages(1.5, p2l.StageClips)
+	near(t, "reference: X held after the end", ref.ParameterCurrent(0), 10)
+}
+
+// TestCubismLoopShape: a looping motion's lap is duration + 1/Fps (1 +
+// 1/4 = 1.25 s); after its last key (1, 8) the end-correction segment runs
+// linearly back to the first value (1.25, 0); at exactly 1.25 the curve
+// gives the last value (the correction needs t < 1.25); the time is brought
+// back by subtracting the lap while it exceeds it, and the fade-in restarts
+// at the lap (fadeInStart = now − t). Linear curve 0 → 8 over [0, 1],
+// FadeIn 0.5, steps of 0.125 s after a first update of 0.
+func TestCubismLoopShape(t *testing.T) {
+	clip := p2l.Clip{ID: "L", Duration: 1, Fps: 4, Loop: true, FadeIn: 0.5, FadeOut: 0,
+		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
+			{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 8}}}}}}}
+	r := cubismClipModel(clip).NewRig()
+	r.SetBehaviors(0)
+	r.Play(0)
+	r.UpdateStages(0, p2l.StageClips) // time 0
+	// want[k] after k more updates of 0.125:
+	//   k=2: t 0.25, value 2, fade-in ease(0.5) = 0.5 → 1
+	//   k=9: t 1.125, correction 8 + (0 − 8)·(0.125/0.25) = 4, weight 1
+	//   k=10: t 1.25 (not > 1.25: no wrap yet), last value 8; the lap ends
+	//         (elapsed ≥ 1.25) with start = now − 1.25: unchanged
+	//   k=11: elapsed 1.375 → t 0.125, value 1; weight from fadeInStart
+	//         set at k=10 (now − 1.25): age 1.375 → 1; lap ends again:
+	//         start = fadeInStart = now − 0.125
+	//   k=12: t 0.25, value 2, fade-in age 0.25: ease(0.5) = 0.5 → 1
+	//   k=13: t 0.375, value 3, ease(0.75) = 0.5 + 0.5·√2/2 = 0.85355339
+	//         → 2.5606602
+	want := map[int]float64{2: 1, 9: 4, 10: 8, 11: 1, 12: 1, 13: 3 * (0.5 + 0.5*math.Sqrt2/2)}
+	for k := 1; k <= 13; k++ {
+		r.UpdateStages(0.125, p2l.StageClips)
+		if w, ok := want[k]; ok {
+			near(t, fmt.Sprintf("X after update %d", k), r.ParameterCurrent(0), w)
+		}
+	}
+}
+
+// TestCubismReplacedFadesOneUpdateLater: a motion replaced starts fading
+// out after its next update (startFadeOut: end = now + FadeOut), and the
+// new one starts at time 0 and weight 0 on that update.
+func TestCubismReplacedFadesOneUpdateLater(t *testing.T) {
+	flat := func(id string, v float32) p2l.Clip {
+		return p2l.Clip{ID: id, Duration: 10, Fps: 30, FadeIn: 0, FadeOut: 1, Curves: []p2l.ParameterCurve{{Parameter: 0,
+			Curve: p2l.Curve{Start: p2l.Point{V: v}, Segments: []p2l.Segment{{End: p2l.Point{T: 10, V: v}}}}}}}
+	}
+	b := flat("B", 20)
+	b.FadeIn = 1
+	r := cubismClipModel(flat("A", 10), b).NewRig()
+	r.SetBehaviors(0)
+	r.Play(0)
+	r.UpdateStages(0.25, p2l.StageClips)
+	near(t, "A alone", r.ParameterCurrent(0), 10)
+	r.Play(1)
+	// A at full weight (no end yet): 10; B at time 0, ease(0) = 0; A's end
+	// becomes now + 1.
+	r.UpdateStages(0.25, p2l.StageClips)
+	near(t, "update after the switch", r.ParameterCurrent(0), 10)
+	// A: ease((end − now)/1) = ease(0.75) = 0.85355339: 10·0.85355339 =
+	// 8.5355339; B: ease(0.25) = 0.5 − 0.5·√2/2 = 0.14644661: v = 8.5355339
+	// + (20 − 8.5355339)·0.14644661 = 10.2144661.
+	r.UpdateStages(0.25, p2l.StageClips)
+	a := 10 * (0.5 + 0.5*math.Sqrt2/2)
+	near(t, "crossfade", r.ParameterCurrent(0), a+(20-a)*(0.5-0.5*math.Sqrt2/2))
+}
+
+// TestCubismEffectWithoutCurve: a motion's EyeBlink curve pulls an
+// EyeBlink parameter that has no curve of its own to the effect value by
+// the motion's weight (v + (e − v)·w), where the reference multiplies.
+func TestCubismEffectWithoutCurve(t *testing.T) {
+	clip := p2l.Clip{ID: "E", Duration: 10, Fps: 30, FadeIn: 0.5, FadeOut: 1,
+		TargetCurves: []p2l.TargetCurve{{Target: p2l.TargetBlink, Part: -1, FadeIn: -1, FadeOut: -1,
+			Curve: p2l.Curve{Start: p2l.Point{V: 0.25}, Segments: []p2l.Segment{{End: p2l.Point{T: 10, V: 0.25}}}}}}}
+	m := cubismClipModel(clip)
+	r := m.NewRig()
+	r.SetBehaviors(0)
+	r.SetParameter(2, 0.8)
+	r.Play(0)
+	r.UpdateStages(0, p2l.StageClips)
+	r.UpdateStages(0.25, p2l.StageClips)
+	// w = ease(0.25/0.5) = 0.5: 0.8 + (0.25 − 0.8)·0.5 = 0.525.
+	near(t, "Eye pulled half way", r.ParameterCurrent(2), 0.525)
+	r.UpdateStages(0.25, p2l.StageClips) // w = ease(1) = 1: 0.25
+	near(t, "Eye at the effect", r.ParameterCurrent(2), 0.25)
+	ref := m.WithPlayback(p2l.PlaybackReference).NewRig()
+	ref.SetBehaviors(0)
+	ref.SetParameter(2, 0.8)
+	ref.Play(0)
+	ref.UpdateStages(0.5, p2l.StageClips) // w 1: 0.8·0.25
+	near(t, "reference: Eye multiplied", ref.ParameterCurrent(2), 0.2)
+}
+
+// TestCubismBlink: Cubism's blink overwrites the EyeBlink parameters
+// (host 0.5), on its own clock, each phase timed from the update that
+// began it, and not while a motion is updated. With an interval of exactly
+// 0.5 s (MinInterval = MaxInterval), closing 0.25, closed 0.125, opening
+// 0.25 and updates of 0.125: clock 0.125 draws the next blink at 0.625;
+// at 0.75 (> 0.625) closing starts (1); 0.875: 1 − 0.5; 1.0: closed (0);
+// 1.125: still 0, opening starts; 1.25: 0.5; 1.375: open (1), next at
+// 1.875.
+func TestCubismBlink(t *testing.T) {
+	m := cubismClipModel(p2l.Clip{ID: "C", Duration: 0.5, Fps: 30, FadeIn: 0, FadeOut: 0})
+	r := m.NewRig()
+	r.SetBehaviors(p2l.BehaviorBlink)
+	r.SetBlinkSettings(p2l.BlinkSettings{MinInterval: 0.5, MaxInterval: 0.5, Closing: 0.25, Closed: 0.125, Opening: 0.25})
+	r.SetParameter(2, 0.5)
+	want := []float64{1, 1, 1, 1, 1, 1, 0.5, 0, 0, 0.5, 1}
+	for k, w := range want {
+		r.Update(0.125)
+		near(t, fmt.Sprintf("Eye at clock %v", 0.125*float64(k+1)), r.ParameterCurrent(2), w)
+	}
+	// A motion being updated stops the blink: the host value shows.
+	r.Play(0)
+	for k := 0; k < 3; k++ {
+		r.Update(0.125)
+		near(t, "Eye under a motion", r.ParameterCurrent(2), 0.5)
+	}
+	if got := p2l.CubismBlinkSettings; got.MinInterval != 0 || got.MaxInterval != 7 {
+		t.Errorf("Cubism blink interval [%v, %v], want [0, 7] (r·(2·4 − 1))", got.MinInterval, got.MaxInterval)
+	}
+	if got := m.NewRig().BlinkSettings(); got != p2l.CubismBlinkSettings {
+		t.Errorf("a Cubism rig starts with %+v", got)
+	}
+}
+
+// TestCubismBreath: CubismBreath with the sample's table adds
+// (offset + peak·sin(2π·time/cycle))·weight: ParamAngleX (0, 15, 6.5345,
+// 0.5) over the host value and ParamBreath (0.5, 0.5, 3.2345, 1), found by
+// their standard ids (the model has no ROLE records).
+func TestCubismBreath(t *testing.T) {
+	m := (&p2l.Model{
+		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2l.DrawGroup{Part: -1},
+		Parameters: []p2l.Parameter{{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamBreath", Min: 0, Max: 1}},
+	}).WithPlayback(p2l.PlaybackCubism)
+	r := m.NewRig()
+	r.SetBehaviors(p2l.BehaviorBreath)
+	r.SetParameter(0, 5)
+	for k := 1; k <= 3; k++ {
+		r.Update(0.25)
+		tt := 0.25 * float64(k) * 2 * math.Pi
+		near(t, "ParamAngleX", r.ParameterCurrent(0), 5+15*math.Sin(tt/6.5345)*0.5)
+		near(t, "ParamBreath", r.ParameterCurrent(1), (0.5+0.5*math.Sin(tt/3.2345))*1)
+	}
+}
+
+// TestCubismExpressionSwitch: CubismExpressionMotionManager. X1 adds 10 to
+// X (fades 1 s), X2 adds 20 to Y (fade-in 0.5 s). Each starts on the
+// update after it is set; the older entry's targets are taken as they are,
+// the newer crossfades them by its weight; the older is dropped once the
+// newer is fully in.
+func TestCubismExpressionSwitch(t *testing.T) {
+	m := cubismClipModel()
+	m.Expressions = []p2l.Expression{
+		{ID: "X1", FadeIn: 1, FadeOut: 1, Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionAdd, Value: 10}}},
+		{ID: "X2", FadeIn: 0.5, FadeOut: 1, Entries: []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionAdd, Value: 20}}},
+	}
+	r := m.NewRig()
+	r.SetBehaviors(0)
+	r.SetExpression(0)
+	r.UpdateStages(0, p2l.StageExpressions)
+	near(t, "X at X1's start", r.ParameterCurrent(0), 0)
+	r.UpdateStages(1, p2l.StageExpressions) // fade-in ease(1) = 1
+	near(t, "X1 in", r.ParameterCurrent(0), 10)
+	r.SetExpression(1)
+	// X1 (oldest) unweighted: X + 10; X2 at weight 0; W = min(1 + 0, 1).
+	r.UpdateStages(0.25, p2l.StageExpressions)
+	near(t, "X at the switch", r.ParameterCurrent(0), 10)
+	near(t, "Y at the switch", r.ParameterCurrent(1), 0)
+	// X2's weight ease(0.25/0.5) = 0.5: X's additive 10·0.5 + 0·0.5 = 5,
+	// Y's 0·0.5 + 20·0.5 = 10 (X1's fade-out does not count).
+	r.UpdateStages(0.25, p2l.StageExpressions)
+	near(t, "X crossfading", r.ParameterCurrent(0), 5)
+	near(t, "Y crossfading", r.ParameterCurrent(1), 10)
+	r.UpdateStages(0.25, p2l.StageExpressions) // X2 in: X1 dropped
+	near(t, "X after", r.ParameterCurrent(0), 0)
+	near(t, "Y after", r.ParameterCurrent(1), 20)
+	if got := r.PlayingExpressions(nil); len(got) != 1 || got[0] != 1 {
+		t.Errorf("playing %v, want [1]", got)
+	}
+	// The expression clamp: X2 overwritten to 150 is clamped to 100 before
+	// the blend (SetParameterValue clamps the target).
+	m.Expressions[1].Entries[0] = p2l.ExpressionEntry{Parameter: 1, Blend: p2l.ExpressionOverwrite, Value: 150}
+	r2 := m.NewRig()
+	r2.SetExpression(1)
+	r2.UpdateStages(0, p2l.StageExpressions)
+	r2.UpdateStages(0.25, p2l.StageExpressions) // W = 0.5: 0·0.5 + 100·0.5
+	near(t, "Y clamped, then blended", r2.ParameterCurrent(1), 50)
+}
+
+// TestCubismPoseSlots: a motion's part-opacity curves do not multiply the
+// parts: they write the parts' pose slots, and the pose shows the first
+// entry whose slot is above 0.001, fading (FadeIn 0.5) with the
+// back-opacity rule: curves PA 0, PB 1; at the first update PB's opacity
+// 0 + 0/0.5 = 0, PA min(1, 0·(0.5 − 1)/0.5 + 1 = 1) = 1; after 0.25 s PB
+// 0.5, PA: a = (1 − 0.5)·0.5/0.5 = 0.5, (1 − 0.5)·(1 − 0.5) = 0.25 > 0.15
+// so a = 1 − 0.15/0.5 = 0.7; after 0.5 s PB 1, PA 0.
+func TestCubismPoseSlots(t *testing.T) {
+	constant := func(v float32) p2l.Curve {
+		return p2l.Curve{Start: p2l.Point{V: v}, Segments: []p2l.Segment{{End: p2l.Point{T: 10, V: v}}}}
+	}
+	m := cubismClipModel(p2l.Clip{ID: "B", Duration: 10, Fps: 30, FadeIn: 0, FadeOut: 0, TargetCurves: []p2l.TargetCurve{
+		{Target: p2l.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: constant(0)},
+		{Target: p2l.TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: constant(1)},
+	}})
+	m.Parts = []p2l.Part{{ID: "PA", Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}, {ID: "PB", Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}}
+	m.Pose = &p2l.Pose{FadeIn: 0.5, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 0}, {Part: 1}}}}}
+	r := m.NewRig()
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	r.SetBehaviors(0)
+	r.Play(0)
+	for _, step := range []struct {
+		dt     float64
+		pa, pb float64
+	}{{0, 1, 0}, {0.25, 0.7, 0.5}, {0.25, 0, 1}} {
+		r.Update(step.dt)
+		near(t, "PA", r.PartOpacityMultiplier(0), step.pa)
+		near(t, "PB", r.PartOpacityMultiplier(1), step.pb)
+	}
+}
+
+// TestCubismUpdateAllocs: a Cubism rig playing a looping clip with
+// events, an expression, blink and breath allocates nothing per update.
+func TestCubismUpdateAllocs(t *testing.T) {
+	clip := p2l.Clip{ID: "L", Duration: 1, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
+		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
+			{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 8}}}}}},
+		Events: []p2l.Event{{Time: 0.5, Value: "e"}}}
+	m := cubismClipModel(clip)
+	m.Expressions = []p2l.Expression{{ID: "X", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{{Parameter: 1, Value: 5}}}}
+	r := m.NewRig()
+	r.Play(0)
+	r.SetExpression(0)
+	for k := 0; k < 200; k++ {
+		r.Update(1.0 / 60)
+	}
+	if n := testing.AllocsPerRun(200, func() { r.Update(1.0 / 60) }); n != 0 {
+		t.Errorf("%v allocations per update", n)
+	}
+}
