@@ -281,10 +281,27 @@ func sat(c [3]float32) float32 { return max(c[0], c[1], c[2]) - min(c[0], c[1], 
 
 // clipColor brings a colour back into [0, 1] keeping its luminosity. Like
 // W3C and Cubism, both tests use the minimum and maximum of the input.
+//
+// W3C's formulas divide by l − n and x − l, which are positive only while
+// the luminosity l lies inside [0, 1]. A grey one rounding step outside
+// (a straight colour of 1 + 2⁻²³ from a float division, or a SetLum target
+// of exactly 0 or 1 that lum rounds past) has n = l < 0 or x = l > 1:
+// 0/0 made the colour NaN, which compositing then clamped to black, the
+// whole pixel. The limits of the formulas as l reaches 0 or 1 are black
+// and white (C = l + (C − l)·l/(l − n) → 0; C = l + (C − l)·(1 − l)/(x − l)
+// → 1), so those are the answers at and beyond them; inside, l − n ≥ l > 0
+// and x − l > 1 − l > 0, and the scale factors l/(l − n) and
+// (1 − l)/(x − l) stay within [0, 1].
 func clipColor(c [3]float32) [3]float32 {
 	l := lum(c)
 	n := min(c[0], c[1], c[2])
 	x := max(c[0], c[1], c[2])
+	switch {
+	case n < 0 && l <= 0:
+		return [3]float32{}
+	case x > 1 && l >= 1:
+		return [3]float32{1, 1, 1}
+	}
 	if n < 0 {
 		for i := range c {
 			c[i] = l + (c[i]-l)*l/(l-n)
