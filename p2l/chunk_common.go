@@ -1,6 +1,9 @@
 package p2l
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+)
 
 // Minimum encoded sizes (bytes) of records, used to bound counts before
 // allocating. Arrays take at least 8 bytes in v2 and 4 in v1; using 4 keeps
@@ -17,10 +20,13 @@ const maxDepth = 256
 
 // grid codes grid<F>: u16 axes (0xFFFF: no grid, and then nothing else)
 // × { ref parameter, array<f32> keys }, u32 cells × { u16 coordinate[axes],
-// F }. As rig.rs Grid::new: at least one cell, coordinates below their
-// axis' key count, at most maxGridCombinations key combinations; cells may
-// repeat coordinates (the last wins) and a grid without axes may hold
-// several cells (the first is used).
+// F }. As rig.rs Grid::new: coordinates below their axis' key count, at
+// most maxGridCombinations key combinations; cells may repeat coordinates
+// (the last wins) and a grid without axes may hold several cells (the first
+// is used). The spec sets no minimum cell count, so the reader takes a grid
+// of 0 cells (every cell missing: the zero shape, RUNTIME.md 稀疏网格), which
+// the callers replace by the equivalent grid rig.rs reads (zeroCellGrid);
+// the writer refuses one, so that what it writes the reference reads.
 func grid[T any](c *coder, g **Grid[T], minF int, f string, val func(c *coder, v *T)) {
 	if !c.ok() {
 		return
@@ -82,11 +88,23 @@ func grid[T any](c *coder, g **Grid[T], minF int, f string, val func(c *coder, v
 		}
 		val(c, &cell.Value)
 	})
-	if c.ok() && len(gr.Cells) == 0 {
-		c.failAt(pos, "cells", "a grid needs at least one cell (0xFFFF marks no grid)")
+	if c.ok() && !c.read && len(gr.Cells) == 0 {
+		c.failAt(pos, "cells", "a grid needs at least one cell (0xFFFF marks no grid; rig.rs Grid::new rejects 0 cells)")
 	}
 	c.pop()
 }
+
+// zeroCells reports whether a grid just read holds no cell: every
+// combination of its keys is missing and counts as the zero shape.
+func zeroCells[T any](c *coder, g *Grid[T]) bool {
+	return c.read && c.ok() && g != nil && len(g.Cells) == 0
+}
+
+// zeroCellGrid is the grid a grid of 0 cells reads as where its zero shape
+// is a value: no axes and one zero cell, which evaluates to that zero value
+// at every pose, as every missing cell of the 0-cell grid does (and which
+// rig.rs, which rejects 0 cells, reads).
+func zeroCellGrid[T any]() *Grid[T] { return &Grid[T]{Cells: []Cell[T]{{}}} }
 
 // maxGridCombinations is rig.rs Grid::new's bound on the product of a
 // grid's key counts (its dense table).
@@ -144,11 +162,6 @@ func (c *coder) channels(p *[]Channel, glue bool, f string) {
 			return
 		}
 		gpos := c.pos
-		defer func() {
-			if c.ok() && c.read && ch.Grid == nil {
-				c.failAt(gpos, "grid", "a channel needs a grid (rig.rs channels rejects 0xFFFF)")
-			}
-		}()
 		grid(c, &ch.Grid, size, "grid", func(c *coder, v *ChannelValue) {
 			switch kind {
 			case ChannelScalar:
@@ -167,7 +180,27 @@ func (c *coder) channels(p *[]Channel, glue bool, f string) {
 				}
 			}
 		})
+		if c.ok() && c.read && ch.Grid == nil {
+			c.failAt(gpos, "grid", "a channel needs a grid (rig.rs channels rejects 0xFFFF)")
+			return
+		}
+		if zeroCells(c, ch.Grid) {
+			// Every cell missing: a scalar or colour channel is 0 at every
+			// pose (channel.go eval), the grid of one zero cell; a flag
+			// channel leaves the value before it (eval.rs apply_channels),
+			// as no channel does, and is dropped below.
+			ch.Grid = zeroCellGrid[ChannelValue]()
+			if kind == ChannelFlag {
+				ch.Grid = nil
+			}
+		}
 	})
+	if c.read && c.ok() {
+		*p = slices.DeleteFunc(*p, func(ch Channel) bool { return ch.Grid == nil })
+		if len(*p) == 0 {
+			*p = nil
+		}
+	}
 }
 
 // bindings codes bindings<S> in the reference layout (P2lrt.kt bindings(),

@@ -88,6 +88,12 @@ func (c *coder) deformer(d *Deformer) {
 		grid(c, &w.Keyforms, minArray, "keyforms", func(c *coder, v *[]float32) {
 			c.sizedFloats(v, hintPosition, np, false, "points")
 		})
+		if zeroCells(c, w.Keyforms) {
+			// Every cell missing: every point at the origin, which is the
+			// warp without keyforms (eval.rs lattice_points), and which
+			// allocates no lattice the file's bytes do not back.
+			w.Keyforms = nil
+		}
 		c.channels(&d.Channels, false, "channels")
 		bindings(c, &w.Shapes, "shapes", func(c *coder, s *WarpShape) {
 			c.sizedFloats(&s.Points, hintPosition, np, false, "points")
@@ -111,6 +117,11 @@ func (c *coder) deformer(d *Deformer) {
 			c.f32(&k.Angle, "angle")
 			c.f32(&k.Scale, "scale")
 		})
+		if zeroCells(c, r.Keyforms) {
+			// Every cell missing: the all-zero keyform (blendRotation), not
+			// the identity of no grid.
+			r.Keyforms = zeroCellGrid[RotationKey]()
+		}
 		c.channels(&d.Channels, false, "channels")
 		bindings(c, &r.Shapes, "shapes", func(c *coder, s *RotationShape) {
 			c.f32(&s.X, "x")
@@ -152,7 +163,11 @@ func codePART(c *coder, m *Model) {
 }
 
 func codeMESH(c *coder, m *Model) {
-	seq(c, &m.Meshes, 4, 4+4+4+1+1+4+1+4+minGrid+minChannels+36+minBindings, "meshes", func(c *coder, me *Mesh) {
+	// The smallest record (60 bytes) has no geometry (flags bit 3 clear),
+	// no keyform grid, channels or bindings: id, name, parent, blend,
+	// alphaBlend, masks count, flags, texturePage, u16 0xFFFF, u8 0,
+	// drawOrder, opacity, multiply, screen, u16 0.
+	seq(c, &m.Meshes, 4, 4+4+4+1+1+4+1+4+minGrid+minChannels+4+4+12+12+minBindings, "meshes", func(c *coder, me *Mesh) {
 		c.sref(&me.ID, "id")
 		c.name(&me.Name, "name")
 		c.nref(&me.Parent, "parent")
@@ -191,6 +206,9 @@ func codeMESH(c *coder, m *Model) {
 			// Empty: the keyform moves no vertex (rig.rs validate, eval.rs mesh_local).
 			c.sizedFloats(v, hintPosition, vc2, true, "deltas")
 		})
+		if zeroCells(c, me.Keyforms) {
+			me.Keyforms = nil // every cell missing: no offset, as no keyforms
+		}
 		c.channels(&me.Channels, false, "channels")
 		c.f32(&me.DrawOrder, "drawOrder")
 		c.f32(&me.Opacity, "opacity")

@@ -220,21 +220,18 @@ func (c *coder) ref(p *int, f string) {
 	}
 }
 
-// nref codes a nullable i32 index: −1 is none.
+// nref codes a nullable i32 index: −1 is none. The reader takes any
+// negative value as none (rig.rs optional; the spec names −1 only) and
+// keeps it as −1, which the writer writes.
 func (c *coder) nref(p *int, f string) {
 	if !c.read && (*p < -1 || *p > math.MaxInt32) {
 		c.fail(f, "index %d out of range", *p)
 		return
 	}
 	v := int32(*p)
-	pos := c.pos
 	c.i32(&v, f)
 	if c.read && c.ok() {
-		if v < -1 {
-			c.failAt(pos, f, "negative index %d (only -1 means none)", v)
-			return
-		}
-		*p = int(v)
+		*p = int(max(v, -1))
 	}
 }
 

@@ -306,9 +306,9 @@ func (l *loader) run(entries []container.Entry) (*Model, error) {
 			}
 			continue
 		}
-		if d.core && !e.Required() {
-			return nil, &FormatError{Tag: e.Tag, Offset: e.TOCOffset + 6, Field: "flags", Msg: "core chunk is not flagged required"}
-		}
+		// A known chunk is read whether flagged required or not: the flag
+		// decides only what a reader that does not know the chunk does
+		// (P2LRT_V2.md 兼容规则; rig.rs read_chunks ignores it too).
 		byTag[e.Tag] = e
 	}
 	for _, d := range chunkDefs {

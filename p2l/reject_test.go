@@ -122,7 +122,9 @@ func TestContainerRules(t *testing.T) {
 		{"unknown required", buildV2(append(minimalChunks(), tchunk{"ZZZZ", 1, 1, nil})...), "requires feature ZZZZ", nil},
 		{"newer version optional", buildV2(append(minimalChunks(), tchunk{"PHYS", 3, 0, []byte("future")})...), "", nil},
 		{"newer version required", buildV2(append(minimalChunks(), tchunk{"PHYS", 3, 1, []byte("future")})...), "requires feature PHYS version 3", nil},
-		{"core not required", buildV2(withChunk("CANV", func(c *tchunk) { c.flags = 0 })...), "core chunk is not flagged required", nil},
+		// The required flag matters for unknown chunks only (issue 35;
+		// TestCoreChunkNotFlaggedRequired).
+		{"core not required", buildV2(withChunk("CANV", func(c *tchunk) { c.flags = 0 })...), "", nil},
 		{"missing MESH", buildV2(without("MESH")...), "required core chunk MESH is missing", nil},
 		{"missing STRS", buildV2(without("STRS")...), "required core chunk STRS is missing", nil},
 		{"chunk too long", buildV2(withChunk("CANV", func(c *tchunk) { c.data = append(c.data, 0) })...), "1 bytes left over", nil},

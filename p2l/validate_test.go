@@ -244,7 +244,6 @@ func TestReaderValidation(t *testing.T) {
 		{"bool 2", set("PART", func(b []byte) []byte { b[len(b)-2-28-1] = 2; return b }), "invertMask: value 2 out of range (max 1)"},
 		{"sref out of range", set("PARM", func(b []byte) []byte { b[4] = 9; return b }), "string index 9 out of range"},
 		{"NaN", set("CANV", func(b []byte) []byte { copy(b[4:], nanBits); return b }), "height: not a finite number"},
-		{"negative nullable ref", set("MESH", func(b []byte) []byte { b[12] = 0xfe; return b }), "negative index -2"},
 		{"array codec", set("MESH", func(b []byte) []byte { b[28] = 16; return b }), "array codec 16 not allowed here"},
 		{"array reserved", set("MESH", func(b []byte) []byte { b[29] = 1; return b }), "array reserved bytes"},
 		{"array padding", set("MESH", func(b []byte) []byte { b[27] = 1; return b }), "array padding byte is not zero"},
