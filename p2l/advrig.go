@@ -682,7 +682,7 @@ func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
 		t = bs.frameAt(r.current, d)
 	}
 	if !finiteAffine(t) {
-		r.fail(fmt.Errorf("p2l: attachable bone %d (%q): transform is not finite; the model's values overflow at this pose", i, r.model.Bones.Attachable[i].ID))
+		r.fail(recordFail("BONE", "attachable bone", i, r.model.Bones.Attachable[i].ID, "", "transform is not finite; the model's values overflow at this pose"))
 		return Identity, false
 	}
 	return t, true

@@ -9,7 +9,9 @@ import (
 
 // FormatError reports a file (or model) that breaks P2LRT_V2.md or a rule of
 // docs/FORMAT.md. Use errors.As to get it from the errors of Load, Inspect,
-// Write and Model.Validate.
+// Write and Model.Validate. Every refusal of a file by Load is one, the
+// trial evaluation's included (an overflow names the field of the largest
+// value the failing mesh takes in).
 type FormatError struct {
 	// Tag is the chunk (or v1 section) concerned, such as "MESH"; empty for
 	// the file header.
@@ -17,8 +19,9 @@ type FormatError struct {
 	// Offset is the byte offset of the offending field: a file offset, or,
 	// when Decompressed is true, an offset inside the chunk's decompressed
 	// content. For a reference error found after decoding (an index out of
-	// range, a cycle) it is the file offset where the chunk's data starts.
-	// It is −1 for errors found in a model (Write, Validate).
+	// range, a cycle) and for a failure of Load's trial evaluation it is
+	// the file offset where the chunk's data starts (−1 in a v1 file). It
+	// is −1 for errors found in a model (Write, Validate).
 	Offset int64
 	// Decompressed tells that Offset is relative to the decompressed chunk.
 	Decompressed bool

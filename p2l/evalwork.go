@@ -16,46 +16,79 @@ const maxEvalWork = 1 << 25
 // not its prepared form, so that a model beyond the bound is refused
 // before any grid is compiled or blended.
 func evalWork(m *Model) int64 {
+	w, _ := evalWorkTop(m)
+	return w
+}
+
+// workShare is one grid's part of evalWork: its record, and the channel
+// holding the grid (−1: the record's keyforms).
+type workShare struct {
+	tag, kind, id  string
+	index, channel int
+	work           int64
+}
+
+// field is the grid's field path within its record.
+func (s workShare) field() string {
+	if s.channel < 0 {
+		return "keyforms"
+	}
+	return fmt.Sprintf("channels[%d].grid", s.channel)
+}
+
+// evalWorkTop is evalWork and the grid that takes the largest share of it.
+func evalWorkTop(m *Model) (int64, workShare) {
 	var w int64
-	axes := func(ax []Axis, floats int) {
+	var top, at workShare
+	axes := func(ax []Axis, floats int, channel int) {
 		corners := int64(1)
 		for _, a := range ax {
 			if len(a.Keys) > 1 {
 				corners *= 2
 			}
 		}
-		w += corners * int64(floats+1)
+		n := corners * int64(floats+1)
+		w += n
+		if n > top.work {
+			top = at
+			top.channel, top.work = channel, n
+		}
 	}
 	chans := func(cs []Channel) {
-		for _, c := range cs {
+		for k, c := range cs {
 			if c.Grid != nil {
-				axes(c.Grid.Axes, 3)
+				axes(c.Grid.Axes, 3, k)
 			}
 		}
 	}
 	for i := range m.Deformers {
 		d := &m.Deformers[i]
+		at = workShare{tag: "DEFM", kind: "deformer", id: d.ID, index: i}
 		chans(d.Channels)
 		if d.Warp != nil && d.Warp.Keyforms != nil {
-			axes(d.Warp.Keyforms.Axes, 2*(max(d.Warp.Columns, 0)+1)*(max(d.Warp.Rows, 0)+1))
+			axes(d.Warp.Keyforms.Axes, 2*(max(d.Warp.Columns, 0)+1)*(max(d.Warp.Rows, 0)+1), -1)
 		}
 		if d.Rotation != nil && d.Rotation.Keyforms != nil {
-			axes(d.Rotation.Keyforms.Axes, 4)
+			axes(d.Rotation.Keyforms.Axes, 4, -1)
 		}
 	}
 	for i := range m.Meshes {
 		me := &m.Meshes[i]
+		at = workShare{tag: "MESH", kind: "mesh", id: me.ID, index: i}
 		chans(me.Channels)
 		if me.Keyforms != nil {
-			axes(me.Keyforms.Axes, len(me.Positions))
+			axes(me.Keyforms.Axes, len(me.Positions), -1)
 		}
 	}
 	for i := range m.Parts {
+		at = workShare{tag: "PART", kind: "part", id: m.Parts[i].ID, index: i}
 		chans(m.Parts[i].Channels)
 	}
 	for i := range m.Glues {
+		at = workShare{tag: "GLUE", kind: "glue", id: m.Glues[i].ID, index: i}
 		chans(m.Glues[i].Channels)
 	}
+	at = workShare{tag: "DRAW", index: -1}
 	var groups func(g *DrawGroup, depth int)
 	groups = func(g *DrawGroup, depth int) {
 		if depth > 1<<12 {
@@ -69,14 +102,20 @@ func evalWork(m *Model) int64 {
 		}
 	}
 	groups(&m.Draw, 0)
-	return w
+	return w, top
 }
 
 // checkEvalWork refuses a model whose evaluations would cost more than
-// maxEvalWork.
+// maxEvalWork, naming the grid with the largest share.
 func checkEvalWork(m *Model) error {
-	if w := evalWork(m); w > maxEvalWork {
-		return fmt.Errorf("p2l: the model's keyform and channel grids blend up to %d floats per evaluation, more than %d (docs/LIMITS.md)", w, maxEvalWork)
+	w, top := evalWorkTop(m)
+	if w <= maxEvalWork {
+		return nil
 	}
-	return nil
+	msg := fmt.Sprintf("the model's keyform and channel grids blend up to %d floats per evaluation, more than %d (docs/LIMITS.md); the largest share, %d, is this grid's",
+		w, maxEvalWork, top.work)
+	if top.index < 0 {
+		return &recordError{tag: "DRAW", field: top.field(), msg: "p2l: draw tree: " + msg}
+	}
+	return recordFail(top.tag, top.kind, top.index, top.id, top.field(), "%s", msg)
 }

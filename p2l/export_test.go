@@ -8,7 +8,7 @@ var DiffLenient = diffLenient
 
 // DecodeForBench decodes and validates without the trial evaluation.
 func DecodeForBench(data []byte) error {
-	_, err := decode(data, defaultConfig())
+	_, _, err := decode(data, defaultConfig())
 	return err
 }
 

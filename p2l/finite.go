@@ -98,23 +98,43 @@ func (r *Rig) checkOutputs() {
 				break
 			}
 		}
-		r.fail(fmt.Errorf("p2l: mesh %d (%q): evaluated vertex is not finite (%v); the model's values overflow at this pose",
-			mesh, r.model.Meshes[mesh].ID, r.verts[r.vcur][i]))
+		tag, id, field, v := overflowSource(r.model, mesh)
+		r.fail(&recordError{tag: tag, field: field,
+			msg: fmt.Sprintf("p2l: mesh %d (%q): evaluated vertex is not finite (%v); the model's values overflow at this pose (the largest value it takes in: %s %s of %q = %v)",
+				mesh, r.model.Meshes[mesh].ID, r.verts[r.vcur][i], tag, field, id, v)})
 		return
 	}
 	for i := range r.meshOpacity {
-		if !finite(r.meshOpacity[i]) || !finite(r.meshDraw[i]) || !allFinite(r.meshMul[i][:]) || !allFinite(r.meshScr[i][:]) {
-			r.fail(fmt.Errorf("p2l: mesh %d (%q): evaluated opacity, color or draw order is not finite", i, r.model.Meshes[i].ID))
+		m, c := &r.meshMul[i], &r.meshScr[i]
+		if f := nonFiniteProps(float64(r.meshOpacity[i]), float64(r.meshDraw[i]),
+			[3]float64{float64(m[0]), float64(m[1]), float64(m[2])}, [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}); f != "" {
+			r.fail(recordFail("MESH", "mesh", i, r.model.Meshes[i].ID, f, "evaluated opacity, color or draw order is not finite (%s); the model's values overflow at this pose", f))
 			return
 		}
 	}
 	for i := range r.partProps {
 		p := &r.partProps[i]
-		if !finite64(p.opacity) || !finite(float32(p.drawOrder)) || !finite64(p.mul[0]+p.mul[1]+p.mul[2]+p.scr[0]+p.scr[1]+p.scr[2]) {
-			r.fail(fmt.Errorf("p2l: part %d (%q): evaluated opacity, color or draw order is not finite", i, r.model.Parts[i].ID))
+		if f := nonFiniteProps(p.opacity, float64(float32(p.drawOrder)), p.mul, p.scr); f != "" {
+			r.fail(recordFail("PART", "part", i, r.model.Parts[i].ID, f, "evaluated opacity, color or draw order is not finite (%s); the model's values overflow at this pose", f))
 			return
 		}
 	}
+}
+
+// nonFiniteProps names the first of an evaluated opacity, draw order,
+// multiply and screen color that is not finite, or returns "".
+func nonFiniteProps(opacity, drawOrder float64, mul, scr [3]float64) string {
+	switch {
+	case !finite64(opacity):
+		return "opacity"
+	case !finite64(drawOrder):
+		return "drawOrder"
+	case !finite64(mul[0] + mul[1] + mul[2]):
+		return "multiply"
+	case !finite64(scr[0] + scr[1] + scr[2]):
+		return "screen"
+	}
+	return ""
 }
 
 // finiteAffine reports whether every coefficient of a is finite.

@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
@@ -92,17 +93,18 @@ func Load(data []byte, opts ...LoadOption) (*Model, error) {
 
 func load(data []byte, cfg *loadConfig) (*Model, error) {
 	var m *Model
+	var starts chunkStarts
 	err := checkFileSize(int64(len(data)), cfg)
 	if err != nil {
-		err = fmt.Errorf("p2l: %w", err)
+		err = &FormatError{Offset: int64(len(data)), Field: "size", Msg: err.Error()}
 	} else {
-		m, err = decode(data, cfg)
+		m, starts, err = decode(data, cfg)
 	}
 	if err == nil {
 		if cfg.logger != nil {
 			setLogger(m, cfg.logger) // rig failures of this model go there too
 		}
-		err = trialEvaluate(m)
+		err = trialEvaluate(m, starts)
 	}
 	if err != nil {
 		if cfg.logger != nil {
@@ -237,39 +239,69 @@ func readBounded(f fs.File, name string, cfg *loadConfig) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// trialEvaluate evaluates the model once at its default pose. A panic in
-// the evaluator is turned into an error: bad input must never crash a host.
-func trialEvaluate(m *Model) (err error) {
+// chunkStarts is the chunk table of a v2 file (nil for v1), where errors
+// found after decoding look up their chunk's start.
+type chunkStarts []container.Entry
+
+// of returns the file offset where chunk tag's data starts, or −1.
+func (cs chunkStarts) of(tag string) int64 {
+	for i := range cs {
+		if cs[i].Tag == tag {
+			return int64(cs[i].Offset)
+		}
+	}
+	return -1
+}
+
+// trialEvaluate evaluates the model once at its default pose. Its failures
+// are *FormatError values: a failure that one record causes (recordError)
+// names that record's chunk and field, and the chunk's start in a v2 file;
+// a panic in the evaluator, which bad input must never turn into a crash of
+// the host, names the file as a whole.
+func trialEvaluate(m *Model, starts chunkStarts) (err error) {
+	layout := 2
+	if starts == nil {
+		layout = 1
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("p2l: trial evaluation panicked: %v\n%s", r, debug.Stack())
+			err = &FormatError{Offset: -1, Layout: layout, Msg: fmt.Sprintf("trial evaluation panicked: %v\n%s", r, debug.Stack())}
 		}
 	}()
 	r := m.NewRig()
 	r.Evaluate()
-	if e := r.Err(); e != nil {
-		return fmt.Errorf("p2l: trial evaluation failed: %w", e)
+	e := r.Err()
+	if e == nil {
+		return nil
 	}
-	return nil
+	fe := &FormatError{Offset: -1, Layout: layout, Msg: "trial evaluation failed: " + e.Error()}
+	var re *recordError
+	if errors.As(e, &re) {
+		fe.Tag, fe.Field = re.tag, re.field
+		fe.Msg = "trial evaluation failed: " + strings.TrimPrefix(re.msg, "p2l: ")
+		fe.Offset = starts.of(re.tag)
+	}
+	return fe
 }
 
-// decode parses data into a validated Model.
-func decode(data []byte, cfg *loadConfig) (*Model, error) {
+// decode parses data into a validated Model, and tells where the chunks of
+// a v2 file start.
+func decode(data []byte, cfg *loadConfig) (*Model, chunkStarts, error) {
 	v, err := container.SniffVersion(data)
 	if err != nil {
-		return nil, asFormatError(err)
+		return nil, nil, asFormatError(err)
 	}
 	if v == 1 {
 		m, err := decodeV1(data)
-		return m, withLayout(err, 1)
+		return m, nil, withLayout(err, 1)
 	}
 	h, entries, err := container.Parse(data)
 	if err != nil {
-		return nil, withLayout(asFormatError(err), 2)
+		return nil, nil, withLayout(asFormatError(err), 2)
 	}
 	l := &loader{data: data, cfg: cfg, m: &Model{NamesStripped: h.Flags&container.FlagNamesStripped != 0}}
 	m, err := l.run(entries)
-	return m, withLayout(err, 2)
+	return m, entries, withLayout(err, 2)
 }
 
 type loader struct {

@@ -426,25 +426,25 @@ func (p *prepared) build(m *Model) error {
 	p.defs = make([]cdef, len(m.Deformers))
 	for i := range m.Deformers {
 		if err := p.buildDeformer(m, i, sc); err != nil {
-			return fmt.Errorf("p2l: deformer %d (%q): %w", i, m.Deformers[i].ID, err)
+			return recordFail("DEFM", "deformer", i, m.Deformers[i].ID, "", "%v", err)
 		}
 	}
 	p.parts = make([]cpart, len(m.Parts))
 	for i := range m.Parts {
 		if err := p.buildPart(m, i, sc); err != nil {
-			return fmt.Errorf("p2l: part %d (%q): %w", i, m.Parts[i].ID, err)
+			return recordFail("PART", "part", i, m.Parts[i].ID, "", "%v", err)
 		}
 	}
 	p.meshes = make([]cmesh, len(m.Meshes))
 	for i := range m.Meshes {
 		if err := p.buildMesh(m, i, sc); err != nil {
-			return fmt.Errorf("p2l: mesh %d (%q): %w", i, m.Meshes[i].ID, err)
+			return recordFail("MESH", "mesh", i, m.Meshes[i].ID, "", "%v", err)
 		}
 	}
 	p.glues = make([]cglue, len(m.Glues))
 	for i := range m.Glues {
 		if err := p.buildGlue(m, i); err != nil {
-			return fmt.Errorf("p2l: glue %d (%q): %w", i, m.Glues[i].ID, err)
+			return recordFail("GLUE", "glue", i, m.Glues[i].ID, "", "%v", err)
 		}
 	}
 	p.buildGlueComponents()
@@ -457,7 +457,7 @@ func (p *prepared) build(m *Model) error {
 		c.reads = paramSet(&c.obj, false, &c.g)
 	}
 	if err := p.buildDraw(m); err != nil {
-		return fmt.Errorf("p2l: draw tree: %w", err)
+		return &recordError{tag: "DRAW", msg: "p2l: draw tree: " + err.Error()}
 	}
 	if p.cubism {
 		p.buildCubism(m)
@@ -465,7 +465,7 @@ func (p *prepared) build(m *Model) error {
 	for i := range m.HitAreas {
 		for _, mi := range m.HitAreas[i].Meshes {
 			if mi < 0 || mi >= len(m.Meshes) {
-				return fmt.Errorf("p2l: hit area %d (%q): mesh %d out of range", i, m.HitAreas[i].ID, mi)
+				return recordFail("HITA", "hit area", i, m.HitAreas[i].ID, "meshes", "mesh %d out of range", mi)
 			}
 		}
 	}
