@@ -79,8 +79,8 @@ func (r *Rig) anim() *animState {
 		lastPart:       make([]float32, npt),
 	}
 	a.clips = newClipPlayer(m, a.beh.blinkP, a.beh.lipP)
-	for i := range a.hostPart {
-		a.hostPart[i] = 1
+	initialHostPartOpacity(m, a.hostPart)
+	for i := range a.out.partOpacity {
 		a.out.partOpacity[i] = 1
 	}
 	r.animation = a
