@@ -386,3 +386,191 @@ func TestMocRotations(t *testing.T) {
 	// negates the child's x before the frame).
 	wantVertices(t, r, "MX", pix(f1(-10, 0)), pix(f1(0, 10)), pix(f1(0, 0)))
 }
+
+// TestMocParts: part opacity multiplies down the part tree into the art
+// meshes (moc3-rs update: calculated_part_opacities, art mesh opacity ×
+// its part's); a part stored not visible starts at opacity 0
+// (framedata_for_puppet) until the host or a pose sets it (the framework
+// writes part opacities: CubismPose::Reset shows each group's first part).
+func TestMocParts(t *testing.T) {
+	tri := [][2]float32{{0, 0}, {1, 0}, {0, 1}}
+	m := &moc3write.Model{
+		Canvas:     semCanvas(),
+		Parameters: []moc3write.Parameter{{ID: "ParamA", Min: 0, Max: 1}},
+		Parts: []moc3write.Part{
+			{ID: "PartRoot", Parent: -1, Visible: true, Enabled: true, Keyforms: []moc3write.PartKeyform{{DrawOrder: 500}}},
+			{ID: "PartHidden", Parent: 0, Visible: false, Enabled: true, Keyforms: []moc3write.PartKeyform{{DrawOrder: 500}}},
+		},
+		ArtMeshes: []moc3write.ArtMesh{semMesh("A", -1, 500, tri...), semMesh("B", -1, 500, tri...)},
+	}
+	m.ArtMeshes[0].ParentPart, m.ArtMeshes[1].ParentPart = 0, 1
+	m.ArtMeshes[1].Keyforms[0].Opacity = 0.8
+	rootGroup(m)
+	model := lowerSem(t, m, moc3write.V40)
+	r := rigAt(t, model, nil)
+	wantValue(t, "A opacity", r.MeshOpacity(0), 1)
+	wantValue(t, "B opacity (hidden part)", r.MeshOpacity(1), 0)
+	r.SetPartOpacity(1, 0.5)
+	r.SetPartOpacity(0, 0.5)
+	r.Evaluate()
+	wantValue(t, "A opacity", r.MeshOpacity(0), 0.5)
+	wantValue(t, "B opacity", r.MeshOpacity(1), 0.8*0.5*0.5) // own × PartHidden × PartRoot
+
+	// A pose whose group lists the hidden part first shows it.
+	posed, _, err := Import(model, "", File{Name: "x.pose3.json", Data: []byte(`{"Type": "Live2D Pose", "Groups": [[{"Id": "PartHidden", "Link": []}]]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = rigAt(t, posed, nil)
+	wantValue(t, "B opacity (posed)", r.MeshOpacity(1), 0.8)
+}
+
+// TestMocDrawOrder: draw orders round half away from zero, clamp to their
+// group's [min, max], ties keep the group's object order, and a part's
+// group is placed by the part's keyform-blended draw order (moc3-rs
+// puppet/draw_order.rs sort_render_order).
+func TestMocDrawOrder(t *testing.T) {
+	tri := [][2]float32{{0, 0}, {1, 0}, {0, 1}}
+	m := &moc3write.Model{
+		Canvas:     semCanvas(),
+		Parameters: []moc3write.Parameter{{ID: "ParamX", Min: 0, Max: 1, DecimalPlaces: 1}},
+		Parts: []moc3write.Part{{ID: "P", Parent: -1, Visible: true, Enabled: true,
+			Axes:     []moc3write.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+			Keyforms: []moc3write.PartKeyform{{DrawOrder: 300}, {DrawOrder: 800}}}},
+		ArtMeshes: []moc3write.ArtMesh{
+			semMesh("A", -1, 500, tri...),
+			semMesh("E", -1, 499.5, tri...), // rounds to 500: ties with A, after it
+			semMesh("B", -1, 700, tri...),
+			semMesh("C", -1, 950, tri...), // clamped to its group's 900: ties with D, before it
+			semMesh("D", -1, 900, tri...),
+		},
+	}
+	m.ArtMeshes[3].ParentPart, m.ArtMeshes[4].ParentPart = 0, 0
+	m.DrawOrderGroups = []moc3write.DrawOrderGroup{
+		{MinDrawOrder: 0, MaxDrawOrder: 1000, Objects: []moc3write.DrawOrderObject{
+			{Index: 0, Self: -1}, {Index: 1, Self: -1}, {Part: true, Index: 0, Self: 1}, {Index: 2, Self: -1}}},
+		{MinDrawOrder: 100, MaxDrawOrder: 900, Objects: []moc3write.DrawOrderObject{{Index: 3, Self: -1}, {Index: 4, Self: -1}}},
+	}
+	model := lowerSem(t, m, moc3write.V40)
+	// X = 0.5: P = 300 + 0.5·(800 − 300) = 550, between A, E (500) and B.
+	wantOrder(t, rigAt(t, model, map[string]float32{"ParamX": 0.5}), "A", "E", "C", "D", "B")
+	// X = 0: P = 300, first.
+	wantOrder(t, rigAt(t, model, map[string]float32{"ParamX": 0}), "C", "D", "A", "E", "B")
+}
+
+// TestMocGlue: glue pulls vertex pairs together after deformation, both
+// read first (moc3-rs deformer/glue.rs apply_glue); the intensity blends
+// over its keyforms and, from 5.0, its blend shapes (the shape's
+// difference from its base keyform times the parameter's weight and the
+// least constraint weight: Cubism Editor manual, blend shapes "add
+// differences"; "Limit Settings for Blend Shape Weights").
+func TestMocGlue(t *testing.T) {
+	tri := func(x float32) [][2]float32 { return [][2]float32{{x, 0}, {x + 1, 0}, {x, 1}} }
+	m := &moc3write.Model{
+		Canvas: semCanvas(),
+		Parameters: []moc3write.Parameter{
+			{ID: "ParamG", Min: 0, Max: 1},
+			{ID: "ParamS", Min: 0, Max: 1, BlendShape: true, Keys: []float32{0, 1}},
+			{ID: "ParamC", Min: 0, Max: 1},
+		},
+		ArtMeshes: []moc3write.ArtMesh{semMesh("A", -1, 500, tri(0)...), semMesh("B", -1, 500, tri(1)...)},
+		Glues: []moc3write.Glue{{ID: "G", MeshA: 0, MeshB: 1,
+			Points:   []moc3write.GluePoint{{Weight: 0.5, Vertex: 0}, {Weight: 0.25, Vertex: 0}},
+			Axes:     []moc3write.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+			Keyforms: []moc3write.GlueKeyform{{Intensity: 0}, {Intensity: 1}},
+			BlendShapes: []moc3write.BlendShape[moc3write.GlueKeyform]{{Parameter: 1, Keys: []float32{0, 1}, BaseKey: 0,
+				Keyforms:    []moc3write.GlueKeyform{{Intensity: 0}, {Intensity: 0.5}},
+				Constraints: []moc3write.Constraint{{Parameter: 2, Keys: []float32{0, 1}, Weights: []float32{1, 0}}}}},
+		}},
+	}
+	rootGroup(m)
+	model := lowerSem(t, m, moc3write.V50)
+	glued := func(in float64) (a, b [2]float64) {
+		// a = (0, 0), b = (1, 0): a += (b − a)·0.5·in, b += (a − b)·0.25·in.
+		return px(0+(1-0)*0.5*in, 0), px(1+(0-1)*0.25*in, 0)
+	}
+	// G = 0.5: intensity 0.5.
+	r := rigAt(t, model, map[string]float32{"ParamG": 0.5})
+	a, b := glued(0.5)
+	wantVertices(t, r, "A", a, px(1, 0), px(0, 1))
+	wantVertices(t, r, "B", b, px(2, 0), px(1, 1))
+	// G = 0, S = 1, C = 0.5: intensity 0 + 0.5·1·(1 − 0.5) = 0.25.
+	r = rigAt(t, model, map[string]float32{"ParamS": 1, "ParamC": 0.5})
+	a, b = glued(0.25)
+	wantVertices(t, r, "A", a, px(1, 0), px(0, 1))
+	wantVertices(t, r, "B", b, px(2, 0), px(1, 1))
+}
+
+// TestMocBlendShapeConstraints: an art mesh blend shape adds its keyforms'
+// differences (stored as differences from the base key: the samples' base
+// keyforms are zero) weighted by the blend-shape parameter and the least
+// of its constraints' weights (Cubism Editor manual, "Limit Settings for
+// Blend Shape Weights": with several limits the smallest is multiplied in).
+func TestMocBlendShapeConstraints(t *testing.T) {
+	tri := [][2]float32{{0, 0}, {1, 0}, {0, 1}}
+	zero := make([][2]float32, 3)
+	right := [][2]float32{{1, 0}, {1, 0}, {1, 0}}
+	m := &moc3write.Model{
+		Canvas: semCanvas(),
+		Parameters: []moc3write.Parameter{
+			{ID: "ParamS", Min: 0, Max: 1, BlendShape: true, Keys: []float32{0, 1}},
+			{ID: "ParamC1", Min: 0, Max: 1},
+			{ID: "ParamC2", Min: 0, Max: 1},
+		},
+		ArtMeshes: []moc3write.ArtMesh{semMesh("M", -1, 500, tri...)},
+	}
+	m.ArtMeshes[0].BlendShapes = []moc3write.BlendShape[moc3write.ArtMeshKeyform]{{Parameter: 0, Keys: []float32{0, 1}, BaseKey: 0,
+		Keyforms: []moc3write.ArtMeshKeyform{{Positions: zero}, {Opacity: -0.5, Positions: right}},
+		Constraints: []moc3write.Constraint{
+			{Parameter: 1, Keys: []float32{0, 1}, Weights: []float32{1, 0}},
+			{Parameter: 2, Keys: []float32{0, 1}, Weights: []float32{1, 0}},
+		}}}
+	rootGroup(m)
+	r := rigAt(t, lowerSem(t, m, moc3write.V42), map[string]float32{"ParamS": 0.5, "ParamC1": 0.5, "ParamC2": 0.25})
+	// weight = 0.5 · min(1 − 0.5, 1 − 0.25) = 0.25 (a product would give
+	// 0.1875): x += 0.25, opacity = 1 − 0.5·0.25.
+	w := 0.5 * math.Min(1-0.5, 1-0.25)
+	wantVertices(t, r, "M", px(w, 0), px(1+w, 0), px(w, 1))
+	wantValue(t, "opacity", r.MeshOpacity(0), 1-0.5*w)
+}
+
+// TestMocDrawableFlags: masks, inverted masks, culling (a mesh not double
+// sided is culled), the legacy blend bits and the 5.3 blend modes and
+// offscreen parts are lowered as stored (moc3.hexpat DrawableFlags; Core
+// 06.00 csmColorBlendType/csmAlphaBlendType numbering, research notes §6).
+// moc3write.Example: MeshFace (not double sided), MeshEye (double sided,
+// inverted mask by MeshFace), MeshGlow (additive, masked by both); in 5.3
+// MeshFace Multiply/Atop, MeshGlow Color/DisjointOver and an offscreen on
+// PartFace (AddGlow/Out, inverted mask by MeshGlow, opacity 0.85 and 0.5
+// over ParamEyeLOpen's keys 0 and 1).
+func TestMocDrawableFlags(t *testing.T) {
+	for _, v := range []uint8{moc3write.V40, moc3write.V53} {
+		m := lowerSem(t, moc3write.Example(v), v)
+		face, eye, glow := &m.Meshes[0], &m.Meshes[1], &m.Meshes[2]
+		if face.Flags&p2l.MeshCulling == 0 || eye.Flags&p2l.MeshCulling != 0 {
+			t.Errorf("v%d: culling flags %v %v", v, face.Flags, eye.Flags)
+		}
+		if eye.Flags&p2l.MeshInvertMask == 0 || !slices.Equal(eye.Masks, []int{0}) || !slices.Equal(glow.Masks, []int{0, 1}) {
+			t.Errorf("v%d: masks %v %v, eye flags %v", v, eye.Masks, glow.Masks, eye.Flags)
+		}
+		wantBlend := func(mesh *p2l.Mesh, b p2l.BlendMode, a p2l.AlphaMode) {
+			if mesh.Blend != b || mesh.AlphaBlend != a {
+				t.Errorf("v%d: %s blend %v/%v, want %v/%v", v, mesh.ID, mesh.Blend, mesh.AlphaBlend, b, a)
+			}
+		}
+		if v < moc3write.V53 {
+			wantBlend(glow, p2l.BlendAddCompatible, p2l.AlphaOver)
+			wantBlend(face, p2l.BlendNormal, p2l.AlphaOver)
+			continue
+		}
+		wantBlend(face, p2l.BlendMultiply, p2l.AlphaAtop)
+		wantBlend(glow, p2l.BlendColor, p2l.AlphaDisjointOver)
+		part := m.PartIndex("PartFace")
+		r := rigAt(t, m, map[string]float32{"ParamEyeLOpen": 0.5})
+		c := r.GroupComposite(part)
+		if c.Blend != p2l.BlendAddGlow || c.AlphaBlend != p2l.AlphaOut || !c.InvertMask || !slices.Equal(c.MaskMeshes, []int{2}) {
+			t.Errorf("offscreen composite %+v", c)
+		}
+		wantValue(t, "offscreen opacity", c.Opacity, 0.5*0.85+0.5*0.5)
+	}
+}
