@@ -141,8 +141,14 @@ func sinCos32(x float32) (s, c float32) { return libm.Sincosf(x) }
 // above (eval.rs evaluate_ext: each stage clamps). Colors do not chain: a
 // deformer's multiply and screen colors never reach its meshes, and a
 // mesh's own colors are not clamped (eval.rs pushes the mesh's own state).
+// Cubism evaluation does not clamp: the keyform blend is multiplied down
+// the deformer chain as it is (moc3-rs update; the samples store keyform
+// opacities such as 1.00005, docs/CUBISM.md).
 func (r *Rig) chainedOpacity(pr props, parent int32) float64 {
-	op := clamp01(pr.opacity)
+	op := pr.opacity
+	if !r.p.cubism {
+		op = clamp01(op)
+	}
 	if parent >= 0 {
 		op *= r.defOpacity[parent]
 	}
@@ -926,7 +932,9 @@ func (r *Rig) emitChildren(g *cgroup) {
 			key = r.meshDraw64[n.mesh]
 		}
 		if r.p.cubism {
-			key = math.Round(key) // moc3-rs sort_render_order: f32::round, half away from zero
+			// moc3-rs sort_render_order: f32::round, half away from zero,
+			// clamped to the draw order group's range.
+			key = min(max(math.Round(key), g.lo), g.hi)
 		} else {
 			key = math.Floor(key + 0.001)
 		}
@@ -970,7 +978,11 @@ func (r *Rig) applyMultipliers() {
 			f *= r.partOpacityMul[a]
 		}
 		if f != 1 {
-			r.meshOpacity[i] = float32(clamp01(float64(r.meshOpacity[i]) * float64(f)))
+			if op := float64(r.meshOpacity[i]) * float64(f); p.cubism {
+				r.meshOpacity[i] = float32(op) // the part opacities are in [0, 1]; nothing clamps (moc3-rs)
+			} else {
+				r.meshOpacity[i] = float32(clamp01(op))
+			}
 		}
 		if o := r.meshColorOverride[i]; o.set {
 			r.meshMul[i], r.meshScr[i] = o.mul, o.scr

@@ -45,6 +45,15 @@ const MetaEvaluation = "evaluation"
 // list, and a list that does not parse, use 0.
 const MetaKeyEpsilons = "cubism.key-epsilons"
 
+// MetaDrawOrderRanges is the META key of a Cubism-evaluated model giving
+// each draw group's range of draw orders, the groups in tree order (a
+// group before its children, children in order): "min:max" entries
+// separated by commas. The Core clamps a group's rounded draw orders to its
+// draw order group's minimum and maximum before sorting (moc3-rs
+// sort_render_order). Groups beyond the list, and entries that do not
+// parse, are not clamped.
+const MetaDrawOrderRanges = "cubism.draw-order-ranges"
+
 // String returns "reference" or "cubism", the value recorded under
 // MetaEvaluation.
 func (e Evaluation) String() string {
@@ -96,6 +105,28 @@ func keyEpsilons(m *Model) []float32 {
 		eps[i] = float32(x)
 	}
 	return eps
+}
+
+// drawOrderRanges parses MetaDrawOrderRanges: per group in tree order its
+// [min, max], ±MaxFloat64 (no clamp) where absent or unreadable.
+func drawOrderRanges(m *Model) [][2]float64 {
+	v, ok := m.MetaValue(MetaDrawOrderRanges)
+	if !ok {
+		return nil
+	}
+	var out [][2]float64
+	for _, f := range strings.Split(v, ",") {
+		r := [2]float64{-math.MaxFloat64, math.MaxFloat64}
+		if lo, hi, ok := strings.Cut(strings.TrimSpace(f), ":"); ok {
+			a, errA := strconv.ParseFloat(lo, 64)
+			b, errB := strconv.ParseFloat(hi, 64)
+			if errA == nil && errB == nil && a <= b {
+				r = [2]float64{a, b}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // keyRange is one axis of a Cubism object's keyform grid, as a range test:
@@ -227,4 +258,42 @@ func (r *Rig) cubismTurn(parent int32, x, y, ox, oy float32) float32 {
 		step *= 0.1
 	}
 	return 0
+}
+
+// initialHostPartOpacity sets op (one per part) to the host part opacities
+// a new rig starts with: 1, except, for Cubism evaluation, 0 for a part the
+// file stores not visible and the pose does not drive. The Core seeds its
+// part opacity array from the parts' visible flags (moc3-rs
+// framedata_for_puppet: 1 when visible, else 0) and the framework's pose
+// then writes the opacity of every part of its groups (CubismPose::Reset),
+// so a pose part starts as the pose says; p2l keeps the pose's share
+// apart (poseState) and multiplies it in.
+func initialHostPartOpacity(m *Model, op []float32) {
+	for i := range op {
+		op[i] = 1
+	}
+	if m.Evaluation() != EvaluationCubism {
+		return
+	}
+	inPose := make([]bool, len(op))
+	if m.Pose != nil {
+		mark := func(i int) {
+			if i >= 0 && i < len(inPose) {
+				inPose[i] = true
+			}
+		}
+		for _, g := range m.Pose.Groups {
+			for _, e := range g.Entries {
+				mark(e.Part)
+				for _, l := range e.Linked {
+					mark(l)
+				}
+			}
+		}
+	}
+	for i := range op {
+		if i < len(m.Parts) && m.Parts[i].Flags&PartVisible == 0 && !inPose[i] {
+			op[i] = 0
+		}
+	}
 }

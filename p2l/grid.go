@@ -265,6 +265,9 @@ type cbind struct {
 	neutral int
 	present []bool
 	limits  []climit
+	// minLimit: the limits combine by their minimum instead of their
+	// product (Cubism evaluation; set by buildCubism).
+	minLimit bool
 }
 
 // climit is a limit: a piecewise-linear weight of another parameter, its
@@ -341,7 +344,8 @@ func (l *climit) factor(v float32) float32 {
 // the current parameter values and their weights, limits applied (eval.rs
 // blend, in float32). Keys blend linearly between neighbours without
 // snapping; the neutral key and keys without a shape contribute nothing; a
-// limit product of 0 removes the binding. k < 0 marks an unused slot.
+// limit product (Cubism: the least limit, at most 1) of 0 removes the
+// binding. k < 0 marks an unused slot.
 func (b *cbind) keyWeights(cur []float32) (k0 int, w0 float32, k1 int, w1 float32) {
 	k0, k1 = -1, -1
 	i, t := segment32(b.keys, cur[b.param])
@@ -360,7 +364,11 @@ func (b *cbind) keyWeights(cur []float32) (k0 int, w0 float32, k1 int, w1 float3
 	}
 	f := float32(1)
 	for i := range b.limits {
-		f *= b.limits[i].factor(cur[b.limits[i].param])
+		if l := b.limits[i].factor(cur[b.limits[i].param]); b.minLimit {
+			f = min(f, l)
+		} else {
+			f *= l
+		}
 	}
 	if f == 0 {
 		return -1, 0, -1, 0

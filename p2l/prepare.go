@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -282,6 +283,10 @@ type cgroup struct {
 	isolated bool
 	children []cnode
 	sortOff  int // offset of this group's children in Rig.sortBuf
+	// lo, hi: Cubism evaluation clamps its children's rounded draw orders
+	// to them (MetaDrawOrderRanges; ±MaxFloat64, finite so that a rig's
+	// state stays finite: no clamp).
+	lo, hi float64
 }
 
 type cnode struct {
@@ -984,7 +989,7 @@ func (p *prepared) buildDraw(m *Model) error {
 			return 0, fmt.Errorf("group part %d out of range", g.Part)
 		}
 		idx := int32(len(p.groups))
-		p.groups = append(p.groups, cgroup{part: int32(g.Part), static: float64(g.DrawOrder)})
+		p.groups = append(p.groups, cgroup{part: int32(g.Part), static: float64(g.DrawOrder), lo: -math.MaxFloat64, hi: math.MaxFloat64})
 		// A group is isolated when it names a part and carries a
 		// composite (eval.rs render_commands); that composite and the
 		// group's channels are the part's group composite, the last such
@@ -1112,6 +1117,28 @@ func (p *prepared) buildCubism(m *Model) {
 			out = append(out, keyRanges(&ch.list[k].g, eps)...)
 		}
 		return out
+	}
+	// Blend-shape limits combine by their minimum: the Editor manual
+	// ("Limit Settings for Blend Shape Weights": with several limits, the
+	// smallest is multiplied in; moc3-rs computes the same minimum).
+	minLimits := func(o *cobj) {
+		for b := range o.binds {
+			o.binds[b].minLimit = true
+		}
+	}
+	for i := range p.defs {
+		minLimits(&p.defs[i].obj)
+	}
+	for i := range p.meshes {
+		minLimits(&p.meshes[i].obj)
+	}
+	for i := range p.parts {
+		minLimits(&p.parts[i].obj)
+	}
+	for i, r := range drawOrderRanges(m) {
+		if i < len(p.groups) {
+			p.groups[i].lo, p.groups[i].hi = r[0], r[1]
+		}
 	}
 	c := &p.cub
 	c.defRanges = make([][]keyRange, len(p.defs))

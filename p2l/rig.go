@@ -251,6 +251,13 @@ func (m *Model) NewRig() *Rig {
 	r.current = append([]float32(nil), p.defaults...)
 	r.partOpacityMul = make([]float32, npt)
 	initialPoseOpacity(m.Pose, r.partOpacityMul) // the pose's starting state (pose.go)
+	if p.cubism {
+		host := make([]float32, npt)
+		initialHostPartOpacity(m, host) // parts stored not visible start hidden
+		for i, h := range host {
+			r.partOpacityMul[i] *= h
+		}
+	}
 	r.meshColorOverride = make([]colorOverride, nm)
 	r.partColorOverride = make([]colorOverride, npt)
 	r.warpPts = make([]float64, p.warpFloats)

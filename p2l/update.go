@@ -80,8 +80,8 @@ func (r *Rig) anim() *animState {
 	}
 	a.clips = newClipPlayer(m, a.beh.blinkP, a.beh.lipP)
 	a.out.poseSlot = a.pose.slot
-	for i := range a.hostPart {
-		a.hostPart[i] = 1
+	initialHostPartOpacity(m, a.hostPart)
+	for i := range a.out.partOpacity {
 		a.out.partOpacity[i] = 1
 	}
 	r.animation = a

@@ -42,12 +42,51 @@ import (
 // down, from the moc's pixels per unit and origin. Texture pages are
 // external pages named by index ("texture_00.png" …, one per page an art
 // mesh uses); ReadModel3 replaces them with the model3.json's Textures.
+//
+// Errors are a *moc3.FormatError for a file that does not parse and a
+// *Error (File "moc3") naming the object for one that parses but cannot
+// be lowered or evaluated: the lowered model must validate and evaluate
+// with finite results at its default pose.
 func ReadMoc(data []byte) (*p2l.Model, error) {
 	moc, err := moc3.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	return lowerMoc(moc)
+	m, err := lowerMoc(moc)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, &Error{File: mocFile, Msg: "the lowered model is not valid: " + err.Error()}
+	}
+	if err := trialEvaluate(m); err != nil {
+		return nil, &Error{File: mocFile, Msg: "at the default pose: " + err.Error()}
+	}
+	return m, nil
+}
+
+// mocFile is the File of the *Error values ReadMoc returns.
+const mocFile = "moc3"
+
+// mocError is a lowering error about object index of a section.
+func mocError(section string, index int, id, format string, args ...any) *Error {
+	return &Error{File: mocFile, Field: fmt.Sprintf("%s %d (%q)", section, index, id), Msg: fmt.Sprintf(format, args...)}
+}
+
+// trialEvaluate evaluates m once at its default pose (preparing it, which
+// the rigs then share); a panic is turned into an error.
+func trialEvaluate(m *p2l.Model) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("evaluation panicked: %v", v)
+		}
+	}()
+	r := m.NewRig()
+	if err := r.Err(); err != nil {
+		return err
+	}
+	r.Evaluate()
+	return r.Err()
 }
 
 // space is where an object's points live: the canvas root, a rotation
@@ -75,7 +114,7 @@ type lowering struct {
 func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
 	c := moc.Canvas
 	if !(c.PixelsPerUnit > 0) || math.IsInf(float64(c.PixelsPerUnit), 0) {
-		return nil, fmt.Errorf("cubism: moc canvas: pixels per unit %v is not a positive number", c.PixelsPerUnit)
+		return nil, &Error{File: mocFile, Field: "canvas", Msg: fmt.Sprintf("pixels per unit %v is not a positive number", c.PixelsPerUnit)}
 	}
 	l := &lowering{moc: moc, m: &p2l.Model{}, ppu: float64(c.PixelsPerUnit), ox: float64(c.OriginX), oy: float64(c.OriginY)}
 	m := l.m
@@ -98,6 +137,10 @@ func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
 		{Key: p2l.MetaKeyEpsilons, Value: strings.Join(eps, ",")},
 		{Key: "cubism.moc-version", Value: moc.Version.String()},
 	}
+	if len(moc.DrawOrderGroups) > 0 {
+		// Filled by drawTree, in the draw tree's group order.
+		m.Meta = append(m.Meta, p2l.MetaEntry{Key: p2l.MetaDrawOrderRanges})
+	}
 	l.partsEnabled()
 	if err := l.deformers(); err != nil {
 		return nil, err
@@ -108,7 +151,9 @@ func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
 	if err := l.meshes(); err != nil {
 		return nil, err
 	}
-	l.glues()
+	if err := l.glues(); err != nil {
+		return nil, err
+	}
 	if err := l.drawTree(); err != nil {
 		return nil, err
 	}
@@ -182,7 +227,7 @@ func (l *lowering) deformers() error {
 			depth[i]++
 		}
 		if depth[i] > len(ds) {
-			return fmt.Errorf("cubism: moc deformer %d (%q): its parents form a cycle", i, ds[i].ID)
+			return mocError("deformer", i, ds[i].ID, "its parents form a cycle")
 		}
 	}
 	l.defOrder = make([]int, len(ds))
@@ -216,7 +261,7 @@ func (l *lowering) deformers() error {
 			}
 			out.Warp = l.warp(w, s)
 			kf := w.Keyforms
-			out.Opacity = kf[0].Opacity
+			out.Opacity, out.Multiply, out.Screen = kf[0].Opacity, rgb(kf[0].Multiply), rgb(kf[0].Screen)
 			out.Channels = objectChannels(w.Axes, len(kf),
 				func(k int) float32 { return kf[k].Opacity }, nil,
 				func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
@@ -225,13 +270,13 @@ func (l *lowering) deformers() error {
 			out.Kind = p2l.RotationDeformer
 			out.Rotation = l.rotation(r, s, l.scaleFactor(i))
 			kf := r.Keyforms
-			out.Opacity = kf[0].Opacity
+			out.Opacity, out.Multiply, out.Screen = kf[0].Opacity, rgb(kf[0].Multiply), rgb(kf[0].Screen)
 			out.Channels = objectChannels(r.Axes, len(kf),
 				func(k int) float32 { return kf[k].Opacity }, nil,
 				func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
 			out.Channels = append(out.Channels, reflectChannels(r)...)
 		default:
-			return fmt.Errorf("cubism: moc deformer %d (%q): unknown kind %d", i, d.ID, d.Kind)
+			return mocError("deformer", i, d.ID, "unknown kind %d", d.Kind)
 		}
 		l.m.Deformers = append(l.m.Deformers, out)
 	}
@@ -473,7 +518,7 @@ func (l *lowering) parts() error {
 	moc := l.moc
 	for i, p := range moc.Parts {
 		if len(p.Keyforms) == 0 {
-			return fmt.Errorf("cubism: moc part %d (%q) has no keyform", i, p.ID)
+			return mocError("part", i, p.ID, "no keyform")
 		}
 		kf := p.Keyforms
 		out := p2l.Part{ID: p.ID, Name: p.ID, GroupMode: p2l.GroupPassThrough, DrawOrder: int32(math.Round(float64(kf[0].DrawOrder))),
@@ -549,7 +594,7 @@ func (l *lowering) meshes() error {
 	pages := 0
 	for i, a := range l.moc.ArtMeshes {
 		if len(a.Keyforms) == 0 {
-			return fmt.Errorf("cubism: moc art mesh %d (%q) has no keyform", i, a.ID)
+			return mocError("art mesh", i, a.ID, "no keyform")
 		}
 		s := l.spaceOf(a.ParentDeformer)
 		n := a.VertexCount
@@ -629,10 +674,10 @@ func (l *lowering) meshes() error {
 	return nil
 }
 
-// glues lowers the glues; the intensity varies over the glue's keyforms as
-// a GlueIntensity channel. (Glue blend shapes have no p2l counterpart.)
-func (l *lowering) glues() {
-	for _, g := range l.moc.Glues {
+// glues lowers the glues; the intensity varies over the glue's keyforms
+// and blend shapes as a GlueIntensity channel (glueIntensity).
+func (l *lowering) glues() error {
+	for i, g := range l.moc.Glues {
 		out := p2l.Glue{ID: g.ID, MeshA: g.MeshA, MeshB: g.MeshB}
 		if len(g.Intensities) > 0 {
 			out.Intensity = g.Intensities[0]
@@ -640,18 +685,102 @@ func (l *lowering) glues() {
 		for _, p := range g.Pairs {
 			out.Pairs = append(out.Pairs, p2l.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB})
 		}
-		if len(g.Axes) > 0 && len(g.Intensities) > 1 {
-			out.Channels = []p2l.Channel{{ID: p2l.ChannelGlueIntensity, Kind: p2l.ChannelScalar,
-				Grid: gridOf(g.Axes, len(g.Intensities), func(k int) p2l.ChannelValue { return p2l.ChannelValue{g.Intensities[k]} })}}
+		ch, err := glueIntensity(&g)
+		if err != nil {
+			return mocError("glue", i, g.ID, "%s", err)
+		}
+		if ch != nil {
+			out.Channels = []p2l.Channel{*ch}
 		}
 		l.m.Glues = append(l.m.Glues, out)
 	}
+	return nil
+}
+
+// maxGlueCells bounds the grid glueIntensity builds.
+const maxGlueCells = 1 << 16
+
+// glueIntensity returns the GlueIntensity channel of a glue whose intensity
+// varies (nil when it does not). p2l glue has no blend shapes; the Core
+// adds each blend shape's difference from its base keyform, weighted by
+// the blend-shape parameter and by the least of its constraints' weights,
+// to the keyform blend. A sum of terms each depending on other axes is
+// blended exactly by a multilinear grid over all of them (the weights of
+// each axis sum to 1), so the channel's grid has the glue's axes, then per
+// blend shape its parameter's axis and its constraints' axes, and a cell
+// holds base + Σ difference × constraint weight at its keys. Exact for a
+// blend shape with at most one constraint (piecewise linear, as the grid
+// between keys); with several, the least of them is exact at the keys and
+// blended linearly between them.
+func glueIntensity(g *moc3.Glue) (*p2l.Channel, error) {
+	if len(g.Intensities) == 0 || (len(g.BlendShapes) == 0 && (len(g.Axes) == 0 || len(g.Intensities) < 2)) {
+		return nil, nil
+	}
+	axes := slices.Clone(g.Axes)
+	type term struct {
+		axis   int // the blend-shape parameter's axis
+		cons   []int
+		deltas []float64
+	}
+	var terms []term
+	for _, b := range g.BlendShapes {
+		if b.BaseKey < 0 || b.BaseKey >= len(b.Keyforms) || len(b.Keyforms) < len(b.Keys) {
+			return nil, fmt.Errorf("blend shape of parameter %d: base key %d or keyforms out of range", b.Parameter, b.BaseKey)
+		}
+		t := term{axis: len(axes)}
+		axes = append(axes, moc3.Axis{Parameter: b.Parameter, Keys: b.Keys})
+		for k := range b.Keys {
+			t.deltas = append(t.deltas, float64(b.Keyforms[k])-float64(b.Keyforms[b.BaseKey]))
+		}
+		for _, c := range b.Constraints {
+			t.cons = append(t.cons, len(axes))
+			axes = append(axes, moc3.Axis{Parameter: c.Parameter, Keys: c.Keys})
+		}
+		terms = append(terms, t)
+	}
+	n := 1
+	for _, a := range axes {
+		if len(a.Keys) == 0 || n > maxGlueCells/len(a.Keys) {
+			return nil, fmt.Errorf("intensity grid with its blend shapes has an empty axis or more than %d cells", maxGlueCells)
+		}
+		n *= len(a.Keys)
+	}
+	base := len(g.Intensities) // keyforms of the glue's own grid
+	own := 1
+	for _, a := range g.Axes {
+		own *= len(a.Keys)
+	}
+	grid := gridOf(axes, n, func(k int) p2l.ChannelValue {
+		coord := make([]int, len(axes))
+		rest := k
+		for a := range axes {
+			coord[a] = rest % len(axes[a].Keys)
+			rest /= len(axes[a].Keys)
+		}
+		kf := k % own
+		v := 0.0
+		if kf < base {
+			v = float64(g.Intensities[kf])
+		}
+		for bi, t := range terms {
+			w := 1.0 // moc3-rs: the least constraint weight, from 1
+			for ci, a := range t.cons {
+				if ws := g.BlendShapes[bi].Constraints[ci].Weights; coord[a] < len(ws) {
+					w = min(w, float64(ws[coord[a]]))
+				}
+			}
+			v += t.deltas[coord[t.axis]] * w
+		}
+		return p2l.ChannelValue{float32(v)}
+	})
+	return &p2l.Channel{ID: p2l.ChannelGlueIntensity, Kind: p2l.ChannelScalar, Grid: grid}, nil
 }
 
 // drawTree lowers the draw order groups: group 0 is the root; a part
 // object owning a group becomes a child group naming the part (sorted by
 // the part's draw order), an art mesh a mesh child. An offscreen part's
-// group carries its composite (an isolated group).
+// group carries its composite (an isolated group). Each group's minimum and
+// maximum draw order go to META (p2l.MetaDrawOrderRanges).
 func (l *lowering) drawTree() error {
 	gs := l.moc.DrawOrderGroups
 	if len(gs) == 0 {
@@ -659,12 +788,14 @@ func (l *lowering) drawTree() error {
 		return nil
 	}
 	seen := make([]bool, len(gs))
+	var ranges []string // MetaDrawOrderRanges, in the order groups are built
 	var build func(gi, part int) (*p2l.DrawGroup, error)
 	build = func(gi, part int) (*p2l.DrawGroup, error) {
 		if gi < 0 || gi >= len(gs) || seen[gi] {
-			return nil, fmt.Errorf("cubism: moc draw order group %d is out of range or owned twice", gi)
+			return nil, &Error{File: mocFile, Field: fmt.Sprintf("draw order group %d", gi), Msg: "out of range or owned twice"}
 		}
 		seen[gi] = true
+		ranges = append(ranges, fmt.Sprintf("%d:%d", gs[gi].MinDrawOrder, gs[gi].MaxDrawOrder))
 		g := &p2l.DrawGroup{Part: part}
 		if part >= 0 {
 			g.DrawOrder = l.m.Parts[part].DrawOrder
@@ -700,6 +831,11 @@ func (l *lowering) drawTree() error {
 		return err
 	}
 	l.m.Draw = *root
+	for i := range l.m.Meta {
+		if l.m.Meta[i].Key == p2l.MetaDrawOrderRanges {
+			l.m.Meta[i].Value = strings.Join(ranges, ",")
+		}
+	}
 	return nil
 }
 
