@@ -1,5 +1,7 @@
 package p2l
 
+import "io/fs"
+
 // Clone returns a new Model with the same records as m, the same Dir and
 // Logger, and lookups (ClipIndex, ExpressionIndex, ...) of its own, built
 // from its own records on first use.
@@ -22,4 +24,14 @@ func (m *Model) Clone() *Model {
 		setDir(&c, d)
 	}
 	return &c
+}
+
+// WithDir returns a clone of m (Clone) whose Dir is dir: where its
+// external texture pages and clip sounds (ClipSound) resolve. Loaders of
+// models that are not read by LoadFile or LoadFS (p2l/cubism.Load) use it;
+// m is not changed.
+func (m *Model) WithDir(dir fs.FS) *Model {
+	c := m.Clone()
+	setDir(c, dir)
+	return c
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -210,4 +211,72 @@ func (r *reader) counted(entries []value, count int, countField, what string) []
 		r.warn(countField, "%d %s but the file has %d: the %d present are read", count, what, len(entries), len(entries))
 	}
 	return entries
+}
+
+// objectKeys returns the keys of the object reached from the top of the
+// JSON document data through the members path, in the file's order (a Go
+// map forgets it; the framework's CubismJson keeps it, and motion groups
+// are listed in it), each once; nil when there is no such object.
+func objectKeys(data []byte, path ...string) []string {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var skip json.RawMessage
+	for depth := 0; ; depth++ {
+		if t, err := d.Token(); err != nil || t != json.Delim('{') {
+			return nil
+		}
+		var keys []string
+		seen := make(map[string]bool)
+		for d.More() {
+			t, err := d.Token()
+			k, ok := t.(string)
+			if err != nil || !ok {
+				return nil
+			}
+			if depth < len(path) && k == path[depth] {
+				break
+			}
+			if depth == len(path) && !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+			if err := d.Decode(&skip); err != nil {
+				return nil
+			}
+		}
+		if depth == len(path) {
+			return keys
+		}
+	}
+}
+
+// members returns the keys of object v, found in data through path: in
+// the file's order (objectKeys), then, sorted, any the scan did not see (a
+// document repeating a member of the path, whose last copy Go keeps).
+func members(v value, data []byte, path ...string) []string {
+	o, _ := v.v.(map[string]any)
+	keys := objectKeys(data, path...)
+	n := 0
+	for _, k := range keys {
+		if _, ok := o[k]; ok {
+			keys[n] = k
+			n++
+		}
+	}
+	keys = keys[:n]
+	if n == len(o) {
+		return keys
+	}
+	listed := make(map[string]bool, n)
+	for _, k := range keys {
+		listed[k] = true
+	}
+	var rest []string
+	for k := range o {
+		if !listed[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(keys, rest...)
 }

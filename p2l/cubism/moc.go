@@ -1,12 +1,8 @@
 package cubism
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"io/fs"
 	"math"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,7 +37,7 @@ import (
 // and poses address them by their Cubism ids. The canvas is in pixels, y
 // down, from the moc's pixels per unit and origin. Texture pages are
 // external pages named by index ("texture_00.png" …, one per page an art
-// mesh uses); ReadModel3 replaces them with the model3.json's Textures.
+// mesh uses); Load replaces them with the model3.json's Textures.
 func ReadMoc(data []byte) (*p2l.Model, error) {
 	moc, err := moc3.Parse(data)
 	if err != nil {
@@ -701,61 +697,4 @@ func (l *lowering) drawTree() error {
 	}
 	l.m.Draw = *root
 	return nil
-}
-
-// maxModel3Size bounds the model3.json ReadModel3 reads (the official
-// samples' are under 4 KB).
-const maxModel3Size = 1 << 20
-
-// ReadModel3 reads the model3.json at name in fsys and the .moc3 it names
-// (FileReferences.Moc), lowers the moc (ReadMoc) and names its texture
-// pages after FileReferences.Textures: page k is the external page at
-// Textures[k], a path relative to the model3.json's directory, which is
-// where p2l.LoadFile and p2l.LoadFS resolve external pages of a model
-// written next to it. Motions, expressions, physics and pose are left to
-// Import.
-func ReadModel3(fsys fs.FS, name string) (*p2l.Model, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxModel3Size+1))
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxModel3Size {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", maxModel3Size)}
-	}
-	var doc struct {
-		FileReferences struct {
-			Moc      string
-			Textures []string
-		}
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{File: name, Msg: err.Error()}
-	}
-	refs := doc.FileReferences
-	if refs.Moc == "" {
-		return nil, &Error{File: name, Field: "FileReferences.Moc", Msg: "missing"}
-	}
-	dir := path.Dir(name)
-	mocData, err := fs.ReadFile(fsys, path.Join(dir, refs.Moc))
-	if err != nil {
-		return nil, err
-	}
-	m, err := ReadMoc(mocData)
-	if err != nil {
-		return nil, fmt.Errorf("cubism: %s: %w", refs.Moc, err)
-	}
-	if len(refs.Textures) < len(m.Textures) {
-		return nil, &Error{File: name, Field: "FileReferences.Textures",
-			Msg: fmt.Sprintf("%d textures, the moc's art meshes use %d", len(refs.Textures), len(m.Textures))}
-	}
-	m.Textures = m.Textures[:0]
-	for _, t := range refs.Textures {
-		m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: t})
-	}
-	return m, nil
 }

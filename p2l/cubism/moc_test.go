@@ -23,7 +23,7 @@ func TestReadMocSamples(t *testing.T) {
 	for _, name := range sampleNames {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Dir(cubismsamples.Moc(t, name))
-			m, err := ReadModel3(os.DirFS(dir), name+".model3.json")
+			m, _, err := Load(os.DirFS(dir), name+".model3.json")
 			if err != nil {
 				t.Fatal(err)
 			}
