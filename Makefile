@@ -35,8 +35,8 @@ deps:
 	  fi; \
 	fi
 
-# The desktop viewer on the embedded default character (pass FILE=x.p2lrt
-# to open another model).
+# The desktop viewer on the embedded default character (pass FILE=x.p2lrt,
+# FILE=NAME.model3.json, or a Cubism model's folder or zip to open another).
 run: deps
 	$(GO) run ./viewer $(FILE)
 

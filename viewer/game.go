@@ -147,13 +147,18 @@ func clipIDs(m *p2l.Model) string {
 	return strings.Join(ids, ", ")
 }
 
-// openFile loads a model file given on the command line.
+// openFile opens what the command line names: a .p2lrt (its external
+// pages beside it), a Cubism bundle by its .model3.json, or a folder or a
+// zip holding a model, opened as a drop of it is (drop.go).
 func (g *game) openFile(name string) error {
-	data, err := p2l.ReadFile(name)
-	if err != nil {
-		return err
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		folder := os.DirFS(name)
+		if _, err := g.openFirst(folder, sortDrop(folder), true); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(name), err)
+		}
+		return nil
 	}
-	return g.openModel(name, data, os.DirFS(filepath.Dir(name)))
+	return g.openCandidate(os.DirFS(filepath.Dir(name)), droppedFiles{}, filepath.Base(name), true)
 }
 
 // openModel loads a .p2lrt from memory; external texture pages resolve in
@@ -417,15 +422,23 @@ func (g *game) handleInput() {
 // click hit-tests a screen point and plays the area's tap group
 // ("Tap" + the area's name: p2l.Model.TapGroup).
 func (g *game) click(sx, sy float64) {
-	h, _ := g.char.Tap(sx, sy)
-	if h < 0 {
-		return
+	if h, _ := g.char.Tap(sx, sy); h >= 0 {
+		g.showHit(h)
 	}
-	area := g.model.HitAreas[h]
-	g.hitName = area.Name
-	if g.hitName == "" {
-		g.hitName = area.ID
+}
+
+// tapArea does what a click on hit area i does (the Controls window's hit
+// area buttons): it plays a clip of the area's tap group.
+func (g *game) tapArea(i int) {
+	if _, err := g.rig.PlayGroup(g.model.TapGroup(i), -1, p2l.PriorityNormal); err != nil {
+		g.message = err.Error()
 	}
+	g.showHit(i)
+}
+
+// showHit names hit area i on screen for 2 s.
+func (g *game) showHit(i int) {
+	g.hitName = hitAreaLabel(g.model, i)
 	g.hitUntil = g.now + 2
 }
 
