@@ -41,8 +41,9 @@ type Character struct {
 	// builds its per-site cache at random calls).
 	meshRevs revisioned
 
-	voice *Voice  // speaking now, driven by Update (voice.go)
-	look  lookAim // LookAtScreen's anchor and reach (lookat.go)
+	voice *Voice     // speaking now, driven by Update (voice.go)
+	sound clipSounds // plays clip sounds through voice (clipsound.go)
+	look  lookAim    // LookAtScreen's anchor and reach (lookat.go)
 }
 
 // Options configures where a model's texture pages come from. It matters
@@ -56,6 +57,9 @@ type Options struct {
 	// external pages from the directory the model was loaded from
 	// (p2l.LoadFile, LoadFS) and logs to the model's own logger.
 	Textures texture.Options
+	// ClipSounds says where the sounds of clips (p2l.Model.ClipSound)
+	// come from; the default plays them from the model's directory.
+	ClipSounds ClipSounds
 }
 
 // NewCharacter returns a character playing model with default options:
@@ -99,6 +103,7 @@ func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Charac
 	c := &Character{rig: rig, pose: p, res: r, id: characterSerial.Add(1)}
 	c.rigRev, _ = p.(revisionCounter)
 	c.meshRevs, _ = p.(revisioned)
+	c.sound.init(model, opts.ClipSounds)
 	return c
 }
 
@@ -120,8 +125,8 @@ func (c *Character) TextureInfo(i int) error {
 }
 
 // Update advances the character by dt seconds (its Voice's mouth, then
-// clips, expressions, behaviors, physics, pose: Rig.Update) and evaluates
-// the pose. Call it once per tick from the game's Update, with dt =
+// clips, expressions, behaviors, physics, pose: Rig.Update), evaluates
+// the pose and starts the sound of a clip that started (ClipSounds). Call it once per tick from the game's Update, with dt =
 // 1/float64(ebiten.TPS()) for Ebitengine's fixed tick. It does nothing
 // after Dispose.
 func (c *Character) Update(dt float64) {
@@ -132,6 +137,7 @@ func (c *Character) Update(dt float64) {
 		c.voice.update(dt)
 	}
 	c.rig.Update(dt)
+	c.sound.update(c)
 	c.keepBoxes()
 }
 
@@ -145,6 +151,7 @@ func (c *Character) UpdateStages(dt float64, stages p2l.Stage) {
 		c.voice.update(dt)
 	}
 	c.rig.UpdateStages(dt, stages)
+	c.sound.update(c)
 	c.keepBoxes()
 }
 

@@ -2,6 +2,9 @@ package cubism
 
 import (
 	"testing"
+	"testing/fstest"
+
+	"github.com/psd2live/p2l-ebiten/internal/cubismbundle"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -43,5 +46,32 @@ func FuzzImport(f *testing.F) {
 			r.Update(dt)
 		}
 		r.PhysicsStabilize()
+	})
+}
+
+// FuzzLoadModel3 loads the synthetic bundle with arbitrary bytes as its
+// model3.json: Load returns a model that validates and plays, or an error,
+// never a panic or a hang.
+func FuzzLoadModel3(f *testing.F) {
+	f.Add([]byte(cubismbundle.Model3JSON))
+	f.Add([]byte(`{"FileReferences": {"Moc": "tiny.moc3", "Motions": {"A": [{"File": "motions/idle.motion3.json", "Sound": "x"}], "A": []}}}`))
+	f.Add([]byte(`{"FileReferences": {"Moc": "tiny.moc3", "DisplayInfo": "tiny.cdi3.json", "Textures": [1, "../x"]}, "Groups": [{"Target": "Parameter", "Name": "LipSync", "Ids": [null]}], "Layout": {"X": 1e99}}`))
+	files := cubismbundle.Files()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		files[cubismbundle.Model3] = &fstest.MapFile{Data: data}
+		m, _, err := Load(files, cubismbundle.Model3)
+		if err != nil {
+			return
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatalf("loaded a model that does not validate: %v", err)
+		}
+		r := m.NewRig()
+		for c := range m.Clips {
+			r.PlayLayer(c%p2l.MaxLayers, c, 1)
+		}
+		for range 3 {
+			r.Update(0.25)
+		}
 	})
 }
