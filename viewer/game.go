@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -177,7 +178,13 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	if g.char != nil {
 		g.char.Dispose()
 	}
-	opts := &ebitenp2l.Options{Textures: texture.Options{FS: dir}}
+	// Clip sounds (a Cubism motion's Sound) speak through the character's
+	// voice as the viewer's own voices do (speak); they resolve in the
+	// model's folder.
+	opts := &ebitenp2l.Options{
+		Textures:   texture.Options{FS: dir},
+		ClipSounds: ebitenp2l.ClipSounds{FS: dir, Voice: g.voiceOptions()},
+	}
 	g.model, g.name = m, name
 	ebiten.SetWindowTitle("p2l viewer - " + name)
 	g.prepErr = &atomic.Pointer[string]{}
@@ -247,15 +254,38 @@ func (g *game) speak(name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(name), err)
 	}
-	v, err := ebitenp2l.NewVoice(g.char, s, &ebitenp2l.VoiceOptions{
-		Silent:  g.opts.noAudio || g.opts.screenshot != "",
-		LipSync: lipsync.Options{Gain: float32(g.lipGain)},
-	})
+	v, err := ebitenp2l.NewVoice(g.char, s, g.voiceOptions())
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(name), err)
 	}
 	g.voice, g.voiceName = v, filepath.Base(name)
 	return nil
+}
+
+// voiceOptions are the options of the character's voices: silent without
+// audio output or in screenshot mode, with the lip-sync gain of the
+// Controls window.
+func (g *game) voiceOptions() *ebitenp2l.VoiceOptions {
+	return &ebitenp2l.VoiceOptions{
+		Silent:  g.opts.noAudio || g.opts.screenshot != "",
+		LipSync: lipsync.Options{Gain: float32(g.lipGain)},
+	}
+}
+
+// followVoice takes up the voice the character started for a clip's sound
+// (ebitenp2l.ClipSounds), so that the overlay, the gain slider and the
+// page's state follow it as they follow a dropped voice; it forgets a
+// voice that ended.
+func (g *game) followVoice() {
+	if v := g.char.Voice(); v != nil && v != g.voice {
+		g.voice, g.voiceName = v, "a clip's sound"
+		if snd := g.model.ClipSound(g.rig.PlayingClip()); snd != "" {
+			g.voiceName = path.Base(snd)
+		}
+	}
+	if g.voice != nil && !g.voice.Playing() {
+		g.voice = nil
+	}
 }
 
 // geoM maps canvas pixels to the screen: fit, zoom about the centre, pan.
@@ -313,9 +343,7 @@ func (g *game) Update() error {
 	// Lip sync: the voice (Character.UpdateStages drives it), else the
 	// manual slider when it moves (LipSync switches lip sync on, so it is
 	// not called every frame: the behavior checkbox can switch it off).
-	if g.voice != nil && !g.voice.Playing() {
-		g.voice = nil
-	}
+	g.followVoice()
 	if g.voice != nil {
 		g.voice.Analyzer().Options.Gain = float32(g.lipGain)
 	} else if g.lipManual != g.lipShown {
@@ -330,6 +358,7 @@ func (g *game) Update() error {
 	start := time.Now()
 	g.char.UpdateStages(dt, stages)
 	g.evalTime = time.Since(start)
+	g.followVoice() // a clip that started may speak
 	for _, e := range g.rig.Events() {
 		name := fmt.Sprint(e.Clip)
 		if e.Clip >= 0 && e.Clip < len(g.model.Clips) {
