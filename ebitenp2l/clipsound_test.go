@@ -135,3 +135,23 @@ func checkClipSound(t *testing.T, m *p2l.Model) {
 		t.Error("ClipSounds.Off: a voice")
 	}
 }
+
+// TestClipSoundWatchAllocs: watching the layers for clip starts allocates
+// nothing per update.
+func TestClipSoundWatchAllocs(t *testing.T) {
+	m, _, err := cubism.Load(cubismbundle.Files(), cubismbundle.Model3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Character{rig: m.NewRig()}
+	c.sound.init(m, ClipSounds{})
+	if c.sound.sounds == nil {
+		t.Fatal("the bundle's sound is not watched")
+	}
+	c.rig.PlayGroup("Idle", 0, p2l.PriorityIdle) // a clip without a sound
+	c.rig.Update(0.01)
+	c.sound.update(c)
+	if n := testing.AllocsPerRun(50, func() { c.rig.Update(0.01); c.sound.update(c) }); n != 0 {
+		t.Errorf("%v allocations per update", n)
+	}
+}

@@ -20,6 +20,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 )
 
 // TestREADMESnippet: the README's "In a game" block is exactly the source
@@ -68,17 +70,28 @@ func TestExamplesDraw(t *testing.T) {
 		name      string
 		bg        color.RGBA
 		minPixels int // of a 1/4 sample of the window
+		// args returns the example's arguments (skipping t when what
+		// they need is absent).
+		args func(t *testing.T) []string
 	}{
-		{"hello", color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000},
-		{"talk", color.RGBA{0xf4, 0xee, 0xe8, 0xff}, 8000},
-		{"crowd", color.RGBA{0xe8, 0xec, 0xf2, 0xff}, 20000},
+		{"hello", color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000, nil},
+		{"talk", color.RGBA{0xf4, 0xee, 0xe8, 0xff}, 8000, nil},
+		{"crowd", color.RGBA{0xe8, 0xec, 0xf2, 0xff}, 20000, nil},
+		// cubism plays a Cubism sample (skipped without the samples).
+		{"cubism", color.RGBA{0xe8, 0xf0, 0xe8, 0xff}, 5000, func(t *testing.T) []string {
+			return []string{cubismsamples.Model(t, "Hiyori")}
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			var args []string
+			if c.args != nil {
+				args = c.args(t)
+			}
 			exe := filepath.Join(bin, c.name)
 			if b, err := exec.Command("go", "build", "-o", exe, "./"+c.name).CombinedOutput(); err != nil {
 				t.Fatalf("go build: %v\n%s", err, b)
 			}
-			img := runAndGrab(t, exe, c.bg, c.minPixels)
+			img := runAndGrab(t, exe, args, c.bg, c.minPixels)
 			if out != "" {
 				if f, err := os.Create(filepath.Join(out, c.name+".png")); err == nil {
 					png.Encode(f, img)
@@ -104,18 +117,18 @@ func near(a, b color.RGBA) bool {
 // runAndGrab starts exe, waits until its window shows the background bg
 // and at least minPixels character pixels (or 90 s pass) and returns the
 // window's image.
-func runAndGrab(t *testing.T, exe string, bg color.RGBA, minPixels int) *image.RGBA {
+func runAndGrab(t *testing.T, exe string, args []string, bg color.RGBA, minPixels int) *image.RGBA {
 	t.Helper()
-	return runAndDo(t, exe, bg, minPixels, nil)
+	return runAndDo(t, exe, args, bg, minPixels, nil)
 }
 
 // runAndDo is runAndGrab that, once the window shows, calls then with the
 // window's title (while the example still runs) instead of grabbing again
 // after a pause.
-func runAndDo(t *testing.T, exe string, bg color.RGBA, minPixels int, then func(x *xgb.Conn, title string) *image.RGBA) *image.RGBA {
+func runAndDo(t *testing.T, exe string, args []string, bg color.RGBA, minPixels int, then func(x *xgb.Conn, title string) *image.RGBA) *image.RGBA {
 	t.Helper()
 	var stderr bytes.Buffer
-	cmd := exec.Command(exe)
+	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "NO_AUDIO=1")
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -175,7 +188,7 @@ func TestHelloFollowsPointer(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
 	var left, right float64
-	runAndDo(t, exe, color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000, func(x *xgb.Conn, title string) *image.RGBA {
+	runAndDo(t, exe, nil, color.RGBA{0xea, 0xee, 0xf4, 0xff}, 8000, func(x *xgb.Conn, title string) *image.RGBA {
 		left = irisesAt(t, x, title, 0, 300)
 		right = irisesAt(t, x, title, 499, 300)
 		return nil

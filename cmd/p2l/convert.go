@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register(&command{name: "convert", usage: "IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--no-crc]",
-		summary: "rewrite a model (v1 prints what the v1 layout cannot keep)", run: runConvert})
+		summary: "rewrite a model, or write a Cubism bundle (NAME.model3.json, folder, zip) as one .p2lrt with its sounds copied beside it (v1 prints what the v1 layout cannot keep)", run: runConvert})
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) int {
@@ -45,11 +45,12 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "p2l convert: unknown codec %q (f32 or f16)\n", *codec)
 		return 2
 	}
-	m, err := p2l.LoadFile(pos[0])
+	src, err := openModel(pos[0], "p2l convert", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	m := src.model
 	if *v1 {
 		for _, l := range p2l.V1Losses(m) {
 			fmt.Fprintln(stdout, "v1 loss:", l)
@@ -65,5 +66,9 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", pos[1], b.Len())
+	if err := copySounds(m, pos[1], stdout); err != nil {
+		printError(stderr, "p2l convert", err)
+		return 1
+	}
 	return 0
 }

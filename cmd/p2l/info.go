@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "info", usage: "FILE", summary: "print the header, chunk table, META and a model summary", run: runInfo})
+	register(&command{name: "info", usage: "FILE", summary: "print the header, chunk table, META, a model summary and its groups, clips, sounds, expressions, hit areas and roles (FILE: a .p2lrt, or a NAME.model3.json, folder or zip of a Cubism bundle)", run: runInfo})
 }
 
 func runInfo(args []string, stdout, stderr io.Writer) int {
@@ -17,6 +17,19 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	pos, code := parseArgs(fs, commands["info"], args, 1, stdout, stderr)
 	if code >= 0 {
 		return code
+	}
+	if isBundle(pos[0]) {
+		src, err := openModel(pos[0], "p2l info", stderr)
+		if err != nil {
+			printError(stderr, "p2l info", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s: Cubism bundle, %d warnings\n", src.bundleName(pos[0]), len(src.warns))
+		for _, e := range src.model.Meta {
+			fmt.Fprintf(stdout, "meta %s = %s\n", e.Key, e.Value)
+		}
+		printSummary(stdout, src.model)
+		return 0
 	}
 	data, err := p2l.ReadFile(pos[0])
 	if err != nil {
@@ -59,6 +72,12 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	printSummary(stdout, m)
+	return 0
+}
+
+// printSummary prints the model's sizes and what a game plays.
+func printSummary(stdout io.Writer, m *p2l.Model) {
 	fmt.Fprintf(stdout, "canvas %gx%g, origin (%g, %g), pixels per unit %g\n", m.Canvas.Width, m.Canvas.Height, m.Canvas.OriginX, m.Canvas.OriginY, m.Canvas.PixelsPerUnit)
 	verts, tris := 0, 0
 	for _, me := range m.Meshes {
@@ -81,5 +100,5 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if len(ext) > 0 {
 		fmt.Fprintf(stdout, "also: %v\n", ext)
 	}
-	return 0
+	printContents(stdout, m)
 }

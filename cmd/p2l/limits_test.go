@@ -39,6 +39,8 @@ func TestCLIBounds(t *testing.T) {
 	hugeMotion := sparseFile(t, filepath.Join(dir, "huge.motion3.json"), cubism.MaxFileSize+1)
 	// A model file one byte over p2l.DefaultMaxFileSize (sparse).
 	hugeModel := sparseFile(t, filepath.Join(dir, "huge.p2lrt"), p2l.DefaultMaxFileSize+1)
+	// A zip one byte over cubism.MaxBundleSize (sparse).
+	hugeZip := sparseFile(t, filepath.Join(dir, "huge.zip"), cubism.MaxBundleSize+1)
 	tooBig := fmt.Sprintf("file of %d bytes exceeds the %d-byte limit", p2l.DefaultMaxFileSize+1, p2l.DefaultMaxFileSize)
 	for _, c := range []struct {
 		args []string
@@ -59,8 +61,10 @@ func TestCLIBounds(t *testing.T) {
 		{[]string{"trace", long, "--input", input}, 1, "frame 1000000000000 is outside [0, 10000000)"},
 		{[]string{"trace", long, "--frames", "10000001"}, 2, "--frames in [0, 10000000]"},
 		{[]string{"import", "--motion", hugeMotion, long, filepath.Join(dir, "out.p2lrt")}, 1, "exceeds the 33554432-byte limit"},
-		{[]string{"info", dir}, 1, "not a regular file"},
-		{[]string{"validate", dir}, 1, "not a regular file"},
+		// A folder is a Cubism bundle: this one has no model3.json.
+		{[]string{"info", dir}, 1, "no *.model3.json file in the folder"},
+		{[]string{"validate", dir}, 1, "no *.model3.json file in the folder"},
+		{[]string{"convert", hugeZip, filepath.Join(dir, "z.p2lrt")}, 1, fmt.Sprintf("exceeds the %d-byte limit", cubism.MaxBundleSize)},
 	} {
 		t0 := time.Now()
 		code, _, errs := runCmd(c.args...)

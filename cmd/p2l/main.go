@@ -10,6 +10,9 @@
 //	p2l trace FILE [--clip NAME] [--expression NAME] [--input frames.jsonl] [--dt 0.016] [--frames N] [--behaviors default] [--seed 1]
 //	p2l import [--motion F.motion3.json]... [--expression F.exp3.json]... [--physics F] [--pose F] [--group NAME] IN OUT
 //
+// FILE (and IN) may also be a Cubism bundle: a NAME.model3.json, a folder
+// or a .zip holding one.
+//
 // Run "p2l help" for the full list, "p2l COMMAND -h" for a command's flags.
 package main
 

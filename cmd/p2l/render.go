@@ -134,11 +134,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return fail("--time %g must be a time ≥ 0", a.time)
 	}
 	a.dir = filepath.Dir(pos[0])
-	m, err := p2l.LoadFile(pos[0])
+	src, err := openModel(pos[0], "p2l render", stderr)
 	if err != nil {
 		printError(stderr, "p2l render", err)
 		return 1
 	}
+	m := src.model
 	if code := renderModel(m, &a, stdout, stderr); code != 0 {
 		return code
 	}
@@ -216,8 +217,13 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	rig.SetBehaviors(a.behaviors)
 	rig.SetBehaviorSeed(a.seed)
 	w, h := imageSize(m.Canvas, a.size)
-	// External texture pages are relative to the model file.
-	r := &render.Renderer{TextureOptions: texture.Options{FS: os.DirFS(a.dir)}}
+	// External texture pages are relative to the model file (the
+	// model3.json's folder for a bundle: its Dir).
+	files := m.Dir()
+	if files == nil {
+		files = os.DirFS(a.dir)
+	}
+	r := &render.Renderer{TextureOptions: texture.Options{FS: files}}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	opts := &render.Options{Background: a.background}
 	dt := 1 / a.fps

@@ -114,11 +114,12 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "p2l trace:", err)
 		return 2
 	}
-	m, err := p2l.LoadFile(pos[0])
+	src, err := openModel(pos[0], "p2l trace", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	m := src.model
 	var inputs []traceInput
 	if *input != "" {
 		inputs, err = readTraceInput(*input)

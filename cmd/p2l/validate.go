@@ -19,6 +19,21 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
+	if isBundle(pos[0]) {
+		src, err := openModel(pos[0], "p2l validate", stderr)
+		if err != nil {
+			printError(stderr, "p2l validate", err)
+			return 1
+		}
+		r := src.model.NewRig()
+		r.Evaluate()
+		if err := r.Err(); err != nil {
+			printError(stderr, "p2l validate", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s: ok (%d warnings)\n", src.bundleName(pos[0]), len(src.warns))
+		return 0
+	}
 	data, err := p2l.ReadFile(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -3,14 +3,19 @@ package cubism
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/psd2live/p2l-ebiten/internal/cubismbundle"
+	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/moc3"
 )
@@ -323,5 +328,93 @@ func TestFindModel3(t *testing.T) {
 	}
 	if p, err := FindModel3(fstest.MapFS{"a/b/c/d/x.model3.json": &fstest.MapFile{}}); err != nil || p != "a/b/c/d/x.model3.json" {
 		t.Errorf("four levels deep: %q, %v", p, err)
+	}
+}
+
+// TestLoadSamples loads each official sample through Load and checks it
+// against the sample's own model3.json (read here with encoding/json: an
+// independent reading): the clip count of each motion group, the
+// expression names, the hit areas and their tap groups; then plays each
+// group's clips with physics, pose (clip-driven), blink and breath for
+// 2 s each, with finite vertices throughout.
+func TestLoadSamples(t *testing.T) {
+	for _, name := range cubismsamples.Names {
+		t.Run(name, func(t *testing.T) {
+			path := cubismsamples.Model(t, name)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				FileReferences struct {
+					Motions     map[string][]struct{ File string }
+					Expressions []struct{ Name string }
+					Physics     string
+				}
+				HitAreas []struct{ Id, Name string }
+			}
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				t.Fatal(err)
+			}
+			m, _, err := Load(os.DirFS(filepath.Dir(path)), filepath.Base(path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g, entries := range doc.FileReferences.Motions {
+				n := 0
+				for _, c := range m.Clips {
+					if c.Group == g {
+						n++
+					}
+				}
+				if n != len(entries) {
+					t.Errorf("group %s: %d clips, the model3.json lists %d", g, n, len(entries))
+				}
+			}
+			if len(m.Expressions) != len(doc.FileReferences.Expressions) {
+				t.Errorf("%d expressions, want %d", len(m.Expressions), len(doc.FileReferences.Expressions))
+			}
+			for _, x := range doc.FileReferences.Expressions {
+				if m.ExpressionIndex(x.Name) < 0 {
+					t.Errorf("no expression %q", x.Name)
+				}
+			}
+			if len(m.HitAreas) != len(doc.HitAreas) {
+				t.Fatalf("%d hit areas, want %d", len(m.HitAreas), len(doc.HitAreas))
+			}
+			for i, h := range doc.HitAreas {
+				if m.HitAreas[i].ID != h.Id || m.TapGroup(i) != "Tap"+h.Name {
+					t.Errorf("hit area %d: %+v, tap group %q", i, m.HitAreas[i], m.TapGroup(i))
+				}
+			}
+			if (doc.FileReferences.Physics != "") != (len(m.Physics.Groups) > 0) {
+				t.Errorf("physics file %q, %d groups", doc.FileReferences.Physics, len(m.Physics.Groups))
+			}
+			r := m.NewRig()
+			r.SetClipPose(true)
+			for _, g := range m.ClipGroups() {
+				for k := range doc.FileReferences.Motions[g] {
+					if _, err := r.PlayGroup(g, k, p2l.PriorityForce); err != nil {
+						t.Fatal(err)
+					}
+					for f := range 60 {
+						r.Update(1.0 / 30)
+						if f%20 != 19 {
+							continue
+						}
+						for i := range m.Meshes {
+							for _, v := range r.MeshVertices(i) {
+								if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+									t.Fatalf("%s[%d] frame %d: mesh %s not finite", g, k, f, m.Meshes[i].ID)
+								}
+							}
+						}
+					}
+				}
+			}
+			if r.Err() != nil {
+				t.Fatal(r.Err())
+			}
+		})
 	}
 }

@@ -1,4 +1,7 @@
-// Package cubism imports Live2D Cubism animation files into a p2l.Model:
+// Package cubism reads Live2D Cubism models: Load reads a whole bundle (a
+// NAME.model3.json and every file it names, from any fs.FS) into a model
+// ready to play, ReadMoc lowers a .moc3 alone (docs/CUBISM.md), and Import
+// adds Cubism animation files to a p2l.Model:
 // motion3.json (clips, with UserData events, PartOpacity and Model
 // Opacity/EyeBlink/LipSync curves and curve fades), physics3.json (including
 // Y inputs and outputs), exp3.json (expressions) and pose3.json (pose

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/internal/cubismbundle"
+	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+)
+
+// writeTinyBundle writes the synthetic bundle under dir and returns the
+// path of its model3.json.
+func writeTinyBundle(t *testing.T, dir string) string {
+	t.Helper()
+	for name, f := range cubismbundle.Files() {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, filepath.FromSlash(cubismbundle.Model3))
+}
+
+// TestBundleCommands runs every command on the synthetic bundle, given as
+// its model3.json, its folder and a zip.
+func TestBundleCommands(t *testing.T) {
+	dir := t.TempDir()
+	model3 := writeTinyBundle(t, dir)
+	zipPath := filepath.Join(dir, "tiny.zip")
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for name, f := range cubismbundle.Files() {
+		w, _ := zw.Create(name)
+		w.Write(f.Data)
+	}
+	zw.Close()
+	if err := os.WriteFile(zipPath, zb.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{model3, filepath.Dir(model3), zipPath} {
+		code, out, errs := runCmd("info", in)
+		for _, want := range []string{
+			"Cubism bundle, 0 warnings", "meta playback = cubism", "meta sound.talk = sounds/hello.wav",
+			"group TapBody:\n    talk: 1s, fades 0.5/0.75, sound sounds/hello.wav\n    idle: 2s, fades 1/1, loop\ngroup Idle:\n    Idle_0: 2s, fades 0.25/1, loop\n",
+			"expression Smile: 1 entries", "hit area Body (MeshBody): tap plays group TapBody", "role LipSync: ParamMouthOpenY", "role EyeBlink: ParamEyeLOpen",
+		} {
+			if code != 0 || !strings.Contains(out, want) {
+				t.Errorf("info %s: %d, no %q in\n%s%s", in, code, want, out, errs)
+			}
+		}
+		if code, out, errs := runCmd("validate", in); code != 0 || !strings.Contains(out, "ok (0 warnings)") {
+			t.Errorf("validate %s: %d %q %q", in, code, out, errs)
+		}
+	}
+	// render and trace read the bundle.
+	png := filepath.Join(dir, "tiny.png")
+	if code, _, errs := runCmd("render", model3, "-o", png, "--size", "64", "--clip", "talk", "--time", "0.5"); code != 0 {
+		t.Fatalf("render: %s", errs)
+	}
+	if code, out, errs := runCmd("trace", zipPath, "--clip", "talk", "--frames", "20", "--dt", "0.05"); code != 0 || !strings.Contains(out, `"talk"`) {
+		t.Fatalf("trace: %d %s", code, errs)
+	}
+	// convert: one .p2lrt, the sound copied beside it, then found there.
+	outDir := filepath.Join(dir, "out")
+	os.Mkdir(outDir, 0o755)
+	outFile := filepath.Join(outDir, "tiny.p2lrt")
+	code, out, errs := runCmd("convert", zipPath, outFile)
+	if code != 0 || !strings.Contains(out, "sound sounds/hello.wav (clip talk): copied") {
+		t.Fatalf("convert: %d %q %q", code, out, errs)
+	}
+	wav, err := os.ReadFile(filepath.Join(outDir, "sounds", "hello.wav"))
+	if err != nil || !bytes.Equal(wav, cubismbundle.WAV(cubismbundle.SoundSamples())) {
+		t.Fatalf("copied sound: %v", err)
+	}
+	if code, out, _ := runCmd("convert", model3, outFile); code != 0 || !strings.Contains(out, "already beside the output") {
+		t.Errorf("convert again: %d %q", code, out)
+	}
+	os.WriteFile(filepath.Join(outDir, "sounds", "hello.wav"), []byte("other"), 0o644)
+	if code, _, errs := runCmd("convert", model3, outFile); code != 1 || !strings.Contains(errs, "not overwritten") {
+		t.Errorf("convert over another sound: %d %q", code, errs)
+	}
+	conv, err := p2l.LoadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle, _, err := cubism.Load(os.DirFS(filepath.Dir(model3)), filepath.Base(model3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conv.ClipSound(0) != cubismbundle.Sound || len(conv.Textures) != 1 || conv.Textures[0].Kind != p2l.TexturePNG {
+		t.Errorf("converted: sound %q, pages %d", conv.ClipSound(0), len(conv.Textures))
+	}
+	samePlayback(t, bundle, conv)
+}
+
+// TestConvertSamples converts each official sample and checks that the
+// .p2lrt plays as the bundle, bit for bit.
+func TestConvertSamples(t *testing.T) {
+	for _, name := range cubismsamples.Names {
+		t.Run(name, func(t *testing.T) {
+			model3 := cubismsamples.Model(t, name)
+			out := filepath.Join(t.TempDir(), name+".p2lrt")
+			if code, _, errs := runCmd("convert", model3, out); code != 0 {
+				t.Fatalf("convert: %s", errs)
+			}
+			conv, err := p2l.LoadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bundle, _, err := cubism.Load(os.DirFS(filepath.Dir(model3)), filepath.Base(model3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			samePlayback(t, bundle, conv)
+		})
+	}
+}
+
+// samePlayback evaluates a and b at the same poses, then plays the first
+// clip of each group on both with blink, breath and physics for 3 s, and
+// fails at the first vertex, opacity or draw order that differs in any bit.
+func samePlayback(t *testing.T, a, b *p2l.Model) {
+	t.Helper()
+	ra, rb := a.NewRig(), b.NewRig()
+	n := len(a.Parameters)
+	if len(b.Parameters) != n || len(a.Meshes) != len(b.Meshes) || len(a.Clips) != len(b.Clips) {
+		t.Fatal("the models differ in size")
+	}
+	compare := func(what string) bool {
+		t.Helper()
+		for i := range a.Meshes {
+			va, vb := ra.MeshVertices(i), rb.MeshVertices(i)
+			if len(va) != len(vb) {
+				t.Errorf("%s: mesh %d: %d vs %d vertices", what, i, len(va), len(vb))
+				return false
+			}
+			for k := range va {
+				if math.Float32bits(va[k]) != math.Float32bits(vb[k]) {
+					t.Errorf("%s: mesh %s vertex %d: %v vs %v", what, a.Meshes[i].ID, k/2, va[k], vb[k])
+					return false
+				}
+			}
+			if math.Float32bits(ra.MeshOpacity(i)) != math.Float32bits(rb.MeshOpacity(i)) {
+				t.Errorf("%s: mesh %s opacity %v vs %v", what, a.Meshes[i].ID, ra.MeshOpacity(i), rb.MeshOpacity(i))
+				return false
+			}
+		}
+		oa, ob := ra.RenderOrder(), rb.RenderOrder()
+		if !slicesEqual(oa, ob) {
+			t.Errorf("%s: render orders differ", what)
+			return false
+		}
+		return true
+	}
+	// Poses: default, every parameter at its minimum, at its maximum, and
+	// at fixed fractions of its range.
+	for k, frac := range []float32{-1, 0, 1, 0.3, 0.77} {
+		for i, p := range a.Parameters {
+			v := p.Default
+			if frac >= 0 {
+				v = p.Min + frac*(p.Max-p.Min)
+			}
+			ra.SetParameter(i, v)
+			rb.SetParameter(i, v)
+		}
+		ra.Evaluate()
+		rb.Evaluate()
+		if !compare(fmt.Sprintf("pose %d", k)) {
+			return
+		}
+	}
+	ra.ResetParameters()
+	rb.ResetParameters()
+	for _, r := range []*p2l.Rig{ra, rb} {
+		r.SetBehaviorSeed(7)
+		r.SetMotionSeed(7)
+	}
+	for _, g := range a.ClipGroups() {
+		if _, err := ra.PlayGroup(g, 0, p2l.PriorityForce); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rb.PlayGroup(g, 0, p2l.PriorityForce); err != nil {
+			t.Fatal(err)
+		}
+		for f := range 90 {
+			ra.Update(1.0 / 30)
+			rb.Update(1.0 / 30)
+			if !compare(fmt.Sprintf("%s frame %d", g, f)) {
+				return
+			}
+		}
+	}
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
