@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/bitmapfont/v4"
@@ -558,14 +559,24 @@ func drawLine(screen *ebiten.Image, s string, x, y int) {
 
 var overlayFace = text.NewGoXFace(bitmapfont.Face)
 
-// wrap cuts s into lines of at most cols characters, at a space when
-// one falls in the second half of the line.
+// wrap cuts s into lines of at most cols columns, at a space when one
+// falls in the second half of the line. A wide character (CJK: 12 px in
+// the bitmap font) takes two columns, any other one.
 func wrap(s string, cols int) []string {
 	var out []string
 	r := []rune(s)
-	for len(r) > cols {
-		cut := cols
-		for i := cols; i > cols/2; i-- {
+	at := make([]int, len(r)+1) // at[i]: the columns of r[:i]
+	for {
+		end := 0
+		for end < len(r) && at[end]+runeCols(r[end]) <= cols {
+			at[end+1] = at[end] + runeCols(r[end])
+			end++
+		}
+		if end == len(r) {
+			return append(out, string(r))
+		}
+		cut := max(end, 1)
+		for i := end; i > 0 && at[i] > cols/2; i-- {
 			if r[i] == ' ' {
 				cut = i
 				break
@@ -577,7 +588,15 @@ func wrap(s string, cols int) []string {
 			r = r[1:]
 		}
 	}
-	return append(out, string(r))
+}
+
+// runeCols is the width of r in the overlay's columns (glyphWidth).
+func runeCols(r rune) int {
+	if r >= 0x1100 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		r >= 0x3000 && r <= 0x303f || r >= 0xff01 && r <= 0xff60) {
+		return 2
+	}
+	return 1
 }
 
 func saveScreenshot(screen *ebiten.Image, name string) error {

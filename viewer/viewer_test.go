@@ -494,6 +494,12 @@ func TestWrap(t *testing.T) {
 		{"abcdefghijklmnopqrstuvwxyz", 10, []string{"abcdefghij", "klmnopqrst", "uvwxyz"}},
 		{"ab cdefghijklmno", 10, []string{"ab cdefghi", "jklmno"}}, // the space is too early
 		{"héllo wörld ünïcode", 12, []string{"héllo wörld", "ünïcode"}},
+		// CJK characters are two columns wide: 5 to a line of 10. Below,
+		// the columns end at 2, 4, 5 (space), 6, 7 (space), 9; 目 would
+		// end at 11: the line is cut at the last space after column 5,
+		// the one after X.
+		{"日本語のテキスト", 10, []string{"日本語のテ", "キスト"}},
+		{"角度 X 左目 開閉", 10, []string{"角度 X", "左目 開閉"}},
 	} {
 		if got := wrap(c.s, c.cols); !slices.Equal(got, c.want) {
 			t.Errorf("wrap(%q, %d) = %q, want %q", c.s, c.cols, got, c.want)
