@@ -35,9 +35,9 @@ deps:
 	  fi; \
 	fi
 
-# The desktop viewer on the embedded default character (pass FILE=x.p2lrt
-# to open another model, ARGS=... for flags: ARGS=--mascot puts the
-# character on the desktop).
+# The desktop viewer on the embedded default character (pass FILE=x.p2lrt,
+# FILE=NAME.model3.json, or a Cubism model's folder or zip to open another;
+# ARGS=... for flags: ARGS=--mascot puts the character on the desktop).
 run: deps
 	$(GO) run ./viewer $(ARGS) $(FILE)
 

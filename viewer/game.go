@@ -8,10 +8,12 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/bitmapfont/v4"
@@ -151,13 +153,18 @@ func clipIDs(m *p2l.Model) string {
 	return strings.Join(ids, ", ")
 }
 
-// openFile loads a model file given on the command line.
+// openFile opens what the command line names: a .p2lrt (its external
+// pages beside it), a Cubism bundle by its .model3.json, or a folder or a
+// zip holding a model, opened as a drop of it is (drop.go).
 func (g *game) openFile(name string) error {
-	data, err := p2l.ReadFile(name)
-	if err != nil {
-		return err
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		folder := os.DirFS(name)
+		if _, err := g.openFirst(folder, sortDrop(folder), true); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(name), err)
+		}
+		return nil
 	}
-	return g.openModel(name, data, os.DirFS(filepath.Dir(name)))
+	return g.openCandidate(os.DirFS(filepath.Dir(name)), droppedFiles{}, filepath.Base(name), true)
 }
 
 // openModel loads a .p2lrt from memory; external texture pages resolve in
@@ -176,7 +183,13 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	if g.char != nil {
 		g.char.Dispose()
 	}
-	opts := &ebitenp2l.Options{Textures: texture.Options{FS: dir}}
+	// Clip sounds (a Cubism motion's Sound) speak through the character's
+	// voice as the viewer's own voices do (speak); they resolve in the
+	// model's folder.
+	opts := &ebitenp2l.Options{
+		Textures:   texture.Options{FS: dir},
+		ClipSounds: ebitenp2l.ClipSounds{FS: dir, Voice: g.voiceOptions()},
+	}
 	g.model, g.name = m, name
 	ebiten.SetWindowTitle("p2l viewer - " + name)
 	g.prepErr = &atomic.Pointer[string]{}
@@ -246,15 +259,38 @@ func (g *game) speak(name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(name), err)
 	}
-	v, err := ebitenp2l.NewVoice(g.char, s, &ebitenp2l.VoiceOptions{
-		Silent:  g.opts.noAudio || g.opts.screenshot != "",
-		LipSync: lipsync.Options{Gain: float32(g.lipGain)},
-	})
+	v, err := ebitenp2l.NewVoice(g.char, s, g.voiceOptions())
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(name), err)
 	}
 	g.voice, g.voiceName = v, filepath.Base(name)
 	return nil
+}
+
+// voiceOptions are the options of the character's voices: silent without
+// audio output or in screenshot mode, with the lip-sync gain of the
+// Controls window.
+func (g *game) voiceOptions() *ebitenp2l.VoiceOptions {
+	return &ebitenp2l.VoiceOptions{
+		Silent:  g.opts.noAudio || g.opts.screenshot != "",
+		LipSync: lipsync.Options{Gain: float32(g.lipGain)},
+	}
+}
+
+// followVoice takes up the voice the character started for a clip's sound
+// (ebitenp2l.ClipSounds), so that the overlay, the gain slider and the
+// page's state follow it as they follow a dropped voice; it forgets a
+// voice that ended.
+func (g *game) followVoice() {
+	if v := g.char.Voice(); v != nil && v != g.voice {
+		g.voice, g.voiceName = v, "a clip's sound"
+		if snd := g.model.ClipSound(g.rig.PlayingClip()); snd != "" {
+			g.voiceName = path.Base(snd)
+		}
+	}
+	if g.voice != nil && !g.voice.Playing() {
+		g.voice = nil
+	}
 }
 
 // geoM maps canvas pixels to the screen: fit, zoom about the centre, pan.
@@ -312,9 +348,7 @@ func (g *game) Update() error {
 	// Lip sync: the voice (Character.UpdateStages drives it), else the
 	// manual slider when it moves (LipSync switches lip sync on, so it is
 	// not called every frame: the behavior checkbox can switch it off).
-	if g.voice != nil && !g.voice.Playing() {
-		g.voice = nil
-	}
+	g.followVoice()
 	if g.voice != nil {
 		g.voice.Analyzer().Options.Gain = float32(g.lipGain)
 	} else if g.lipManual != g.lipShown {
@@ -329,6 +363,7 @@ func (g *game) Update() error {
 	start := time.Now()
 	g.char.UpdateStages(dt, stages)
 	g.evalTime = time.Since(start)
+	g.followVoice() // a clip that started may speak
 	for _, e := range g.rig.Events() {
 		name := fmt.Sprint(e.Clip)
 		if e.Clip >= 0 && e.Clip < len(g.model.Clips) {
@@ -421,15 +456,23 @@ func (g *game) handleInput() {
 // click hit-tests a screen point and plays the area's tap group
 // ("Tap" + the area's name: p2l.Model.TapGroup).
 func (g *game) click(sx, sy float64) {
-	h, _ := g.char.Tap(sx, sy)
-	if h < 0 {
-		return
+	if h, _ := g.char.Tap(sx, sy); h >= 0 {
+		g.showHit(h)
 	}
-	area := g.model.HitAreas[h]
-	g.hitName = area.Name
-	if g.hitName == "" {
-		g.hitName = area.ID
+}
+
+// tapArea does what a click on hit area i does (the Controls window's hit
+// area buttons): it plays a clip of the area's tap group.
+func (g *game) tapArea(i int) {
+	if _, err := g.rig.PlayGroup(g.model.TapGroup(i), -1, p2l.PriorityNormal); err != nil {
+		g.message = err.Error()
 	}
+	g.showHit(i)
+}
+
+// showHit names hit area i on screen for 2 s.
+func (g *game) showHit(i int) {
+	g.hitName = hitAreaLabel(g.model, i)
 	g.hitUntil = g.now + 2
 }
 
@@ -520,14 +563,24 @@ func drawLine(screen *ebiten.Image, s string, x, y int) {
 
 var overlayFace = text.NewGoXFace(bitmapfont.Face)
 
-// wrap cuts s into lines of at most cols characters, at a space when
-// one falls in the second half of the line.
+// wrap cuts s into lines of at most cols columns, at a space when one
+// falls in the second half of the line. A wide character (CJK: 12 px in
+// the bitmap font) takes two columns, any other one.
 func wrap(s string, cols int) []string {
 	var out []string
 	r := []rune(s)
-	for len(r) > cols {
-		cut := cols
-		for i := cols; i > cols/2; i-- {
+	at := make([]int, len(r)+1) // at[i]: the columns of r[:i]
+	for {
+		end := 0
+		for end < len(r) && at[end]+runeCols(r[end]) <= cols {
+			at[end+1] = at[end] + runeCols(r[end])
+			end++
+		}
+		if end == len(r) {
+			return append(out, string(r))
+		}
+		cut := max(end, 1)
+		for i := end; i > 0 && at[i] > cols/2; i-- {
 			if r[i] == ' ' {
 				cut = i
 				break
@@ -539,7 +592,15 @@ func wrap(s string, cols int) []string {
 			r = r[1:]
 		}
 	}
-	return append(out, string(r))
+}
+
+// runeCols is the width of r in the overlay's columns (glyphWidth).
+func runeCols(r rune) int {
+	if r >= 0x1100 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		r >= 0x3000 && r <= 0x303f || r >= 0xff01 && r <= 0xff60) {
+		return 2
+	}
+	return 1
 }
 
 func saveScreenshot(screen *ebiten.Image, name string) error {

@@ -1,10 +1,11 @@
-// Command viewer opens a .p2lrt character in a window: the embedded default
-// character when no file is given.
+// Command viewer opens a character in a window: a .p2lrt, or a Cubism
+// model (its NAME.model3.json, its folder or a zip of it); the embedded
+// default character when no file is given.
 //
-//	go run ./viewer [flags] [FILE.p2lrt]
+//	go run ./viewer [flags] [FILE.p2lrt | NAME.model3.json | FOLDER | FILE.zip]
 //
-// Drop a .p2lrt on the window to open it, or a WAV/OGG/MP3 file to make the
-// character speak it. The left window holds the parameter sliders (from the
+// Drop any of these on the window to open it (or a Cubism model's files
+// together), or a WAV/OGG/MP3 file to make the character speak it. The left window holds the parameter sliders (from the
 // model's PGUI tree), the right one clips, expressions, pose, behaviors,
 // advanced mode, lip sync and view settings. The character looks at the
 // mouse; clicking a hit area shows its name and plays a reaction clip; the
@@ -73,7 +74,7 @@ func run(args []string) error {
 	fs.StringVar(&o.expression, "expression", "", "expression id to show at start")
 	fs.BoolVar(&o.mascot, "mascot", false, "put the character on the desktop (transparent, undecorated, always-on-top window)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: viewer [flags] [model.p2lrt]")
+		fmt.Fprintln(fs.Output(), "usage: viewer [flags] [model.p2lrt | NAME.model3.json | folder | zip]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

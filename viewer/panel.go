@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/ebitengine/debugui"
@@ -328,6 +329,18 @@ func (g *game) controlUI(ctx *debugui.Context) {
 		})
 		ctx.SetGridLayout(nil, nil)
 	})
+	if len(m.HitAreas) > 0 {
+		ctx.Header("Hit areas", true, func() {
+			ctx.Loop(len(m.HitAreas), func(k int) {
+				label, group := hitAreaLabel(m, k), m.TapGroup(k)
+				if slices.Contains(m.ClipGroups(), group) {
+					ctx.Button(label + " (" + group + ")").On(func() { g.tapArea(k) })
+				} else {
+					ctx.Text(label + " (no " + group + " group)")
+				}
+			})
+		})
+	}
 	if m.Pose != nil && len(m.Pose.Groups) > 0 {
 		ctx.Header("Pose", true, func() {
 			ctx.Loop(len(m.Pose.Groups), func(gi int) {
@@ -453,6 +466,15 @@ func unavailableReason(m *p2l.Model, bit uint16) string {
 		return "no simulation uses a collider"
 	}
 	return "its chunk depends on a chunk the file lacks"
+}
+
+// hitAreaLabel is the text of hit area i: its name (a model3's HitAreas[].Name),
+// else its id.
+func hitAreaLabel(m *p2l.Model, i int) string {
+	if a := m.HitAreas[i]; a.Name != "" {
+		return a.Name
+	}
+	return m.HitAreas[i].ID
 }
 
 // clipGroup is the clips of one group, in file order.

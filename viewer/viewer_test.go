@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"maps"
@@ -220,8 +221,9 @@ func TestBadFileShowsMessage(t *testing.T) {
 		t.Error("a bad file replaced the model")
 	}
 	// A file from the command line is read within p2l's file bound: a
-	// directory, or a sparse file one byte over the bound, is refused
-	// before it is read (os.ReadFile read any size).
+	// sparse file one byte over the bound is refused before it is read
+	// (os.ReadFile read any size), by its name or in a folder given
+	// instead (opened as a drop of its files is).
 	huge := filepath.Join(dir, "huge.p2lrt")
 	if f, err := os.Create(huge); err != nil {
 		t.Fatal(err)
@@ -231,7 +233,7 @@ func TestBadFileShowsMessage(t *testing.T) {
 	} else {
 		f.Close()
 	}
-	for name, want := range map[string]string{dir: "not a regular file", huge: "exceeds the 536870912-byte limit"} {
+	for name, want := range map[string]string{dir: "huge.p2lrt: file of 536870913 bytes exceeds", huge: "exceeds the 536870912-byte limit"} {
 		if err := g.openFile(name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("openFile(%s) = %v, want %q", filepath.Base(name), err, want)
 		} else if g.model != nil {
@@ -441,24 +443,43 @@ func TestSortDrop(t *testing.T) {
 	pngHead := []byte("\x89PNG\r\n\x1a\n....")
 	ktxHead := []byte("\xabKTX 20\xbb\r\n\x1a\n....")
 	for _, c := range []struct {
-		files               fstest.MapFS
-		models, audio, page []string
+		files                      fstest.MapFS
+		models, audio, page, parts []string
 	}{
-		{fstest.MapFS{"a.p2lrt": {}, "b.png": {Data: pngHead}}, []string{"a.p2lrt"}, nil, []string{"b.png"}},
-		{fstest.MapFS{"features.p2lrt": {}, "features-ext.png": {Data: pngHead}}, []string{"features.p2lrt"}, nil, []string{"features-ext.png"}},
+		{fstest.MapFS{"a.p2lrt": {}, "b.png": {Data: pngHead}}, []string{"a.p2lrt"}, nil, []string{"b.png"}, nil},
+		{fstest.MapFS{"features.p2lrt": {}, "features-ext.png": {Data: pngHead}}, []string{"features.p2lrt"}, nil, []string{"features-ext.png"}, nil},
 		// Pages are known by their signature whatever their name; models
 		// with the .p2lrt extension are tried first, then the others.
 		{fstest.MapFS{"model.bin": {}, "tex.dat": {Data: pngHead}, "z.P2LRT": {}, "voice.MP3": {}, "page.ktx2": {Data: ktxHead}},
-			[]string{"z.P2LRT", "model.bin"}, []string{"voice.MP3"}, []string{"page.ktx2", "tex.dat"}},
+			[]string{"z.P2LRT", "model.bin"}, []string{"voice.MP3"}, []string{"page.ktx2", "tex.dat"}, nil},
 		// A .png that is no PNG is neither page nor skipped: it is tried.
-		{fstest.MapFS{"fake.png": {Data: []byte("P2LRT")}}, []string{"fake.png"}, nil, nil},
+		{fstest.MapFS{"fake.png": {Data: []byte("P2LRT")}}, []string{"fake.png"}, nil, nil, nil},
 		{fstest.MapFS{"d/sub/m.p2lrt": {}, "d/sub/m.png": {Data: pngHead}, "d/x.oga": {}, "d/y.wav": {}},
-			[]string{"d/sub/m.p2lrt"}, []string{"d/x.oga", "d/y.wav"}, []string{"d/sub/m.png"}},
+			[]string{"d/sub/m.p2lrt"}, []string{"d/x.oga", "d/y.wav"}, []string{"d/sub/m.png"}, nil},
+		// Cubism: model3.json files after .p2lrt files, then zips, then
+		// the rest; the files a model3.json names are not candidates.
+		{fstest.MapFS{"a.zip": {}, "b/B.model3.json": {}, "b/B.moc3": {}, "b/m/x.Motion3.json": {}, "b/B.cdi3.json": {},
+			"b/B.physics3.json": {}, "b/B.pose3.json": {}, "b/B.userdata3.json": {}, "b/e.exp3.json": {}, "c.p2lrt": {}, "d.json": {}},
+			[]string{"c.p2lrt", "b/B.model3.json", "a.zip", "d.json"}, nil, nil,
+			[]string{"b/B.cdi3.json", "b/B.moc3", "b/B.physics3.json", "b/B.pose3.json", "b/B.userdata3.json", "b/e.exp3.json", "b/m/x.Motion3.json"}},
 	} {
 		d := sortDrop(c.files)
-		if !slices.Equal(d.models, c.models) || !slices.Equal(d.audio, c.audio) || !slices.Equal(d.pages, c.page) {
-			t.Errorf("sortDrop(%v) = models %q audio %q pages %q, want %q %q %q", slices.Sorted(maps.Keys(c.files)), d.models, d.audio, d.pages, c.models, c.audio, c.page)
+		if !slices.Equal(d.models, c.models) || !slices.Equal(d.audio, c.audio) || !slices.Equal(d.pages, c.page) || !slices.Equal(d.parts, c.parts) {
+			t.Errorf("sortDrop(%v) = models %q audio %q pages %q parts %q, want %q %q %q %q", slices.Sorted(maps.Keys(c.files)), d.models, d.audio, d.pages, d.parts, c.models, c.audio, c.page, c.parts)
 		}
+	}
+	// Base names: unique ones map to their path, repeated ones to "".
+	d := sortDrop(fstest.MapFS{"a/x.png": {}, "b/x.png": {}, "a/y.json": {}})
+	if d.byBase["y.json"] != "a/y.json" || d.byBase["x.png"] != "" || len(d.byBase) != 2 {
+		t.Errorf("byBase = %q", d.byBase)
+	}
+	// A drop of more than maxDropFiles files is sorted up to there.
+	big := fstest.MapFS{}
+	for i := range maxDropFiles + 1 {
+		big[fmt.Sprintf("f%05d.bin", i)] = &fstest.MapFile{}
+	}
+	if d := sortDrop(big); !d.truncated || len(d.models) != maxDropFiles {
+		t.Errorf("%d files: truncated %v after %d", len(big), d.truncated, len(d.models))
 	}
 }
 
@@ -473,6 +494,12 @@ func TestWrap(t *testing.T) {
 		{"abcdefghijklmnopqrstuvwxyz", 10, []string{"abcdefghij", "klmnopqrst", "uvwxyz"}},
 		{"ab cdefghijklmno", 10, []string{"ab cdefghi", "jklmno"}}, // the space is too early
 		{"héllo wörld ünïcode", 12, []string{"héllo wörld", "ünïcode"}},
+		// CJK characters are two columns wide: 5 to a line of 10. Below,
+		// the columns end at 2, 4, 5 (space), 6, 7 (space), 9; 目 would
+		// end at 11: the line is cut at the last space after column 5,
+		// the one after X.
+		{"日本語のテキスト", 10, []string{"日本語のテ", "キスト"}},
+		{"角度 X 左目 開閉", 10, []string{"角度 X", "左目 開閉"}},
 	} {
 		if got := wrap(c.s, c.cols); !slices.Equal(got, c.want) {
 			t.Errorf("wrap(%q, %d) = %q, want %q", c.s, c.cols, got, c.want)

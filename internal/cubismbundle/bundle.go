@@ -87,7 +87,7 @@ func Moc() []byte {
 	uv := [][2]float32{{0, 0}, {1, 0}, {0, 1}, {1, 1}}
 	idx := []uint16{0, 1, 2, 2, 1, 3}
 	mesh := func(id string, part int, order float32, pos [][2]float32) moc3write.ArtMesh {
-		return moc3write.ArtMesh{ID: id, Visible: true, Enabled: true, ParentPart: part, ParentDeformer: -1,
+		return moc3write.ArtMesh{ID: id, Visible: true, Enabled: true, ParentPart: part, ParentDeformer: -1, DoubleSided: true,
 			UVs: uv, Indices: idx, Keyforms: []moc3write.ArtMeshKeyform{{Opacity: 1, DrawOrder: order, Positions: pos}}}
 	}
 	mouth := mesh("MeshMouth", 0, 600, nil)

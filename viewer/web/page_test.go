@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"flag"
@@ -13,9 +14,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -24,7 +27,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/cubismbundle"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/cubism"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
@@ -186,7 +191,11 @@ func TestViewerInBrowser(t *testing.T) {
 		if strings.Contains(st.Message, "cannot open") {
 			t.Errorf("%s: message %q after the model opened", c.files[0], st.Message)
 		}
-		d, at := comparePage(t, ctx, paths[0], c.scale)
+		m, err := p2l.LoadFile(paths[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, at := comparePage(t, ctx, m.NewRig(), c.files[0], c.scale)
 		how := "picked"
 		if c.drop {
 			how = "dropped"
@@ -196,6 +205,118 @@ func TestViewerInBrowser(t *testing.T) {
 			t.Errorf("%s: the page differs from the CPU renderer by %d/255 at %v", c.files[0], d, at)
 		}
 	}
+
+	openBundles(t, ctx)
+}
+
+// openBundles opens internal/cubismbundle's Cubism bundle in the page
+// every way a person can: a zip from the file picker, a folder from the
+// folder picker (webkitdirectory), the folder dropped on the canvas, and
+// the bundle's files chosen together in the file picker, without their
+// folders. The model3.json has another name each time, so that the page
+// shows when each one opened. Each is compared with the CPU renderer
+// drawing the bundle as cubism.Load reads it, after the updates that
+// settle its pose (nothing else in it moves a mesh until it speaks); then
+// a click on the body plays a clip of its TapBody group.
+func openBundles(t *testing.T, ctx context.Context) {
+	t.Helper()
+	// bundle is the bundle's folder with its model3.json named
+	// NAME.model3.json.
+	bundle := func(name string) fstest.MapFS {
+		files := fstest.MapFS{}
+		for p, f := range cubismbundle.Files() {
+			p = strings.TrimPrefix(p, path.Dir(cubismbundle.Model3)+"/")
+			if p == path.Base(cubismbundle.Model3) {
+				p = name + ".model3.json"
+			}
+			files[p] = f
+		}
+		return files
+	}
+	folder := func(name string) string {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.CopyFS(dir, bundle(name)); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	zipped := filepath.Join(t.TempDir(), "Zipped.zip")
+	{
+		var buf bytes.Buffer
+		w := zip.NewWriter(&buf)
+		if err := w.AddFS(bundle("Zipped")); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(zipped, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The flat choice: every file of the bundle, all in one folder.
+	flat := t.TempDir()
+	var flatPaths []string
+	for p, f := range bundle("Flat") {
+		flatPaths = append(flatPaths, filepath.Join(flat, path.Base(p)))
+		if err := os.WriteFile(flatPaths[len(flatPaths)-1], f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, _, err := cubism.Load(cubismbundle.Files(), cubismbundle.Model3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pose fades in over 0.5 s (pose3 FadeInTime): settled after 60
+	// updates of 1/60 s, as in the page long before the screenshot.
+	settled := m.NewRig()
+	for range 60 {
+		settled.Update(1.0 / 60)
+	}
+	for _, c := range []struct {
+		name, how string
+		open      func() error
+	}{
+		{"Zipped", "zip picked", func() error {
+			return chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("p2l-open"), []string{zipped}))
+		}},
+		{"Picked", "folder picked", func() error {
+			return chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("p2l-open-folder"), []string{folder("Picked")}))
+		}},
+		{"Dropped", "folder dropped", func() error {
+			dropFiles(t, ctx, []string{folder("Dropped")})
+			return nil
+		}},
+		{"Flat", "files picked without folders", func() error {
+			return chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("p2l-open"), flatPaths))
+		}},
+	} {
+		if err := c.open(); err != nil {
+			t.Fatalf("%s: %v", c.how, err)
+		}
+		name := c.name + ".model3.json"
+		st := poll(t, ctx, fmt.Sprintf("p2lViewer.model === %q || p2lViewer.message.includes(%q)", name, "cannot"), time.Minute)
+		if st.Model != name || st.Message != "" {
+			t.Errorf("%s: the page shows %q with message %q", c.how, st.Model, st.Message)
+			continue
+		}
+		d, at := comparePage(t, ctx, settled, name, 3)
+		t.Logf("%s (%s), scale 3: page vs CPU renderer: max channel difference %d/255 at %v", name, c.how, d, at)
+		if d > pageTolerance {
+			t.Errorf("%s: the page differs from the CPU renderer by %d/255 at %v", c.how, d, at)
+		}
+	}
+	// MeshBody, the Body hit area, covers the canvas, centred in the page.
+	size, err := chromedp.Run(ctx, chromedp.Evaluate[[2]float64]("[innerWidth, innerHeight]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	click(t, ctx, size[0]/2, size[1]/2)
+	st := poll(t, ctx, "p2lViewer.hit !== ''", 20*time.Second)
+	if c := m.ClipIndex(st.Clip); st.Hit != "Body" || c < 0 || m.Clips[c].Group != "TapBody" {
+		t.Errorf("a click on the bundle's body: hit %q, clip %q; want Body and a TapBody clip", st.Hit, st.Clip)
+	}
+	t.Logf("a click on the body: %+v", st)
 }
 
 // pageTolerance is the largest channel difference allowed between the
@@ -226,21 +347,18 @@ func dropFiles(t *testing.T, ctx context.Context, paths []string) {
 	}
 }
 
-// comparePage sizes the page so that the viewer (?noui) shows the model
-// file at an integer scale (the scales of the desktop parity test: at
+// comparePage sizes the page so that the viewer (?noui) shows the rig's
+// model (opened from the file name) at an integer scale (the scales of the desktop parity test: at
 // others, bilinear sampling between texels differs by more than 2/255
 // under ColorDodge/ColorBurn, on the desktop too; docs/WEB.md), with room
 // above for the overlay's text. It compares a screenshot with the CPU
-// renderer drawing the model at its default pose over the viewer's
+// renderer drawing the rig as it is over the viewer's
 // background, framed as the viewer does (canvas scaled by
 // min(W/width, H/height) and centred), and returns the largest channel
 // difference below the text and where it is.
-func comparePage(t *testing.T, ctx context.Context, file string, scale int) (int, image.Point) {
+func comparePage(t *testing.T, ctx context.Context, rig *p2l.Rig, name string, scale int) (int, image.Point) {
 	t.Helper()
-	m, err := p2l.LoadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := rig.Model()
 	w, h := int(float32(scale)*m.Canvas.Width), int(float32(scale)*m.Canvas.Height)+2*overlayHeight
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
 		t.Fatal(err)
@@ -248,13 +366,12 @@ func comparePage(t *testing.T, ctx context.Context, file string, scale int) (int
 	// A tap's "hit: …" line may reach below overlayHeight (see there).
 	poll(t, ctx, `p2lViewer.hit === ""`, time.Minute)
 	waitFrames(t, ctx, 3, time.Minute)
-	got := screenshot(t, ctx, strings.TrimSuffix(filepath.Base(file), ".p2lrt"))
+	got := screenshot(t, ctx, strings.TrimSuffix(strings.TrimSuffix(name, ".p2lrt"), ".model3.json"))
 	if got.Rect.Dx() != w || got.Rect.Dy() != h {
 		t.Fatalf("screenshot is %v, want %dx%d", got.Rect.Size(), w, h)
 	}
 	cw, ch := float64(m.Canvas.Width), float64(m.Canvas.Height)
 	s := math.Min(float64(w)/cw, float64(h)/ch)
-	rig := m.NewRig()
 	rig.Evaluate()
 	want := image.NewRGBA(got.Rect)
 	var r render.Renderer
