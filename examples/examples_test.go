@@ -195,7 +195,7 @@ func TestMascotExample(t *testing.T) {
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
-	runAndDo(t, exe, color.RGBA{}, 8000, func(x *xgb.Conn, title string) *image.RGBA {
+	runAndDo(t, exe, nil, color.RGBA{}, 8000, func(x *xgb.Conn, title string) *image.RGBA {
 		win, w, h, err := exampleWindow(x, title)
 		if err != nil {
 			t.Fatal(err)

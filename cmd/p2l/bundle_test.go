@@ -52,7 +52,7 @@ func TestBundleCommands(t *testing.T) {
 		code, out, errs := runCmd("info", in)
 		for _, want := range []string{
 			"Cubism bundle, 0 warnings", "meta playback = cubism", "meta sound.talk = sounds/hello.wav",
-			"group TapBody:\n    talk: 1s, fades 0.5/0.75, sound sounds/hello.wav\n    idle: 2s, fades 1/1, loop\ngroup Idle:\n    Idle_0: 2s, fades 0.25/1, loop\n",
+			"group TapBody:\n    talk: 1s, fades 0.5/0.75, sound sounds/hello.wav\n    idle: 2s, fades 1/1\ngroup Idle:\n    Idle_0: 2s, fades 0.25/1\n",
 			"expression Smile: 1 entries", "hit area Body (MeshBody): tap plays group TapBody", "role LipSync: ParamMouthOpenY", "role EyeBlink: ParamEyeLOpen",
 		} {
 			if code != 0 || !strings.Contains(out, want) {

@@ -52,7 +52,9 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 	// Motions: groups in the model3.json's order (TapBody before Idle, not
 	// sorted); the idle file a second time gets the framework's name
 	// Idle_0. Fades: the entry's when ≥ 0 (0.5/0.75, 0.25), else the
-	// file's (1 s in both files; FadeOutTime −1 keeps the file's).
+	// file's (1 s in both files; FadeOutTime −1 keeps the file's). The
+	// idle files say Meta.Loop true, which the framework parses and does
+	// not apply (CubismMotion.create): every motion is one-shot.
 	type clip struct {
 		id, group       string
 		fadeIn, fadeOut float32
@@ -61,8 +63,8 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 	}
 	want := []clip{
 		{"talk", "TapBody", 0.5, 0.75, false, cubismbundle.Sound},
-		{"idle", "TapBody", 1, 1, true, ""},
-		{"Idle_0", "Idle", 0.25, 1, true, ""},
+		{"idle", "TapBody", 1, 1, false, ""},
+		{"Idle_0", "Idle", 0.25, 1, false, ""},
 	}
 	var got []clip
 	for i, c := range m.Clips {
