@@ -81,7 +81,6 @@ func main() {
 	}
 	char := ebitenp2l.NewCharacter(model)     // sounds are read from the bundle's folder
 	char.Rig().SetBehaviors(p2l.AllBehaviors) // blink, breath, look-at, lip sync
-	char.Rig().SetClipPose(true)              // motions choose the pose's parts, as in Cubism
 	if err := char.Rig().SetIdleGroup("Idle"); err != nil {
 		log.Print(err) // lists the model's groups
 	}
