@@ -42,7 +42,9 @@ func near(t *testing.T, what string, got float32, want float64) {
 // 0.4000000059604645, the framework keeps 0.4), the motion fades out by
 // itself during its last FadeOut seconds (ease((end − now)/FadeOut), end
 // = start + duration), finishes (Finished event, priority 0) on the update
-// its time reaches the duration, shown at weight 0, and is gone after.
+// its time reaches the duration, shown at weight 0, and is gone after. Its
+// fade-out blends from the frame base, its own last value unless the host
+// wrote another, and what it leaves stays.
 func TestCubismOneShotEnd(t *testing.T) {
 	clip := p2l.Clip{ID: "C", Duration: 1, Fps: 30, FadeIn: 0, FadeOut: 0.5,
 		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
@@ -74,22 +76,28 @@ func TestCubismOneShotEnd(t *testing.T) {
 	near(t, "X just after the key 0.4", r.ParameterCurrent(0), 10)
 	// Update 3: now 1.900000003, end − now = 0.099999997: weight
 	// ease(0.199999994) = 0.5 − 0.5·cos(0.2π) = 0.5 − 0.5·0.80901699 =
-	// 0.0954915 (to 1e-8): X = 10·0.0954915.
+	// 0.0954915 (to 1e-8). The base is the motion's own 10, so X stays
+	// 10 whatever the weight; with the host's 0 written into the base
+	// before it: 0 + (10 − 0)·0.0954915.
+	r.SetParameter(0, 0)
 	r.UpdateStages(0.5, p2l.StageClips)
-	near(t, "X fading out at its end", r.ParameterCurrent(0), 0.954915)
+	near(t, "X fading out at its end from the host's 0", r.ParameterCurrent(0), 0.954915)
 	if r.LayerPriority(0) != 2 {
 		t.Errorf("priority before the end %d, want 2", r.LayerPriority(0))
 	}
 	// Update 4: now 2.000000003 ≥ end: time ≥ duration, weight
-	// ease(−3e-9) = 0, Finished; priority 0, no playing clip.
+	// ease(−3e-9) = 0, Finished; priority 0, no playing clip. X keeps the
+	// base, the last update's 0.954915.
 	r.UpdateStages(0.1, p2l.StageClips)
-	near(t, "X at the end", r.ParameterCurrent(0), 0)
+	near(t, "X at the end", r.ParameterCurrent(0), 0.954915)
 	if ev := r.Events(); len(ev) != 1 || !ev[0].Finished || ev[0].Time != 1 {
 		t.Errorf("events at the end: %+v", ev)
 	}
 	if r.LayerPriority(0) != 0 || r.PlayingClip() != -1 {
 		t.Errorf("after the end: priority %d, clip %d, want 0, −1", r.LayerPriority(0), r.PlayingClip())
 	}
+	r.UpdateStages(0.1, p2l.StageClips)
+	near(t, "X after the motion is gone", r.ParameterCurrent(0), 0.954915)
 	r.SetParameter(0, 3)
 	r.UpdateStages(0.1, p2l.StageClips)
 	near(t, "X after the motion is gone (host 3)", r.ParameterCurrent(0), 3)
@@ -109,7 +117,8 @@ func TestCubismOneShotEnd(t *testing.T) {
 // gives the last value (the correction needs t < 1.25); the time is brought
 // back by subtracting the lap while it exceeds it, and the fade-in restarts
 // at the lap (fadeInStart = now − t). Linear curve 0 → 8 over [0, 1],
-// FadeIn 0.5, steps of 0.125 s after a first update of 0.
+// FadeIn 0.5, steps of 0.125 s after a first update of 0. Each update
+// blends from the last one's result (the frame base).
 func TestCubismLoopShape(t *testing.T) {
 	clip := p2l.Clip{ID: "L", Duration: 1, Fps: 4, Loop: true, FadeIn: 0.5, FadeOut: 0,
 		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
@@ -118,18 +127,24 @@ func TestCubismLoopShape(t *testing.T) {
 	r.SetBehaviors(0)
 	r.Play(0)
 	r.UpdateStages(0, p2l.StageClips) // time 0
-	// want[k] after k more updates of 0.125:
-	//   k=2: t 0.25, value 2, fade-in ease(0.5) = 0.5 → 1
+	// want[k] after k more updates of 0.125 (X₀ = 0, the first update at
+	// weight 0):
+	//   k=1: t 0.125, value 1, fade-in ease(0.25) = 0.5 − √2/4 = a:
+	//        X = 0 + (1 − 0)·a = a
+	//   k=2: t 0.25, value 2, fade-in ease(0.5) = 0.5:
+	//        X = a + (2 − a)·0.5 = 1 + a/2 = 1.25 − √2/8
 	//   k=9: t 1.125, correction 8 + (0 − 8)·(0.125/0.25) = 4, weight 1
 	//   k=10: t 1.25 (not > 1.25: no wrap yet), last value 8; the lap ends
 	//         (elapsed ≥ 1.25) with start = now − 1.25: unchanged
 	//   k=11: elapsed 1.375 → t 0.125, value 1; weight from fadeInStart
 	//         set at k=10 (now − 1.25): age 1.375 → 1; lap ends again:
 	//         start = fadeInStart = now − 0.125
-	//   k=12: t 0.25, value 2, fade-in age 0.25: ease(0.5) = 0.5 → 1
-	//   k=13: t 0.375, value 3, ease(0.75) = 0.5 + 0.5·√2/2 = 0.85355339
-	//         → 2.5606602
-	want := map[int]float64{2: 1, 9: 4, 10: 8, 11: 1, 12: 1, 13: 3 * (0.5 + 0.5*math.Sqrt2/2)}
+	//   k=12: t 0.25, value 2, fade-in age 0.25: ease(0.5) = 0.5:
+	//         X = 1 + (2 − 1)·0.5 = 1.5
+	//   k=13: t 0.375, value 3, ease(0.75) = 0.5 + √2/4:
+	//         X = 1.5 + (3 − 1.5)·(0.5 + √2/4)
+	want := map[int]float64{1: 0.5 - math.Sqrt2/4, 2: 1.25 - math.Sqrt2/8, 9: 4, 10: 8, 11: 1, 12: 1.5,
+		13: 1.5 + 1.5*(0.5+math.Sqrt2/4)}
 	for k := 1; k <= 13; k++ {
 		r.UpdateStages(0.125, p2l.StageClips)
 		if w, ok := want[k]; ok {
@@ -140,7 +155,9 @@ func TestCubismLoopShape(t *testing.T) {
 
 // TestCubismReplacedFadesOneUpdateLater: a motion replaced starts fading
 // out after its next update (startFadeOut: end = now + FadeOut), and the
-// new one starts at time 0 and weight 0 on that update.
+// new one starts at time 0 and weight 0 on that update. The crossfade is
+// the framework's recursive filter: the older blends from the last
+// update's result, the newer from the older's.
 func TestCubismReplacedFadesOneUpdateLater(t *testing.T) {
 	flat := func(id string, v float32) p2l.Clip {
 		return p2l.Clip{ID: id, Duration: 10, Fps: 30, FadeIn: 0, FadeOut: 1, Curves: []p2l.ParameterCurve{{Parameter: 0,
@@ -158,12 +175,19 @@ func TestCubismReplacedFadesOneUpdateLater(t *testing.T) {
 	// becomes now + 1.
 	r.UpdateStages(0.25, p2l.StageClips)
 	near(t, "update after the switch", r.ParameterCurrent(0), 10)
-	// A: ease((end − now)/1) = ease(0.75) = 0.85355339: 10·0.85355339 =
-	// 8.5355339; B: ease(0.25) = 0.5 − 0.5·√2/2 = 0.14644661: v = 8.5355339
-	// + (20 − 8.5355339)·0.14644661 = 10.2144661.
+	// A: ease((end − now)/1) = ease(0.75) = 0.85355339 over the base 10:
+	// 10 + (10 − 10)·0.85355339 = 10; B: ease(0.25) = 0.5 − √2/4 =
+	// 0.14644661: v = 10 + (20 − 10)·0.14644661 = 11.4644661 (from the
+	// host pose each update it would be 8.5355339 + (20 − 8.5355339)·
+	// 0.14644661 = 10.2144661).
 	r.UpdateStages(0.25, p2l.StageClips)
-	a := 10 * (0.5 + 0.5*math.Sqrt2/2)
-	near(t, "crossfade", r.ParameterCurrent(0), a+(20-a)*(0.5-0.5*math.Sqrt2/2))
+	x1 := 10 + 10*(0.5-math.Sqrt2/4)
+	near(t, "crossfade", r.ParameterCurrent(0), x1)
+	// A: ease(0.5) = 0.5: x1 + (10 − x1)·0.5; B: ease(0.5) = 0.5: that +
+	// (20 − that)·0.5.
+	r.UpdateStages(0.25, p2l.StageClips)
+	x2 := x1 + (10-x1)*0.5
+	near(t, "crossfade, next update", r.ParameterCurrent(0), x2+(20-x2)*0.5)
 }
 
 // TestCubismEffectWithoutCurve: a motion's EyeBlink curve pulls an

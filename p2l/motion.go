@@ -220,10 +220,8 @@ func (s *motionState) resumeIdle(p *clipPlayer) {
 		// The Cubism sample (lappmodel.ts update): once every motion
 		// finished, a random idle motion starts instead of updating the
 		// motions, so it has its first update (time 0) on the next one.
-		for _, e := range p.layers[0].entries {
-			if !e.finished {
-				return
-			}
+		if !p.layerFinished(0) {
+			return
 		}
 	} else if e := p.current(0); e != nil && !e.ended {
 		return

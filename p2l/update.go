@@ -56,6 +56,13 @@ type animState struct {
 	// PhysicsStabilize.
 	prePhysics []float32
 	updated    bool
+
+	// base (PlaybackCubism; nil otherwise) is the frame base, the Cubism
+	// framework's saved parameters: each update starts from it
+	// (loadParameters) and stores the clips' result back into it
+	// (saveParameters), so only the clips' writes persist. It starts as the
+	// host pose, and every host write (SetParameter...) goes into it.
+	base []float32
 }
 
 // anim returns the rig's animation state, creating it on first use.
@@ -77,6 +84,12 @@ func (r *Rig) anim() *animState {
 		out:            clipOutputs{partOpacity: make([]float32, npt), modelOpacity: 1},
 		prePhysics:     make([]float32, np),
 		lastPart:       make([]float32, npt),
+	}
+	if m.Playback() == PlaybackCubism {
+		a.base = make([]float32, np)
+		for i, v := range r.values {
+			cubismSet(m.Parameters, a.base, i, float64(v), 1)
+		}
 	}
 	a.clips = newClipPlayer(m, a.beh.blinkP, a.beh.lipP)
 	a.out.poseSlot = a.pose.slot
@@ -129,12 +142,43 @@ func (r *Rig) UpdateStages(dt float64, stages Stage) {
 	r.restoreMultipliers()
 }
 
+// hostWrote makes host-pose parameter i, just written, part of a Cubism
+// rig's frame base, as a framework user's setParameterValueById followed
+// by saveParameters: clamped to the parameter's range (cubismLimit), it is
+// where the clips blend from on the next update and what a parameter no
+// clip moves keeps. Other rigs read the host pose afresh every update.
+func (r *Rig) hostWrote(i int) {
+	if a := r.animation; a != nil && a.base != nil {
+		cubismSet(r.model.Parameters, a.base, i, float64(r.values[i]), 1)
+	}
+}
+
+// hostWroteAll is hostWrote for every parameter.
+func (r *Rig) hostWroteAll() {
+	if a := r.animation; a != nil && a.base != nil {
+		for i := range a.base {
+			r.hostWrote(i)
+		}
+	}
+}
+
 // animate runs the chosen animation stages into r.current and the
 // evaluator's multipliers, without evaluating.
+//
+// A PlaybackCubism rig follows the Cubism sample's update (lappmodel.ts
+// update): it starts from the frame base (loadParameters), the clips blend
+// over it and their result becomes the next base (saveParameters); blink,
+// expressions, overrides, look-at, breath, physics, lip sync (after
+// physics) and pose are recomputed on top every update; every write is
+// clamped to the parameter's range (cubismparam.go).
 func (r *Rig) animate(dt float64, stages Stage) {
 	a := r.anim()
 	cur := r.current
-	copy(cur, r.values)
+	if a.base != nil {
+		copy(cur, a.base)
+	} else {
+		copy(cur, r.values)
+	}
 
 	if stages&StageClips != 0 {
 		// The part and model opacities the clips set are recomputed by
@@ -147,6 +191,9 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		a.clips.advance(dt)
 		a.clips.apply(cur, &a.out)
 		a.clips.finishUpdate()
+		if a.base != nil {
+			copy(a.base, cur)
+		}
 	} else {
 		a.clips.events = a.clips.events[:0]
 		a.clips.updated = false
@@ -162,7 +209,11 @@ func (r *Rig) animate(dt float64, stages Stage) {
 	}
 	if a.overrides > 0 {
 		for i, w := range a.overrideWeight {
-			if w != 0 {
+			switch {
+			case w == 0:
+			case a.base != nil: // setParameterValueById(id, value, weight)
+				cubismSet(r.model.Parameters, cur, i, float64(a.overrideValue[i]), float64(w))
+			default:
 				cur[i] += (a.overrideValue[i] - cur[i]) * w
 			}
 		}
@@ -175,6 +226,10 @@ func (r *Rig) animate(dt float64, stages Stage) {
 	if stages&StagePhysics != 0 {
 		r.syncReplacedGroups()
 		a.phys.step(cur, dt)
+	}
+	if a.beh.cubism && stages&StageBehaviors != 0 {
+		// The Cubism sample moves the mouth after the physics.
+		a.beh.lipSyncCubism(cur)
 	}
 	if stages&StageSimulation != 0 {
 		r.advanceSimulation(dt)
@@ -213,18 +268,16 @@ func (r *Rig) Play(clip int) bool {
 	if r.dead() {
 		return false
 	}
-	c := r.anim().clips
-	if clip < 0 || clip >= len(r.model.Clips) {
-		return false
-	}
-	c.layers[0].priority = 0
-	return c.play(0, clip, 0)
+	return r.anim().clips.start(0, clip, 0)
 }
 
 // PlayLayer starts clip on layer (0 ≤ layer < MaxLayers) if priority is at
 // least the priority of the clip playing there (0 once it ended or
-// stopped), as Cubism's motion manager; the clips playing on the layer fade
-// out with their own fade-out times. It reports whether the clip started.
+// stopped); the clips playing on the layer fade out with their own fade-out
+// times. A PlaybackCubism model's rig follows the Cubism framework's
+// CubismMotionManager as its sample calls it instead: PriorityForce always
+// starts, any other priority only when above the layer's (so never at 0;
+// docs/ANIMATION.md §2b). It reports whether the clip started.
 func (r *Rig) PlayLayer(layer, clip, priority int) bool {
 	if r.dead() {
 		return false
@@ -718,7 +771,11 @@ func (r *Rig) PhysicsStabilize() {
 	}
 	a := r.anim()
 	if !a.updated {
-		copy(a.prePhysics, r.values)
+		if a.base != nil {
+			copy(a.prePhysics, a.base)
+		} else {
+			copy(a.prePhysics, r.values)
+		}
 	}
 	copy(r.current, a.prePhysics)
 	r.syncReplacedGroups()

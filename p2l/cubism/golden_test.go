@@ -224,8 +224,11 @@ func TestCurvesMatchCubism(t *testing.T) {
 // a clip at the moment it was played); the rig, which now plays the
 // framework's queue itself (a clip starts on the update after Play), is
 // given the same sequence. The golden file lists only the events of the
-// newest motion (newestEvents); its model was reset to the host pose
-// before each update, as this runtime does (docs/ANIMATION.md §10).
+// newest motion (newestEvents). Its model was reset to the host pose (the
+// defaults) before each update, as this runtime did then: the rig, which
+// now keeps the framework's frame base (docs/ANIMATION.md §2b), gets the
+// same reset, ResetParameters, whose host write becomes the base.
+// TestFrameBaseMatchesCubism replays the framework without the reset.
 func TestMotionFadesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
 	for _, name := range []string{"walk", "wave", "nod"} {
@@ -244,9 +247,11 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 		var got []string
 		if fr.Play != "" {
 			r.Play(m.ClipIndex(fr.Play))
+			r.ResetParameters()
 			r.UpdateStages(0, p2l.StageClips) // as the framework was driven
 			got = newestEvents(r, 0, got)
 		}
+		r.ResetParameters() // the framework's model was reset to the host pose
 		r.UpdateStages(fr.Dt, p2l.StageClips)
 		for i, want := range fr.Values {
 			got := float64(r.ParameterCurrent(i))
