@@ -247,7 +247,12 @@ type behaviors struct {
 	// advances it (by at most maxBehaviorStep), whichever are on.
 	time float64
 
-	blinkCfg   BlinkSettings
+	blinkCfg BlinkSettings
+	// blinkDec (Cubism) holds blinkCfg's times as the decimals they were
+	// written as (decimal32: 0.1 rather than the float32
+	// 0.10000000149), as the framework keeps them: MinInterval,
+	// MaxInterval, Closing, Closed, Opening.
+	blinkDec   [5]float64
 	blinkSeed  uint32  // xorshift32 state
 	blinkAt    float64 // when the next blink starts
 	blinkStart float64 // when the blink in progress started, −1 when none
@@ -257,6 +262,8 @@ type behaviors struct {
 	blinkState             int
 
 	breathCfg BreathSettings
+	// breathPeriod and breathSway (Cubism) are breathCfg's as decimals.
+	breathPeriod, breathSway float64
 
 	lookCfg          LookAtSettings
 	targetX, targetY float64
@@ -294,8 +301,9 @@ func newBehaviors(m *Model) *behaviors {
 		cubism:    m.Playback() == PlaybackCubism,
 	}
 	if b.cubism {
-		b.blinkCfg = CubismBlinkSettings
+		b.setBlinkSettings(CubismBlinkSettings)
 	}
+	b.setBreathSettings(DefaultBreathSettings)
 	for v, role := range vowelRoles {
 		b.vowelP[v] = roleParameters(m, role)
 	}
@@ -349,6 +357,9 @@ func (b *behaviors) halfRange(i int) float64 {
 // with MinInterval 0).
 func (b *behaviors) nextBlink(now float64) float64 {
 	lo, hi := float64(b.blinkCfg.MinInterval), float64(b.blinkCfg.MaxInterval)
+	if b.cubism {
+		lo, hi = b.blinkDec[0], b.blinkDec[1]
+	}
 	if hi < lo {
 		hi = lo
 	}
@@ -374,22 +385,22 @@ const (
 func (b *behaviors) eyesCubism(dt float64) float64 {
 	b.blinkClock += dt
 	now := b.blinkClock
-	cfg := &b.blinkCfg
+	closing, closed, opening := b.blinkDec[2], b.blinkDec[3], b.blinkDec[4]
 	switch b.blinkState {
 	case eyeClosing:
-		t := blinkPhase(now-b.stateStart, cfg.Closing)
+		t := blinkPhase(now-b.stateStart, closing)
 		if t >= 1 {
 			t = 1
 			b.blinkState, b.stateStart = eyeClosed, now
 		}
 		return 1 - t
 	case eyeClosed:
-		if blinkPhase(now-b.stateStart, cfg.Closed) >= 1 {
+		if blinkPhase(now-b.stateStart, closed) >= 1 {
 			b.blinkState, b.stateStart = eyeOpening, now
 		}
 		return 0
 	case eyeOpening:
-		t := blinkPhase(now-b.stateStart, cfg.Opening)
+		t := blinkPhase(now-b.stateStart, opening)
 		if t >= 1 {
 			t = 1
 			b.blinkState = eyeInterval
@@ -410,11 +421,28 @@ func (b *behaviors) eyesCubism(dt float64) float64 {
 // blinkPhase is the fraction of a blink phase lasting secs done after
 // elapsed seconds; a phase of 0 s is done at once (the framework would
 // divide 0 by 0).
-func blinkPhase(elapsed float64, secs float32) float64 {
+func blinkPhase(elapsed, secs float64) float64 {
 	if !(secs > 0) {
 		return 1
 	}
-	return elapsed / float64(secs)
+	return elapsed / secs
+}
+
+// setBlinkSettings sets the blink timing and, for Cubism, its decimals.
+func (b *behaviors) setBlinkSettings(s BlinkSettings) {
+	b.blinkCfg = s
+	if b.cubism {
+		b.blinkDec = [5]float64{decimal32(s.MinInterval), decimal32(s.MaxInterval),
+			decimal32(s.Closing), decimal32(s.Closed), decimal32(s.Opening)}
+	}
+}
+
+// setBreathSettings sets the breath and, for Cubism, its decimals.
+func (b *behaviors) setBreathSettings(s BreathSettings) {
+	b.breathCfg = s
+	if b.cubism {
+		b.breathPeriod, b.breathSway = decimal32(s.Period), decimal32(s.Sway)
+	}
 }
 
 // blinkCubism runs Cubism's blink, when on, over values: the EyeBlink
@@ -596,11 +624,11 @@ func (b *behaviors) applyCubism(values []float32, dt float64) {
 	}
 	if b.enabled&BehaviorBreath != 0 {
 		t := b.time * 2 * math.Pi
-		scale := float64(b.breathCfg.Sway) * s
+		scale := b.breathSway * s
 		for k, row := range cubismBreath {
 			cycle := row.cycle
 			if k == len(cubismBreath)-1 {
-				cycle = float64(b.breathCfg.Period)
+				cycle = b.breathPeriod
 			}
 			if !(cycle > 0) {
 				continue

@@ -588,7 +588,7 @@ func (r *Rig) SetBlinkSettings(s BlinkSettings) {
 			*p = 0
 		}
 	}
-	r.anim().beh.blinkCfg = s
+	r.anim().beh.setBlinkSettings(s)
 }
 
 // BlinkSettings returns the blink timing.
@@ -605,7 +605,7 @@ func (r *Rig) SetBreathSettings(s BreathSettings) {
 	if r.dead() || !(s.Period >= 0) || !(s.Sway >= 0) || !finite(s.Period) || !finite(s.Sway) {
 		return
 	}
-	r.anim().beh.breathCfg = s
+	r.anim().beh.setBreathSettings(s)
 }
 
 // BreathSettings returns the breath settings.
