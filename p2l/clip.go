@@ -28,7 +28,8 @@ import "math"
 //     last update and now.
 //
 // Every update starts again from the host pose, so nothing accumulates
-// from frame to frame. The arithmetic is the model's Playback (playback.go):
+// from frame to frame (a PlaybackCubism rig's clips blend over their own
+// last result instead, the framework's frame base: update.go). The arithmetic is the model's Playback (playback.go):
 // float32 operation by operation as clip.rs for PlaybackReference (its
 // float32 clocks accumulate float32 dt), float64 for PlaybackCubism.
 

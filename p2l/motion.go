@@ -18,7 +18,10 @@ import (
 // Clip priorities, as Cubism's sample framework names them. PlayLayer and
 // PlayGroup start a clip when its priority is at least the layer's
 // current one; the layer's priority returns to PriorityNone when its clip
-// ends or stops.
+// ends or stops. On a PlaybackCubism model's rig they follow the Cubism
+// sample instead: PriorityForce always starts, any other priority only
+// above the layer's (never at PriorityNone), and the layer's priority
+// returns to PriorityNone once every clip of the layer finished.
 const (
 	PriorityNone   = 0 // Play; nothing is playing
 	PriorityIdle   = 1 // the idle group (SetIdleGroup)

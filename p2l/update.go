@@ -11,7 +11,8 @@ import "math"
 // → physics → clamp/wrap → evaluation → pose and part/model opacities.
 // Nothing accumulates from frame to frame except the animation state itself
 // (clip and expression clocks, pendulums, blink timeline, look-at follower,
-// pose fades).
+// pose fades). A PlaybackCubism rig starts instead from its frame base, the
+// clips' result of the last update (animate), and clamps every write.
 
 // Stage is a set of update stages for UpdateStages.
 type Stage uint8
@@ -617,7 +618,9 @@ func (r *Rig) BreathSettings() BreathSettings {
 }
 
 // SetLookAtSettings sets the look-at follower. Settings with a negative
-// or non-finite Omega are ignored.
+// or non-finite Omega are ignored. A PlaybackCubism model's rig follows
+// the Cubism framework's CubismTargetPoint, whose speed is fixed: Omega
+// does not apply to it.
 func (r *Rig) SetLookAtSettings(s LookAtSettings) {
 	if r.dead() || !(s.Omega >= 0) || !finite(s.Omega) {
 		return
@@ -647,7 +650,9 @@ func (r *Rig) SetBehaviorSeed(seed uint64) {
 }
 
 // SetBehaviorStrength scales the breath sway, the look-at amplitude and the
-// look-at speed (≥ 0 and finite, else ignored; default 1).
+// look-at speed (≥ 0 and finite, else ignored; default 1). On a
+// PlaybackCubism model's rig it scales the breath weights and the look-at
+// amplitude, not the framework's fixed look-at speed.
 func (r *Rig) SetBehaviorStrength(s float32) {
 	if r.dead() || !(s >= 0) || !finite(s) {
 		return
@@ -664,8 +669,10 @@ func (r *Rig) BehaviorStrength() float32 {
 }
 
 // LookAt sets the look-at target, x and y in [−1, 1] (right and up). The
-// head follows with a critically damped motion. Values beyond the range
-// are clamped; a target that is not finite is ignored.
+// head follows with a critically damped motion (on a PlaybackCubism
+// model's rig, the Cubism framework's speed-limited CubismTargetPoint,
+// with its sample's factors). Values beyond the range are clamped; a
+// target that is not finite is ignored.
 func (r *Rig) LookAt(x, y float32) {
 	if r.dead() || !finite(x) || !finite(y) {
 		return
@@ -676,7 +683,9 @@ func (r *Rig) LookAt(x, y float32) {
 }
 
 // LipSync sets the mouth opening level in [0, 1]: the LipSync parameters
-// take the larger of their value and the level mapped onto their range.
+// take the larger of their value and the level mapped onto their range (on
+// a PlaybackCubism model's rig, 0.8 × the level is added to them after the
+// physics, as the Cubism sample does).
 // It switches BehaviorLipSync on, so it works on its own (SetBehaviors or
 // EnableBehavior can switch it off again until the next LipSync call);
 // LipSync(0) closes the mouth. Vowel weights set by LipSyncVowels are
