@@ -239,8 +239,10 @@ type behaviors struct {
 	// a is the model's playback arithmetic: the clock, the blink timeline
 	// and the sways are float32 as behavior.rs for PlaybackReference.
 	a arith
-	// cubism: blink and breath as the Cubism framework's CubismEyeBlink
-	// and CubismBreath with the sample's table (PlaybackCubism).
+	// cubism: blink, breath, look-at and lip sync as the Cubism
+	// framework's CubismEyeBlink, CubismBreath (the sample's table),
+	// CubismTargetPoint (the sample's factors) and the sample's lip sync,
+	// with clamped writes (PlaybackCubism).
 	cubism bool
 
 	// time is the behaviors' clock: every update that runs the behaviors
