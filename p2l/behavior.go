@@ -239,15 +239,22 @@ type behaviors struct {
 	// a is the model's playback arithmetic: the clock, the blink timeline
 	// and the sways are float32 as behavior.rs for PlaybackReference.
 	a arith
-	// cubism: blink and breath as the Cubism framework's CubismEyeBlink
-	// and CubismBreath with the sample's table (PlaybackCubism).
+	// cubism: blink, breath, look-at and lip sync as the Cubism
+	// framework's CubismEyeBlink, CubismBreath (the sample's table),
+	// CubismTargetPoint (the sample's factors) and the sample's lip sync,
+	// with clamped writes (PlaybackCubism).
 	cubism bool
 
 	// time is the behaviors' clock: every update that runs the behaviors
 	// advances it (by at most maxBehaviorStep), whichever are on.
 	time float64
 
-	blinkCfg   BlinkSettings
+	blinkCfg BlinkSettings
+	// blinkDec (Cubism) holds blinkCfg's times as the decimals they were
+	// written as (decimal32: 0.1 rather than the float32
+	// 0.10000000149), as the framework keeps them: MinInterval,
+	// MaxInterval, Closing, Closed, Opening.
+	blinkDec   [5]float64
 	blinkSeed  uint32  // xorshift32 state
 	blinkAt    float64 // when the next blink starts
 	blinkStart float64 // when the blink in progress started, −1 when none
@@ -257,11 +264,16 @@ type behaviors struct {
 	blinkState             int
 
 	breathCfg BreathSettings
+	// breathPeriod and breathSway (Cubism) are breathCfg's as decimals.
+	breathPeriod, breathSway float64
 
 	lookCfg          LookAtSettings
 	targetX, targetY float64
 	lookX, lookY     float64
 	lookVX, lookVY   float64
+	// Cubism's follower (CubismTargetPoint): its clock, advanced by the
+	// updates it runs in, and the clock at its last move (0: not yet).
+	lookClock, lookLast float64
 
 	lipLevel  float32
 	lipVowels [5]float32 // weights of A, I, U, E, O
@@ -291,8 +303,9 @@ func newBehaviors(m *Model) *behaviors {
 		cubism:    m.Playback() == PlaybackCubism,
 	}
 	if b.cubism {
-		b.blinkCfg = CubismBlinkSettings
+		b.setBlinkSettings(CubismBlinkSettings)
 	}
+	b.setBreathSettings(DefaultBreathSettings)
 	for v, role := range vowelRoles {
 		b.vowelP[v] = roleParameters(m, role)
 	}
@@ -346,6 +359,9 @@ func (b *behaviors) halfRange(i int) float64 {
 // with MinInterval 0).
 func (b *behaviors) nextBlink(now float64) float64 {
 	lo, hi := float64(b.blinkCfg.MinInterval), float64(b.blinkCfg.MaxInterval)
+	if b.cubism {
+		lo, hi = b.blinkDec[0], b.blinkDec[1]
+	}
 	if hi < lo {
 		hi = lo
 	}
@@ -371,22 +387,22 @@ const (
 func (b *behaviors) eyesCubism(dt float64) float64 {
 	b.blinkClock += dt
 	now := b.blinkClock
-	cfg := &b.blinkCfg
+	closing, closed, opening := b.blinkDec[2], b.blinkDec[3], b.blinkDec[4]
 	switch b.blinkState {
 	case eyeClosing:
-		t := blinkPhase(now-b.stateStart, cfg.Closing)
+		t := blinkPhase(now-b.stateStart, closing)
 		if t >= 1 {
 			t = 1
 			b.blinkState, b.stateStart = eyeClosed, now
 		}
 		return 1 - t
 	case eyeClosed:
-		if blinkPhase(now-b.stateStart, cfg.Closed) >= 1 {
+		if blinkPhase(now-b.stateStart, closed) >= 1 {
 			b.blinkState, b.stateStart = eyeOpening, now
 		}
 		return 0
 	case eyeOpening:
-		t := blinkPhase(now-b.stateStart, cfg.Opening)
+		t := blinkPhase(now-b.stateStart, opening)
 		if t >= 1 {
 			t = 1
 			b.blinkState = eyeInterval
@@ -407,11 +423,28 @@ func (b *behaviors) eyesCubism(dt float64) float64 {
 // blinkPhase is the fraction of a blink phase lasting secs done after
 // elapsed seconds; a phase of 0 s is done at once (the framework would
 // divide 0 by 0).
-func blinkPhase(elapsed float64, secs float32) float64 {
+func blinkPhase(elapsed, secs float64) float64 {
 	if !(secs > 0) {
 		return 1
 	}
-	return elapsed / float64(secs)
+	return elapsed / secs
+}
+
+// setBlinkSettings sets the blink timing and, for Cubism, its decimals.
+func (b *behaviors) setBlinkSettings(s BlinkSettings) {
+	b.blinkCfg = s
+	if b.cubism {
+		b.blinkDec = [5]float64{decimal32(s.MinInterval), decimal32(s.MaxInterval),
+			decimal32(s.Closing), decimal32(s.Closed), decimal32(s.Opening)}
+	}
+}
+
+// setBreathSettings sets the breath and, for Cubism, its decimals.
+func (b *behaviors) setBreathSettings(s BreathSettings) {
+	b.breathCfg = s
+	if b.cubism {
+		b.breathPeriod, b.breathSway = decimal32(s.Period), decimal32(s.Sway)
+	}
 }
 
 // blinkCubism runs Cubism's blink, when on, over values: the EyeBlink
@@ -422,9 +455,9 @@ func (b *behaviors) blinkCubism(values []float32, dt float64) {
 	if b.enabled&BehaviorBlink == 0 {
 		return
 	}
-	v := float32(b.eyesCubism(max(dt, 0)))
+	v := b.eyesCubism(max(dt, 0))
 	for _, i := range b.blinkP {
-		values[i] = v
+		cubismSet(b.model.Parameters, values, i, v, 1)
 	}
 }
 
@@ -501,44 +534,24 @@ func (b *behaviors) towardEnd(i int, f float64) float64 {
 // apply advances the behaviors' clock by dt (at most maxBehaviorStep) and
 // applies the enabled behaviors to values.
 func (b *behaviors) apply(values []float32, dt float64) {
+	if b.cubism {
+		b.applyCubism(values, dt)
+		return
+	}
 	d := min(dt, maxBehaviorStep)
 	if !(d > 0) {
 		d = 0
 	}
 	a := b.a
-	if b.cubism {
-		b.time += max(dt, 0) // CubismBreath's clock: no bound on a step
-	} else {
-		b.time = a.r(b.time + a.r(d))
-	}
+	b.time = a.r(b.time + a.r(d))
 	s := float64(b.strength)
-	if b.cubism && b.enabled&BehaviorBreath != 0 {
-		// CubismBreath.updateParameters: t = time·2·π, each row adds
-		// (offset + peak·sin(t/cycle))·weight, the weight scaled by Sway ×
-		// strength (1 by default).
-		t := b.time * 2 * math.Pi
-		scale := float64(b.breathCfg.Sway) * s
-		for k, row := range cubismBreath {
-			cycle := row.cycle
-			if k == len(cubismBreath)-1 {
-				cycle = float64(b.breathCfg.Period)
-			}
-			if !(cycle > 0) {
-				continue
-			}
-			add := (row.offset + row.peak*math.Sin(t/cycle)) * (row.weight * scale)
-			for _, i := range b.cubismBreathP[k] {
-				values[i] = float32(float64(values[i]) + add)
-			}
-		}
-	}
-	if !b.cubism && b.enabled&BehaviorBlink != 0 {
+	if b.enabled&BehaviorBlink != 0 {
 		v := b.eyes()
 		for _, i := range b.blinkP {
 			values[i] = float32(float64(values[i]) * v)
 		}
 	}
-	if !b.cubism && b.enabled&BehaviorBreath != 0 {
+	if b.enabled&BehaviorBreath != 0 {
 		// wave = sin(time·τ/cycle)·sway, and each step rounded as
 		// behavior.rs computes it in float32 (for PlaybackReference).
 		sway := a.r(float64(b.breathCfg.Sway) * s)
@@ -581,6 +594,116 @@ func (b *behaviors) apply(values []float32, dt float64) {
 	}
 }
 
+// applyCubism is the Cubism sample's look-at and breath (lappmodel.ts
+// update, after the expressions): the follower (advanceLookCubism) turns
+// AngleX by x·30, AngleY by y·30, AngleZ by x·y·(−30), BodyAngleX by x·10,
+// EyeBallX by x and EyeBallY by y, each added as AddParameterValue adds
+// (clamped to the range on every write), x and y being the follower's
+// position times the behavior strength; then CubismBreath with the
+// sample's table adds (offset + peak·sin(2π·time/cycle))·weight, the
+// weight scaled by Sway × strength (1 by default). Lip sync comes after
+// the physics (lipSyncCubism); the blink before the expressions
+// (blinkCubism).
+func (b *behaviors) applyCubism(values []float32, dt float64) {
+	dt = max(dt, 0)
+	b.time += dt // CubismBreath's clock: no bound on a step
+	prm := b.model.Parameters
+	s := float64(b.strength)
+	if b.enabled&BehaviorLookAt != 0 {
+		b.advanceLookCubism(dt)
+		x, y := b.lookX*s, b.lookY*s
+		for _, look := range [...]struct {
+			ps []int
+			v  float64
+		}{
+			{b.lookAX, x * 30}, {b.lookAY, y * 30}, {b.lookAZ, x * y * -30},
+			{b.lookBody, x * 10}, {b.lookEX, x}, {b.lookEY, y},
+		} {
+			for _, i := range look.ps {
+				cubismAdd(prm, values, i, look.v, 1)
+			}
+		}
+	}
+	if b.enabled&BehaviorBreath != 0 {
+		t := b.time * 2 * math.Pi
+		scale := b.breathSway * s
+		for k, row := range cubismBreath {
+			cycle := row.cycle
+			if k == len(cubismBreath)-1 {
+				cycle = b.breathPeriod
+			}
+			if !(cycle > 0) {
+				continue
+			}
+			v := row.offset + row.peak*math.Sin(t/cycle)
+			for _, i := range b.cubismBreathP[k] {
+				cubismAdd(prm, values, i, v, row.weight*scale)
+			}
+		}
+	}
+}
+
+// The constants of the Cubism framework's look-at follower
+// (cubismtargetpoint.ts): its speeds are per call at a nominal 30 frames
+// a second, its top speed 4/30 of the range [−1, 1] per call, reached in
+// 0.15 s; it stops within 0.01 of the target.
+const (
+	cubismLookFrameRate    = 30
+	cubismLookEpsilon      = 0.01
+	cubismLookMaxV         = 40.0 / 10.0 / cubismLookFrameRate
+	cubismLookFramesToMaxV = 0.15 * cubismLookFrameRate
+)
+
+// advanceLookCubism is CubismTargetPoint.update(dt): the first call (on a
+// clock still at 0) only notes the time; every other call accelerates the
+// position toward the target by at most maxA = k·maxV/4.5 (k = the seconds
+// since the last call × 30), caps the speed at maxV and at the speed from
+// which it can stop in time, and moves by the velocity once per call,
+// whatever dt (the framework's follower is frame-rate dependent). Within
+// 0.01 of the target on both axes it stays (velocity kept).
+func (b *behaviors) advanceLookCubism(dt float64) {
+	b.lookClock += dt
+	if b.lookLast == 0 {
+		b.lookLast = b.lookClock
+		return
+	}
+	weight := (b.lookClock - b.lookLast) * cubismLookFrameRate
+	b.lookLast = b.lookClock
+	maxA := weight * cubismLookMaxV / cubismLookFramesToMaxV
+	dx, dy := b.targetX-b.lookX, b.targetY-b.lookY
+	if math.Abs(dx) <= cubismLookEpsilon && math.Abs(dy) <= cubismLookEpsilon {
+		return
+	}
+	d := math.Sqrt(dx*dx + dy*dy)
+	vx, vy := cubismLookMaxV*dx/d, cubismLookMaxV*dy/d
+	ax, ay := vx-b.lookVX, vy-b.lookVY
+	if a := math.Sqrt(ax*ax + ay*ay); a < -maxA || a > maxA {
+		ax *= maxA / a
+		ay *= maxA / a
+	}
+	b.lookVX += ax
+	b.lookVY += ay
+	// The speed from which the acceleration maxA stops within d (the
+	// framework's formula, with t = 1 frame).
+	stopV := 0.5 * (math.Sqrt(maxA*maxA+16*maxA*d-8*maxA*d) - maxA)
+	if cur := math.Sqrt(b.lookVX*b.lookVX + b.lookVY*b.lookVY); cur > stopV {
+		b.lookVX *= stopV / cur
+		b.lookVY *= stopV / cur
+	}
+	b.lookX += b.lookVX
+	b.lookY += b.lookVY
+}
+
+// lipSyncCubism is the Cubism sample's lip sync, run after the physics:
+// AddParameterValue(id, value, 0.8) for each LipSync parameter, value the
+// level (times the vowels' opening, applyLipSync), then the vowels' mouth
+// form and vowel parameters as for every model.
+func (b *behaviors) lipSyncCubism(values []float32) {
+	if b.enabled&BehaviorLipSync != 0 {
+		b.applyLipSync(values)
+	}
+}
+
 // applyLipSync shapes the mouth from the level and the vowel weights: the
 // LipSync parameters take the larger of their value and level × opening,
 // the opening being the weighted mean of the vowels' Open with the
@@ -601,11 +724,17 @@ func (b *behaviors) applyLipSync(values []float32) {
 			p := &b.model.Parameters[i]
 			target := float64(p.Min) + level*(float64(p.Max)-float64(p.Min))
 			if target > float64(values[i]) {
-				values[i] = float32(target)
+				b.store(values, i, target)
 			}
 		}
 	}
-	raise(b.lipP, lv*openScale)
+	if b.cubism {
+		for _, i := range b.lipP {
+			cubismAdd(b.model.Parameters, values, i, lv*openScale, cubismLipSyncWeight)
+		}
+	} else {
+		raise(b.lipP, lv*openScale)
+	}
 	if conf > 0 {
 		f := form / conf
 		k := conf * float64(b.lipCfg.FormWeight)
@@ -613,12 +742,27 @@ func (b *behaviors) applyLipSync(values []float32) {
 			p := &b.model.Parameters[i]
 			mid := (float64(p.Min) + float64(p.Max)) / 2
 			target := mid + f*b.halfRange(i)
-			values[i] = float32(float64(values[i]) + (target-float64(values[i]))*k)
+			b.store(values, i, float64(values[i])+(target-float64(values[i]))*k)
 		}
 		for v, ps := range b.vowelP {
 			raise(ps, lv*float64(b.lipVowels[v]))
 		}
 	}
+}
+
+// cubismLipSyncWeight is the weight the Cubism sample adds the lip-sync
+// value with (lappmodel.ts: addParameterValueById(id, value, 0.8)).
+const cubismLipSyncWeight = 0.8
+
+// store writes v to parameter i as the model's playback writes: clamped
+// at once for Cubism (cubismSet); left for the evaluator to clamp
+// otherwise.
+func (b *behaviors) store(values []float32, i int, v float64) {
+	if b.cubism {
+		cubismSet(b.model.Parameters, values, i, v, 1)
+		return
+	}
+	values[i] = float32(v)
 }
 
 // rms returns the root mean square of samples (0 for none).

@@ -28,7 +28,8 @@ import "math"
 //     last update and now.
 //
 // Every update starts again from the host pose, so nothing accumulates
-// from frame to frame. The arithmetic is the model's Playback (playback.go):
+// from frame to frame (a PlaybackCubism rig's clips blend over their own
+// last result instead, the framework's frame base: update.go). The arithmetic is the model's Playback (playback.go):
 // float32 operation by operation as clip.rs for PlaybackReference (its
 // float32 clocks accumulate float32 dt), float64 for PlaybackCubism.
 
@@ -357,18 +358,40 @@ func (p *clipPlayer) alive(e *clipEntry) bool {
 	return e.fading < inf.longestOut && (p.weight(e) > 0 || inf.longestOut > own)
 }
 
-// play starts clip on layer with priority, as the reference's
-// p2l_play_layer: it starts only if priority is at least the layer's
-// priority (0 once the playing clip finished or stopped); the clip playing
-// there starts to fade out.
+// play starts clip on layer with priority if the layer admits it (admits);
+// the clip playing there starts to fade out.
 func (p *clipPlayer) play(layer, clip, priority int) bool {
+	if layer < 0 || layer >= MaxLayers || !p.admits(layer, priority) {
+		return false
+	}
+	return p.start(layer, clip, priority)
+}
+
+// admits reports whether a clip of priority may start on layer:
+//
+//   - reference (p2l_play_layer): priority is at least the layer's
+//     priority (0 once the playing clip finished or stopped);
+//   - Cubism (the sample's startMotion over CubismMotionManager):
+//     PriorityForce always (setReservePriority); any other priority only
+//     above the reserved and the current priority (reserveMotion). The
+//     current priority is that of the last clip started and goes back to 0
+//     once every clip of the layer finished; the reservation is cleared by
+//     the start that follows it at once here (startMotionPriority), so it
+//     is 0 and a priority ≤ 0 never starts.
+func (p *clipPlayer) admits(layer, priority int) bool {
+	if p.cubism {
+		return priority == PriorityForce || (priority > 0 && priority > p.layers[layer].priority)
+	}
+	return priority >= p.layerPriority(layer)
+}
+
+// start starts clip on layer with priority whatever plays there; the
+// clip playing there starts to fade out. It reports whether clip exists.
+func (p *clipPlayer) start(layer, clip, priority int) bool {
 	if layer < 0 || layer >= MaxLayers || clip < 0 || clip >= len(p.model.Clips) {
 		return false
 	}
 	L := &p.layers[layer]
-	if priority < p.layerPriority(layer) {
-		return false
-	}
 	p.fadeOutCurrent(L)
 	if len(L.entries) >= maxQueue {
 		copy(L.entries, L.entries[1:])
@@ -437,8 +460,11 @@ func (p *clipPlayer) finished(e *clipEntry) bool {
 }
 
 // layerPriority is the layer's priority: 0 once its clip finished or
-// stopped.
+// stopped (for Cubism, once every clip of the layer finished: finishUpdate).
 func (p *clipPlayer) layerPriority(layer int) int {
+	if p.cubism {
+		return p.layers[layer].priority
+	}
 	if p.finished(p.current(layer)) {
 		return 0
 	}
@@ -660,13 +686,26 @@ func (p *clipPlayer) fireCubism(layer int, e *clipEntry, c *Clip, d *clipDecimal
 }
 
 // finishUpdate resets the priority of every layer whose clip finished or
-// stopped to 0 (the reference's update after each layer).
+// stopped to 0 (the reference's update after each layer); for Cubism, of
+// every layer whose clips all finished (CubismMotionManager.updateMotion:
+// isFinished, so a clip replaced and still fading out keeps the priority).
 func (p *clipPlayer) finishUpdate() {
 	for l := range p.layers {
-		if p.finished(p.current(l)) {
+		if p.cubism && p.layerFinished(l) || !p.cubism && p.finished(p.current(l)) {
 			p.layers[l].priority = 0
 		}
 	}
+}
+
+// layerFinished reports whether every clip of a Cubism layer finished
+// (none is left once removed): CubismMotionQueueManager.isFinished.
+func (p *clipPlayer) layerFinished(layer int) bool {
+	for i := range p.layers[layer].entries {
+		if !p.layers[layer].entries[i].finished {
+			return false
+		}
+	}
+	return true
 }
 
 // fireEvents reports the events of e's clip after its last fired time and
@@ -753,6 +792,9 @@ func (p *clipPlayer) apply(values []float32, out *clipOutputs) {
 // parameters with a curve of their own, curves with fades of their own
 // weigh by them, part and model opacities are set outright.
 func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry, lw float64) {
+	if p.cubism && !e.started {
+		return // deferred by the idle group: not updated in this update
+	}
 	c := &p.model.Clips[e.clip]
 	inf := &p.info[e.clip]
 	a := p.a
@@ -813,6 +855,13 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 			}
 		}
 		src := float64(values[pi])
+		if p.cubism {
+			// Stored as SetParameterValue stores it (clamped). The
+			// framework would first wrap the curve value of a parameter
+			// whose repeat its user switched on (cubismparam.go).
+			cubismSet(p.model.Parameters, values, pi, src+(v-src)*cw, 1)
+			continue
+		}
 		values[pi] = float32(src + a.r(a.r(v-src)*cw))
 	}
 	// Role parameters without their own curve: the reference's effect acts
@@ -904,7 +953,7 @@ func (p *clipPlayer) effectWithoutCurve(values []float32, c *Clip, role []int, w
 		src := float64(values[pi])
 		switch {
 		case p.cubism:
-			values[pi] = float32(src + (effect-src)*w)
+			cubismSet(p.model.Parameters, values, pi, src+(effect-src)*w, 1)
 		case blink:
 			values[pi] = float32(src + a.r(a.r(a.r(src*effect)-src)*w))
 		default:

@@ -346,15 +346,9 @@ func (p *expressionPlayer) applyCubism(values []float32) {
 	}
 	w := min(total, 1)
 	for _, pi := range p.tracked {
-		// The target is clamped to the range (wrapped for a repeat
-		// parameter) before the blend, as SetParameterValue does.
-		target := float64(clampParam(&p.model.Parameters[pi], float32((p.accOw[pi]+p.accAdd[pi])*p.accMul[pi])))
-		c := float64(values[pi])
-		if w == 1 {
-			values[pi] = float32(target)
-		} else {
-			values[pi] = float32(c*(1-w) + target*w)
-		}
+		// setParameterValueById(id, target, W): the target is clamped to
+		// the range before the blend.
+		cubismSet(p.model.Parameters, values, pi, (p.accOw[pi]+p.accAdd[pi])*p.accMul[pi], w)
 		p.accAdd[pi], p.accMul[pi] = 0, 1
 	}
 }

@@ -18,7 +18,10 @@ import (
 // Clip priorities, as Cubism's sample framework names them. PlayLayer and
 // PlayGroup start a clip when its priority is at least the layer's
 // current one; the layer's priority returns to PriorityNone when its clip
-// ends or stops.
+// ends or stops. On a PlaybackCubism model's rig they follow the Cubism
+// sample instead: PriorityForce always starts, any other priority only
+// above the layer's (never at PriorityNone), and the layer's priority
+// returns to PriorityNone once every clip of the layer finished.
 const (
 	PriorityNone   = 0 // Play; nothing is playing
 	PriorityIdle   = 1 // the idle group (SetIdleGroup)
@@ -220,10 +223,8 @@ func (s *motionState) resumeIdle(p *clipPlayer) {
 		// The Cubism sample (lappmodel.ts update): once every motion
 		// finished, a random idle motion starts instead of updating the
 		// motions, so it has its first update (time 0) on the next one.
-		for _, e := range p.layers[0].entries {
-			if !e.finished {
-				return
-			}
+		if !p.layerFinished(0) {
+			return
 		}
 	} else if e := p.current(0); e != nil && !e.ended {
 		return

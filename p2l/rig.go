@@ -354,12 +354,15 @@ func (r *Rig) fail(err error) {
 // SetParameter sets host-pose parameter i. The value is kept as given;
 // evaluation clamps it to the parameter's range (or wraps it for a repeat
 // parameter) without changing the stored host value. A value that is not
-// finite (NaN, ±Inf) is ignored, as by every setter of Rig.
+// finite (NaN, ±Inf) is ignored, as by every setter of Rig. On a
+// PlaybackCubism model's rig the value also becomes the frame base the
+// clips blend from (docs/ANIMATION.md §2b).
 func (r *Rig) SetParameter(i int, v float32) {
 	if r.dead() || i < 0 || i >= len(r.values) || !finite(v) {
 		return
 	}
 	r.values[i] = v
+	r.hostWrote(i)
 }
 
 // SetParameterByID sets the host-pose parameter with the given id and
@@ -371,6 +374,7 @@ func (r *Rig) SetParameterByID(id string, v float32) bool {
 	i, ok := r.p.paramByID[id]
 	if ok {
 		r.values[i] = v
+		r.hostWrote(i)
 	}
 	return ok
 }
@@ -410,6 +414,7 @@ func (r *Rig) SetParameterValues(v []float32) bool {
 		return false
 	}
 	copy(r.values, v)
+	r.hostWroteAll()
 	return true
 }
 
@@ -419,6 +424,7 @@ func (r *Rig) ResetParameters() {
 		return
 	}
 	copy(r.values, r.p.defaults)
+	r.hostWroteAll()
 }
 
 // Evaluate poses the rig from the host pose alone: no clips, expressions,

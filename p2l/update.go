@@ -11,7 +11,8 @@ import "math"
 // → physics → clamp/wrap → evaluation → pose and part/model opacities.
 // Nothing accumulates from frame to frame except the animation state itself
 // (clip and expression clocks, pendulums, blink timeline, look-at follower,
-// pose fades).
+// pose fades). A PlaybackCubism rig starts instead from its frame base, the
+// clips' result of the last update (animate), and clamps every write.
 
 // Stage is a set of update stages for UpdateStages.
 type Stage uint8
@@ -56,6 +57,13 @@ type animState struct {
 	// PhysicsStabilize.
 	prePhysics []float32
 	updated    bool
+
+	// base (PlaybackCubism; nil otherwise) is the frame base, the Cubism
+	// framework's saved parameters: each update starts from it
+	// (loadParameters) and stores the clips' result back into it
+	// (saveParameters), so only the clips' writes persist. It starts as the
+	// host pose, and every host write (SetParameter...) goes into it.
+	base []float32
 }
 
 // anim returns the rig's animation state, creating it on first use.
@@ -77,6 +85,12 @@ func (r *Rig) anim() *animState {
 		out:            clipOutputs{partOpacity: make([]float32, npt), modelOpacity: 1},
 		prePhysics:     make([]float32, np),
 		lastPart:       make([]float32, npt),
+	}
+	if m.Playback() == PlaybackCubism {
+		a.base = make([]float32, np)
+		for i, v := range r.values {
+			cubismSet(m.Parameters, a.base, i, float64(v), 1)
+		}
 	}
 	a.clips = newClipPlayer(m, a.beh.blinkP, a.beh.lipP)
 	a.out.poseSlot = a.pose.slot
@@ -129,12 +143,43 @@ func (r *Rig) UpdateStages(dt float64, stages Stage) {
 	r.restoreMultipliers()
 }
 
+// hostWrote makes host-pose parameter i, just written, part of a Cubism
+// rig's frame base, as a framework user's setParameterValueById followed
+// by saveParameters: clamped to the parameter's range (cubismLimit), it is
+// where the clips blend from on the next update and what a parameter no
+// clip moves keeps. Other rigs read the host pose afresh every update.
+func (r *Rig) hostWrote(i int) {
+	if a := r.animation; a != nil && a.base != nil {
+		cubismSet(r.model.Parameters, a.base, i, float64(r.values[i]), 1)
+	}
+}
+
+// hostWroteAll is hostWrote for every parameter.
+func (r *Rig) hostWroteAll() {
+	if a := r.animation; a != nil && a.base != nil {
+		for i := range a.base {
+			r.hostWrote(i)
+		}
+	}
+}
+
 // animate runs the chosen animation stages into r.current and the
 // evaluator's multipliers, without evaluating.
+//
+// A PlaybackCubism rig follows the Cubism sample's update (lappmodel.ts
+// update): it starts from the frame base (loadParameters), the clips blend
+// over it and their result becomes the next base (saveParameters); blink,
+// expressions, overrides, look-at, breath, physics, lip sync (after
+// physics) and pose are recomputed on top every update; every write is
+// clamped to the parameter's range (cubismparam.go).
 func (r *Rig) animate(dt float64, stages Stage) {
 	a := r.anim()
 	cur := r.current
-	copy(cur, r.values)
+	if a.base != nil {
+		copy(cur, a.base)
+	} else {
+		copy(cur, r.values)
+	}
 
 	if stages&StageClips != 0 {
 		// The part and model opacities the clips set are recomputed by
@@ -147,6 +192,9 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		a.clips.advance(dt)
 		a.clips.apply(cur, &a.out)
 		a.clips.finishUpdate()
+		if a.base != nil {
+			copy(a.base, cur)
+		}
 	} else {
 		a.clips.events = a.clips.events[:0]
 		a.clips.updated = false
@@ -162,7 +210,11 @@ func (r *Rig) animate(dt float64, stages Stage) {
 	}
 	if a.overrides > 0 {
 		for i, w := range a.overrideWeight {
-			if w != 0 {
+			switch {
+			case w == 0:
+			case a.base != nil: // setParameterValueById(id, value, weight)
+				cubismSet(r.model.Parameters, cur, i, float64(a.overrideValue[i]), float64(w))
+			default:
 				cur[i] += (a.overrideValue[i] - cur[i]) * w
 			}
 		}
@@ -175,6 +227,10 @@ func (r *Rig) animate(dt float64, stages Stage) {
 	if stages&StagePhysics != 0 {
 		r.syncReplacedGroups()
 		a.phys.step(cur, dt)
+	}
+	if a.beh.cubism && stages&StageBehaviors != 0 {
+		// The Cubism sample moves the mouth after the physics.
+		a.beh.lipSyncCubism(cur)
 	}
 	if stages&StageSimulation != 0 {
 		r.advanceSimulation(dt)
@@ -213,18 +269,16 @@ func (r *Rig) Play(clip int) bool {
 	if r.dead() {
 		return false
 	}
-	c := r.anim().clips
-	if clip < 0 || clip >= len(r.model.Clips) {
-		return false
-	}
-	c.layers[0].priority = 0
-	return c.play(0, clip, 0)
+	return r.anim().clips.start(0, clip, 0)
 }
 
 // PlayLayer starts clip on layer (0 ≤ layer < MaxLayers) if priority is at
 // least the priority of the clip playing there (0 once it ended or
-// stopped), as Cubism's motion manager; the clips playing on the layer fade
-// out with their own fade-out times. It reports whether the clip started.
+// stopped); the clips playing on the layer fade out with their own fade-out
+// times. A PlaybackCubism model's rig follows the Cubism framework's
+// CubismMotionManager as its sample calls it instead: PriorityForce always
+// starts, any other priority only when above the layer's (so never at 0;
+// docs/ANIMATION.md §2b). It reports whether the clip started.
 func (r *Rig) PlayLayer(layer, clip, priority int) bool {
 	if r.dead() {
 		return false
@@ -535,7 +589,7 @@ func (r *Rig) SetBlinkSettings(s BlinkSettings) {
 			*p = 0
 		}
 	}
-	r.anim().beh.blinkCfg = s
+	r.anim().beh.setBlinkSettings(s)
 }
 
 // BlinkSettings returns the blink timing.
@@ -552,7 +606,7 @@ func (r *Rig) SetBreathSettings(s BreathSettings) {
 	if r.dead() || !(s.Period >= 0) || !(s.Sway >= 0) || !finite(s.Period) || !finite(s.Sway) {
 		return
 	}
-	r.anim().beh.breathCfg = s
+	r.anim().beh.setBreathSettings(s)
 }
 
 // BreathSettings returns the breath settings.
@@ -564,7 +618,9 @@ func (r *Rig) BreathSettings() BreathSettings {
 }
 
 // SetLookAtSettings sets the look-at follower. Settings with a negative
-// or non-finite Omega are ignored.
+// or non-finite Omega are ignored. A PlaybackCubism model's rig follows
+// the Cubism framework's CubismTargetPoint, whose speed is fixed: Omega
+// does not apply to it.
 func (r *Rig) SetLookAtSettings(s LookAtSettings) {
 	if r.dead() || !(s.Omega >= 0) || !finite(s.Omega) {
 		return
@@ -594,7 +650,9 @@ func (r *Rig) SetBehaviorSeed(seed uint64) {
 }
 
 // SetBehaviorStrength scales the breath sway, the look-at amplitude and the
-// look-at speed (≥ 0 and finite, else ignored; default 1).
+// look-at speed (≥ 0 and finite, else ignored; default 1). On a
+// PlaybackCubism model's rig it scales the breath weights and the look-at
+// amplitude, not the framework's fixed look-at speed.
 func (r *Rig) SetBehaviorStrength(s float32) {
 	if r.dead() || !(s >= 0) || !finite(s) {
 		return
@@ -611,8 +669,10 @@ func (r *Rig) BehaviorStrength() float32 {
 }
 
 // LookAt sets the look-at target, x and y in [−1, 1] (right and up). The
-// head follows with a critically damped motion. Values beyond the range
-// are clamped; a target that is not finite is ignored.
+// head follows with a critically damped motion (on a PlaybackCubism
+// model's rig, the Cubism framework's speed-limited CubismTargetPoint,
+// with its sample's factors). Values beyond the range are clamped; a
+// target that is not finite is ignored.
 func (r *Rig) LookAt(x, y float32) {
 	if r.dead() || !finite(x) || !finite(y) {
 		return
@@ -623,7 +683,9 @@ func (r *Rig) LookAt(x, y float32) {
 }
 
 // LipSync sets the mouth opening level in [0, 1]: the LipSync parameters
-// take the larger of their value and the level mapped onto their range.
+// take the larger of their value and the level mapped onto their range (on
+// a PlaybackCubism model's rig, 0.8 × the level is added to them after the
+// physics, as the Cubism sample does).
 // It switches BehaviorLipSync on, so it works on its own (SetBehaviors or
 // EnableBehavior can switch it off again until the next LipSync call);
 // LipSync(0) closes the mouth. Vowel weights set by LipSyncVowels are
@@ -718,7 +780,11 @@ func (r *Rig) PhysicsStabilize() {
 	}
 	a := r.anim()
 	if !a.updated {
-		copy(a.prePhysics, r.values)
+		if a.base != nil {
+			copy(a.prePhysics, a.base)
+		} else {
+			copy(a.prePhysics, r.values)
+		}
 	}
 	copy(r.current, a.prePhysics)
 	r.syncReplacedGroups()

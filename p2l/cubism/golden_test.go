@@ -224,8 +224,11 @@ func TestCurvesMatchCubism(t *testing.T) {
 // a clip at the moment it was played); the rig, which now plays the
 // framework's queue itself (a clip starts on the update after Play), is
 // given the same sequence. The golden file lists only the events of the
-// newest motion (newestEvents); its model was reset to the host pose
-// before each update, as this runtime does (docs/ANIMATION.md §10).
+// newest motion (newestEvents). Its model was reset to the host pose (the
+// defaults) before each update, as this runtime did then: the rig, which
+// now keeps the framework's frame base (docs/ANIMATION.md §2b), gets the
+// same reset, ResetParameters, whose host write becomes the base.
+// TestFrameBaseMatchesCubism replays the framework without the reset.
 func TestMotionFadesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
 	for _, name := range []string{"walk", "wave", "nod"} {
@@ -244,9 +247,11 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 		var got []string
 		if fr.Play != "" {
 			r.Play(m.ClipIndex(fr.Play))
+			r.ResetParameters()
 			r.UpdateStages(0, p2l.StageClips) // as the framework was driven
 			got = newestEvents(r, 0, got)
 		}
+		r.ResetParameters() // the framework's model was reset to the host pose
 		r.UpdateStages(fr.Dt, p2l.StageClips)
 		for i, want := range fr.Values {
 			got := float64(r.ParameterCurrent(i))
@@ -434,4 +439,133 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 		}
 		t.Logf("%s: %d segments, worst difference %.3g of the range", p.ID, len(cv.Segments), worst)
 	}
+}
+
+// goldenFrame is testdata/cubism-frame.json: the framework driven as the
+// Web sample's LAppModel.update drives it, with the inputs of each frame.
+type goldenFrame struct {
+	Params []struct {
+		ID  string  `json:"id"`
+		Min float32 `json:"min"`
+		Max float32 `json:"max"`
+		Def float32 `json:"def"`
+	} `json:"params"`
+	Motions map[string]struct {
+		Group string          `json:"group"`
+		JSON  json.RawMessage `json:"json"`
+	} `json:"motions"`
+	Exp3  json.RawMessage `json:"exp3"`
+	Blink struct {
+		Interval, Closing, Closed, Opening float32
+	} `json:"blink"`
+	Frames []struct {
+		Dt         float64   `json:"dt"`
+		Lip        float32   `json:"lip"`
+		Play       []any     `json:"play"` // group, index, priority
+		Started    bool      `json:"started"`
+		Set        []any     `json:"set"` // id, value
+		Look       []float32 `json:"look"`
+		Expression bool      `json:"expression"`
+		Idle       bool      `json:"idle"`
+		Values     []float64 `json:"values"`
+	} `json:"frames"`
+}
+
+// TestFrameBaseMatchesCubism replays the framework as its Web sample runs a
+// model (lappmodel.ts update: the target point, loadParameters, the motion
+// manager or an idle motion started instead, saveParameters, the blink when
+// no motion was updated, the expression manager, the look-at additions,
+// CubismBreath, the lip sync's addParameterValueById(id, v, 0.8)), on a
+// stand-in Core holding the parameter arrays only, 320 frames of varying dt
+// (testdata/README.md): the frame base (each update blends from the last
+// update's motion result; a parameter no motion moves keeps its value),
+// every write clamped (a motion curve and the look-at beyond the range),
+// the sample's priority rule (refused at priority 0, at a priority not
+// above the current one; PriorityForce always), the idle group started
+// once every motion finished, the blink running only while no motion is
+// updated (an interval of 0.5 s, which the framework draws as now +
+// r·(2·0.5 − 1) = now, so no random number is involved), an expression
+// (Add, Multiply, Overwrite), CubismTargetPoint following targets, breath
+// and lip sync. Host writes are the framework's setParameterValueById
+// followed by saveParameters (docs/ANIMATION.md §2b). Every parameter must
+// be within 1e-7 of its range on every frame, and every play must be
+// accepted or refused as the framework did.
+func TestFrameBaseMatchesCubism(t *testing.T) {
+	data, err := os.ReadFile("testdata/cubism-frame.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenFrame
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	m := cubismModel()
+	for _, p := range g.Params {
+		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+	}
+	// The model3 Groups EyeBlink and LipSync; the other behaviors find
+	// the standard ids.
+	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{m.ParameterIndex("ParamEyeLOpen")}},
+		{Name: "LipSync", Parameters: []int{m.ParameterIndex("ParamMouthOpenY")}}}
+	for _, name := range []string{"idle", "tap", "shake"} {
+		mo := g.Motions[name]
+		c, warn, err := ImportMotion(m, name+".motion3.json", mo.JSON)
+		if err != nil || len(warn) > 0 {
+			t.Fatal(name, err, warn)
+		}
+		c.Group = mo.Group
+		m.Clips = append(m.Clips, c)
+	}
+	x, _, err := ImportExpression(m, "smile.exp3.json", g.Exp3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Expressions = []p2l.Expression{x}
+	r := m.NewRig()
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	r.SetBehaviors(p2l.AllBehaviors)
+	// CubismEyeBlink draws the next blink at now + r·(2·interval − 1):
+	// with interval 0.5, now.
+	if g.Blink.Interval != 0.5 {
+		t.Fatalf("blink interval %v: the draw would be random", g.Blink.Interval)
+	}
+	r.SetBlinkSettings(p2l.BlinkSettings{Closing: g.Blink.Closing, Closed: g.Blink.Closed, Opening: g.Blink.Opening})
+	worst := 0.0
+	for f, fr := range g.Frames {
+		if fr.Play != nil {
+			group, index, priority := fr.Play[0].(string), int(fr.Play[1].(float64)), int(fr.Play[2].(float64))
+			_, err := r.PlayGroup(group, index, priority)
+			if started := err == nil; started != fr.Started {
+				t.Fatalf("frame %d: PlayGroup(%s, %d, %d) started %v, the framework %v (%v)", f, group, index, priority, started, fr.Started, err)
+			}
+		}
+		if fr.Set != nil {
+			r.SetParameterByID(fr.Set[0].(string), float32(fr.Set[1].(float64)))
+		}
+		if fr.Look != nil {
+			r.LookAt(fr.Look[0], fr.Look[1])
+		}
+		if fr.Expression {
+			r.SetExpression(0)
+		}
+		if fr.Idle {
+			if err := r.SetIdleGroup("Idle"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.LipSync(fr.Lip)
+		r.Update(fr.Dt)
+		for i, want := range fr.Values {
+			p := m.Parameters[i]
+			got := float64(r.ParameterCurrent(i))
+			d := math.Abs(got-want) / float64(p.Max-p.Min)
+			worst = max(worst, d)
+			if d > 1e-7 {
+				t.Fatalf("frame %d parameter %s = %v, Cubism %v", f, p.ID, got, want)
+			}
+		}
+	}
+	t.Logf("%d frames, worst difference %.3g of the range", len(g.Frames), worst)
 }
