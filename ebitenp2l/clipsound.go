@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2/audio"
 
+	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -138,7 +139,7 @@ func (s *clipSounds) play(c *Character, snd string) (*Voice, error) {
 		rate = 44100
 	}
 	o.SampleRate = rate
-	stream, err := DecodeAudio(data, rate)
+	stream, err := sound.Decode(data, rate)
 	if err != nil {
 		return nil, err
 	}

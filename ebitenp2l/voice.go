@@ -1,22 +1,16 @@
 package ebitenp2l
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"log"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2/audio"
-	"github.com/hajimehoshi/ebiten/v2/audio/mp3"
-	"github.com/hajimehoshi/ebiten/v2/audio/vorbis"
-	"github.com/hajimehoshi/ebiten/v2/audio/wav"
 
+	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
 	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
 )
 
@@ -83,7 +77,7 @@ const ringBytes = 1 << 18
 // NewVoice starts playing src for c and replaces the character's previous
 // voice (which stops). src is 16-bit little-endian stereo PCM at the
 // context's sample rate: what the decoders of ebiten/v2/audio (wav, vorbis,
-// mp3: DecodeWithSampleRate) return, DecodeAudio's result, or raw PCM in a
+// mp3: DecodeWithSampleRate) return, sound.Decode's result, or raw PCM in a
 // bytes.Reader. If src is an io.Seeker, Player().SetPosition works. The
 // error is the audio player's, or a bad option.
 func NewVoice(c *Character, src io.Reader, opts *VoiceOptions) (*Voice, error) {
@@ -379,111 +373,14 @@ func (t *teeSeeker) Seek(offset int64, whence int) (int64, error) {
 	return p, nil
 }
 
-// DecodeAudio decodes a WAV, Ogg Vorbis or MP3 file (told apart by their
-// first bytes) into the stream NewVoice and audio players take: 16-bit
-// stereo PCM at sampleRate. A corrupt file gives an error, at once or from
-// the stream's Read or Seek: the third-party decoders can panic on hostile
-// bytes (FuzzDecodeAudio found one in the Ogg reader), and the panic is
-// turned into that error. Before a decoder runs, the sizes the file's
-// headers declare are checked against the file (WAV chunks, the ID3 tag,
-// Vorbis comment and setup headers), the Vorbis codebook tables against
-// 16 MiB and the sample rate against 768 kHz, so that DecodeAudio
-// allocates at most 3 × len(data) + 18 MiB (docs/LIMITS.md, "Audio files").
-func DecodeAudio(data []byte, sampleRate int) (s io.ReadSeeker, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			s, err = nil, fmt.Errorf("ebitenp2l: corrupt audio file: %v", v)
-		}
-	}()
-	r := bytes.NewReader(data)
-	switch {
-	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WAVE":
-		if err := checkWAVChunks(data); err != nil {
-			return nil, err
-		}
-		s, err = wav.DecodeWithSampleRate(sampleRate, r)
-	case len(data) >= 4 && string(data[:4]) == "OggS":
-		if _, err := checkVorbisHeaders(data); err != nil {
-			return nil, err
-		}
-		s, err = vorbis.DecodeWithSampleRate(sampleRate, r)
-	case len(data) >= 3 && string(data[:3]) == "ID3",
-		len(data) >= 2 && data[0] == 0xFF && data[1]&0xE0 == 0xE0:
-		if err := checkID3(data); err != nil {
-			return nil, err
-		}
-		s, err = mp3.DecodeWithSampleRate(sampleRate, r)
-	default:
-		return nil, errors.New("ebitenp2l: not a WAV, Ogg Vorbis or MP3 file")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return guardedStream{s}, nil
-}
-
-// guardedStream turns a panic of a decoder's Read or Seek into an error.
-type guardedStream struct{ s io.ReadSeeker }
-
-func (g guardedStream) Read(p []byte) (n int, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			n, err = 0, fmt.Errorf("ebitenp2l: corrupt audio data: %v", v)
-		}
-	}()
-	return g.s.Read(p)
-}
-
-func (g guardedStream) Seek(off int64, whence int) (n int64, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			n, err = 0, fmt.Errorf("ebitenp2l: corrupt audio data: %v", v)
-		}
-	}()
-	return g.s.Seek(off, whence)
-}
-
 // newAudioContext makes the process's audio context at rate when a sound
 // device looks present, else it returns nil and why. Ebitengine's audio
 // opens the device a moment after RunGame starts and, when that fails,
 // ends RunGame with the error; no later check can catch it, so the device
 // is looked for first.
 func newAudioContext(rate int) (*audio.Context, string) {
-	if ok, why := soundOutput(); !ok {
+	if ok, why := sound.Available(); !ok {
 		return nil, why
 	}
 	return audio.NewContext(rate), ""
-}
-
-// soundOutput guesses whether the default sound output can be opened.
-// NO_AUDIO (any value) says no. On Linux and the BSDs (ALSA) it says yes
-// when a sound server or an ALSA configuration is reachable (PULSE_SERVER,
-// ALSA_CONFIG_PATH, ~/.asoundrc, a PulseAudio or PipeWire socket under
-// XDG_RUNTIME_DIR) or /dev/snd exists; elsewhere yes.
-func soundOutput() (bool, string) {
-	if os.Getenv("NO_AUDIO") != "" {
-		return false, "NO_AUDIO is set"
-	}
-	switch runtime.GOOS {
-	case "linux", "freebsd", "netbsd", "openbsd", "dragonfly":
-	default:
-		return true, ""
-	}
-	if os.Getenv("PULSE_SERVER") != "" || os.Getenv("ALSA_CONFIG_PATH") != "" {
-		return true, ""
-	}
-	var files []string
-	if home, err := os.UserHomeDir(); err == nil {
-		files = append(files, filepath.Join(home, ".asoundrc"))
-	}
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		files = append(files, filepath.Join(d, "pulse", "native"), filepath.Join(d, "pipewire-0"))
-	}
-	files = append(files, "/dev/snd")
-	for _, f := range files {
-		if _, err := os.Stat(f); err == nil {
-			return true, ""
-		}
-	}
-	return false, "no sound device (/dev/snd) or sound server"
 }

@@ -3,16 +3,15 @@ package ebitenp2l
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2/audio"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
 )
@@ -21,7 +20,7 @@ import (
 // its mono mix.
 func speechPCM(t testing.TB) ([]byte, []float32) {
 	t.Helper()
-	s, err := DecodeAudio(assets.Speech, 44100)
+	s, err := sound.Decode(assets.Speech, 44100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,63 +87,6 @@ func TestTeeWindow(t *testing.T) {
 	}
 }
 
-func TestDecodeAudio(t *testing.T) {
-	// A WAV file of four known samples.
-	var b bytes.Buffer
-	data := []int16{0, 1000, -1000, 32767}
-	b.WriteString("RIFF")
-	binary.Write(&b, binary.LittleEndian, uint32(36+2*len(data)))
-	b.WriteString("WAVEfmt ")
-	for _, f := range []any{uint32(16), uint16(1), uint16(1), uint32(44100), uint32(88200), uint16(2), uint16(16)} {
-		binary.Write(&b, binary.LittleEndian, f)
-	}
-	b.WriteString("data")
-	binary.Write(&b, binary.LittleEndian, uint32(2*len(data)))
-	binary.Write(&b, binary.LittleEndian, data)
-	s, err := DecodeAudio(b.Bytes(), 44100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pcm, _ := io.ReadAll(s)
-	m := monoOf(pcm)
-	if len(m) != 4 || m[1] != 1000.0/32768 || m[2] != -1000.0/32768 {
-		t.Errorf("WAV decoded to %v", m)
-	}
-	if _, err := DecodeAudio([]byte("not audio at all"), 44100); err == nil {
-		t.Error("garbage decoded")
-	}
-	// A chunk before "data" declaring more bytes than the file has (an
-	// unknown chunk, or "fmt "), up to 4 GiB: refused from the bytes at
-	// hand, without allocating the declared size (FuzzDecodeAudio's worker
-	// ran out of memory on such a 40-byte file).
-	for _, id := range []string{"LIST", "fmt "} {
-		for _, size := range []uint32{1 << 31, 0xFFFFFFFF, 100} {
-			var h bytes.Buffer
-			h.WriteString("RIFF\x24\x00\x00\x00WAVE" + id)
-			binary.Write(&h, binary.LittleEndian, size)
-			h.WriteString("0123456789abcdef0123456789")
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			_, err := DecodeAudio(h.Bytes(), 44100)
-			runtime.ReadMemStats(&after)
-			want := fmt.Sprintf("WAV chunk %q at offset 12 declares %d bytes, more than the 26 left in the file", id, size)
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("chunk %q of %d bytes: %v, want %q", id, size, err, want)
-			}
-			if a := after.TotalAlloc - before.TotalAlloc; a > 1<<20 {
-				t.Errorf("chunk %q of %d bytes: %d bytes allocated", id, size, a)
-			}
-		}
-	}
-	// A chunk that fits is skipped as before.
-	var ok bytes.Buffer
-	ok.WriteString("RIFF\x00\x00\x00\x00WAVEJUNK\x02\x00\x00\x00..")
-	ok.Write(b.Bytes()[12:])
-	if _, err := DecodeAudio(ok.Bytes(), 44100); err != nil {
-		t.Errorf("a WAV with a small JUNK chunk: %v", err)
-	}
-}
-
 // TestVoiceSilent plays the bundled speech on the silent clock (no sound
 // device here) through Character.Update and checks the mouth against the
 // rule computed in the test from the decoded PCM: without vowels,
@@ -162,7 +104,7 @@ func TestVoiceSilent(t *testing.T) {
 	onGame(func() { c = NewCharacter(m) })
 	defer onGame(c.Dispose)
 	const gain, dt = 4, 1.0 / 60
-	s, _ := DecodeAudio(assets.Speech, 44100)
+	s, _ := sound.Decode(assets.Speech, 44100)
 	v, err := NewVoice(c, s, &VoiceOptions{Silent: true, LipSync: lipsync.Options{Gain: gain, NoVowels: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +139,7 @@ func TestVoiceSilent(t *testing.T) {
 		t.Errorf("after the end: mouth %v, voice %v", got, c.voice)
 	}
 	// With vowels: the form goes both ways while she speaks.
-	s, _ = DecodeAudio(assets.Speech, 44100)
+	s, _ = sound.Decode(assets.Speech, 44100)
 	if _, err := NewVoice(c, s, &VoiceOptions{Silent: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -211,8 +153,8 @@ func TestVoiceSilent(t *testing.T) {
 		t.Errorf("MouthForm stayed in [%.2f, %.2f] during the speech", lo, hi)
 	}
 	// A new voice replaces the old one; Stop closes the mouth.
-	s1, _ := DecodeAudio(assets.Speech, 44100)
-	s2, _ := DecodeAudio(assets.Speech, 44100)
+	s1, _ := sound.Decode(assets.Speech, 44100)
+	s2, _ := sound.Decode(assets.Speech, 44100)
 	a, _ := NewVoice(c, s1, &VoiceOptions{Silent: true})
 	b, _ := NewVoice(c, s2, &VoiceOptions{Silent: true})
 	if a.Playing() || c.voice != b {
@@ -373,7 +315,7 @@ func BenchmarkRigUpdateDefault(b *testing.B) {
 // error would end RunGame a moment later), plays on the silent clock, says
 // why, and the game loop this test runs in keeps running.
 func TestVoiceWithoutDevice(t *testing.T) {
-	if ok, _ := soundOutput(); ok {
+	if ok, _ := sound.Available(); ok {
 		t.Skip("a sound device is present: the voice would play")
 	}
 	m, err := assets.DefaultModel()
@@ -383,7 +325,7 @@ func TestVoiceWithoutDevice(t *testing.T) {
 	var c *Character
 	onGame(func() { c = NewCharacter(m) })
 	defer onGame(c.Dispose)
-	s, _ := DecodeAudio(assets.Speech, 44100)
+	s, _ := sound.Decode(assets.Speech, 44100)
 	v, err := NewVoice(c, s, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -54,7 +54,7 @@ type droppedFiles struct {
 // first bytes are read): a drop of a large folder stops there.
 const maxDropFiles = 10000
 
-// audioExts are the audio formats ebitenp2l.DecodeAudio reads.
+// audioExts are the audio formats sound.Decode (ebitenp2l/sound) reads.
 var audioExts = []string{".wav", ".ogg", ".oga", ".mp3"}
 
 // pageExts are the file extensions of external texture pages.

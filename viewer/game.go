@@ -24,6 +24,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/ebitenp2l"
+	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
@@ -255,7 +256,7 @@ func (g *game) reset() {
 // -noaudio or in screenshot mode the voice is silent and the mouth follows
 // the elapsed time.
 func (g *game) speak(name string, data []byte) error {
-	s, err := ebitenp2l.DecodeAudio(data, 44100)
+	s, err := sound.Decode(data, 44100)
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(name), err)
 	}

@@ -48,6 +48,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/psd2live/p2l-ebiten/ebitenp2l"
+	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -281,7 +282,7 @@ func (m *mascot) speak(clip int) {
 	if !ok {
 		return
 	}
-	s, err := ebitenp2l.DecodeAudio(data, 44100)
+	s, err := sound.Decode(data, 44100)
 	if err != nil {
 		return // a voice that does not decode: she moves without it
 	}

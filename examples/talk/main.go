@@ -16,6 +16,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/ebitenp2l"
+	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -29,7 +30,7 @@ type game struct {
 
 // speak plays the bundled speech (OGG Vorbis) through the character.
 func (g *game) speak() error {
-	stream, err := ebitenp2l.DecodeAudio(assets.Speech, sampleRate)
+	stream, err := sound.Decode(assets.Speech, sampleRate)
 	if err != nil {
 		return err
 	}

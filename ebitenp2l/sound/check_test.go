@@ -1,9 +1,11 @@
-package ebitenp2l
+package sound
 
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -165,13 +167,13 @@ func vorbisSetup(books ...testBook) []byte {
 	return append([]byte("\x05vorbis"), w.b...)
 }
 
-// TestDecodeAudioDeclaredSizes: Ogg Vorbis and MP3 files whose headers
+// TestDecodeDeclaredSizes: Ogg Vorbis and MP3 files whose headers
 // declare sizes beyond what the file holds, or codebook tables beyond
 // maxVorbisTables, are refused before the decoders allocate them. Without
 // the checks each of these files, a few hundred bytes long, made
 // jfreymuth/vorbis or go-mp3 allocate 256 MiB to 4 TiB (most ended the
 // process with "fatal error: out of memory", which no recover catches).
-func TestDecodeAudioDeclaredSizes(t *testing.T) {
+func TestDecodeDeclaredSizes(t *testing.T) {
 	id, comments := vorbisID(2, 0xB8), vorbisComments(5, 0, 5)
 	goodBook := testBook{dims: 1, entries: 2, firstLen: 1, written: 2}
 	setup := vorbisSetup(goodBook)
@@ -221,7 +223,7 @@ func TestDecodeAudioDeclaredSizes(t *testing.T) {
 	}
 	for _, c := range cases {
 		var err error
-		a := alloctest.Bytes(func() { _, err = DecodeAudio(c.file, 44100) })
+		a := alloctest.Bytes(func() { _, err = Decode(c.file, 44100) })
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s (%d bytes): %v, want %q", c.name, len(c.file), err, c.want)
 		}
@@ -242,7 +244,7 @@ func TestDecodeAudioDeclaredSizes(t *testing.T) {
 		{"tables at the limit", oggFile(255, id, comments, vorbisSetup(testBook{dims: 1, entries: maxVorbisTables / 9, ordered: true, firstLen: 1}))},
 	} {
 		var err error
-		a := alloctest.Bytes(func() { _, err = DecodeAudio(c.file, 44100) })
+		a := alloctest.Bytes(func() { _, err = Decode(c.file, 44100) })
 		if err == nil || strings.Contains(err.Error(), "declares") || strings.Contains(err.Error(), "limit") || strings.Contains(err.Error(), "comment header") {
 			t.Errorf("%s: %v, want the decoder's own error", c.name, err)
 		}
@@ -250,16 +252,16 @@ func TestDecodeAudioDeclaredSizes(t *testing.T) {
 			t.Errorf("%s: %d bytes allocated, more than the %d of the tables' budget and 1 MiB", c.name, a, maxVorbisTables)
 		}
 	}
-	if _, err := DecodeAudio([]byte("ID3\x03\x00\x00\x00\x00\x00\x04abcd\xff\xfb\x90\x00"), 44100); err != nil && strings.Contains(err.Error(), "ID3 tag declares") {
+	if _, err := Decode([]byte("ID3\x03\x00\x00\x00\x00\x00\x04abcd\xff\xfb\x90\x00"), 44100); err != nil && strings.Contains(err.Error(), "ID3 tag declares") {
 		t.Errorf("an ID3 tag that fits: %v", err)
 	}
 }
 
-// TestDecodeAudioRepaged: the bundled speech laid out again in pages of
+// TestDecodeRepaged: the bundled speech laid out again in pages of
 // one lacing value (every header packet spans many pages) passes the
 // header checks and decodes to the same samples as the original: the
 // checks read packets across pages as the decoder does.
-func TestDecodeAudioRepaged(t *testing.T) {
+func TestDecodeRepaged(t *testing.T) {
 	pk := oggPackets{data: assets.Speech}
 	var headers [][]byte
 	for i := 0; i < 3; i++ {
@@ -287,8 +289,15 @@ func TestDecodeAudioRepaged(t *testing.T) {
 	if _, err := checkVorbisHeaders(repaged); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := speechPCM(t)
-	s, err := DecodeAudio(repaged, 44100)
+	orig, err := Decode(assets.Speech, 44100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := io.ReadAll(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Decode(repaged, 44100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,4 +337,71 @@ func clearLastFlag(t *testing.T, file []byte, end int) []byte {
 	binary.LittleEndian.PutUint32(p[22:], 0)
 	binary.LittleEndian.PutUint32(p[22:], oggCRC(p[:size]))
 	return file
+}
+
+// TestDecode: a WAV file decodes to the stereo PCM of its samples; garbage
+// and chunks declaring more than the file holds are refused.
+func TestDecode(t *testing.T) {
+	// A WAV file of four known samples.
+	var b bytes.Buffer
+	data := []int16{0, 1000, -1000, 32767}
+	b.WriteString("RIFF")
+	binary.Write(&b, binary.LittleEndian, uint32(36+2*len(data)))
+	b.WriteString("WAVEfmt ")
+	for _, f := range []any{uint32(16), uint16(1), uint16(1), uint32(44100), uint32(88200), uint16(2), uint16(16)} {
+		binary.Write(&b, binary.LittleEndian, f)
+	}
+	b.WriteString("data")
+	binary.Write(&b, binary.LittleEndian, uint32(2*len(data)))
+	binary.Write(&b, binary.LittleEndian, data)
+	s, err := Decode(b.Bytes(), 44100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pcm, _ := io.ReadAll(s)
+	// At the file's own rate nothing is resampled: each mono sample
+	// becomes a stereo frame of two equal 16-bit words.
+	if len(pcm) != 4*len(data) {
+		t.Fatalf("WAV of %d samples decoded to %d bytes, want %d", len(data), len(pcm), 4*len(data))
+	}
+	for i, want := range data {
+		l := int16(binary.LittleEndian.Uint16(pcm[4*i:]))
+		r := int16(binary.LittleEndian.Uint16(pcm[4*i+2:]))
+		if l != want || r != want {
+			t.Errorf("frame %d decoded to (%d, %d), want (%d, %d)", i, l, r, want, want)
+		}
+	}
+	if _, err := Decode([]byte("not audio at all"), 44100); err == nil {
+		t.Error("garbage decoded")
+	}
+	// A chunk before "data" declaring more bytes than the file has (an
+	// unknown chunk, or "fmt "), up to 4 GiB: refused from the bytes at
+	// hand, without allocating the declared size (FuzzDecode's worker
+	// ran out of memory on such a 40-byte file).
+	for _, id := range []string{"LIST", "fmt "} {
+		for _, size := range []uint32{1 << 31, 0xFFFFFFFF, 100} {
+			var h bytes.Buffer
+			h.WriteString("RIFF\x24\x00\x00\x00WAVE" + id)
+			binary.Write(&h, binary.LittleEndian, size)
+			h.WriteString("0123456789abcdef0123456789")
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := Decode(h.Bytes(), 44100)
+			runtime.ReadMemStats(&after)
+			want := fmt.Sprintf("WAV chunk %q at offset 12 declares %d bytes, more than the 26 left in the file", id, size)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("chunk %q of %d bytes: %v, want %q", id, size, err, want)
+			}
+			if a := after.TotalAlloc - before.TotalAlloc; a > 1<<20 {
+				t.Errorf("chunk %q of %d bytes: %d bytes allocated", id, size, a)
+			}
+		}
+	}
+	// A chunk that fits is skipped as before.
+	var ok bytes.Buffer
+	ok.WriteString("RIFF\x00\x00\x00\x00WAVEJUNK\x02\x00\x00\x00..")
+	ok.Write(b.Bytes()[12:])
+	if _, err := Decode(ok.Bytes(), 44100); err != nil {
+		t.Errorf("a WAV with a small JUNK chunk: %v", err)
+	}
 }

@@ -1,4 +1,4 @@
-package ebitenp2l
+package sound
 
 import (
 	"encoding/binary"
@@ -6,12 +6,12 @@ import (
 	"math"
 )
 
-// The decoders DecodeAudio hands a file to (Ebitengine's wav, vorbis and
+// The decoders Decode hands a file to (Ebitengine's wav, vorbis and
 // mp3, over jfreymuth/oggvorbis and hajimehoshi/go-mp3) size some buffers
 // from numbers in the file before reading what those numbers describe. A
 // few bytes can then ask for gigabytes, and an allocation the machine
 // cannot give ends the process (Go's "out of memory" is not a panic, so
-// DecodeAudio's recover cannot catch it). The checks below read those
+// Decode's recover cannot catch it). The checks below read those
 // numbers first, from the bytes at hand, and refuse a file before the
 // decoder sees it when what it declares is not in the file or exceeds
 // maxVorbisTables. docs/LIMITS.md ("Audio files") lists them with measurements.
@@ -26,7 +26,7 @@ const maxVorbisTables = 16 << 20
 // the highest rate of audio interfaces). Ebitengine's resampler reads
 // ±8 source samples around each output sample from a cache of 4 blocks of
 // 4,096: at a ratio of thousands each output sample loads a new block, and
-// reading 1 MiB of a WAV declaring 808 MHz took 11 s (FuzzDecodeAudio's
+// reading 1 MiB of a WAV declaring 808 MHz took 11 s (FuzzDecode's
 // worker hung). Up to 768 kHz a block serves ≥ 235 samples at 44.1 kHz.
 const maxSampleRate = 768000
 
@@ -40,7 +40,7 @@ func checkSampleRate(rate uint32) error {
 // checkWAVChunks refuses a WAV file whose chunks before "data" declare
 // more bytes than the file holds: Ebitengine's decoder allocates each such
 // chunk at its declared size before reading it (up to 4 GiB for a 40-byte
-// file: FuzzDecodeAudio's worker ran out of memory). The walk reads the
+// file: FuzzDecode's worker ran out of memory). The walk reads the
 // chunks as that decoder does (no pad byte after odd sizes). It also
 // refuses a "fmt " chunk's sample rate outside 1…maxSampleRate.
 func checkWAVChunks(data []byte) error {
@@ -51,11 +51,11 @@ func checkWAVChunks(data []byte) error {
 		}
 		size, left := uint64(binary.LittleEndian.Uint32(data[off+4:])), uint64(len(data)-off-8)
 		if size > left {
-			return fmt.Errorf("ebitenp2l: WAV chunk %q at offset %d declares %d bytes, more than the %d left in the file", id, off, size, left)
+			return fmt.Errorf("sound: WAV chunk %q at offset %d declares %d bytes, more than the %d left in the file", id, off, size, left)
 		}
 		if string(id) == "fmt " && size >= 8 {
 			if err := checkSampleRate(binary.LittleEndian.Uint32(data[off+12:])); err != nil {
-				return fmt.Errorf("ebitenp2l: WAV chunk \"fmt \" at offset %d: %w", off, err)
+				return fmt.Errorf("sound: WAV chunk \"fmt \" at offset %d: %w", off, err)
 			}
 		}
 		off += 8 + int(size)
@@ -73,7 +73,7 @@ func checkID3(data []byte) error {
 	}
 	size := uint64(data[6])<<21 | uint64(data[7])<<14 | uint64(data[8])<<7 | uint64(data[9])
 	if left := uint64(len(data) - 10); size > left {
-		return fmt.Errorf("ebitenp2l: MP3 ID3 tag declares %d bytes, more than the %d left in the file", size, left)
+		return fmt.Errorf("sound: MP3 ID3 tag declares %d bytes, more than the %d left in the file", size, left)
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func checkVorbisHeaders(data []byte) (tables uint64, err error) {
 			tables, err = checkVorbisSetup(p[7:])
 		}
 		if err != nil {
-			return tables, fmt.Errorf("ebitenp2l: Ogg Vorbis header packet %d (page at offset %d): %w", i+1, off, err)
+			return tables, fmt.Errorf("sound: Ogg Vorbis header packet %d (page at offset %d): %w", i+1, off, err)
 		}
 	}
 	return tables, nil
