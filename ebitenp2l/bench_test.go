@@ -127,13 +127,13 @@ func benchmarkCharacters(b *testing.B, model *p2l.Model, n int, update, each boo
 	var s *benchScene
 	onGame(func() { s = newBenchScene(model, n) })
 	defer onGame(s.dispose)
-	before, replays := rd.drawCalls, rd.replays
+	before, replays := rd.drawCalls, counters.replays
 	runFrames(b, func() { s.frame(update, each) })
 	b.ReportMetric(float64(rd.drawCalls-before)/float64(b.N+3), "calls/frame")
 	// Replayed draws (docs/EBITEN.md "Replay") per frame: all but the first
 	// two warm-up frames without Update, none with it (blink and breath
 	// move every character).
-	b.ReportMetric(float64(rd.replays-replays)/float64(b.N+3), "replays/frame")
+	b.ReportMetric(float64(counters.replays-replays)/float64(b.N+3), "replays/frame")
 }
 
 // BenchmarkFrame measures the CPU time of Update + Draw per frame for 1, 10
@@ -366,7 +366,7 @@ func benchmarkVsFloor(b *testing.B, model *p2l.Model, n int, moving bool) {
 			run(k, false)
 		}
 	}
-	replays, calls := rd.replays, rd.drawCalls
+	replays, calls := counters.replays, rd.drawCalls
 	b.ResetTimer()
 	for i := range b.N {
 		for j := range frames {
@@ -378,8 +378,8 @@ func benchmarkVsFloor(b *testing.B, model *p2l.Model, n int, moving bool) {
 	if moving {
 		want = 0
 	}
-	if rd.replays-replays != want {
-		b.Errorf("%d of %d draws replayed, want %d", rd.replays-replays, b.N, want)
+	if counters.replays-replays != want {
+		b.Errorf("%d of %d draws replayed, want %d", counters.replays-replays, b.N, want)
 	}
 	b.ReportMetric(float64(rd.drawCalls-calls)/float64(b.N), "calls/frame") // the floors' plain DrawTriangles are not counted
 	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }

@@ -79,28 +79,18 @@ type renderer struct {
 	covU  []float32
 	backU []float32
 
-	// drawCalls counts draw commands: runs of consecutive
-	// DrawTrianglesShader submissions with one state, which Ebitengine
-	// merges into one command (tests check batching); submits counts the
-	// submissions.
+	// drawCalls counts draw commands (Character.DrawCalls): runs of
+	// consecutive DrawTrianglesShader submissions with one state, which
+	// Ebitengine merges into one command.
 	drawCalls int
-	submits   int
-	// cacheHits counts index lists taken from a character's cache (tests
-	// check it).
-	cacheHits int
 	counted   bool // the current state run has been counted
 
 	// rec is the recorder of the frame being drawn when it is recorded
-	// (replay.go), else nil; replays and recorded count frames replayed
-	// and recorded (tests check them).
-	rec      *recorder
-	replays  int
-	recorded int
+	// (replay.go), else nil.
+	rec *recorder
 	// pooled: the call being built draws into the pool's coverage or
-	// layer pages (recorded with it, see replay.go); poolKept counts the
-	// replays that found those pages as they left them (tests check it).
-	pooled   bool
-	poolKept int
+	// layer pages (recorded with it, see replay.go).
+	pooled bool
 }
 
 var rd = renderer{}

@@ -56,6 +56,7 @@ func onGame(f func()) {
 }
 
 func TestMain(m *testing.M) {
+	counters = &testCounters{}
 	g := &testGame{m: m, code: 1, done: make(chan struct{})}
 	ebiten.SetWindowSize(320, 240)
 	ebiten.SetVsyncEnabled(false)

@@ -184,10 +184,10 @@ func TestSplitLargeMesh(t *testing.T) {
 		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
 		c := s.character(t)
 		dst := blackImage(64, 64)
-		before, sub := rd.drawCalls, rd.submits
+		before, sub := rd.drawCalls, counters.submits
 		c.Draw(dst, nil)
 		// Submissions of at most 65,536 vertices, one state run: one draw.
-		if calls, subs := rd.drawCalls-before, rd.submits-sub; subs < 2 || calls != 1 {
+		if calls, subs := rd.drawCalls-before, counters.submits-sub; subs < 2 || calls != 1 {
 			t.Errorf("90,000 vertices: %d submissions in %d draws, want ≥ 2 in 1", subs, calls)
 		}
 		p := pixels(dst)

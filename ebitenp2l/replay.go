@@ -137,7 +137,9 @@ func (r *renderer) drawFrame(dst *ebiten.Image, entries []entry, rec *recorder) 
 	rec.key.copyFrom(&rec.cur)
 	rec.pages = pool.images(rec.pages[:0])
 	rec.valid = true
-	r.recorded++
+	if counters != nil {
+		counters.recorded++
+	}
 }
 
 // replay submits rec's recorded frame again; with keepPool, all but its
@@ -147,7 +149,9 @@ func (r *renderer) replay(rec *recorder, keepPool bool) {
 		panic(err)
 	}
 	if keepPool {
-		r.poolKept++
+		if counters != nil {
+			counters.poolKept++
+		}
 	}
 	for i := range rec.subs {
 		s := &rec.subs[i]
@@ -157,12 +161,16 @@ func (r *renderer) replay(rec *recorder, keepPool bool) {
 		copy(r.covU, s.u[:4])
 		copy(r.backU, s.u[4:])
 		s.dst.DrawTrianglesShader(rec.verts[s.v0:s.v1], rec.inds[s.i0:s.i1], s.shader, &s.opts)
-		r.submits++
+		if counters != nil {
+			counters.submits++
+		}
 		if s.first {
 			r.drawCalls++
 		}
 	}
-	r.replays++
+	if counters != nil {
+		counters.replays++
+	}
 }
 
 // record appends the call being submitted to the recording. A call that

@@ -64,7 +64,7 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 		}
 	}
 	cpu, wall, proc, raster = [4]time.Duration{}, [4]time.Duration{}, [4]time.Duration{}, [4]time.Duration{}
-	replays := rd.replays
+	replays := counters.replays
 	b.ResetTimer()
 	for i := range b.N {
 		for j := range frames {
@@ -72,8 +72,8 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 		}
 	}
 	b.StopTimer()
-	if rd.replays-replays != b.N {
-		b.Errorf("%d of %d draws replayed", rd.replays-replays, b.N)
+	if counters.replays-replays != b.N {
+		b.Errorf("%d of %d draws replayed", counters.replays-replays, b.N)
 	}
 	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
 	report := func(name string, d [4]time.Duration) {

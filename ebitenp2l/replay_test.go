@@ -111,12 +111,12 @@ func checkReplay(t *testing.T) {
 	// its frame was replayed.
 	frame := func(what string) ([]byte, bool) {
 		target.Clear()
-		n := rd.replays
+		n := counters.replays
 		for _, i := range order {
 			batch.Add(chars[i], &opts[i])
 		}
 		batch.Draw(target)
-		replayed := rd.replays > n
+		replayed := counters.replays > n
 		got := pixels(target)
 		fresh.Clear()
 		ft := fresh.SubImage(target.Bounds()).(*ebiten.Image) // the same region as target's
@@ -124,9 +124,9 @@ func checkReplay(t *testing.T) {
 		for _, i := range order {
 			fb.Add(chars[i], &opts[i])
 		}
-		n = rd.replays
+		n = counters.replays
 		fb.Draw(ft)
-		if rd.replays != n {
+		if counters.replays != n {
 			t.Errorf("%s: a new Batch replayed a frame", what)
 		}
 		if want := pixels(ft); !bytes.Equal(got, want) {
@@ -350,14 +350,14 @@ func checkReplayKeepsPool(t *testing.T) {
 	type counts struct{ replayed, kept, submits, calls int }
 	frame := func(what string, bg int) counts {
 		dst.Fill(backgrounds[bg])
-		c0 := counts{rd.replays, rd.poolKept, rd.submits, rd.drawCalls}
+		c0 := counts{counters.replays, counters.poolKept, counters.submits, rd.drawCalls}
 		fill(&batch)
 		batch.Draw(dst)
 		if got := pixels(dst); !bytes.Equal(got, want[bg]) {
 			d, at, _ := maxDiff(got, want[bg], 256, func(int, int) bool { return false })
 			t.Errorf("%s: differs from a new Batch's frame by up to %d/255 at %v", what, d, at)
 		}
-		return counts{rd.replays - c0.replayed, rd.poolKept - c0.kept, rd.submits - c0.submits, rd.drawCalls - c0.calls}
+		return counts{counters.replays - c0.replayed, counters.poolKept - c0.kept, counters.submits - c0.submits, rd.drawCalls - c0.calls}
 	}
 	frame("first frame", 0)
 	frame("recorded frame", 1)
@@ -415,10 +415,10 @@ func TestReplayCharacterDraw(t *testing.T) {
 		defer func() { dst.Deallocate(); dst2.Deallocate() }()
 		var want []byte
 		for i, replay := range []bool{false, false, true, true} {
-			n := rd.replays
+			n := counters.replays
 			dst.Clear()
 			c.Draw(dst, nil)
-			if got := rd.replays > n; got != replay {
+			if got := counters.replays > n; got != replay {
 				t.Errorf("frame %d: replayed %v, want %v", i+1, got, replay)
 			}
 			p := pixels(dst)
@@ -430,20 +430,20 @@ func TestReplayCharacterDraw(t *testing.T) {
 		}
 		c.Rig().SetParameter(rpFade, 1)
 		c.Rig().Evaluate()
-		n := rd.replays
+		n := counters.replays
 		dst.Clear()
 		c.Draw(dst, nil)
-		if rd.replays != n || bytes.Equal(pixels(dst), want) {
+		if counters.replays != n || bytes.Equal(pixels(dst), want) {
 			t.Error("a changed opacity: replayed, or the same pixels")
 		}
 		c.Draw(dst2, nil)
-		n, rec := rd.replays, rd.recorded
+		n, rec := counters.replays, counters.recorded
 		for range 4 {
 			c.Draw(dst, nil)
 			c.Draw(dst2, nil)
 		}
-		if rd.replays != n || rd.recorded != rec {
-			t.Errorf("two destinations in turn: %d replays, %d recordings", rd.replays-n, rd.recorded-rec)
+		if counters.replays != n || counters.recorded != rec {
+			t.Errorf("two destinations in turn: %d replays, %d recordings", counters.replays-n, counters.recorded-rec)
 		}
 	})
 }
@@ -479,15 +479,15 @@ func TestReplayAllocs(t *testing.T) {
 	var s *benchScene
 	onGame(func() { s = newBenchScene(def, 10) })
 	defer onGame(s.dispose)
-	n, kept := rd.replays, rd.poolKept
+	n, kept := counters.replays, counters.poolKept
 	if a := ownAllocs(20, func() { s.frame(false, false) }); a != 0 {
 		t.Errorf("allocations per replayed frame: %v, want 0", a)
 	}
-	if got := rd.replays - n; got < 20 {
+	if got := counters.replays - n; got < 20 {
 		t.Errorf("%d of 22 still frames replayed, want ≥ 20", got)
 	}
 	// One Batch alone: its replays after the first keep the pool.
-	if got := rd.poolKept - kept; got < 19 {
+	if got := counters.poolKept - kept; got < 19 {
 		t.Errorf("%d of 22 still frames kept the pool, want ≥ 19", got)
 	}
 }

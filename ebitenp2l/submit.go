@@ -119,7 +119,9 @@ func (r *renderer) quad(q image.Rectangle, srcOff image.Point, col [8]float32) {
 func (r *renderer) flush() {
 	if len(r.inds) > 0 && r.call.dst != nil {
 		r.call.dst.DrawTrianglesShader(r.verts, r.inds, r.call.shader, &r.opts)
-		r.submits++
+		if counters != nil {
+			counters.submits++
+		}
 		first := !r.counted
 		if first {
 			r.drawCalls++

@@ -41,10 +41,10 @@ func checkVertexCache(t *testing.T, model *p2l.Model) {
 	// returns the cache hits of c's draw.
 	frame := func(what string) int {
 		dst.Clear()
-		hits := rd.cacheHits
+		hits := counters.cacheHits
 		c.rec.reset() // the frame is planned and built, not replayed (replay_test.go checks replays)
 		c.Draw(dst, &opts)
-		hits = rd.cacheHits - hits
+		hits = counters.cacheHits - hits
 		got := pixels(dst)
 
 		fresh := NewCharacter(model)

@@ -107,7 +107,9 @@ func (r *renderer) meshIndices(cp *charPlan, mi int, v []float32, cull bool) []u
 	n := len(v) / 2
 	if !cull {
 		if s, ok := cp.res.indices(mi, idx, n); ok {
-			r.cacheHits++
+			if counters != nil {
+				counters.cacheHits++
+			}
 			return s
 		}
 	}
@@ -117,7 +119,9 @@ func (r *renderer) meshIndices(cp *charPlan, mi int, v []float32, cull bool) []u
 	if cull && rev != 0 {
 		mc = &cp.vc.inds[mi]
 		if mc.rev == rev {
-			r.cacheHits++
+			if counters != nil {
+				counters.cacheHits++
+			}
 			return mc.inds
 		}
 		out = mc.inds[:0]
