@@ -34,9 +34,9 @@ type Batch struct {
 }
 
 // Add queues character c with opts (copied; nil means the zero value) for
-// the next Draw. Disposed characters and nil are ignored.
+// the next Draw. A nil character is ignored.
 func (b *Batch) Add(c *Character, opts *DrawOptions) {
-	if c == nil || c.disposed {
+	if c == nil {
 		return
 	}
 	e := entry{c: c}
@@ -51,8 +51,9 @@ func (b *Batch) Len() int { return len(b.entries) }
 
 // Draw draws the queued characters into dst and empties the batch. Each
 // character's last GeoM (ScreenToCanvas, HitTest, LookAtScreen) and
-// DrawCalls (the batch's calls) are updated as by Character.Draw. Call it
-// from the game's Draw.
+// DrawCalls (the batch's calls) are updated as by Character.Draw, and,
+// as there, characters collected since are released and deallocated
+// characters take their resources again. Call it from the game's Draw.
 func (b *Batch) Draw(dst *ebiten.Image) {
 	defer b.reset()
 	if dst == nil {
@@ -60,21 +61,17 @@ func (b *Batch) Draw(dst *ebiten.Image) {
 	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
+	releaseCollected()
 	before := rd.drawCalls
 	for i := range b.entries {
 		e := &b.entries[i]
-		if e.c.disposed {
-			e.c = nil
-			continue
-		}
+		e.c.acquire()
 		e.c.geoM = e.opts.GeoM
 	}
 	rd.drawFrame(dst, b.entries, &b.rec)
 	b.calls = rd.drawCalls - before
 	for _, e := range b.entries {
-		if e.c != nil {
-			e.c.calls = b.calls
-		}
+		e.c.calls = b.calls
 	}
 }
 

@@ -305,7 +305,7 @@ func TestBatchMatchesDraws(t *testing.T) {
 		var opts []DrawOptions
 		for _, p := range scene {
 			c := NewCharacter(models[p.model])
-			defer c.Dispose()
+			defer c.Deallocate()
 			var o DrawOptions
 			o.GeoM.Scale(p.scale, p.scale)
 			o.GeoM.Translate(p.x, p.y)

@@ -85,7 +85,7 @@ func (s *benchScene) frame(update, each bool) {
 
 func (s *benchScene) dispose() {
 	for _, c := range s.chars {
-		c.Dispose()
+		c.Deallocate()
 	}
 	s.dst.Deallocate()
 }
@@ -442,7 +442,7 @@ func BenchmarkEmitMesh(b *testing.B) {
 func benchmarkEmitMesh(b *testing.B, model *p2l.Model, mode string) {
 	var c *Character
 	onGame(func() { c = NewCharacter(model) })
-	defer onGame(c.Dispose)
+	defer onGame(c.Deallocate)
 	r := &renderer{}
 	r.dstB = image.Rect(0, 0, 512, 512)
 	r.stamp = 1

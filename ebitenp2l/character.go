@@ -3,6 +3,7 @@ package ebitenp2l
 import (
 	"errors"
 	"image"
+	"runtime"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -13,21 +14,28 @@ import (
 
 // Character is one drawable instance of a model: a *p2l.Rig plus the GPU
 // resources to draw it. Create it with NewCharacter, advance it in the
-// game's Update, draw it in the game's Draw, and Dispose it when the game
-// unloads it.
+// game's Update and draw it in the game's Draw. When the game drops it,
+// its resources are released with it, as Ebitengine's images are;
+// Deallocate releases them at once.
 //
 // Like the Rig it wraps, a Character belongs to one goroutine: use it from
 // the game loop. Any number of characters may share one *p2l.Model; they
 // share its textures on the GPU.
 type Character struct {
-	rig      *p2l.Rig
-	pose     pose // rig, except in tests
-	res      *modelRes
-	geoM     ebiten.GeoM // of the last Draw
-	calls    int         // DrawTrianglesShader calls of the last Draw
-	disposed bool
-	vc       vertexCache // the vertices last submitted, per mesh (vcache.go)
-	fc       flatCache   // which meshes cover no point twice (flat.go)
+	model *p2l.Model
+	rig   *p2l.Rig
+	pose  pose // rig, except in tests
+	// res is the model's shared resources, nil after Deallocate (acquire
+	// takes them again); texOpts is how acquire decodes the pages; cleanup
+	// counts the character out when it is collected holding res
+	// (lifetime.go).
+	res     *modelRes
+	texOpts texture.Options
+	cleanup runtime.Cleanup
+	geoM    ebiten.GeoM // of the last Draw
+	calls   int         // DrawTrianglesShader calls of the last Draw
+	vc      vertexCache // the vertices last submitted, per mesh (vcache.go)
+	fc      flatCache   // which meshes cover no point twice (flat.go)
 
 	// For frame replay (replay.go): a serial number never reused, the
 	// pose's rig-wide revision (nil: a pose without one, never replayed),
@@ -95,8 +103,24 @@ func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Charac
 	if opts == nil {
 		opts = &Options{}
 	}
-	texOpts := opts.Textures // decoded again later for pixel hit tests
-	r := acquireRes(model, func() ([]*image.RGBA, []error) {
+	c := &Character{model: model, rig: rig, pose: p, texOpts: opts.Textures}
+	c.rigRev, _ = p.(revisionCounter)
+	c.meshRevs, _ = p.(revisioned)
+	c.sound.init(model, opts.ClipSounds)
+	c.acquire()
+	return c
+}
+
+// acquire gives c its model's resources when it holds none (at creation,
+// and at the first use after Deallocate) and returns them. A character
+// that takes them again gets a new serial number: a frame recorded with
+// the ones it held before must not be replayed (replay.go).
+func (c *Character) acquire() *modelRes {
+	if c.res != nil {
+		return c.res
+	}
+	model, texOpts := c.model, c.texOpts // not c: the closure lives in the shared resources
+	c.res = acquireRes(model, func() ([]*image.RGBA, []error) {
 		pages := texture.Decode(model, &texOpts)
 		imgs := make([]*image.RGBA, len(pages))
 		errs := make([]error, len(pages))
@@ -104,12 +128,10 @@ func newCharacter(model *p2l.Model, opts *Options, rig *p2l.Rig, p pose) *Charac
 			imgs[i], errs[i] = p.Image, p.Err
 		}
 		return imgs, errs
-	}, p)
-	c := &Character{rig: rig, pose: p, res: r, id: characterSerial.Add(1)}
-	c.rigRev, _ = p.(revisionCounter)
-	c.meshRevs, _ = p.(revisioned)
-	c.sound.init(model, opts.ClipSounds)
-	return c
+	}, c.pose)
+	c.id = characterSerial.Add(1)
+	c.cleanup = runtime.AddCleanup(c, characterCollected, c.res.self)
+	return c.res
 }
 
 var errIndex = errors.New("texture page index out of range")
@@ -121,21 +143,23 @@ func (c *Character) Rig() *p2l.Rig { return c.rig }
 // TextureInfo reports whether texture page i of the character's model is
 // available on the GPU, and why not: nil when it was uploaded, the decoding
 // error otherwise (errors.Is(err, texture.ErrUnsupported) for a format that
-// is not decoded). An index out of range gives an error too.
+// is not decoded). An index out of range gives an error too. After
+// Deallocate it takes the model's pages again, as Draw does.
 func (c *Character) TextureInfo(i int) error {
-	if i < 0 || i >= len(c.res.pageErr) {
+	r := c.acquire()
+	if i < 0 || i >= len(r.pageErr) {
 		return &texture.PageError{Index: i, Err: errIndex}
 	}
-	return c.res.pageErr[i]
+	return r.pageErr[i]
 }
 
 // Update advances the character by dt seconds (its Voice's mouth, then
 // clips, expressions, behaviors, physics, pose: Rig.Update), evaluates
-// the pose and starts the sound of a clip that started (ClipSounds). Call it once per tick from the game's Update, with dt =
-// 1/float64(ebiten.TPS()) for Ebitengine's fixed tick. It does nothing
-// after Dispose.
+// the pose and starts the sound of a clip that started (ClipSounds). Call
+// it once per tick from the game's Update, with dt =
+// 1/float64(ebiten.TPS()) for Ebitengine's fixed tick.
 func (c *Character) Update(dt float64) {
-	if c.disposed || c.rig == nil {
+	if c.rig == nil {
 		return
 	}
 	if c.voice != nil {
@@ -149,7 +173,7 @@ func (c *Character) Update(dt float64) {
 // UpdateStages is Update running only the chosen stages (Rig.UpdateStages):
 // the voice, if any, still moves the mouth first.
 func (c *Character) UpdateStages(dt float64, stages p2l.Stage) {
-	if c.disposed || c.rig == nil {
+	if c.rig == nil {
 		return
 	}
 	if c.voice != nil {
@@ -170,7 +194,7 @@ func (c *Character) Voice() *Voice { return c.voice }
 // where the character is drawn).
 func (c *Character) HitTest(x, y float64) int {
 	cx, cy, ok := c.ScreenToCanvas(x, y)
-	if !ok || c.rig == nil || c.disposed {
+	if !ok || c.rig == nil {
 		return -1
 	}
 	if c.hitOpts.Pixels {
@@ -221,10 +245,12 @@ const (
 // outputs, replays the recorded draws of the frame before (docs/EBITEN.md
 // "Replay"); a Batch does the same for many characters.
 //
-// Draw does nothing after Dispose. It panics (with an "ebitenp2l:" prefix)
-// only if this package's shaders fail to compile, which is a bug.
+// Draw also releases the resources of characters collected since the last
+// Draw (see Deallocate), and after Deallocate it takes the model's pages
+// again. It panics (with an "ebitenp2l:" prefix) only if this package's
+// shaders fail to compile, which is a bug.
 func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
-	if c.disposed || dst == nil {
+	if dst == nil {
 		return
 	}
 	if opts != nil {
@@ -234,6 +260,8 @@ func (c *Character) Draw(dst *ebiten.Image, opts *DrawOptions) {
 	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
+	releaseCollected()
+	c.acquire()
 	before := rd.drawCalls
 	var o DrawOptions
 	if opts != nil {
@@ -273,22 +301,37 @@ func (c *Character) CanvasToScreen(x, y float64) (sx, sy float64) {
 	return c.geoM.Apply(x, y)
 }
 
-// Dispose releases the character. The model's textures are released with
-// its last character, and the pooled offscreen images when no character is
-// left. Update and Draw do nothing afterwards; disposing twice is a no-op.
-func (c *Character) Dispose() {
-	if c.disposed {
-		return
-	}
+// Deallocate releases the character's resources now instead of when it
+// becomes unreachable, as ebiten.Image.Deallocate does for an image: the
+// model's texture pages when no other character of the model holds them,
+// the pooled offscreen images when no character holds any. It also stops
+// the character's Voice. Calling it is never required: a character the
+// game drops is released after the garbage collector finds it
+// unreachable, at the next Draw of any character (docs/EBITEN.md,
+// "Lifetimes").
+//
+// The character stays usable: Update runs its rig as before, and the next
+// Draw (or TextureInfo, or a pixel hit test) decodes and uploads the
+// model's pages again when no other character holds them. Deallocating
+// twice does nothing more. Call it on the game goroutine, like Draw.
+func (c *Character) Deallocate() {
 	if c.voice != nil {
 		c.voice.Stop()
 	}
-	c.disposed = true
+	rd.mu.Lock() // the pool is the renderer's
+	defer rd.mu.Unlock()
+	releaseCollected()
+	if c.res == nil {
+		return
+	}
+	c.cleanup.Stop()
 	c.vc = vertexCache{}
 	c.fc = flatCache{}
 	c.hit = render.Renderer{}
-	rd.mu.Lock() // the pool is the renderer's
-	defer rd.mu.Unlock()
 	c.rec.reset()
-	c.res.release()
+	r := c.res
+	c.res = nil
+	resMu.Lock()
+	defer resMu.Unlock()
+	characterGone(r)
 }

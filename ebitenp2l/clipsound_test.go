@@ -64,7 +64,7 @@ func checkClipSound(t *testing.T, m *p2l.Model) {
 	opts := &Options{ClipSounds: ClipSounds{Voice: &VoiceOptions{Silent: true, LipSync: lipsync.Options{Gain: 2, NoVowels: true}}}}
 	var c *Character
 	onGame(func() { c = NewCharacterWithOptions(m, opts) })
-	defer onGame(c.Dispose)
+	defer onGame(c.Deallocate)
 	r := c.Rig()
 	r.SetBehaviors(0)
 	const dt = 1.0 / 100
@@ -130,7 +130,7 @@ func checkClipSound(t *testing.T, m *p2l.Model) {
 	// Off plays nothing.
 	var quiet *Character
 	onGame(func() { quiet = NewCharacterWithOptions(m, &Options{ClipSounds: ClipSounds{Off: true}}) })
-	defer onGame(quiet.Dispose)
+	defer onGame(quiet.Deallocate)
 	quiet.Rig().PlayGroup("TapBody", 0, p2l.PriorityNormal)
 	quiet.Update(dt)
 	if quiet.Voice() != nil {

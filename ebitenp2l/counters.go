@@ -13,4 +13,6 @@ type testCounters struct {
 	replays   int // frames replayed (replay.go)
 	recorded  int // frames recorded for replay
 	poolKept  int // replays that found the pool's coverage and layers as they left them
+
+	reclaimedImages int // images of collected resources deallocated (lifetime.go)
 }

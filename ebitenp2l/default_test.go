@@ -181,7 +181,7 @@ func checkCharacterCalls(t *testing.T, name string, m *p2l.Model) int {
 		}
 		defer func() {
 			for _, c := range cs {
-				c.Dispose()
+				c.Deallocate()
 			}
 		}()
 		dst := blackImage(1024, 1024)
@@ -239,7 +239,7 @@ func TestConformanceCalls(t *testing.T) {
 		var n, lo, hi int
 		onGame(func() {
 			c := NewCharacterWithOptions(m, &Options{Textures: texture.Options{FS: os.DirFS(conformanceDir)}})
-			defer c.Dispose()
+			defer c.Deallocate()
 			dst := blackImage(int(m.Canvas.Width), int(m.Canvas.Height))
 			defer dst.Deallocate()
 			n = calls(func() { c.Draw(dst, nil) })

@@ -53,13 +53,25 @@
 // yourself, call Rig.Evaluate (or UpdateStages) instead and Draw shows the
 // last evaluation. ScreenToCanvas, CanvasToScreen and HitTest map points
 // through the GeoM of the last Draw, for look-at targets and clicks;
-// BoneGeoM attaches sprites to the bones of the advanced mode. Dispose a
-// character when the game unloads it: the model's textures go with its last
-// character, the pooled offscreens with the last character of all.
+// BoneGeoM attaches sprites to the bones of the advanced mode. Package
+// ebitenp2l/sound reads the audio files voices play (sound.Decode) and
+// guesses whether there is a sound output.
 //
-// Draw and Dispose must run on the game's goroutine (in Update or Draw), like
-// every Ebitengine drawing call; tests run inside the game loop as
-// Ebitengine's own do.
+// # Lifetimes
+//
+// As with Ebitengine's images, nothing needs to be released by hand: a
+// character the game drops is released after the garbage collector finds
+// it unreachable, the model's textures with its last character and the
+// pooled offscreens with the last character of all. Character.Deallocate
+// releases a character's share at once (like ebiten.Image.Deallocate; the
+// character stays usable and takes its textures again when drawn).
+// Cleanups run on a goroutine of the runtime, so they only queue the
+// images; the next Draw of any character (or Batch.Draw, or Deallocate)
+// deallocates them on the game goroutine.
+//
+// Draw and Deallocate must run on the game's goroutine (in Update or
+// Draw), like every Ebitengine drawing call; tests run inside the game
+// loop as Ebitengine's own do.
 //
 // # How a character is drawn
 //

@@ -46,8 +46,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	hero := ebitenp2l.NewCharacter(model)
-	defer hero.Dispose()
+	hero := ebitenp2l.NewCharacter(model)     // released with the game: no Deallocate needed
 	hero.Rig().SetBehaviors(p2l.AllBehaviors) // blink, breath, look-at, lip sync
 	hero.Rig().Play(0)                        // the first clip, if any
 	ebiten.SetWindowTitle("p2l character")

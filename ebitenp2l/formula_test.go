@@ -219,7 +219,7 @@ func TestCompositeFormulas(t *testing.T) {
 							t.Errorf("pair %d %v+%v channel %d: got %.4f, want %.4f (%s)", pi, b, a, i, got[i], want[i], fmt.Sprint(got))
 						}
 					}
-					c.Dispose()
+					c.Deallocate()
 				}
 			}
 		}

@@ -48,7 +48,7 @@ func TestBoneGeoM(t *testing.T) {
 		c.Draw(dst, &o)
 		dst.Deallocate()
 	})
-	defer onGame(c.Dispose)
+	defer onGame(c.Deallocate)
 	a, ok := c.Rig().BoneTransform(0)
 	if !ok {
 		t.Fatalf("no bone transform (rig error: %v)", c.Rig().Err())

@@ -12,7 +12,7 @@ type HitOptions struct {
 	// (render.Renderer.HitTestAlpha), so a click on a transparent corner of
 	// a mesh hits nothing. The first such test of a model decodes its
 	// texture pages on the CPU once and keeps them (4 bytes per texel)
-	// until the model's last character is disposed.
+	// as long as a character of the model holds them (Deallocate).
 	Pixels bool
 	// Threshold is the alpha a drawn fragment needs to count, for Pixels
 	// and for MeshAt; 0 (or less, or NaN) means
@@ -33,7 +33,7 @@ func (o HitOptions) threshold() float32 {
 // that the first click does not wait for them.
 func (c *Character) SetHitOptions(o HitOptions) {
 	c.hitOpts = o
-	if o.Pixels && !c.disposed {
+	if o.Pixels {
 		c.usePixels()
 	}
 }
@@ -52,16 +52,17 @@ func (c *Character) HitOptions() HitOptions { return c.hitOpts }
 // allocate nothing.
 func (c *Character) MeshAt(x, y float64) int {
 	cx, cy, ok := c.ScreenToCanvas(x, y)
-	if !ok || c.rig == nil || c.disposed {
+	if !ok || c.rig == nil {
 		return -1
 	}
 	c.usePixels()
 	return c.hit.MeshAt(c.rig, float32(cx), float32(cy), c.hitOpts.threshold())
 }
 
-// usePixels gives the hit renderer the model's CPU pages.
+// usePixels gives the hit renderer the model's CPU pages (taking the
+// model's resources again after Deallocate).
 func (c *Character) usePixels() {
 	if c.hit.Pages == nil {
-		c.hit.Pages = c.res.hitPages()
+		c.hit.Pages = c.acquire().hitPages()
 	}
 }

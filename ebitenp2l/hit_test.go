@@ -92,7 +92,7 @@ func TestCharacterHitByPixels(t *testing.T) {
 		o.GeoM.Translate(10, 20)
 		c.Draw(dst, &o)
 	})
-	defer onGame(c.Dispose)
+	defer onGame(c.Deallocate)
 	screen := func(cx, cy float64) (float64, float64) { return 10 + cx/2, 20 + cy/2 }
 
 	chinX, chinY := screen(500, 580)

@@ -21,7 +21,7 @@ func TestLookAtFromTheFace(t *testing.T) {
 	ax, ay := m.ParameterIndex("ParamAngleX"), m.ParameterIndex("ParamAngleY")
 	var c *Character
 	onGame(func() { c = NewCharacter(m) })
-	defer onGame(c.Dispose)
+	defer onGame(c.Deallocate)
 	fx, fy := c.LookAtAnchor()
 	r := c.Rig()
 	if h := r.HitTest(float32(fx), float32(fy)); h < 0 || m.TapGroup(h) != "TapHead" {

@@ -72,7 +72,7 @@ func compareWithCPU(t *testing.T, m *p2l.Model) int {
 	n := 0
 	onGame(func() {
 		c := NewCharacter(m)
-		defer c.Dispose()
+		defer c.Deallocate()
 		if err := c.Rig().Err(); err != nil {
 			t.Fatal(err)
 		}

@@ -73,7 +73,7 @@ func TestParity(t *testing.T) {
 				var rig *p2l.Rig
 				onGame(func() {
 					c := NewCharacterWithOptions(m, &Options{Textures: topts})
-					defer c.Dispose()
+					defer c.Deallocate()
 					rig = c.Rig()
 					rig.SetParameterValues(pose)
 					rig.Evaluate()
@@ -192,7 +192,7 @@ func TestParityCharacters(t *testing.T) {
 		var rig *p2l.Rig
 		onGame(func() {
 			c := NewCharacter(m)
-			defer c.Dispose()
+			defer c.Deallocate()
 			rig = c.Rig()
 			dst := ebiten.NewImage(w, h)
 			defer dst.Deallocate()

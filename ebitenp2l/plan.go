@@ -47,7 +47,7 @@ func (r *renderer) planChar(k int, e *entry) bool {
 	cp.items, cp.groups, cp.stack, cp.post = cp.items[:0], cp.groups[:0], cp.stack[:0], cp.post[:0]
 	cp.foot = image.Rectangle{}
 	c := e.c
-	if c == nil || c.disposed {
+	if c == nil || c.res == nil {
 		return false
 	}
 	cp.res, cp.rig, cp.vc, cp.fc = c.res, c.pose, &c.vc, &c.fc

@@ -93,7 +93,7 @@ func (s *scene) character(t testing.TB) *Character {
 		return s.pages[i], nil
 	}}}
 	c := newCharacter(&s.model, opts, nil, &s.pose)
-	t.Cleanup(func() { onGame(c.Dispose) })
+	t.Cleanup(func() { onGame(c.Deallocate) })
 	return c
 }
 

@@ -21,7 +21,7 @@ import (
 //
 // The inputs of a frame (frameKey) are: the destination image (identity)
 // and its bounds; the characters in order, each by a serial number that is
-// never reused (not its address: a disposed character's memory may hold a
+// never reused (not its address: a collected character's memory may hold a
 // new one) and its rig's Revision (p2l.Rig.Revision grows with every
 // evaluation that changed anything drawn); every field of each character's
 // DrawOptions, bit for bit. The model's pages, mask sets and index lists do
@@ -230,7 +230,7 @@ func (rec *recorder) drop() {
 	rec.key.dst = nil
 }
 
-// reset forgets everything (a disposed character's recorder).
+// reset forgets everything (a deallocated character's recorder).
 func (rec *recorder) reset() { *rec = recorder{} }
 
 // set fills k with the inputs of a frame of entries into dst.
@@ -240,7 +240,7 @@ func (k *frameKey) set(dst *ebiten.Image, entries []entry) {
 	for i := range entries {
 		e := &entries[i]
 		c := e.c
-		if c == nil || c.disposed {
+		if c == nil || c.res == nil {
 			continue // not drawn
 		}
 		ck := charKey{id: c.id, filter: e.opts.Filter}

@@ -70,7 +70,7 @@ func replayModel() *p2l.Model {
 // changes one input of each kind (every DrawOptions field, a parameter
 // changing only an opacity, only a draw order, only a group composite,
 // only vertices, a colour, the order of the characters, the destination,
-// a disposed character, the offscreen pool's pages), and requires the next
+// a deallocated character, the offscreen pool's pages), and requires the next
 // frame to be planned anew (not replayed) and every frame, replayed or not,
 // to be bit-identical to the same scene drawn by a new Batch (which has
 // nothing recorded). Each change must be visible, so that a replay of the
@@ -87,7 +87,7 @@ func checkReplay(t *testing.T) {
 	var retired []*Character
 	defer func() {
 		for _, c := range append(chars, retired...) {
-			c.Dispose()
+			c.Deallocate()
 		}
 	}()
 	opts := make([]DrawOptions, 3)
@@ -186,14 +186,14 @@ func checkReplay(t *testing.T) {
 			retired = append(retired, chars[1])
 			chars[1] = twin
 		}, 0, false},
-		// A model whose last character is disposed releases its pages; a
+		// A model whose last character is deallocated releases its pages; a
 		// new character of it (same revision, same options) uploads new
 		// ones, which a replay of the old frame would not sample.
 		{"new character of a released model", func() {
 			old := chars[1]
 			model := old.Rig().Model()
 			target := old.Rig().Revision()
-			old.Dispose()
+			old.Deallocate()
 			c := NewCharacter(model)
 			for v := float32(1); c.Rig().Revision() < target; v = 1 - v {
 				c.Rig().SetParameter(rpGroup, v)
@@ -282,20 +282,33 @@ func checkReplay(t *testing.T) {
 		t.Error("a still frame into a deallocated (same) destination was not replayed")
 	}
 
-	// A character disposed between two frames is not drawn.
-	extra := NewCharacter(def)
+	// A character deallocated between two frames (of a model of its own,
+	// so that its pages go with it) takes new pages at the next frame:
+	// that frame is not replayed (the recording samples the released
+	// pages, which Ebitengine would give back cleared) and draws what the
+	// character drew before.
+	extra := NewCharacter(replayModel())
 	chars = append(chars, extra)
 	opts = append(opts, DrawOptions{})
 	opts[3].GeoM.Scale(0.4, 0.4)
 	opts[3].GeoM.Translate(60, 120)
 	order = append(order, 3)
 	withExtra := still("a fourth character", 0)
-	extra.Dispose()
-	p, replayed := frame("disposed character")
-	if replayed || bytes.Equal(p, withExtra) {
-		t.Errorf("disposed character: replayed %v, pixels unchanged %v", replayed, bytes.Equal(p, withExtra))
+	old := extra.res
+	extra.Deallocate()
+	p, replayed := frame("deallocated character")
+	if replayed || !bytes.Equal(p, withExtra) || extra.res == old {
+		t.Errorf("deallocated character: replayed %v, pixels unchanged %v, new pages %v", replayed, bytes.Equal(p, withExtra), extra.res != old)
 	}
-	still("disposed character", 1)
+	still("deallocated character", 1)
+
+	// A character left out of the frame is not drawn.
+	order = order[:len(order)-1]
+	p, replayed = frame("character left out")
+	if replayed || bytes.Equal(p, withExtra) {
+		t.Errorf("character left out: replayed %v, pixels unchanged %v", replayed, bytes.Equal(p, withExtra))
+	}
+	still("character left out", 1)
 }
 
 // TestReplayKeepsPool: a replay whose recorder was the last to draw into
@@ -316,7 +329,7 @@ func checkReplayKeepsPool(t *testing.T) {
 	chars := []*Character{NewCharacter(def), NewCharacter(replayModel())}
 	defer func() {
 		for _, c := range chars {
-			c.Dispose()
+			c.Deallocate()
 		}
 	}()
 	opts := make([]DrawOptions, 2)
@@ -410,7 +423,7 @@ func ownImage(w, h int) *ebiten.Image {
 func TestReplayCharacterDraw(t *testing.T) {
 	onGame(func() {
 		c := NewCharacter(replayModel())
-		defer c.Dispose()
+		defer c.Deallocate()
 		dst, dst2 := ownImage(64, 64), ownImage(64, 64)
 		defer func() { dst.Deallocate(); dst2.Deallocate() }()
 		var want []byte

@@ -3,9 +3,10 @@ package ebitenp2l
 import (
 	"image"
 	"image/color"
+	"runtime"
 	"slices"
-	"sync"
 	"unsafe"
+	"weak"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -14,10 +15,17 @@ import (
 
 // modelRes holds what every character of one model shares: the texture pages
 // on the GPU and the model's static mask sets. It is created by the first
-// character of a model and disposed with the last one.
+// character of a model and released when no character holds it any more
+// (lifetime.go).
 type modelRes struct {
 	model *p2l.Model
-	refs  int
+	// refs counts the characters holding it (guarded by resMu); key and
+	// self find it in the shared table, cleanup hands its images over when
+	// it is collected (lifetime.go).
+	refs    int
+	key     weak.Pointer[p2l.Model]
+	self    weak.Pointer[modelRes]
+	cleanup runtime.Cleanup
 
 	// Texture pages, premultiplied, each with a one-texel border that
 	// repeats its edge texels (clamp-to-edge for the shader's own bilinear
@@ -65,25 +73,18 @@ type modelRes struct {
 	nv   []int
 }
 
-var (
-	resMu sync.Mutex
-	res   = map[*p2l.Model]*modelRes{}
-	// liveCharacters counts characters not yet disposed; the offscreen pool
-	// is released when it drops to zero.
-	liveCharacters int
-)
-
 // acquireRes returns the shared resources of m, creating them on first use
 // with the pages that decode supplies.
 func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pose) *modelRes {
 	resMu.Lock()
 	defer resMu.Unlock()
 	liveCharacters++
-	if r := res[m]; r != nil {
+	key := weak.Make(m)
+	if r := shared[key].Value(); r != nil {
 		r.refs++
 		return r
 	}
-	r := &modelRes{model: m, refs: 1, decode: decode}
+	r := &modelRes{model: m, refs: 1, key: key, decode: decode}
 	pages, errs := decode()
 	r.pageErr = errs
 	r.upload(pages)
@@ -108,7 +109,9 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 		}
 		r.inds[i] = inRange(nil, mesh.Indices, r.nv[i])
 	}
-	res[m] = r
+	r.self = weak.Make(r)
+	shared[key] = r.self
+	r.cleanup = runtime.AddCleanup(r, resCollected, collectedRes{key: key, self: r.self, imgs: r.imgs})
 	return r
 }
 
@@ -132,7 +135,7 @@ func (r *modelRes) modelTriangles(mi int, idx []uint32) bool {
 
 // maskSet returns the index of the set holding exactly the meshes of masks
 // (in any order, duplicates ignored), adding it when new; −1 for none.
-// Only called while the resources are being built or with resMu held.
+// Only called while the resources are being built, with resMu held.
 func (r *modelRes) maskSet(masks []int) int {
 	if len(masks) == 0 {
 		return -1
@@ -158,8 +161,7 @@ func (r *modelRes) maskSet(masks []int) int {
 }
 
 // hitPages returns the model's decoded pages for pixel hit tests, decoding
-// them on first use (once per model; they are kept until the model's last
-// character is disposed).
+// them on first use (once per model; they are kept as long as r).
 func (r *modelRes) hitPages() []*image.RGBA {
 	resMu.Lock()
 	defer resMu.Unlock()
@@ -173,24 +175,17 @@ func (r *modelRes) hitPages() []*image.RGBA {
 	return r.cpuPages
 }
 
-// release drops one reference; the last one disposes the pages.
+// release deallocates r's images now and forgets r: no character holds it
+// any more (the last one was deallocated, or collected while r was still
+// reachable). resMu is held; on the game goroutine.
 func (r *modelRes) release() {
-	resMu.Lock()
-	defer resMu.Unlock()
-	liveCharacters--
-	if liveCharacters == 0 {
-		pool.dispose()
-	}
-	r.refs--
-	if r.refs > 0 {
-		return
-	}
+	r.cleanup.Stop()
 	for _, img := range r.imgs {
 		img.Deallocate()
 	}
 	r.cpuPages = nil
-	if res[r.model] == r {
-		delete(res, r.model)
+	if shared[r.key] == r.self {
+		delete(shared, r.key)
 	}
 }
 

@@ -39,7 +39,7 @@ func (s *variantScene) draw() []byte {
 		opts := make([]DrawOptions, s.n)
 		for i := range s.n {
 			c := NewCharacterWithOptions(s.model, &Options{Textures: s.topts})
-			defer c.Dispose()
+			defer c.Deallocate()
 			if s.pose != nil {
 				c.Rig().SetParameterValues(s.pose)
 			}

@@ -27,7 +27,7 @@ func TestVertexCache(t *testing.T) {
 func checkVertexCache(t *testing.T, model *p2l.Model) {
 	poses := parityPoses(model)
 	c := NewCharacter(model)
-	defer c.Dispose()
+	defer c.Deallocate()
 	c.Rig().SetBehaviors(0)
 	var opts DrawOptions
 	scale := 300 / float64(max(model.Canvas.Width, model.Canvas.Height))
@@ -48,7 +48,7 @@ func checkVertexCache(t *testing.T, model *p2l.Model) {
 		got := pixels(dst)
 
 		fresh := NewCharacter(model)
-		defer fresh.Dispose()
+		defer fresh.Deallocate()
 		fresh.Rig().SetParameterValues(poses[pose])
 		fresh.Rig().Evaluate()
 		dst.Clear()
@@ -120,7 +120,7 @@ func TestCulledIndicesFollowRevisions(t *testing.T) {
 			return s.pages[i], nil
 		}}}
 		c := newCharacter(&s.model, opts, nil, rp)
-		defer c.Dispose()
+		defer c.Deallocate()
 		dst := blackImage(10, 10)
 		defer dst.Deallocate()
 		c.Draw(dst, nil)
@@ -218,7 +218,7 @@ func TestUpdateKeepsBoxes(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			onGame(func() {
 				c := NewCharacter(m.model)
-				defer c.Dispose()
+				defer c.Deallocate()
 				rig := c.Rig()
 				dst := blackImage(64, 64)
 				defer dst.Deallocate()

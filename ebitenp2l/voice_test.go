@@ -102,7 +102,7 @@ func TestVoiceSilent(t *testing.T) {
 	open, form := m.ParameterIndex("ParamMouthOpenY"), m.ParameterIndex("ParamMouthForm")
 	var c *Character
 	onGame(func() { c = NewCharacter(m) })
-	defer onGame(c.Dispose)
+	defer onGame(c.Deallocate)
 	const gain, dt = 4, 1.0 / 60
 	s, _ := sound.Decode(assets.Speech, 44100)
 	v, err := NewVoice(c, s, &VoiceOptions{Silent: true, LipSync: lipsync.Options{Gain: gain, NoVowels: true}})
@@ -324,7 +324,7 @@ func TestVoiceWithoutDevice(t *testing.T) {
 	}
 	var c *Character
 	onGame(func() { c = NewCharacter(m) })
-	defer onGame(c.Dispose)
+	defer onGame(c.Deallocate)
 	s, _ := sound.Decode(assets.Speech, 44100)
 	v, err := NewVoice(c, s, nil)
 	if err != nil {

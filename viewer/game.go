@@ -182,7 +182,7 @@ func (g *game) openModel(name string, data []byte, dir fs.FS) error {
 // setModel replaces the character.
 func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	if g.char != nil {
-		g.char.Dispose()
+		g.char.Deallocate() // its voice stops, its pages go now rather than at a later collection
 	}
 	// Clip sounds (a Cubism motion's Sound) speak through the character's
 	// voice as the viewer's own voices do (speak); they resolve in the

@@ -131,9 +131,6 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.rig != nil {
-		dispose(c.rig)
-	}
 	c.model, c.rig, c.failed = m, r, false
 	c.reactions = make([]int, len(m.HitAreas))
 	c.tapGroups = make([][]int, len(m.HitAreas))

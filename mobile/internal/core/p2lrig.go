@@ -11,13 +11,11 @@ import (
 func loadModel(data []byte) (*p2l.Model, error) { return p2l.Load(data) }
 
 // Companion is what the game keeps with a rig: its drawable. The core
-// disposes it when the model is replaced.
-type Companion interface {
-	// Dispose releases the companion's resources (GPU images); the core
-	// calls it once, when its rig is discarded (the model is replaced, or
-	// the new rig failed its first evaluation).
-	Dispose()
-}
+// keeps it as long as the rig and then drops it, without a call: the core
+// runs on the host's threads, where GPU resources must not be released,
+// and an ebitenp2l.Character releases its own when it becomes unreachable
+// (on the game goroutine, at the next Draw).
+type Companion any
 
 // RigMaker makes the rig of a freshly loaded model and, optionally, its
 // companion. The game installs one that makes an ebitenp2l.Character and
@@ -53,9 +51,6 @@ func adapt(r *p2l.Rig, comp Companion) (Rig, error) {
 	r.SetBehaviors(p2l.AllBehaviors)
 	r.Evaluate()
 	if err := r.Err(); err != nil {
-		if comp != nil {
-			comp.Dispose()
-		}
 		return nil, err
 	}
 	return &p2lRig{r: r, comp: comp}, nil
@@ -67,13 +62,6 @@ func CompanionOf(r Rig) Companion {
 		return pr.comp
 	}
 	return nil
-}
-
-// dispose releases r's companion, if any.
-func dispose(r Rig) {
-	if c := CompanionOf(r); c != nil {
-		c.Dispose()
-	}
 }
 
 func (a *p2lRig) Update(dt float64)                     { a.r.Update(dt) }
