@@ -208,7 +208,9 @@ func (rec *recorder) record(r *renderer, first bool) {
 
 // sameState reports whether the call being submitted has the state of
 // recorded submission s (a state run has by construction; checked here so
-// that merging never depends on it).
+// that merging never depends on it). Every field of the options is
+// compared but the deprecated CompositeMode, which this package neither
+// sets nor reads (Blend replaced it).
 func (s *submission) sameState(r *renderer, u *[8]float32) bool {
 	o := &r.opts
 	return s.dst == r.call.dst && s.shader == r.call.shader && s.u == *u && s.pooled == r.pooled &&

@@ -477,6 +477,7 @@ func TestReplayKnowsDrawOptions(t *testing.T) {
 	if got, want := fields(DrawOptions{}), []string{"GeoM", "ColorScale", "Filter"}; !slices.Equal(got, want) {
 		t.Errorf("DrawOptions has fields %v, the frame key knows %v: add the new ones to charKey and TestReplay", got, want)
 	}
+	// CompositeMode is named, never read: deprecated, left zero, not compared.
 	if got, want := fields(ebiten.DrawTrianglesShaderOptions{}), []string{"CompositeMode", "Blend", "Uniforms", "Images", "FillRule", "AntiAlias"}; !slices.Equal(got, want) {
 		t.Errorf("DrawTrianglesShaderOptions has fields %v, submission.sameState knows %v", got, want)
 	}

@@ -101,15 +101,17 @@ const (
 	PassThroughOff
 )
 
-// State is the window as Ebitengine's getters report it.
+// State is the window as Ebitengine's getters report it. (Whether the
+// screen is transparent has only a deprecated getter, which reports what
+// Run asked for; the screen's pixels show it.)
 type State struct {
-	Transparent, Decorated, Floating, MousePassthrough bool
-	X, Y, Width, Height                                int
+	Decorated, Floating, MousePassthrough bool
+	X, Y, Width, Height                   int
 }
 
 func (s State) String() string {
-	return fmt.Sprintf("transparent=%v decorated=%v floating=%v passthrough=%v position=%d,%d size=%dx%d",
-		s.Transparent, s.Decorated, s.Floating, s.MousePassthrough, s.X, s.Y, s.Width, s.Height)
+	return fmt.Sprintf("decorated=%v floating=%v passthrough=%v position=%d,%d size=%dx%d",
+		s.Decorated, s.Floating, s.MousePassthrough, s.X, s.Y, s.Width, s.Height)
 }
 
 // Run shows c as a desktop mascot until she is told to quit (or Frames
@@ -309,7 +311,6 @@ func (m *mascot) Draw(screen *ebiten.Image) {
 // windowState reads the window through Ebitengine's getters.
 func windowState() State {
 	s := State{
-		Transparent:      ebiten.IsScreenTransparent(),
 		Decorated:        ebiten.IsWindowDecorated(),
 		Floating:         ebiten.IsWindowFloating(),
 		MousePassthrough: ebiten.IsWindowMousePassthrough(),
