@@ -133,12 +133,11 @@ func keyOf(prefix int, keys []float32, extra int32) string {
 // parameter's begin/count requires) and the keyform bindings (each a list
 // of parameter-binding indices), deduplicating both as the samples do.
 type bindings struct {
-	params    int
-	perParam  [][]string // binding keys per parameter, first appearance order
-	keysOf    map[string][]float32
-	kbLists   [][]string // per keyform binding: its parameter-binding keys
-	kbIndex   map[string]int
-	objectKBs []int // per registered object, its keyform binding
+	params   int
+	perParam [][]string // binding keys per parameter, first appearance order
+	keysOf   map[string][]float32
+	kbLists  [][]string // per keyform binding: its parameter-binding keys
+	kbIndex  map[string]int
 }
 
 func newBindings(params int) *bindings {
