@@ -695,12 +695,19 @@ func (r *Rig) evalMeshes() {
 	out, prev := r.verts[r.vcur], r.verts[r.vcur^1]
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		pr := r.evalObj(&c.obj)
-		r.meshOpacity[i] = float32(r.chainedOpacity(pr, c.parent))
+		// Its own properties read its channels' and bindings'
+		// parameters; unless one moved, the last ones stand (and the
+		// binding weights in r.bw are not needed: its geometry is kept
+		// or only mapped again).
+		pr := &r.meshProps[i]
+		if r.localMoved[i] || r.anyMoved(c.chanReads) {
+			*pr = r.evalObj(&c.obj)
+		}
+		r.meshOpacity[i] = float32(r.chainedOpacity(*pr, c.parent))
 		r.meshDraw64[i] = pr.drawOrder
 		r.meshDraw[i] = float32(pr.drawOrder)
 		if p.cubism {
-			mul, scr := r.inheritColors(pr, c.parent)
+			mul, scr := r.inheritColors(*pr, c.parent)
 			r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
 			r.meshVisible[i] = r.meshEnabled(i)
 		} else {

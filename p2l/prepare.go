@@ -250,8 +250,11 @@ type cmesh struct {
 	glued  bool          // some glue moves its vertices
 	chain  []int32       // ancestor parts, nearest first
 	reads  []int32       // parameters its geometry reads (paramSet): keyforms, bindings
-	gcomp  int32         // its glue component (prepared.gcomps), −1 when not glued
-	plOff  int           // offset of its vertices in Rig.place (a warp's child), −1 for none
+	// chanReads are the parameters its properties read (paramSet):
+	// channels, bindings; evalMeshes keeps them when none moved.
+	chanReads []int32
+	gcomp     int32 // its glue component (prepared.gcomps), −1 when not glued
+	plOff     int   // offset of its vertices in Rig.place (a warp's child), −1 for none
 }
 
 type cpart struct {
@@ -460,6 +463,7 @@ func (p *prepared) build(m *Model) error {
 	for i := range p.meshes {
 		c := &p.meshes[i]
 		c.reads = paramSet(&c.obj, false, &c.g)
+		c.chanReads = paramSet(&c.obj, true)
 	}
 	if err := p.buildDraw(m); err != nil {
 		return &recordError{tag: "DRAW", msg: "p2l: draw tree: " + err.Error()}

@@ -133,7 +133,10 @@ type Rig struct {
 	defMoved   []bool
 	meshMoved  []bool
 	localMoved []bool // the mesh's own keyforms or bindings
-	compMoved  []bool
+	// meshProps are each mesh's own properties (evalObj) from the
+	// evaluation that last computed them.
+	meshProps []props
+	compMoved []bool
 	// meshLocals holds each mesh's positions in its parent's space (rest
 	// positions, keyforms, blend shapes) from the evaluation that last
 	// computed them, laid out as the vertex buffers.
@@ -295,6 +298,7 @@ func (m *Model) NewRig() *Rig {
 	r.defMoved = make([]bool, nd)
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
+	r.meshProps = make([]props, nm)
 	r.meshLocals = make([]float32, p.vertFloats)
 	r.place = newPlacement(p.placePts)
 	r.defPlace = newPlacement(max(p.maxDefPts, 2)) // a rotation maps 2 points
