@@ -752,8 +752,9 @@ func (r *Rig) evalMeshes() {
 			}
 			finite = r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		}
-		// Glue and the advanced mode move vertices later.
-		r.finiteVerts[i] = finite && !c.glued && r.adv == nil
+		// The advanced mode moves vertices later; glue checks the
+		// vertices it moves (glueCheck).
+		r.finiteVerts[i] = finite && r.adv == nil
 		// Glue moves vertices later: updateChanges compares glued meshes
 		// then.
 		r.vertChanged[i] = !c.glued && !bitsEqual32(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
@@ -833,6 +834,7 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float32) {
 func (r *Rig) evalGlues() {
 	p := r.p
 	out := r.verts[r.vcur]
+	var z float32 // zeroIfFinite's sum over the vertices glue writes
 	for gi := range p.glues {
 		g := &p.glues[gi]
 		if g.a == g.b || !r.compMoved[g.comp] {
@@ -854,8 +856,10 @@ func (r *Rig) evalGlues() {
 			va[a+1] = ay + float32(float32((by-ay)*pr.WeightA)*in)
 			vb[b] = bx + float32(float32((ax-bx)*pr.WeightB)*in)
 			vb[b+1] = by + float32(float32((ay-by)*pr.WeightB)*in)
+			z += va[a] - va[a] + va[a+1] - va[a+1] + vb[b] - vb[b] + vb[b+1] - vb[b+1]
 		}
 	}
+	r.glueCheck = z
 }
 
 // evalParts evaluates part properties and group composites.

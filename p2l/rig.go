@@ -95,8 +95,11 @@ type Rig struct {
 	vertChanged []bool
 	// finiteVerts: the mesh's vertices, as this evaluation recomputed
 	// them, are finite by the lattice bound (smallBits), so checkOutputs
-	// does not read them.
+	// does not read them; those glue then moved are in glueCheck.
 	finiteVerts []bool
+	// glueCheck is 0 when every vertex this evaluation's glues wrote is
+	// finite, NaN otherwise (zeroIfFinite's sum).
+	glueCheck   float32
 	meshRev     []uint64 // MeshRevision
 	rev         uint64   // Revision
 	changes     []MeshChange
