@@ -499,37 +499,62 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 // place maps the points in of warp c's child space that lie inside the
 // open unit square into out through the cell table ct, recording their
 // placement in pl, and reports whether any point lies elsewhere (their
-// placement −1, their out left for mapWarp64). It is the hot loop, and
-// calls nothing, so that its variables stay in registers.
+// placement −1, their out left for mapWarp64). Its loops are the hot ones:
+// they call nothing and there is one per interpolation, so that their
+// variables stay in registers.
 func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside bool) {
+	if c.bilinear {
+		return placeBilinear(c, ct.quads, in, out, pl)
+	}
+	return placeTriangles(c, ct.tris, in, out, pl)
+}
+
+// inUnit reports whether 0 ≤ u, v < 1, on the float32 bits: sign clear
+// and below 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike), so
+// that a point's cell is the integer part of its scaled coordinates
+// without a clamp.
+func inUnit(u, v float32) bool { return max(math.Float32bits(u), math.Float32bits(v)) < one32 }
+
+// placeTriangles is place for a triangle-interpolated warp.
+func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placement) (outside bool) {
 	cols := c.cols
 	fc, fr := float64(cols), float64(c.rows)
-	bilin := c.bilinear
 	wt := pl.w[:len(in)]
 	at, out := pl.at[:len(wt)], out[:len(wt)]
-	for p, uv := range in {
-		su, sv := uv[0], uv[1]
-		// 0 ≤ u, v < 1 on the float32 bits: sign clear and below 1.0's
-		// (−0 and NaN go to mapWarp64, which maps −0 alike), so that the
-		// cell is the integer part without a clamp.
-		if max(math.Float32bits(su), math.Float32bits(sv)) >= one32 {
+	for p := range wt {
+		su, sv := in[p][0], in[p][1]
+		if !inUnit(su, sv) {
 			at[p], outside = -1, true
 			continue
 		}
 		cell, s, t := unitCell(su, sv, fc, fr, cols)
-		var x, y float64
-		if bilin {
-			at[p], wt[p][0], wt[p][1] = int32(cell), s, t
-			a, b, cc, dd := bilinearWeights(s, t)
-			x, y = bilinear(&ct.quads[cell], a, b, cc, dd)
-		} else {
-			tri := 2 * cell
-			if s+t > 1 {
-				tri, s, t = tri+1, 1-s, 1-t // the upper triangle, from P11
-			}
-			at[p], wt[p][0], wt[p][1] = int32(tri), s, t
-			x, y = triangle(&ct.tris[tri], s, t)
+		tri := 2 * cell
+		if s+t > 1 {
+			tri, s, t = tri+1, 1-s, 1-t // the upper triangle, from P11
 		}
+		at[p], wt[p][0], wt[p][1] = int32(tri), s, t
+		x, y := triangle(&tris[tri], s, t)
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+// placeBilinear is place for a bilinear warp.
+func placeBilinear(c *cdef, quads [][8]float64, in, out [][2]float32, pl placement) (outside bool) {
+	cols := c.cols
+	fc, fr := float64(cols), float64(c.rows)
+	wt := pl.w[:len(in)]
+	at, out := pl.at[:len(wt)], out[:len(wt)]
+	for p := range wt {
+		su, sv := in[p][0], in[p][1]
+		if !inUnit(su, sv) {
+			at[p], outside = -1, true
+			continue
+		}
+		cell, s, t := unitCell(su, sv, fc, fr, cols)
+		at[p], wt[p][0], wt[p][1] = int32(cell), s, t
+		a, b, cc, dd := bilinearWeights(s, t)
+		x, y := bilinear(&quads[cell], a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
