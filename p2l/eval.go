@@ -58,20 +58,23 @@ func (r *Rig) clampCurrent() {
 // the model is immutable and evaluation is deterministic.
 func (r *Rig) markMoved() {
 	all := !r.lastIn.valid || r.adv != nil
+	clear(r.moved)
 	for i, v := range r.current {
-		r.moved[i] = all || math.Float32bits(v) != math.Float32bits(r.lastIn.current[i])
+		if all || math.Float32bits(v) != math.Float32bits(r.lastIn.current[i]) {
+			r.moved[i>>6] |= 1 << (i & 63)
+		}
 	}
 	p := r.p
 	for i := range p.defs {
 		c := &p.defs[i]
-		r.defMoved[i] = all || r.anyMoved(c.reads) || c.parent >= 0 && r.defMoved[c.parent]
+		r.defMoved[i] = all || c.reads.meets(r.moved) || c.parent >= 0 && r.defMoved[c.parent]
 	}
 	for ci := range p.gcomps {
-		r.compMoved[ci] = all || r.anyMoved(p.gcomps[ci].reads)
+		r.compMoved[ci] = all || p.gcomps[ci].reads.meets(r.moved)
 	}
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		r.localMoved[i] = all || r.anyMoved(c.reads)
+		r.localMoved[i] = all || c.reads.meets(r.moved)
 		r.meshMoved[i] = r.localMoved[i] || c.parent >= 0 && r.defMoved[c.parent]
 		if r.meshMoved[i] && c.gcomp >= 0 {
 			r.compMoved[c.gcomp] = true
@@ -84,16 +87,6 @@ func (r *Rig) markMoved() {
 			}
 		}
 	}
-}
-
-// anyMoved reports whether one of the parameters ps moved (markMoved).
-func (r *Rig) anyMoved(ps []int32) bool {
-	for _, i := range ps {
-		if r.moved[i] {
-			return true
-		}
-	}
-	return false
 }
 
 // evalObj computes a record's properties and leaves its binding weights in
@@ -725,7 +718,7 @@ func (r *Rig) evalMeshes() {
 		// binding weights in r.bw are not needed: its geometry is kept
 		// or only mapped again).
 		pr := &r.meshProps[i]
-		if r.localMoved[i] || r.anyMoved(c.chanReads) {
+		if r.localMoved[i] || c.chanReads.meets(r.moved) {
 			*pr = r.evalObj(&c.obj)
 		}
 		r.meshOpacity[i] = float32(r.chainedOpacity(*pr, c.parent))

@@ -132,7 +132,7 @@ type Rig struct {
 	// whose value differs from the last full evaluation's, deformers and
 	// mesh geometries whose inputs do, glue components with such a mesh or
 	// intensity. The rest keep the last evaluation's results.
-	moved      []bool
+	moved      paramMask
 	defMoved   []bool
 	meshMoved  []bool
 	localMoved []bool // the mesh's own keyforms or bindings
@@ -297,7 +297,7 @@ func (m *Model) NewRig() *Rig {
 	r.prevDraw = make([]float32, nm)
 	r.prevVisible = make([]bool, nm)
 	r.prevPos = make([]int32, nm)
-	r.moved = make([]bool, np)
+	r.moved = newParamMask(nil, np)
 	r.defMoved = make([]bool, nd)
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
