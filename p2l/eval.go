@@ -921,6 +921,26 @@ func cmpSortItem(a, b sortItem) int {
 	return int(a.pos - b.pos)
 }
 
+// sortNearlySorted sorts items by cmpSortItem: by insertion while that
+// moves fewer items than there are, then by slices.SortFunc, so that an
+// order turned upside down costs n log n rather than n².
+func sortNearlySorted(items []sortItem) {
+	budget := len(items)
+	for i := 1; i < len(items); i++ {
+		it := items[i]
+		j := i
+		for j > 0 && cmpSortItem(items[j-1], it) > 0 {
+			items[j] = items[j-1]
+			j--
+		}
+		items[j] = it
+		if budget -= i - j; budget < 0 {
+			slices.SortFunc(items, cmpSortItem)
+			return
+		}
+	}
+}
+
 // emitGroup emits group gi, wrapped in an isolated-group command pair when
 // its part is isolated and it draws anything.
 func (r *Rig) emitGroup(gi int32) {
@@ -973,10 +993,21 @@ func (r *Rig) emitChildren(g *cgroup) {
 		}
 	}
 	if !same {
-		for k, n := range g.children {
-			items[k] = sortItem{key: keys[k], pos: int32(k), node: n}
+		if r.evaluated {
+			// Last evaluation's order with the new keys: usually a few
+			// items out of place, which an insertion sort settles in
+			// about one pass. The order (key, then tree position) is
+			// total, so any sort gives the same result.
+			for k := range items {
+				items[k].key = keys[items[k].pos]
+			}
+			sortNearlySorted(items)
+		} else {
+			for k, n := range g.children {
+				items[k] = sortItem{key: keys[k], pos: int32(k), node: n}
+			}
+			slices.SortFunc(items, cmpSortItem)
 		}
-		slices.SortFunc(items, cmpSortItem)
 	}
 	for _, it := range items {
 		if it.node.group >= 0 {
