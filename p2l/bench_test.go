@@ -101,14 +101,12 @@ func animatedPose(m *p2l.Model, frame int) []float32 {
 	return v
 }
 
-func runEvaluate(b *testing.B, m *p2l.Model, worst bool) {
+// runEvaluate times r.Evaluate on m alternating between two poses (see
+// evaluatePoses) and returns the thread CPU time per evaluation in
+// nanoseconds (0 where the platform does not tell).
+func runEvaluate(b *testing.B, m *p2l.Model, worst bool) float64 {
 	r := m.NewRig()
-	poses := [2][]float32{animatedPose(m, 0), animatedPose(m, 1)}
-	if worst {
-		// Every grid parameter moves between the two poses (within the
-		// same keys), so that nothing keeps its last results.
-		poses = [2][]float32{benchPose(m, 0.5), benchPose(m, 0.6)}
-	}
+	poses := evaluatePoses(m, worst)
 	r.SetParameterValues(poses[0])
 	r.Evaluate()
 	if r.Err() != nil {
@@ -130,10 +128,24 @@ func runEvaluate(b *testing.B, m *p2l.Model, worst bool) {
 		r.Evaluate()
 		i++
 	}
+	perOp := 0.0
 	if cpu := threadCPU() - c0; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		perOp = float64(cpu.Nanoseconds()) / float64(b.N)
+		b.ReportMetric(perOp, "cpu-ns/op")
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(verts), "ns/vertex")
+	return perOp
+}
+
+// evaluatePoses are the two poses runEvaluate alternates between: the
+// typical frame's (animatedPose 0 and 1), or with worst every grid
+// parameter between two keys and moving (within the same keys), so that
+// nothing keeps its last results.
+func evaluatePoses(m *p2l.Model, worst bool) [2][]float32 {
+	if worst {
+		return [2][]float32{benchPose(m, 0.5), benchPose(m, 0.6)}
+	}
+	return [2][]float32{animatedPose(m, 0), animatedPose(m, 1)}
 }
 
 // BenchmarkEvaluate evaluates the character-scale synthetic model (120

@@ -58,20 +58,23 @@ func (r *Rig) clampCurrent() {
 // the model is immutable and evaluation is deterministic.
 func (r *Rig) markMoved() {
 	all := !r.lastIn.valid || r.adv != nil
+	clear(r.moved)
 	for i, v := range r.current {
-		r.moved[i] = all || math.Float32bits(v) != math.Float32bits(r.lastIn.current[i])
+		if all || math.Float32bits(v) != math.Float32bits(r.lastIn.current[i]) {
+			r.moved[i>>6] |= 1 << (i & 63)
+		}
 	}
 	p := r.p
 	for i := range p.defs {
 		c := &p.defs[i]
-		r.defMoved[i] = all || r.anyMoved(c.reads) || c.parent >= 0 && r.defMoved[c.parent]
+		r.defMoved[i] = all || c.reads.meets(r.moved) || c.parent >= 0 && r.defMoved[c.parent]
 	}
 	for ci := range p.gcomps {
-		r.compMoved[ci] = all || r.anyMoved(p.gcomps[ci].reads)
+		r.compMoved[ci] = all || p.gcomps[ci].reads.meets(r.moved)
 	}
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		r.localMoved[i] = all || r.anyMoved(c.reads)
+		r.localMoved[i] = all || c.reads.meets(r.moved)
 		r.meshMoved[i] = r.localMoved[i] || c.parent >= 0 && r.defMoved[c.parent]
 		if r.meshMoved[i] && c.gcomp >= 0 {
 			r.compMoved[c.gcomp] = true
@@ -84,16 +87,6 @@ func (r *Rig) markMoved() {
 			}
 		}
 	}
-}
-
-// anyMoved reports whether one of the parameters ps moved (markMoved).
-func (r *Rig) anyMoved(ps []int32) bool {
-	for _, i := range ps {
-		if r.moved[i] {
-			return true
-		}
-	}
-	return false
 }
 
 // evalObj computes a record's properties and leaves its binding weights in
@@ -499,37 +492,62 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 // place maps the points in of warp c's child space that lie inside the
 // open unit square into out through the cell table ct, recording their
 // placement in pl, and reports whether any point lies elsewhere (their
-// placement −1, their out left for mapWarp64). It is the hot loop, and
-// calls nothing, so that its variables stay in registers.
+// placement −1, their out left for mapWarp64). Its loops are the hot ones:
+// they call nothing and there is one per interpolation, so that their
+// variables stay in registers.
 func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside bool) {
+	if c.bilinear {
+		return placeBilinear(c, ct.quads, in, out, pl)
+	}
+	return placeTriangles(c, ct.tris, in, out, pl)
+}
+
+// inUnit reports whether 0 ≤ u, v < 1, on the float32 bits: sign clear
+// and below 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike), so
+// that a point's cell is the integer part of its scaled coordinates
+// without a clamp.
+func inUnit(u, v float32) bool { return max(math.Float32bits(u), math.Float32bits(v)) < one32 }
+
+// placeTriangles is place for a triangle-interpolated warp.
+func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placement) (outside bool) {
 	cols := c.cols
 	fc, fr := float64(cols), float64(c.rows)
-	bilin := c.bilinear
 	wt := pl.w[:len(in)]
 	at, out := pl.at[:len(wt)], out[:len(wt)]
-	for p, uv := range in {
-		su, sv := uv[0], uv[1]
-		// 0 ≤ u, v < 1 on the float32 bits: sign clear and below 1.0's
-		// (−0 and NaN go to mapWarp64, which maps −0 alike), so that the
-		// cell is the integer part without a clamp.
-		if max(math.Float32bits(su), math.Float32bits(sv)) >= one32 {
+	for p := range wt {
+		su, sv := in[p][0], in[p][1]
+		if !inUnit(su, sv) {
 			at[p], outside = -1, true
 			continue
 		}
 		cell, s, t := unitCell(su, sv, fc, fr, cols)
-		var x, y float64
-		if bilin {
-			at[p], wt[p][0], wt[p][1] = int32(cell), s, t
-			a, b, cc, dd := bilinearWeights(s, t)
-			x, y = bilinear(&ct.quads[cell], a, b, cc, dd)
-		} else {
-			tri := 2 * cell
-			if s+t > 1 {
-				tri, s, t = tri+1, 1-s, 1-t // the upper triangle, from P11
-			}
-			at[p], wt[p][0], wt[p][1] = int32(tri), s, t
-			x, y = triangle(&ct.tris[tri], s, t)
+		tri := 2 * cell
+		if s+t > 1 {
+			tri, s, t = tri+1, 1-s, 1-t // the upper triangle, from P11
 		}
+		at[p], wt[p][0], wt[p][1] = int32(tri), s, t
+		x, y := triangle(&tris[tri], s, t)
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+// placeBilinear is place for a bilinear warp.
+func placeBilinear(c *cdef, quads [][8]float64, in, out [][2]float32, pl placement) (outside bool) {
+	cols := c.cols
+	fc, fr := float64(cols), float64(c.rows)
+	wt := pl.w[:len(in)]
+	at, out := pl.at[:len(wt)], out[:len(wt)]
+	for p := range wt {
+		su, sv := in[p][0], in[p][1]
+		if !inUnit(su, sv) {
+			at[p], outside = -1, true
+			continue
+		}
+		cell, s, t := unitCell(su, sv, fc, fr, cols)
+		at[p], wt[p][0], wt[p][1] = int32(cell), s, t
+		a, b, cc, dd := bilinearWeights(s, t)
+		x, y := bilinear(&quads[cell], a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
@@ -695,12 +713,19 @@ func (r *Rig) evalMeshes() {
 	out, prev := r.verts[r.vcur], r.verts[r.vcur^1]
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		pr := r.evalObj(&c.obj)
-		r.meshOpacity[i] = float32(r.chainedOpacity(pr, c.parent))
+		// Its own properties read its channels' and bindings'
+		// parameters; unless one moved, the last ones stand (and the
+		// binding weights in r.bw are not needed: its geometry is kept
+		// or only mapped again).
+		pr := &r.meshProps[i]
+		if r.localMoved[i] || c.chanReads.meets(r.moved) {
+			*pr = r.evalObj(&c.obj)
+		}
+		r.meshOpacity[i] = float32(r.chainedOpacity(*pr, c.parent))
 		r.meshDraw64[i] = pr.drawOrder
 		r.meshDraw[i] = float32(pr.drawOrder)
 		if p.cubism {
-			mul, scr := r.inheritColors(pr, c.parent)
+			mul, scr := r.inheritColors(*pr, c.parent)
 			r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
 			r.meshVisible[i] = r.meshEnabled(i)
 		} else {
@@ -745,8 +770,9 @@ func (r *Rig) evalMeshes() {
 			}
 			finite = r.mapPoints(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		}
-		// Glue and the advanced mode move vertices later.
-		r.finiteVerts[i] = finite && !c.glued && r.adv == nil
+		// The advanced mode moves vertices later; glue checks the
+		// vertices it moves (glueCheck).
+		r.finiteVerts[i] = finite && r.adv == nil
 		// Glue moves vertices later: updateChanges compares glued meshes
 		// then.
 		r.vertChanged[i] = !c.glued && !bitsEqual32(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
@@ -826,6 +852,7 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float32) {
 func (r *Rig) evalGlues() {
 	p := r.p
 	out := r.verts[r.vcur]
+	var z float32 // zeroIfFinite's sum over the vertices glue writes
 	for gi := range p.glues {
 		g := &p.glues[gi]
 		if g.a == g.b || !r.compMoved[g.comp] {
@@ -847,8 +874,10 @@ func (r *Rig) evalGlues() {
 			va[a+1] = ay + float32(float32((by-ay)*pr.WeightA)*in)
 			vb[b] = bx + float32(float32((ax-bx)*pr.WeightB)*in)
 			vb[b+1] = by + float32(float32((ay-by)*pr.WeightB)*in)
+			z += va[a] - va[a] + va[a+1] - va[a+1] + vb[b] - vb[b] + vb[b+1] - vb[b+1]
 		}
 	}
+	r.glueCheck = z
 }
 
 // evalParts evaluates part properties and group composites.
@@ -890,6 +919,26 @@ func cmpSortItem(a, b sortItem) int {
 		return 1
 	}
 	return int(a.pos - b.pos)
+}
+
+// sortNearlySorted sorts items by cmpSortItem: by insertion while that
+// moves fewer items than there are, then by slices.SortFunc, so that an
+// order turned upside down costs n log n rather than n².
+func sortNearlySorted(items []sortItem) {
+	budget := len(items)
+	for i := 1; i < len(items); i++ {
+		it := items[i]
+		j := i
+		for j > 0 && cmpSortItem(items[j-1], it) > 0 {
+			items[j] = items[j-1]
+			j--
+		}
+		items[j] = it
+		if budget -= i - j; budget < 0 {
+			slices.SortFunc(items, cmpSortItem)
+			return
+		}
+	}
 }
 
 // emitGroup emits group gi, wrapped in an isolated-group command pair when
@@ -944,10 +993,21 @@ func (r *Rig) emitChildren(g *cgroup) {
 		}
 	}
 	if !same {
-		for k, n := range g.children {
-			items[k] = sortItem{key: keys[k], pos: int32(k), node: n}
+		if r.evaluated {
+			// Last evaluation's order with the new keys: usually a few
+			// items out of place, which an insertion sort settles in
+			// about one pass. The order (key, then tree position) is
+			// total, so any sort gives the same result.
+			for k := range items {
+				items[k].key = keys[items[k].pos]
+			}
+			sortNearlySorted(items)
+		} else {
+			for k, n := range g.children {
+				items[k] = sortItem{key: keys[k], pos: int32(k), node: n}
+			}
+			slices.SortFunc(items, cmpSortItem)
 		}
-		slices.SortFunc(items, cmpSortItem)
 	}
 	for _, it := range items {
 		if it.node.group >= 0 {

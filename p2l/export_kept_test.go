@@ -9,7 +9,15 @@ func (m *Model) MeshReadsForTest(i int) []int32 {
 	if m == nil || i < 0 || i >= len(m.prep().meshes) {
 		return nil
 	}
-	return m.prep().meshes[i].reads
+	var ps []int32
+	for w, bits := range m.prep().meshes[i].reads {
+		for k := range 64 {
+			if bits&(1<<k) != 0 {
+				ps = append(ps, int32(64*w+k))
+			}
+		}
+	}
+	return ps
 }
 
 // PlacementForTest counts the vertices of mesh i whose place in its parent

@@ -66,8 +66,8 @@ func (r *Rig) checkOutputs() {
 	// Vertices of the meshes this evaluation recomputed (markMoved): the
 	// kept ones passed this check when they were computed, and those
 	// mapped through a lattice of small coordinates are finite by its
-	// bound (smallBits).
-	var z float32
+	// bound (smallBits) unless glue moved them (glueCheck).
+	z := r.glueCheck
 	out := r.verts[r.vcur]
 	for i := range r.p.meshes {
 		if c := &r.p.meshes[i]; r.meshMoved[i] && !r.finiteVerts[i] {

@@ -394,3 +394,36 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 		t.Fatalf("Err = %v, want a non-finite vertex of mesh 0", err)
 	}
 }
+
+// TestGlueOverflowFailsTheRig: glued meshes under a warp of small
+// coordinates are finite by the lattice bound before glue, and checkOutputs
+// then reads only the vertices glue moved. A glue weight near the float32
+// limit carries a moved vertex to infinity (A = 0.25·100 + (0.75·100 −
+// 0.25·100)·3e38·1 = 50·3e38 > MaxFloat32): the rig fails naming the mesh;
+// with weight 0.5 the same rig is live and the glued vertex is halfway
+// (25 + 50·0.5 = 50).
+func TestGlueOverflowFailsTheRig(t *testing.T) {
+	for _, c := range []struct {
+		weight float32
+		fails  bool
+	}{{0.5, false}, {3e38, true}} {
+		m := newTestModel()
+		w := m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
+		a := m.mesh(w, 0.25, 0.25, 0.5, 0.25, 0.25, 0.5)
+		b := m.mesh(w, 0.75, 0.25, 0.5, 0.75, 0.75, 0.75)
+		m.Glues = []Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 1, Pairs: []GluePair{{A: 0, B: 0, WeightA: c.weight}}}}
+		r := m.Model.NewRig()
+		if !c.fails {
+			eval(t, r)
+			if !r.finiteVerts[a] || !r.finiteVerts[b] {
+				t.Error("glued meshes under a small lattice are read by the final check")
+			}
+			checkVerts(t, r, a, 50, 25, 50, 25, 25, 50)
+			continue
+		}
+		r.Evaluate()
+		if err := r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
+			t.Errorf("weight %g: Err = %v, want a non-finite vertex of mesh 0", c.weight, err)
+		}
+	}
+}

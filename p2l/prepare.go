@@ -215,7 +215,7 @@ type cdef struct {
 	parent  int32
 	nearRot int32 // nearest rotation deformer above, −1 for none
 	obj     cobj
-	reads   []int32 // parameters its evaluation reads (paramSet)
+	reads   paramMask // parameters its evaluation reads (paramSet)
 
 	// Warp.
 	cols, rows int
@@ -249,9 +249,12 @@ type cmesh struct {
 	hidden bool          // its own visible flag is off
 	glued  bool          // some glue moves its vertices
 	chain  []int32       // ancestor parts, nearest first
-	reads  []int32       // parameters its geometry reads (paramSet): keyforms, bindings
-	gcomp  int32         // its glue component (prepared.gcomps), −1 when not glued
-	plOff  int           // offset of its vertices in Rig.place (a warp's child), −1 for none
+	reads  paramMask     // parameters its geometry reads (paramSet): keyforms, bindings
+	// chanReads are the parameters its properties read (paramSet):
+	// channels, bindings; evalMeshes keeps them when none moved.
+	chanReads paramMask
+	gcomp     int32 // its glue component (prepared.gcomps), −1 when not glued
+	plOff     int   // offset of its vertices in Rig.place (a warp's child), −1 for none
 }
 
 type cpart struct {
@@ -272,7 +275,7 @@ type cglue struct {
 // values the others had before glue, so they are computed all or none.
 type gcomp struct {
 	meshes []int32
-	reads  []int32 // parameters its glues' intensities read
+	reads  paramMask // parameters its glues' intensities read
 }
 
 // cgroup is a draw-tree group; the tree is flattened with children stored as
@@ -452,14 +455,15 @@ func (p *prepared) build(m *Model) error {
 			return recordFail("GLUE", "glue", i, m.Glues[i].ID, "", "%v", err)
 		}
 	}
-	p.buildGlueComponents()
+	p.buildGlueComponents(len(m.Parameters))
 	for i := range p.defs {
 		c := &p.defs[i]
-		c.reads = paramSet(&c.obj, true, &c.g)
+		c.reads = newParamMask(paramSet(&c.obj, true, &c.g), np)
 	}
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		c.reads = paramSet(&c.obj, false, &c.g)
+		c.reads = newParamMask(paramSet(&c.obj, false, &c.g), np)
+		c.chanReads = newParamMask(paramSet(&c.obj, true), np)
 	}
 	if err := p.buildDraw(m); err != nil {
 		return &recordError{tag: "DRAW", msg: "p2l: draw tree: " + err.Error()}
@@ -913,6 +917,34 @@ func paramSet(o *cobj, channels bool, grids ...*cgrid) []int32 {
 	return sortedSet(ps)
 }
 
+// paramMask is a set of parameters as bits, 64 a word: markMoved tests
+// whether an object read a moved parameter with one AND a word.
+type paramMask []uint64
+
+// newParamMask returns the set of the parameters ps of a model of np.
+func newParamMask(ps []int32, np int) paramMask {
+	m := make(paramMask, (np+63)/64)
+	m.add(ps)
+	return m
+}
+
+// add adds the parameters ps.
+func (m paramMask) add(ps []int32) {
+	for _, i := range ps {
+		m[i>>6] |= 1 << (i & 63)
+	}
+}
+
+// meets reports whether m and o share a parameter (same model).
+func (m paramMask) meets(o paramMask) bool {
+	for k, w := range m {
+		if w&o[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // sortedSet sorts ps and drops repeats (in place), keeping no spare
 // capacity: the result is kept by the prepared model.
 func sortedSet(ps []int32) []int32 {
@@ -923,7 +955,7 @@ func sortedSet(ps []int32) []int32 {
 // buildGlueComponents joins glued meshes into components (union–find over
 // the glues) and gives each its meshes, in mesh order, and the parameters
 // its glues' intensities read.
-func (p *prepared) buildGlueComponents() {
+func (p *prepared) buildGlueComponents(np int) {
 	for i := range p.meshes {
 		p.meshes[i].gcomp = -1
 	}
@@ -959,17 +991,16 @@ func (p *prepared) buildGlueComponents() {
 		p.meshes[i].gcomp = ci
 		p.gcomps[ci].meshes = append(p.gcomps[ci].meshes, int32(i))
 	}
+	for ci := range p.gcomps {
+		p.gcomps[ci].reads = newParamMask(nil, np)
+	}
 	for gi := range p.glues {
 		g := &p.glues[gi]
 		g.comp = p.meshes[g.a].gcomp
 		c := &p.gcomps[g.comp]
 		for k := range g.ch.list {
-			c.reads = append(c.reads, g.ch.list[k].g.params...)
+			c.reads.add(g.ch.list[k].g.params)
 		}
-	}
-	for ci := range p.gcomps {
-		c := &p.gcomps[ci]
-		c.reads = sortedSet(c.reads)
 	}
 }
 

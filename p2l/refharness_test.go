@@ -12,7 +12,7 @@ import (
 // refLines runs the reference harness p2lref (bin, from P2L_REF; not part
 // of this repository) with args and decodes each line it prints, one JSON
 // object per frame, into a T.
-func refLines[T any](t *testing.T, bin string, args []string) []T {
+func refLines[T any](t testing.TB, bin string, args []string) []T {
 	t.Helper()
 	out, err := exec.Command(bin, args...).Output()
 	if err != nil {

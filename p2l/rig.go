@@ -95,8 +95,11 @@ type Rig struct {
 	vertChanged []bool
 	// finiteVerts: the mesh's vertices, as this evaluation recomputed
 	// them, are finite by the lattice bound (smallBits), so checkOutputs
-	// does not read them.
+	// does not read them; those glue then moved are in glueCheck.
 	finiteVerts []bool
+	// glueCheck is 0 when every vertex this evaluation's glues wrote is
+	// finite, NaN otherwise (zeroIfFinite's sum).
+	glueCheck   float32
 	meshRev     []uint64 // MeshRevision
 	rev         uint64   // Revision
 	changes     []MeshChange
@@ -129,11 +132,14 @@ type Rig struct {
 	// whose value differs from the last full evaluation's, deformers and
 	// mesh geometries whose inputs do, glue components with such a mesh or
 	// intensity. The rest keep the last evaluation's results.
-	moved      []bool
+	moved      paramMask
 	defMoved   []bool
 	meshMoved  []bool
 	localMoved []bool // the mesh's own keyforms or bindings
-	compMoved  []bool
+	// meshProps are each mesh's own properties (evalObj) from the
+	// evaluation that last computed them.
+	meshProps []props
+	compMoved []bool
 	// meshLocals holds each mesh's positions in its parent's space (rest
 	// positions, keyforms, blend shapes) from the evaluation that last
 	// computed them, laid out as the vertex buffers.
@@ -291,10 +297,11 @@ func (m *Model) NewRig() *Rig {
 	r.prevDraw = make([]float32, nm)
 	r.prevVisible = make([]bool, nm)
 	r.prevPos = make([]int32, nm)
-	r.moved = make([]bool, np)
+	r.moved = newParamMask(nil, np)
 	r.defMoved = make([]bool, nd)
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
+	r.meshProps = make([]props, nm)
 	r.meshLocals = make([]float32, p.vertFloats)
 	r.place = newPlacement(p.placePts)
 	r.defPlace = newPlacement(max(p.maxDefPts, 2)) // a rotation maps 2 points
