@@ -42,6 +42,9 @@ type coder struct {
 
 	// Names stripped: reading requires empty names, writing writes none.
 	stripped bool
+	// checkOnly: writing to check the model (Validate), whose bytes are
+	// discarded: byte arrays are not copied.
+	checkOnly bool
 
 	path []pathElem
 	cext *[]cextRecord
@@ -737,5 +740,7 @@ func (c *coder) bytes(p *[]byte, f string) {
 	} else {
 		c.arrayHeader(codecU8, len(*p), f, nil)
 	}
-	c.out = append(c.out, *p...)
+	if !c.checkOnly {
+		c.out = append(c.out, *p...)
+	}
 }
