@@ -25,11 +25,11 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
-// recordEnv names the folder where TestLoadRecord keeps what Load made of
+// loadRecordEnv names the folder where TestLoadRecord keeps what Load made of
 // each bundle, to compare the importer's results before and after a change
 // meant to leave them alone (a speed-up). Outside the repository only: the
 // recordings of the samples are data derived from them.
-const recordEnv = "P2L_LOAD_RECORD"
+const loadRecordEnv = "P2L_LOAD_RECORD"
 
 // TestLoadRecord, with P2L_LOAD_RECORD set to a folder (e.g. /tmp/rec),
 // records for the synthetic bundle and each sample present everything Load
@@ -42,9 +42,9 @@ const recordEnv = "P2L_LOAD_RECORD"
 //
 //	P2L_LOAD_RECORD=/tmp/rec go test ./p2l/cubism/ -run TestLoadRecord
 func TestLoadRecord(t *testing.T) {
-	dir := os.Getenv(recordEnv)
+	dir := os.Getenv(loadRecordEnv)
 	if dir == "" {
-		t.Skipf("set %s to a folder outside the repository to record or compare Load's results", recordEnv)
+		t.Skipf("set %s to a folder outside the repository to record or compare Load's results", loadRecordEnv)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
