@@ -325,10 +325,19 @@ func BenchmarkMovingVsFloor(b *testing.B) {
 // benchmarkVsFloor times the draw of a crowd of n characters (moving:
 // updated before each frame, untimed) and its two floors in alternating
 // frames (see BenchmarkStillVsFloor).
-func benchmarkVsFloor(b *testing.B, model *p2l.Model, n int, moving bool) {
+//
+// setup, when given, is called on each character first (an idle group, say).
+func benchmarkVsFloor(b *testing.B, model *p2l.Model, n int, moving bool, setup ...func(*Character)) {
 	v := newVsFloor(model, n)
 	defer v.dispose()
 	s, frames := v.scene, v.frames()
+	onGame(func() {
+		for _, c := range s.chars {
+			for _, f := range setup {
+				f(c)
+			}
+		}
+	})
 	if moving {
 		var rf *rebuiltFloor
 		onGame(func() { rf = newRebuiltFloor(s) })

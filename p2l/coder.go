@@ -42,6 +42,10 @@ type coder struct {
 
 	// Names stripped: reading requires empty names, writing writes none.
 	stripped bool
+	// checkOnly: writing to check the model (Validate), whose bytes are
+	// discarded: the elements of arrays (floats, uints, bytes) are checked
+	// and not copied.
+	checkOnly bool
 
 	path []pathElem
 	cext *[]cextRecord
@@ -598,6 +602,9 @@ func (c *coder) floats(p *[]float32, hint arrayHint, f string) {
 		}
 	}
 	c.arrayHeader(codec, len(s), f, nil)
+	if c.checkOnly {
+		return
+	}
 	switch codec {
 	case codecF32:
 		for _, v := range s {
@@ -693,6 +700,9 @@ func (c *coder) uints(p *[]uint32, wide bool, f string) {
 		codec = codecU16
 	}
 	c.arrayHeader(codec, len(s), f, nil)
+	if c.checkOnly {
+		return
+	}
 	for _, v := range s {
 		if codec == codecU16 {
 			c.out = le.AppendUint16(c.out, uint16(v))
@@ -737,5 +747,7 @@ func (c *coder) bytes(p *[]byte, f string) {
 	} else {
 		c.arrayHeader(codecU8, len(*p), f, nil)
 	}
-	c.out = append(c.out, *p...)
+	if !c.checkOnly {
+		c.out = append(c.out, *p...)
+	}
 }

@@ -1,6 +1,7 @@
 package p2l
 
 import (
+	"io"
 	"math"
 	"reflect"
 	"testing"
@@ -156,7 +157,13 @@ func TestValidateRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := fullModel()
 			c.mutate(m)
-			checkErr(t, m.Validate(), c.want)
+			err := m.Validate()
+			checkErr(t, err, c.want)
+			// Validate checks without assembling a file (checkOnly):
+			// Write, which does, refuses the model for the same reason.
+			if werr := Write(io.Discard, m, nil); err != nil && (werr == nil || werr.Error() != err.Error()) {
+				t.Errorf("Write: %v, Validate: %v", werr, err)
+			}
 		})
 	}
 	if err := fullModel().Validate(); err != nil {

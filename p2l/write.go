@@ -65,23 +65,48 @@ func Write(w io.Writer, m *Model, opts *WriteOptions) error {
 
 // Validate checks m against every rule the reader applies (finite numbers,
 // references, sizes, ordering, ...). Load returns only valid models.
+//
+// It runs the writer's checks, as Write does, without assembling a file:
+// the chunks' bytes are discarded as they are made, and texture payloads,
+// which no rule looks into, are not copied.
 func (m *Model) Validate() error {
-	_, err := encode(m, nil)
+	_, err := encodeChunks(m, &WriteOptions{}, true)
 	return err
 }
 
 func encode(m *Model, opts *WriteOptions) ([]byte, error) {
-	if m == nil {
-		return nil, errNilModel
-	}
 	if opts == nil {
 		opts = &WriteOptions{}
+	}
+	if !opts.V1 {
+		chunks, err := encodeChunks(m, opts, false)
+		if err != nil {
+			return nil, err
+		}
+		var flags uint32
+		if opts.StripNames || m.NamesStripped {
+			flags |= container.FlagNamesStripped
+		}
+		return container.Write(flags, formatMinor, chunks, !opts.NoCRC)
+	}
+	if m == nil {
+		return nil, errNilModel
 	}
 	if err := checkRefs(m); err != nil {
 		return nil, err
 	}
-	if opts.V1 {
-		return encodeV1(m, opts)
+	return encodeV1(m, opts)
+}
+
+// encodeChunks checks m and encodes its v2 chunks, STRS first. With
+// checkOnly (Validate) the chunks are checked alone: none is returned,
+// and byte arrays are not copied (coder.checkOnly).
+func encodeChunks(m *Model, opts *WriteOptions, checkOnly bool) ([]container.ChunkData, error) {
+	if m == nil {
+		return nil, errNilModel
+	}
+	if err := checkRefs(m); err != nil {
+		return nil, err
 	}
 	strip := opts.StripNames || m.NamesStripped
 	var strList []string
@@ -98,10 +123,13 @@ func encode(m *Model, opts *WriteOptions) ([]byte, error) {
 			version = physicsVersion(&m.Physics)
 		}
 		c := &coder{tag: d.tag, version: version, strIndex: strIndex, strList: &strList,
-			codec: opts.Codec, stripped: strip, cext: &cext}
+			codec: opts.Codec, stripped: strip, cext: &cext, checkOnly: checkOnly}
 		d.code(c, m)
 		if c.err != nil {
 			return nil, c.err
+		}
+		if checkOnly {
+			continue
 		}
 		comp := container.Compression(opts.Compression)
 		if d.tag == "TEXR" {
@@ -109,14 +137,12 @@ func encode(m *Model, opts *WriteOptions) ([]byte, error) {
 		}
 		chunks = append(chunks, container.ChunkData{Tag: d.tag, Version: version, Required: d.core, Data: c.out, Compress: comp})
 	}
-	strs := encodeStrings(strList)
-	chunks = append([]container.ChunkData{{Tag: "STRS", Version: 1, Required: true, Data: strs,
-		Compress: container.Compression(opts.Compression)}}, chunks...)
-	var flags uint32
-	if strip {
-		flags |= container.FlagNamesStripped
+	if checkOnly {
+		return nil, nil
 	}
-	return container.Write(flags, formatMinor, chunks, !opts.NoCRC)
+	strs := encodeStrings(strList)
+	return append([]container.ChunkData{{Tag: "STRS", Version: 1, Required: true, Data: strs,
+		Compress: container.Compression(opts.Compression)}}, chunks...), nil
 }
 
 func encodeStrings(strs []string) []byte {

@@ -42,24 +42,25 @@ func cubicBezier(c [4]float64, u float64) float64 {
 // unrestricted is one unrestricted segment as the framework evaluates it.
 type unrestricted struct {
 	x, y [4]float64 // point times and values: start, control 1, control 2, end
+	// time is the cubic x(u) − t whose root is u, prepared once: fitting a
+	// segment evaluates it at hundreds of times.
+	time cardanoCubic
 }
 
 func newUnrestricted(p0 p2l.Point, s p2l.Segment) unrestricted {
-	return unrestricted{
+	b := unrestricted{
 		x: [4]float64{float64(p0.T), float64(s.C1.T), float64(s.C2.T), float64(s.End.T)},
 		y: [4]float64{float64(p0.V), float64(s.C1.V), float64(s.C2.V), float64(s.End.V)},
 	}
+	x := b.x
+	b.time = newCardanoCubic(x[3]-3*x[2]+3*x[1]-x[0], 3*x[2]-6*x[1]+3*x[0], 3*x[1]-3*x[0])
+	return b
 }
 
 // at is the framework's value at time t: u from Cardano's formula with the
 // framework's choice among the roots, then the value cubic at u.
 func (b *unrestricted) at(t float64) float64 {
-	x := b.x
-	a3 := x[3] - 3*x[2] + 3*x[1] - x[0]
-	a2 := 3*x[2] - 6*x[1] + 3*x[0]
-	a1 := 3*x[1] - 3*x[0]
-	a0 := x[0] - t
-	return cubicBezier(b.y, cardanoRoot(a3, a2, a1, a0))
+	return cubicBezier(b.y, b.time.root(b.x[0]-t))
 }
 
 func clamp01(v float64) float64 {
@@ -72,50 +73,81 @@ func clamp01(v float64) float64 {
 	return v
 }
 
-// cardanoRoot is the root in [0, 1] of a·u³ + b·u² + c·u + d that the
-// framework picks (CubismMath.cardanoAlgorithmForBezier): with |a| < 1e-5
-// the quadratic's root −(c + √(c² − 4bd))/(2b) (−d/c, −d when linear or
+// cardanoCubic is a·u³ + b·u² + c·u + d for a fixed a, b, c, with what
+// does not depend on d computed once.
+type cardanoCubic struct {
+	a, b, c float64
+	// With |a| ≥ cardanoEps: the depressed cubic's b/a, c/a, p/3, (p/3)³,
+	// 27·q − 27·d/a, b/(3a); and, when p < 0 (the only case with three
+	// real roots), √(−p/3)³ and 2·∛ of it.
+	ba, ca, p3, p3cube, q27, ba3 float64
+	r, t1                        float64
+}
+
+// cardanoEps is the framework's threshold below which a coefficient counts
+// as 0 (CubismMath.cardanoAlgorithmForBezier).
+const cardanoEps = 1e-5
+
+func newCardanoCubic(a, b, c float64) cardanoCubic {
+	k := cardanoCubic{a: a, b: b, c: c}
+	if math.Abs(a) < cardanoEps {
+		return k
+	}
+	// Each expression is the framework's, in its order, so that root gives
+	// the same bits as computing everything for each d.
+	k.ba, k.ca = b/a, c/a
+	p := (3*k.ca - k.ba*k.ba) / 3
+	k.p3 = p / 3
+	k.p3cube = k.p3 * k.p3 * k.p3
+	k.q27 = 2*k.ba*k.ba*k.ba - 9*k.ba*k.ca
+	k.ba3 = k.ba / 3
+	if k.p3 < 0 {
+		mp3 := -k.p3
+		k.r = math.Sqrt(mp3 * mp3 * mp3)
+		k.t1 = 2 * math.Cbrt(k.r)
+	}
+	return k
+}
+
+// root is the root in [0, 1] of a·u³ + b·u² + c·u + d that the framework
+// picks (CubismMath.cardanoAlgorithmForBezier): with |a| < 1e-5 the
+// quadratic's root −(c + √(c² − 4bd))/(2b) (−d/c, −d when linear or
 // constant); else by the sign of the discriminant, taking the first root
 // within 0.51 of 0.5 when there are several; clamped to [0, 1].
-func cardanoRoot(a, b, c, d float64) float64 {
-	const eps = 1e-5
-	if math.Abs(a) < eps {
+func (k *cardanoCubic) root(d float64) float64 {
+	a, b, c := k.a, k.b, k.c
+	if math.Abs(a) < cardanoEps {
 		switch {
-		case math.Abs(b) >= eps:
+		case math.Abs(b) >= cardanoEps:
 			return clamp01(-(c + math.Sqrt(c*c-4*b*d)) / (2 * b))
-		case math.Abs(c) >= eps:
+		case math.Abs(c) >= cardanoEps:
 			return clamp01(-d / c)
 		}
 		return clamp01(-d)
 	}
-	ba, ca, da := b/a, c/a, d/a
-	p := (3*ca - ba*ba) / 3
-	p3 := p / 3
-	q := (2*ba*ba*ba - 9*ba*ca + 27*da) / 27
+	da := d / a
+	q := (k.q27 + 27*da) / 27
 	q2 := q / 2
-	disc := q2*q2 + p3*p3*p3
+	disc := q2*q2 + k.p3cube
 	near := func(r float64) bool { return math.Abs(r-0.5) < 0.51 }
 	switch {
-	case disc < 0:
-		mp3 := -p3
-		r := math.Sqrt(mp3 * mp3 * mp3)
-		phi := math.Acos(min(1, max(-1, -q/(2*r))))
-		t1 := 2 * math.Cbrt(r)
-		for k := 0.0; k < 2; k++ {
-			if root := t1*math.Cos((phi+2*k*math.Pi)/3) - ba/3; near(root) {
+	case disc < 0: // then p3 < 0: r and t1 are set
+		phi := math.Acos(min(1, max(-1, -q/(2*k.r))))
+		for i := 0.0; i < 2; i++ {
+			if root := k.t1*math.Cos((phi+2*i*math.Pi)/3) - k.ba3; near(root) {
 				return clamp01(root)
 			}
 		}
-		return clamp01(t1*math.Cos((phi+4*math.Pi)/3) - ba/3)
+		return clamp01(k.t1*math.Cos((phi+4*math.Pi)/3) - k.ba3)
 	case disc == 0:
 		u1 := -math.Cbrt(q2)
-		if root := 2*u1 - ba/3; near(root) {
+		if root := 2*u1 - k.ba3; near(root) {
 			return clamp01(root)
 		}
-		return clamp01(-u1 - ba/3)
+		return clamp01(-u1 - k.ba3)
 	}
 	sd := math.Sqrt(disc)
-	return clamp01(math.Cbrt(sd-q2) - math.Cbrt(sd+q2) - ba/3)
+	return clamp01(math.Cbrt(sd-q2) - math.Cbrt(sd+q2) - k.ba3)
 }
 
 // restrictedAt is a restricted piece from (t0, v0) evaluated at t exactly as

@@ -128,23 +128,35 @@ func (r *reader) list(v value) []value {
 // number returns a finite number, or def (with a warning unless the value
 // is missing and quiet) when it is missing, not a number or not finite.
 func (r *reader) number(v value, def float64, quiet bool) float64 {
+	if f, ok := finiteNumber(v.v); ok {
+		return f
+	}
 	if v.missing() {
 		if !quiet {
 			r.warn(v.path, "missing: read as %v", def)
 		}
 		return def
 	}
-	n, ok := v.v.(json.Number)
-	if !ok {
+	if n, ok := v.v.(json.Number); ok {
+		r.warn(v.path, "number %s out of range: read as %v", n, def)
+	} else {
 		r.warn(v.path, "%s where a number is expected: read as %v", typeName(v.v), def)
-		return def
+	}
+	return def
+}
+
+// finiteNumber is a JSON number that is finite as a float64; false for
+// anything else (which number warns about).
+func finiteNumber(x any) (float64, bool) {
+	n, ok := x.(json.Number)
+	if !ok {
+		return 0, false
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		r.warn(v.path, "number %s out of range: read as %v", n, def)
-		return def
+		return 0, false
 	}
-	return f
+	return f, true
 }
 
 // float32 is number rounded to float32, with values beyond float32's range

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -210,12 +211,17 @@ func (r *reader) segments(field string, v value, restricted bool, rng float64) (
 		r.warn(field, "%s where an array is expected: curve skipped", typeName(v.v))
 		return cv, false
 	}
+	// A curve holds thousands of numbers: the path of one is made only
+	// when it is warned about.
+	elem := func(i int) string { return field + "[" + strconv.Itoa(i) + "]" }
 	s := make([]float64, len(raw))
 	for i, x := range raw {
-		e := value{v: x, path: fmt.Sprintf("%s[%d]", field, i), set: true}
-		f := r.number(e, math.NaN(), true)
+		f, ok := finiteNumber(x)
+		if !ok {
+			f = r.number(value{v: x, path: elem(i), set: true}, math.NaN(), true)
+		}
 		if math.IsNaN(f) || math.Abs(f) > math.MaxFloat32 {
-			r.warn(e.path, "not a finite float32 number: curve skipped")
+			r.warn(elem(i), "not a finite float32 number: curve skipped")
 			return cv, false
 		}
 		s[i] = f
@@ -231,7 +237,6 @@ func (r *reader) segments(field string, v value, restricted bool, rng float64) (
 	prev := cv.Start
 	padded := len(s) < 2
 	for i := 2; i == 2 || i < len(s); {
-		kf := fmt.Sprintf("%s[%d]", field, i)
 		n := 3 // numbers of this segment, type id included
 		kind := p2l.SegmentKind(0)
 		switch num(i) {
@@ -240,7 +245,7 @@ func (r *reader) segments(field string, v value, restricted bool, rng float64) (
 		case 1:
 			kind, n = p2l.SegmentBezier, 7
 		default:
-			r.warn(kf, "unknown segment type %v (0 linear, 1 Bezier, 2 stepped, 3 inverse stepped): curve skipped", num(i))
+			r.warn(elem(i), "unknown segment type %v (0 linear, 1 Bezier, 2 stepped, 3 inverse stepped): curve skipped", num(i))
 			return cv, false
 		}
 		padded = padded || i+n > len(s)
@@ -249,7 +254,7 @@ func (r *reader) segments(field string, v value, restricted bool, rng float64) (
 			seg.C1, seg.C2 = pt(i+1), pt(i+3)
 		}
 		if seg.End.T < prev.T {
-			r.warn(kf, "segment ends at %v s, before its start %v s: curve skipped", seg.End.T, prev.T)
+			r.warn(elem(i), "segment ends at %v s, before its start %v s: curve skipped", seg.End.T, prev.T)
 			return cv, false
 		}
 		if kind == p2l.SegmentBezier && !restricted && !timeLinear(prev, seg) {

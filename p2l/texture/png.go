@@ -67,8 +67,15 @@ func premultiplyInPlace(s *image.NRGBA) *image.RGBA {
 	for y := 0; y < h; y++ {
 		p := s.Pix[y*s.Stride : y*s.Stride+4*w]
 		for x := 0; x+3 < len(p); x += 4 {
-			a := uint32(p[x+3])
-			p[x], p[x+1], p[x+2] = mul8(uint32(p[x]), a), mul8(uint32(p[x+1]), a), mul8(uint32(p[x+2]), a)
+			// Most texels of a texture atlas are opaque or empty, where
+			// mul8 is the identity and zero (TestMul8Exhaustive).
+			switch a := uint32(p[x+3]); a {
+			case 255:
+			case 0:
+				p[x], p[x+1], p[x+2] = 0, 0, 0
+			default:
+				p[x], p[x+1], p[x+2] = mul8(uint32(p[x]), a), mul8(uint32(p[x+1]), a), mul8(uint32(p[x+2]), a)
+			}
 		}
 	}
 	return &image.RGBA{Pix: s.Pix, Stride: s.Stride, Rect: image.Rect(0, 0, w, h)}

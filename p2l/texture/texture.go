@@ -36,11 +36,15 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/png"
 	"io"
 	"io/fs"
 	"log/slog"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -78,7 +82,9 @@ type Options struct {
 
 	// MaxPixels is the pixel budget: the texels of all the pages one
 	// Decode call decodes, added up (0: DefaultMaxPixels). Pages are
-	// decoded in order; a page whose declared size (TEXR) or header size
+	// decoded as if in order (several embedded PNG pages that fit the
+	// budget together are decoded at the same time, with the same
+	// results); a page whose declared size (TEXR) or header size
 	// exceeds what is left of the budget is unavailable, checked before
 	// any of its pixels are decoded. DecodePage gives its one page the
 	// whole budget. Decoding needs at most 12 bytes per budget texel
@@ -167,10 +173,60 @@ func Decode(m *p2l.Model, opts *Options) []Page {
 	}
 	budget := int64(opts.budget())
 	pages := make([]Page, len(m.Textures))
-	for i := range m.Textures {
-		pages[i] = decodeIndex(m, i, opts, &budget)
+	if !decodeInParallel(m, opts, budget) {
+		for i := range m.Textures {
+			pages[i] = decodeIndex(m, i, opts, &budget)
+		}
+		return pages
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(pages)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(pages); i = int(next.Add(1) - 1) {
+				pages[i] = decodeWithin(m, i, opts, budget)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range pages {
+		logUnavailable(m, opts, &pages[i])
 	}
 	return pages
+}
+
+// decodeInParallel reports whether the pages of m can be decoded at the
+// same time with the same results as one after the other: more than one
+// page, each an embedded PNG page (no host resolver), whose declared and
+// header sizes, the larger of the two per page, add up to less than the
+// budget. Then no page can find less of the budget left than it needs,
+// whichever pages before it decode or fail, so each gets the same result
+// (and the same error) with the whole budget. Anything else is decoded in
+// order.
+func decodeInParallel(m *p2l.Model, opts *Options, budget int64) bool {
+	if opts.Resolve != nil || len(m.Textures) < 2 || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	var need uint64
+	for i := range m.Textures {
+		tp := &m.Textures[i]
+		if tp.Kind != p2l.TexturePNG {
+			return false
+		}
+		size := uint64(tp.Width) * uint64(tp.Height)
+		if cfg, err := png.DecodeConfig(bytes.NewReader(tp.Data)); err == nil && cfg.Width > 0 && cfg.Height > 0 {
+			size = max(size, uint64(cfg.Width)*uint64(cfg.Height))
+		}
+		if size >= uint64(budget) {
+			return false
+		}
+		if need += size; need >= uint64(budget) {
+			return false
+		}
+	}
+	return true
 }
 
 // DecodePage decodes texture page i of m (see Decode) with the whole pixel
@@ -190,9 +246,19 @@ func (o *Options) budget() int {
 	return o.MaxPixels
 }
 
-// decodeIndex decodes page i within *budget texels and takes the page's
-// texels from it.
+// decodeIndex decodes page i within *budget texels, logs it when it is
+// unavailable, and takes the page's texels from the budget.
 func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
+	p := decodeWithin(m, i, opts, *budget)
+	logUnavailable(m, opts, &p)
+	if p.Image != nil {
+		*budget -= int64(p.Image.Rect.Dx()) * int64(p.Image.Rect.Dy())
+	}
+	return p
+}
+
+// decodeWithin decodes page i within left texels.
+func decodeWithin(m *p2l.Model, i int, opts *Options, left int64) Page {
 	if m == nil || i < 0 || i >= len(m.Textures) {
 		n := 0
 		if m != nil {
@@ -214,24 +280,35 @@ func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
 	if !opts.Straight {
 		keep = nil
 	}
-	img, format, err := decodePage(i, tp, opts, *budget, keep)
+	img, format, err := decodePage(i, tp, opts, left, keep)
 	info.Format = format
 	if err != nil {
 		info.Err = &PageError{Index: i, Kind: tp.Kind, URI: tp.URI, Err: err}
-		logger := opts.Logger
-		if logger == nil {
-			logger = m.Logger()
-		}
-		if logger != nil {
-			logger.Warn("texture page unavailable", "page", i, "kind", int(tp.Kind), "uri", tp.URI, "err", err)
-		}
 		return Page{Info: info}
 	}
-	*budget -= int64(img.Rect.Dx()) * int64(img.Rect.Dy())
 	if straight != nil && straight.Rect != img.Rect {
 		straight = nil
 	}
 	return Page{Image: img, Straight: straight, Info: info}
+}
+
+// logUnavailable logs a page that could not be decoded (an index out of
+// range is not logged: it names no page).
+func logUnavailable(m *p2l.Model, opts *Options, p *Page) {
+	if p.Err == nil || m == nil || p.Index < 0 || p.Index >= len(m.Textures) {
+		return
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = m.Logger()
+	}
+	if logger != nil {
+		var cause error = p.Err
+		if pe, ok := p.Err.(*PageError); ok {
+			cause = pe.Err
+		}
+		logger.Warn("texture page unavailable", "page", p.Index, "kind", int(p.Kind), "uri", p.URI, "err", cause)
+	}
 }
 
 // overBudget is the error of a page larger than what is left of the budget.

@@ -77,6 +77,23 @@ func TestDecodePNGPremultiplies(t *testing.T) {
 	checkPremul(t, img, src)
 }
 
+// TestDecodePNGPremultipliesEveryAlpha: every colour value with every
+// alpha, the opaque and empty texels (which skip the multiplication)
+// included.
+func TestDecodePNGPremultipliesEveryAlpha(t *testing.T) {
+	src := image.NewNRGBA(image.Rect(0, 0, 256, 256))
+	for c := range 256 {
+		for a := range 256 {
+			src.SetNRGBA(c, a, color.NRGBA{uint8(c), uint8(255 - c), uint8(c * 7), uint8(a)})
+		}
+	}
+	img, err := DecodePNG(encodePNG(t, src), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPremul(t, img, src)
+}
+
 func TestDecodePNGOtherColorTypes(t *testing.T) {
 	gray := image.NewGray(image.Rect(0, 0, 3, 1))
 	gray.Pix = []uint8{0, 128, 255}
