@@ -44,7 +44,8 @@ type coder struct {
 	stripped bool
 	// checkOnly: writing to check the model (Validate), whose bytes are
 	// discarded: the elements of arrays (floats, uints, bytes) are checked
-	// and not copied.
+	// and not copied, and scalars, counts and string references are not
+	// written either.
 	checkOnly bool
 
 	path []pathElem
@@ -125,7 +126,9 @@ func (c *coder) u8(p *uint8, f string) {
 		}
 		return
 	}
-	c.out = append(c.out, *p)
+	if !c.checkOnly {
+		c.out = append(c.out, *p)
+	}
 }
 
 // max8 codes a u8 that must be ≤ max.
@@ -156,7 +159,9 @@ func (c *coder) u16(p *uint16, f string) {
 		}
 		return
 	}
-	c.out = le.AppendUint16(c.out, *p)
+	if !c.checkOnly {
+		c.out = le.AppendUint16(c.out, *p)
+	}
 }
 
 func (c *coder) u32(p *uint32, f string) {
@@ -167,7 +172,9 @@ func (c *coder) u32(p *uint32, f string) {
 		}
 		return
 	}
-	c.out = le.AppendUint32(c.out, *p)
+	if !c.checkOnly {
+		c.out = le.AppendUint32(c.out, *p)
+	}
 }
 
 func (c *coder) i32(p *int32, f string) {
@@ -178,12 +185,16 @@ func (c *coder) i32(p *int32, f string) {
 	}
 }
 
-func (c *coder) f32(p *float32, f string) {
+func (c *coder) f32(p *float32, f string) { c.f32Field(p, f, "") }
+
+// f32Field codes an f32 whose field name is f+suffix (joined only for an
+// error).
+func (c *coder) f32Field(p *float32, f, suffix string) {
 	if c.read {
 		if c.need(4, f) {
 			bits := le.Uint32(c.b[c.pos:])
 			if bits&0x7f800000 == 0x7f800000 {
-				c.fail(f, "not a finite number")
+				c.fail(f+suffix, "not a finite number")
 				return
 			}
 			*p = math.Float32frombits(bits)
@@ -192,18 +203,20 @@ func (c *coder) f32(p *float32, f string) {
 		return
 	}
 	if !finite(*p) {
-		c.fail(f, "not a finite number (%v)", *p)
+		c.fail(f+suffix, "not a finite number (%v)", *p)
 		return
 	}
-	c.out = le.AppendUint32(c.out, math.Float32bits(*p))
+	if !c.checkOnly {
+		c.out = le.AppendUint32(c.out, math.Float32bits(*p))
+	}
 }
 
 func finite(f float32) bool { return math.Float32bits(f)&0x7f800000 != 0x7f800000 }
 
 func (c *coder) rgb(p *Color, f string) {
-	c.f32(&p[0], f+".r")
-	c.f32(&p[1], f+".g")
-	c.f32(&p[2], f+".b")
+	c.f32Field(&p[0], f, ".r")
+	c.f32Field(&p[1], f, ".g")
+	c.f32Field(&p[2], f, ".b")
 }
 
 // ref codes a u32 index into an int. Its target is checked by checkRefs.
@@ -277,11 +290,16 @@ func (c *coder) sref(p *string, f string) {
 		return
 	}
 	if *p == "" {
-		c.out = le.AppendUint32(c.out, 0xFFFFFFFF)
+		if !c.checkOnly {
+			c.out = le.AppendUint32(c.out, 0xFFFFFFFF)
+		}
 		return
 	}
 	if !utf8.ValidString(*p) {
 		c.fail(f, "string is not valid UTF-8")
+		return
+	}
+	if c.checkOnly {
 		return
 	}
 	i, ok := c.strIndex[*p]
@@ -363,6 +381,9 @@ func (c *coder) count(n int, width, minSize int, f string) int {
 	if uint64(n) > max {
 		c.fail(f, "%d entries exceed the count width (max %d)", n, max)
 		return 0
+	}
+	if c.checkOnly {
+		return n
 	}
 	switch width {
 	case 1:
@@ -575,11 +596,9 @@ func (c *coder) floats(p *[]float32, hint arrayHint, f string) {
 		return
 	}
 	s := *p
-	for i, v := range s {
-		if !finite(v) {
-			c.fail(f, "element %d is not a finite number (%v)", i, v)
-			return
-		}
+	if i := nonFinite(s); i >= 0 {
+		c.fail(f, "element %d is not a finite number (%v)", i, s[i])
+		return
 	}
 	if c.v1 {
 		c.v1count(len(s), 4, f)
