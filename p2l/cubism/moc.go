@@ -105,6 +105,30 @@ type lowering struct {
 	defIndex []int // moc deformer index → p2l deformer index
 	// partOn: the part and every part above it are enabled (static).
 	partOn []bool
+	// floats hands out the keyform arrays of the lowered model.
+	floats arena[float32]
+}
+
+// arena hands out slices of a few large backing arrays: a lowered model
+// holds thousands of keyform arrays, and one allocation each would cost
+// more than filling them. Each slice is capped at its length, so an append
+// to it cannot reach its neighbour.
+type arena[T any] struct{ free []T }
+
+// arenaChunk is the size of an arena's backing arrays (elements).
+const arenaChunk = 1 << 15
+
+// take returns a zeroed slice of n elements.
+func (a *arena[T]) take(n int) []T {
+	if n > cap(a.free)-len(a.free) {
+		if n > arenaChunk/4 {
+			return make([]T, n)
+		}
+		a.free = make([]T, 0, arenaChunk)
+	}
+	k := len(a.free)
+	a.free = a.free[:k+n]
+	return a.free[k : k+n : k+n]
 }
 
 func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
@@ -172,6 +196,28 @@ func (l *lowering) partsEnabled() {
 
 // partEnabled is the static state of part i (−1: no part, enabled).
 func (l *lowering) partEnabled(i int) bool { return i < 0 || i >= len(l.partOn) || l.partOn[i] }
+
+// points lowers the first n points of pts, in space s, into x,y pairs.
+func (l *lowering) points(s space, pts []moc3.Vec2, n int) []float32 {
+	v := l.floats.take(2 * n)
+	pointsInto(l, s, pts[:n], v)
+	return v
+}
+
+// pointsInto lowers pts, in space s, into dst (x,y pairs).
+func pointsInto[T float32 | float64](l *lowering, s space, pts []moc3.Vec2, dst []T) {
+	dst = dst[:2*len(pts)]
+	if s != rootSpace {
+		for j, p := range pts {
+			dst[2*j], dst[2*j+1] = T(p.X), T(p.Y)
+		}
+		return
+	}
+	for j, p := range pts {
+		x, y := l.point(s, p.X, p.Y)
+		dst[2*j], dst[2*j+1] = T(x), T(y)
+	}
+}
 
 // point lowers a point of the given space (see the file comment).
 func (l *lowering) point(s space, x, y float32) (float32, float32) {
@@ -283,27 +329,17 @@ func (l *lowering) deformers() error {
 func (l *lowering) warp(w *moc3.WarpDeformer, s space) *p2l.Warp {
 	n := (w.Columns + 1) * (w.Rows + 1)
 	out := &p2l.Warp{Columns: w.Columns, Rows: w.Rows}
-	lowerPts := func(pts []moc3.Vec2) []float32 {
-		v := make([]float32, 0, 2*n)
-		for _, p := range pts[:n] {
-			x, y := l.point(s, p.X, p.Y)
-			v = append(v, x, y)
-		}
-		return v
-	}
-	out.Keyforms = gridOf(w.Axes, len(w.Keyforms), func(k int) []float32 { return lowerPts(w.Keyforms[k].Points) })
+	out.Keyforms = gridOf(w.Axes, len(w.Keyforms), func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
 	if len(w.BlendShapes) == 0 {
 		return out
 	}
 	def := l.defaultBlend(w.Axes, len(w.Keyforms), 2*n, func(k int, dst []float64) {
-		for j, p := range lowerPts(w.Keyforms[k].Points) {
-			dst[j] = float64(p)
-		}
+		pointsInto(l, s, w.Keyforms[k].Points[:n], dst)
 	})
 	defOp := l.defaultBlend(w.Axes, len(w.Keyforms), 1, func(k int, dst []float64) { dst[0] = float64(w.Keyforms[k].Opacity) })
 	for _, b := range w.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2l.WarpShape {
-			pts := make([]float32, 2*n)
+			pts := l.floats.take(2 * n)
 			for j := range n {
 				dx, dy := l.vector(s, float64(kf.Points[j].X)-float64(base.Points[j].X), float64(kf.Points[j].Y)-float64(base.Points[j].Y))
 				pts[2*j], pts[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
@@ -376,17 +412,26 @@ func reflectChannels(r *moc3.RotationDeformer) []p2l.Channel {
 // (first axis fastest, as the moc stores them).
 func gridOf[T any](axes []moc3.Axis, n int, value func(int) T) *p2l.Grid[T] {
 	g := &p2l.Grid[T]{}
-	for _, a := range axes {
-		g.Axes = append(g.Axes, p2l.Axis{Parameter: a.Parameter, Keys: a.Keys})
+	if len(axes) > 0 {
+		g.Axes = make([]p2l.Axis, len(axes))
+		for a, ax := range axes {
+			g.Axes[a] = p2l.Axis{Parameter: ax.Parameter, Keys: ax.Keys}
+		}
 	}
+	if n == 0 {
+		return g
+	}
+	na := len(axes)
+	coords := make([]uint16, n*na)
+	g.Cells = make([]p2l.Cell[T], n)
 	for k := range n {
-		coord := make([]uint16, len(axes))
+		coord := coords[k*na : (k+1)*na : (k+1)*na]
 		rest := k
 		for a := range axes {
 			coord[a] = uint16(rest % len(axes[a].Keys))
 			rest /= len(axes[a].Keys)
 		}
-		g.Cells = append(g.Cells, p2l.Cell[T]{Coord: coord, Value: value(k)})
+		g.Cells[k] = p2l.Cell[T]{Coord: coord, Value: value(k)}
 	}
 	return g
 }
@@ -615,32 +660,26 @@ func (l *lowering) meshes() error {
 		}
 		if n > 0 {
 			out.Flags |= p2l.MeshGeometry
-			out.Positions = make([]float32, 2*n)
-			for _, uv := range a.UVs[:n] {
-				out.UVs = append(out.UVs, uv.X, uv.Y)
+			out.Positions = l.floats.take(2 * n)
+			out.UVs = l.floats.take(2 * n)
+			for j, uv := range a.UVs[:n] {
+				out.UVs[2*j], out.UVs[2*j+1] = uv.X, uv.Y
 			}
-			for _, x := range a.Indices {
-				out.Indices = append(out.Indices, uint32(x))
+			if len(a.Indices) > 0 {
+				out.Indices = make([]uint32, len(a.Indices))
+				for j, x := range a.Indices {
+					out.Indices[j] = uint32(x)
+				}
 			}
 		}
-		lowerPts := func(pts []moc3.Vec2) []float32 {
-			v := make([]float32, 0, 2*n)
-			for _, p := range pts[:n] {
-				x, y := l.point(s, p.X, p.Y)
-				v = append(v, x, y)
-			}
-			return v
-		}
-		out.Keyforms = gridOf(a.Axes, len(kf), func(k int) []float32 { return lowerPts(kf[k].Positions) })
+		out.Keyforms = gridOf(a.Axes, len(kf), func(k int) []float32 { return l.points(s, kf[k].Positions, n) })
 		out.Channels = objectChannels(a.Axes, len(kf),
 			func(k int) float32 { return kf[k].Opacity },
 			func(k int) float32 { return kf[k].DrawOrder },
 			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
 		if len(a.BlendShapes) > 0 {
 			def := l.defaultBlend(a.Axes, len(kf), 2*n+8, func(k int, d []float64) {
-				for j, p := range lowerPts(kf[k].Positions) {
-					d[j] = float64(p)
-				}
+				pointsInto(l, s, kf[k].Positions[:n], d)
 				c := kf[k]
 				d[2*n], d[2*n+1] = float64(c.DrawOrder), float64(c.Opacity)
 				d[2*n+2], d[2*n+3], d[2*n+4] = float64(c.Multiply.R), float64(c.Multiply.G), float64(c.Multiply.B)
@@ -648,7 +687,7 @@ func (l *lowering) meshes() error {
 			})
 			for _, b := range a.BlendShapes {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2l.MeshShape {
-					d := make([]float32, 2*n)
+					d := l.floats.take(2 * n)
 					for j := range n {
 						dx, dy := l.vector(s, float64(k.Positions[j].X)-float64(base.Positions[j].X), float64(k.Positions[j].Y)-float64(base.Positions[j].Y))
 						d[2*j], d[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
