@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/evalfloor"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -37,49 +38,6 @@ func benchPose(m *p2l.Model, f float32) []float32 {
 		}
 	}
 	return v
-}
-
-// keyformBytes counts the keyform bytes one evaluation at pose reads: rest
-// positions plus every present cell of the mesh and warp grids whose keys
-// bracket the pose (each axis value lies strictly between two keys).
-func keyformBytes(m *p2l.Model, pose []float32) int {
-	used := func(axes []p2l.Axis, coord []uint16) bool {
-		for a, ax := range axes {
-			k := int(coord[a])
-			v := pose[ax.Parameter]
-			lo := 0
-			for lo+1 < len(ax.Keys) && ax.Keys[lo+1] <= v {
-				lo++
-			}
-			if k != lo && (k != lo+1 || v == ax.Keys[lo]) {
-				return false // a value on a key reads that key's cell only
-			}
-		}
-		return true
-	}
-	n := 0
-	for _, me := range m.Meshes {
-		n += 4 * len(me.Positions)
-		if me.Keyforms == nil {
-			continue
-		}
-		for _, c := range me.Keyforms.Cells {
-			if used(me.Keyforms.Axes, c.Coord) {
-				n += 4 * len(c.Value)
-			}
-		}
-	}
-	for _, d := range m.Deformers {
-		if d.Warp == nil {
-			continue
-		}
-		for _, c := range d.Warp.Keyforms.Cells {
-			if used(d.Warp.Keyforms.Axes, c.Coord) {
-				n += 4 * len(c.Value)
-			}
-		}
-	}
-	return n
 }
 
 // animatedPose is a typical game frame: the parameters an idle clip,
@@ -180,7 +138,7 @@ func BenchmarkFloor(b *testing.B) {
 	for _, k := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("%dx", k), func(b *testing.B) {
 			m := synth.Generate(synth.Options{Seed: 1, VerticesPerMesh: 72 * k})
-			buf := make([]float32, keyformBytes(m, benchPose(m, 0.5))/4)
+			buf := make([]float32, evalfloor.KeyformBytes(m, benchPose(m, 0.5))/4)
 			for i := range buf {
 				buf[i] = float32(i & 1023)
 			}
@@ -239,38 +197,18 @@ func defaultCharacter(b *testing.B) *p2l.Model {
 }
 
 func runEvaluateFloor(b *testing.B, m *p2l.Model) {
-	in := make([]float32, keyformBytes(m, animatedPose(m, 0))/4)
-	for i := range in {
-		in[i] = float32(i & 1023)
-	}
-	nv := 0
-	for _, me := range m.Meshes {
-		nv += len(me.Positions)
-	}
-	out := make([]float32, nv)
-	b.SetBytes(int64(4 * (len(in) + len(out))))
+	f := evalfloor.New(m, animatedPose(m, 0))
+	b.SetBytes(int64(f.Bytes()))
 	defer lockThread()()
 	b.ResetTimer()
 	c0 := threadCPU()
 	for b.Loop() {
-		var s0, s1, s2, s3 float64
-		j := 0
-		for ; j+4 <= len(in); j += 4 {
-			s0 += float64(in[j])
-			s1 += float64(in[j+1])
-			s2 += float64(in[j+2])
-			s3 += float64(in[j+3])
-		}
-		k := float32(s0 + s1 + s2 + s3)
-		for i := range out {
-			out[i] = k
-		}
-		floorSink = float64(out[len(out)-1])
+		floorSink = f.Pass()
 	}
 	if cpu := threadCPU() - c0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
-	b.ReportMetric(float64(4*(len(in)+len(out))), "bytes")
+	b.ReportMetric(float64(f.Bytes()), "bytes")
 }
 
 // BenchmarkEvaluateUnchanged evaluates the character again with unchanged
