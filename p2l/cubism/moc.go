@@ -197,25 +197,30 @@ func (l *lowering) partsEnabled() {
 // partEnabled is the static state of part i (−1: no part, enabled).
 func (l *lowering) partEnabled(i int) bool { return i < 0 || i >= len(l.partOn) || l.partOn[i] }
 
-// points lowers the first n points of pts, in space s, into x,y pairs.
-func (l *lowering) points(s space, pts []moc3.Vec2, n int) []float32 {
+// points lowers the first n points (x,y pairs) of pts, in space s. Only
+// root points change (see the file comment): the others are the moc's own
+// array, which the lowered model then shares.
+func (l *lowering) points(s space, pts []float32, n int) []float32 {
+	if s != rootSpace {
+		return pts[: 2*n : 2*n]
+	}
 	v := l.floats.take(2 * n)
-	pointsInto(l, s, pts[:n], v)
+	pointsInto(l, s, pts[:2*n], v)
 	return v
 }
 
-// pointsInto lowers pts, in space s, into dst (x,y pairs).
-func pointsInto[T float32 | float64](l *lowering, s space, pts []moc3.Vec2, dst []T) {
-	dst = dst[:2*len(pts)]
+// pointsInto lowers pts (x,y pairs), in space s, into dst.
+func pointsInto[T float32 | float64](l *lowering, s space, pts []float32, dst []T) {
+	dst = dst[:len(pts)]
 	if s != rootSpace {
-		for j, p := range pts {
-			dst[2*j], dst[2*j+1] = T(p.X), T(p.Y)
+		for j, v := range pts {
+			dst[j] = T(v)
 		}
 		return
 	}
-	for j, p := range pts {
-		x, y := l.point(s, p.X, p.Y)
-		dst[2*j], dst[2*j+1] = T(x), T(y)
+	for j := 0; j+1 < len(pts); j += 2 {
+		x, y := l.point(s, pts[j], pts[j+1])
+		dst[j], dst[j+1] = T(x), T(y)
 	}
 }
 
@@ -281,6 +286,9 @@ func (l *lowering) deformers() error {
 	for n, i := range l.defOrder {
 		l.defIndex[i] = n
 	}
+	if len(ds) > 0 {
+		l.m.Deformers = make([]p2l.Deformer, 0, len(ds))
+	}
 	for _, i := range l.defOrder {
 		d := ds[i]
 		out := p2l.Deformer{ID: d.ID, Parent: -1, Part: d.ParentPart, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
@@ -334,14 +342,14 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space) *p2l.Warp {
 		return out
 	}
 	def := l.defaultBlend(w.Axes, len(w.Keyforms), 2*n, func(k int, dst []float64) {
-		pointsInto(l, s, w.Keyforms[k].Points[:n], dst)
+		pointsInto(l, s, w.Keyforms[k].Points[:2*n], dst)
 	})
 	defOp := l.defaultBlend(w.Axes, len(w.Keyforms), 1, func(k int, dst []float64) { dst[0] = float64(w.Keyforms[k].Opacity) })
 	for _, b := range w.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2l.WarpShape {
 			pts := l.floats.take(2 * n)
 			for j := range n {
-				dx, dy := l.vector(s, float64(kf.Points[j].X)-float64(base.Points[j].X), float64(kf.Points[j].Y)-float64(base.Points[j].Y))
+				dx, dy := l.vector(s, float64(kf.Points[2*j])-float64(base.Points[2*j]), float64(kf.Points[2*j+1])-float64(base.Points[2*j+1]))
 				pts[2*j], pts[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
 			}
 			return p2l.WarpShape{Points: pts, Opacity: float32(defOp[0] + float64(kf.Opacity) - float64(base.Opacity)),
@@ -557,6 +565,9 @@ func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, bas
 // opacity and colours as channels over the part's keyforms.
 func (l *lowering) parts() error {
 	moc := l.moc
+	if len(moc.Parts) > 0 {
+		l.m.Parts = make([]p2l.Part, 0, len(moc.Parts))
+	}
 	for i, p := range moc.Parts {
 		if len(p.Keyforms) == 0 {
 			return mocError("part", i, p.ID, "no keyform")
@@ -633,6 +644,9 @@ func shapeColor(def []float64, k, base moc3.RGB) p2l.Color {
 // blend modes.
 func (l *lowering) meshes() error {
 	pages := 0
+	if len(l.moc.ArtMeshes) > 0 {
+		l.m.Meshes = make([]p2l.Mesh, 0, len(l.moc.ArtMeshes))
+	}
 	for i, a := range l.moc.ArtMeshes {
 		if len(a.Keyforms) == 0 {
 			return mocError("art mesh", i, a.ID, "no keyform")
@@ -661,10 +675,7 @@ func (l *lowering) meshes() error {
 		if n > 0 {
 			out.Flags |= p2l.MeshGeometry
 			out.Positions = l.floats.take(2 * n)
-			out.UVs = l.floats.take(2 * n)
-			for j, uv := range a.UVs[:n] {
-				out.UVs[2*j], out.UVs[2*j+1] = uv.X, uv.Y
-			}
+			out.UVs = a.UVs[: 2*n : 2*n]
 			if len(a.Indices) > 0 {
 				out.Indices = make([]uint32, len(a.Indices))
 				for j, x := range a.Indices {
@@ -679,7 +690,7 @@ func (l *lowering) meshes() error {
 			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
 		if len(a.BlendShapes) > 0 {
 			def := l.defaultBlend(a.Axes, len(kf), 2*n+8, func(k int, d []float64) {
-				pointsInto(l, s, kf[k].Positions[:n], d)
+				pointsInto(l, s, kf[k].Positions[:2*n], d)
 				c := kf[k]
 				d[2*n], d[2*n+1] = float64(c.DrawOrder), float64(c.Opacity)
 				d[2*n+2], d[2*n+3], d[2*n+4] = float64(c.Multiply.R), float64(c.Multiply.G), float64(c.Multiply.B)
@@ -689,7 +700,7 @@ func (l *lowering) meshes() error {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2l.MeshShape {
 					d := l.floats.take(2 * n)
 					for j := range n {
-						dx, dy := l.vector(s, float64(k.Positions[j].X)-float64(base.Positions[j].X), float64(k.Positions[j].Y)-float64(base.Positions[j].Y))
+						dx, dy := l.vector(s, float64(k.Positions[2*j])-float64(base.Positions[2*j]), float64(k.Positions[2*j+1])-float64(base.Positions[2*j+1]))
 						d[2*j], d[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
 					}
 					return p2l.MeshShape{Deltas: d,
@@ -712,6 +723,9 @@ func (l *lowering) meshes() error {
 // glues lowers the glues; the intensity varies over the glue's keyforms
 // and blend shapes as a GlueIntensity channel (glueIntensity).
 func (l *lowering) glues() error {
+	if len(l.moc.Glues) > 0 {
+		l.m.Glues = make([]p2l.Glue, 0, len(l.moc.Glues))
+	}
 	for i, g := range l.moc.Glues {
 		out := p2l.Glue{ID: g.ID, MeshA: g.MeshA, MeshB: g.MeshB}
 		if len(g.Intensities) > 0 {

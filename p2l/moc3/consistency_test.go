@@ -149,8 +149,8 @@ func consistency(m *Moc) error {
 			all = append(all[:len(all):len(all)], s.Keyforms...)
 		}
 		for k, kf := range all {
-			if len(kf.Points) != points {
-				return fmt.Errorf("%s: keyform %d has %d points, want %d", what, k, len(kf.Points), points)
+			if len(kf.Points) != 2*points {
+				return fmt.Errorf("%s: keyform %d has %d point floats, want %d", what, k, len(kf.Points), 2*points)
 			}
 		}
 	}
@@ -170,8 +170,8 @@ func consistency(m *Moc) error {
 		if !in(a.ParentPart, len(m.Parts), true) || !in(a.ParentDeformer, len(m.Deformers), true) || a.Texture < 0 {
 			return fmt.Errorf("%s: parent part %d deformer %d texture %d", what, a.ParentPart, a.ParentDeformer, a.Texture)
 		}
-		if len(a.UVs) != a.VertexCount || len(a.Indices)%3 != 0 {
-			return fmt.Errorf("%s: %d uvs, %d indices for %d vertices", what, len(a.UVs), len(a.Indices), a.VertexCount)
+		if len(a.UVs) != 2*a.VertexCount || len(a.Indices)%3 != 0 {
+			return fmt.Errorf("%s: %d uv floats, %d indices for %d vertices", what, len(a.UVs), len(a.Indices), a.VertexCount)
 		}
 		for _, x := range a.Indices {
 			if int(x) >= a.VertexCount {
@@ -194,8 +194,8 @@ func consistency(m *Moc) error {
 			all = append(all[:len(all):len(all)], s.Keyforms...)
 		}
 		for k, kf := range all {
-			if len(kf.Positions) != a.VertexCount {
-				return fmt.Errorf("%s: keyform %d has %d positions", what, k, len(kf.Positions))
+			if len(kf.Positions) != 2*a.VertexCount {
+				return fmt.Errorf("%s: keyform %d has %d position floats", what, k, len(kf.Positions))
 			}
 		}
 	}

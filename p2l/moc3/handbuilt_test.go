@@ -486,13 +486,12 @@ func minimal(v Version) *file {
 
 // wantMinimal is what minimal(v) holds, written from its construction.
 func wantMinimal(v Version, bigEndian bool) *Moc {
-	// p(i) is the point at float i of the positions, which minimal fills
-	// with float(i)/4.
-	p := func(i int) Vec2 { return Vec2{float32(i) / 4, float32(i+1) / 4} }
-	pts := func(start, n int) []Vec2 {
-		out := make([]Vec2, n)
+	// pts(start, n) is n points (x,y pairs) from float start of the
+	// positions, which minimal fills with float(i)/4.
+	pts := func(start, n int) []float32 {
+		out := make([]float32, 2*n)
 		for k := range out {
-			out[k] = p(start + 2*k)
+			out[k] = float32(start+k) / 4
 		}
 		return out
 	}
@@ -544,7 +543,7 @@ func wantMinimal(v Version, bigEndian bool) *Moc {
 	f1m, f1s := col(4)
 	face := ArtMesh{ID: "Face", Visible: true, Enabled: true, ParentPart: 0, ParentDeformer: 1, Texture: 0,
 		Flags: FlagDoubleSided, BlendMode: BlendNormal, VertexCount: 3,
-		UVs: []Vec2{{0, 0}, {1, 0}, {0, 1}}, Indices: []uint16{0, 1, 2}, Masks: []int{1},
+		UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint16{0, 1, 2}, Masks: []int{1},
 		Binding: 1, Axes: []Axis{axisA},
 		Keyforms: []ArtMeshKeyform{
 			{Opacity: 1, DrawOrder: 500, Positions: pts(16, 3), Multiply: f0m, Screen: f0s},
@@ -553,7 +552,7 @@ func wantMinimal(v Version, bigEndian bool) *Moc {
 	cm, cs := col(5)
 	clip := ArtMesh{ID: "Clip", Visible: false, Enabled: true, ParentPart: 0, ParentDeformer: -1, Texture: 1,
 		Flags: FlagBlendAdditive, BlendMode: BlendAddCompatible, VertexCount: 3,
-		UVs: []Vec2{{0.5, 0.5}, {1, 1}, {0.5, 1}}, Indices: []uint16{2, 1, 0}, Binding: 0,
+		UVs: []float32{0.5, 0.5, 1, 1, 0.5, 1}, Indices: []uint16{2, 1, 0}, Binding: 0,
 		Keyforms: []ArtMeshKeyform{{Opacity: 1, DrawOrder: 400, Positions: pts(28, 3), Multiply: cm, Screen: cs}}}
 	if v >= V42 {
 		// Blend-shape keyforms have per-keyform colours from 5.0 only.

@@ -12,9 +12,9 @@ type builder struct {
 	m *Moc
 
 	keys      []float32
-	keysRun   []int32 // keysRun[i]: length of the finite, strictly ascending run starting at keys[i]
-	positions []Vec2
-	uvs       []Vec2
+	keysRun   []int32   // keysRun[i]: length of the finite, strictly ascending run starting at keys[i]
+	positions []float32 // x,y pairs
+	uvs       []float32 // u,v pairs
 	indices   []uint16
 	masks     []int
 	multiply  []RGB
@@ -141,18 +141,15 @@ func (b *builder) floats(f fieldID) []float32 {
 	return out
 }
 
-// points decodes an f32 array as pairs; an odd trailing float is dropped
-// (no begin index may reach it: begins are checked to be even).
-func (b *builder) points(f fieldID) []Vec2 {
-	n := b.r.sec[f].n / 2
+// points decodes an f32 array of x,y pairs; an odd trailing float is
+// dropped (no begin index may reach it: begins are checked to be even).
+func (b *builder) points(f fieldID) []float32 {
+	n := b.r.sec[f].n / 2 * 2
 	if n == 0 {
 		return nil
 	}
-	out := make([]Vec2, n)
-	off := b.r.sec[f].off
-	for i := range out {
-		out[i] = Vec2{math.Float32frombits(b.r.u32(off + 8*i)), math.Float32frombits(b.r.u32(off + 8*i + 4))}
-	}
+	out := make([]float32, n)
+	b.r.f32s(out, b.r.sec[f].off)
 	return out
 }
 
@@ -490,14 +487,14 @@ func (b *builder) gridKeyforms(k kind, sec string, idx int, id string, kb int, f
 
 // placePoints sets the points of keyforms [lo, hi) of a table of
 // position-bearing keyforms to vc positions each.
-func (b *builder) placePoints(sec string, idx int, id string, f fieldID, lo, hi, vc int, set func(j int, p []Vec2)) error {
+func (b *builder) placePoints(sec string, idx int, id string, f fieldID, lo, hi, vc int, set func(j int, p []float32)) error {
 	for j := lo; j < hi; j++ {
 		pb := b.r.i32(f, j)
-		if pb < 0 || pb%2 != 0 || int64(pb/2)+int64(vc) > int64(len(b.positions)) {
-			return b.errAt(sec, idx, id, f, j, "keyform %d: %d points from float %d are outside the %d keyform positions (or the start is odd)", j-lo, vc, pb, 2*len(b.positions))
+		if pb < 0 || pb%2 != 0 || int64(pb)+2*int64(vc) > int64(len(b.positions)) {
+			return b.errAt(sec, idx, id, f, j, "keyform %d: %d points from float %d are outside the %d keyform positions (or the start is odd)", j-lo, vc, pb, len(b.positions))
 		}
-		s := int(pb / 2)
-		set(j, b.positions[s:s+vc:s+vc])
+		s := int(pb)
+		set(j, b.positions[s:s+2*vc:s+2*vc])
 	}
 	return nil
 }
@@ -644,7 +641,7 @@ func (b *builder) warp(i int) error {
 	if err != nil {
 		return err
 	}
-	if err := b.placePoints("warp deformer", i, id, fWarpKeyformPositionBegin, lo, hi, int(vc), func(j int, p []Vec2) { b.warpKF[j].Points = p }); err != nil {
+	if err := b.placePoints("warp deformer", i, id, fWarpKeyformPositionBegin, lo, hi, int(vc), func(j int, p []float32) { b.warpKF[j].Points = p }); err != nil {
 		return err
 	}
 	if err := b.ownColors("warp deformer", i, id, fWarpColorBegin, lo, hi, func(j int, m, s RGB) { b.warpKF[j].Multiply, b.warpKF[j].Screen = m, s }); err != nil {
@@ -718,11 +715,11 @@ func (b *builder) artMeshes() error {
 		}
 		m.VertexCount = int(vc)
 		uv := r.i32(fArtMeshUVBegin, i)
-		if uv < 0 || uv%2 != 0 || int64(uv/2)+int64(vc) > int64(len(b.uvs)) {
-			return b.errAt("art mesh", i, m.ID, fArtMeshUVBegin, i, "%d uvs from float %d are outside the %d uv floats (or the start is odd)", vc, uv, 2*len(b.uvs))
+		if uv < 0 || uv%2 != 0 || int64(uv)+2*int64(vc) > int64(len(b.uvs)) {
+			return b.errAt("art mesh", i, m.ID, fArtMeshUVBegin, i, "%d uvs from float %d are outside the %d uv floats (or the start is odd)", vc, uv, len(b.uvs))
 		}
 		if vc > 0 {
-			m.UVs = b.uvs[uv/2 : uv/2+vc : uv/2+vc]
+			m.UVs = b.uvs[uv : uv+2*vc : uv+2*vc]
 		}
 		lo, hi, ok := span(r.i32(fArtMeshIndexBegin, i), r.i32(fArtMeshIndexCount, i), len(b.indices))
 		if !ok || (hi-lo)%3 != 0 {
@@ -756,7 +753,7 @@ func (b *builder) artMeshes() error {
 		if err != nil {
 			return err
 		}
-		if err := b.placePoints("art mesh", i, m.ID, fArtMeshKeyformPositionBegin, klo, khi, m.VertexCount, func(j int, p []Vec2) { b.artKF[j].Positions = p }); err != nil {
+		if err := b.placePoints("art mesh", i, m.ID, fArtMeshKeyformPositionBegin, klo, khi, m.VertexCount, func(j int, p []float32) { b.artKF[j].Positions = p }); err != nil {
 			return err
 		}
 		if err := b.ownColors("art mesh", i, m.ID, fArtMeshColorBegin, klo, khi, func(j int, mu, s RGB) { b.artKF[j].Multiply, b.artKF[j].Screen = mu, s }); err != nil {
@@ -1016,7 +1013,7 @@ func (b *builder) blendShapeBinding(set blendShapeSet, t, j int) error {
 	case kindWarp:
 		w := &b.m.WarpDeformers[t]
 		vc := (w.Rows + 1) * (w.Columns + 1)
-		if err := b.placePoints(sec, j, "", fWarpKeyformPositionBegin, lo, hi, vc, func(k int, p []Vec2) { b.warpKF[k].Points = p }); err != nil {
+		if err := b.placePoints(sec, j, "", fWarpKeyformPositionBegin, lo, hi, vc, func(k int, p []float32) { b.warpKF[k].Points = p }); err != nil {
 			return err
 		}
 		w.BlendShapes = append(w.BlendShapes, BlendShape[WarpKeyform]{param, keys, baseKey, b.warpKF[lo:hi:hi], cons})
@@ -1025,7 +1022,7 @@ func (b *builder) blendShapeBinding(set blendShapeSet, t, j int) error {
 		d.BlendShapes = append(d.BlendShapes, BlendShape[RotationKeyform]{param, keys, baseKey, b.rotKF[lo:hi:hi], cons})
 	case kindArtMesh:
 		m := &b.m.ArtMeshes[t]
-		if err := b.placePoints(sec, j, "", fArtMeshKeyformPositionBegin, lo, hi, m.VertexCount, func(k int, p []Vec2) { b.artKF[k].Positions = p }); err != nil {
+		if err := b.placePoints(sec, j, "", fArtMeshKeyformPositionBegin, lo, hi, m.VertexCount, func(k int, p []float32) { b.artKF[k].Positions = p }); err != nil {
 			return err
 		}
 		m.BlendShapes = append(m.BlendShapes, BlendShape[ArtMeshKeyform]{param, keys, baseKey, b.artKF[lo:hi:hi], cons})

@@ -179,18 +179,18 @@ func TestSamples(t *testing.T) {
 				if a.Texture >= textures {
 					t.Errorf("art mesh %d (%s): texture %d, model3.json lists %d", i, a.ID, a.Texture, textures)
 				}
-				for _, uv := range a.UVs {
+				for j, uv := range a.UVs {
 					// Editor UVs lie on the texture, give or take a
 					// vertex dragged off its edge.
-					if !(uv.X >= -0.5 && uv.X <= 1.5 && uv.Y >= -0.5 && uv.Y <= 1.5) {
-						t.Errorf("art mesh %d (%s): uv %v", i, a.ID, uv)
+					if !(uv >= -0.5 && uv <= 1.5) {
+						t.Errorf("art mesh %d (%s): uv %d coordinate %d is %v", i, a.ID, j/2, j%2, uv)
 						break
 					}
 				}
 				for _, kf := range a.Keyforms {
-					for _, p := range kf.Positions {
-						if math.IsNaN(float64(p.X)) || math.IsInf(float64(p.X), 0) || math.IsNaN(float64(p.Y)) || math.IsInf(float64(p.Y), 0) {
-							t.Fatalf("art mesh %d (%s): position %v", i, a.ID, p)
+					for j, p := range kf.Positions {
+						if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) {
+							t.Fatalf("art mesh %d (%s): position %d coordinate %d is %v", i, a.ID, j/2, j%2, p)
 						}
 					}
 				}

@@ -195,10 +195,11 @@ func sameLen(c *comparer, path string, got, want int) bool {
 	return true
 }
 
-func vec2s(p [][2]float32) []moc3.Vec2 {
-	out := make([]moc3.Vec2, len(p))
-	for i, q := range p {
-		out[i] = moc3.Vec2{X: q[0], Y: q[1]}
+// flatPoints flattens points into x,y pairs, as moc3 holds them.
+func flatPoints(p [][2]float32) []float32 {
+	out := make([]float32, 0, 2*len(p))
+	for _, q := range p {
+		out = append(out, q[0], q[1])
 	}
 	return out
 }
@@ -403,7 +404,7 @@ func (c *comparer) warp(p string, g moc3.WarpDeformer, w *moc3write.WarpDeformer
 	c.axes(p, g.Axes, g.Binding, axes)
 	kf := func(kp string, gk moc3.WarpKeyform, wk moc3write.WarpKeyform) {
 		eq(c, kp+" opacity", gk.Opacity, wk.Opacity)
-		eqSlice(c, kp+" points", gk.Points, vec2s(wk.Positions))
+		eqSlice(c, kp+" points", gk.Points, flatPoints(wk.Positions))
 		c.colors(kp, gk.Multiply, gk.Screen, wk.Colors)
 	}
 	if sameLen(c, p+" keyforms", len(g.Keyforms), len(w.Keyforms)) {
@@ -471,14 +472,14 @@ func (c *comparer) artMeshes() {
 		}
 		eq(c, p+" blend mode", g.BlendMode, blend)
 		eq(c, p+" vertex count", g.VertexCount, len(w.UVs))
-		eqSlice(c, p+" uvs", g.UVs, vec2s(w.UVs))
+		eqSlice(c, p+" uvs", g.UVs, flatPoints(w.UVs))
 		eqSlice(c, p+" indices", g.Indices, w.Indices)
 		eqSlice(c, p+" masks", g.Masks, ints(w.Masks))
 		c.axes(p, g.Axes, g.Binding, w.Axes)
 		kf := func(kp string, gk moc3.ArtMeshKeyform, wk moc3write.ArtMeshKeyform) {
 			eq(c, kp+" opacity", gk.Opacity, wk.Opacity)
 			eq(c, kp+" draw order", gk.DrawOrder, wk.DrawOrder)
-			eqSlice(c, kp+" positions", gk.Positions, vec2s(wk.Positions))
+			eqSlice(c, kp+" positions", gk.Positions, flatPoints(wk.Positions))
 			c.colors(kp, gk.Multiply, gk.Screen, wk.Colors)
 		}
 		if sameLen(c, p+" keyforms", len(g.Keyforms), len(w.Keyforms)) {

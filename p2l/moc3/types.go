@@ -83,9 +83,6 @@ type Canvas struct {
 // descriptions).
 func (c Canvas) ReverseY() bool { return c.Flags&1 != 0 }
 
-// Vec2 is a point in model space (positions) or texture space (UVs).
-type Vec2 struct{ X, Y float32 }
-
 // RGB is a multiply or screen colour, components nominally in [0, 1].
 type RGB struct{ R, G, B float32 }
 
@@ -234,7 +231,7 @@ type WarpDeformer struct {
 // WarpKeyform is a warp deformer's keyform.
 type WarpKeyform struct {
 	Opacity          float32
-	Points           []Vec2
+	Points           []float32 // x,y pairs, (Columns+1)×(Rows+1) points
 	Multiply, Screen RGB
 }
 
@@ -271,8 +268,8 @@ type ArtMesh struct {
 	// as the Core documents for old models.
 	BlendMode   BlendMode
 	VertexCount int
-	UVs         []Vec2   // VertexCount entries
-	Indices     []uint16 // triangles, 3 per triangle, each < VertexCount
+	UVs         []float32 // u,v pairs, VertexCount of them
+	Indices     []uint16  // triangles, 3 per triangle, each < VertexCount
 	// Masks are the art meshes whose union clips this one.
 	Masks       []int
 	Binding     int
@@ -285,7 +282,7 @@ type ArtMesh struct {
 type ArtMeshKeyform struct {
 	Opacity          float32
 	DrawOrder        float32
-	Positions        []Vec2 // VertexCount entries
+	Positions        []float32 // x,y pairs, VertexCount of them
 	Multiply, Screen RGB
 }
 
