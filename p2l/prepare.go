@@ -429,7 +429,9 @@ func (p *prepared) build(m *Model) error {
 	for i, pr := range m.Parameters {
 		p.defaults[i] = clampParam(&pr, pr.Default)
 	}
-	sc := make([]corner, 0, 1<<maxGridAxes)
+	// Corner scratch for the blends at the defaults: a grid whose values
+	// all sit on keys blends one corner; weights grows it for more.
+	sc := make([]corner, 0, 64)
 
 	p.defs = make([]cdef, len(m.Deformers))
 	for i := range m.Deformers {
