@@ -148,9 +148,8 @@ func (k keyRange) outside(v float32) bool {
 	return v < k.lo || v >= k.hi
 }
 
-// keyRanges returns the range tests of grid g (nil for none).
-func keyRanges(g *cgrid, eps []float32) []keyRange {
-	var out []keyRange
+// appendKeyRanges appends the range tests of grid g to out.
+func appendKeyRanges(out []keyRange, g *cgrid, eps []float32) []keyRange {
 	for a, p := range g.params {
 		keys := g.keys[a]
 		e := eps[p]

@@ -1142,12 +1142,22 @@ func (e *maskExpander) expand(m *Model, c *Composite) []int {
 func (p *prepared) buildCubism(m *Model) {
 	eps := keyEpsilons(m)
 	ranges := func(g *cgrid, ch *chanSet) []keyRange {
-		var out []keyRange
+		n := 0
 		if g != nil {
-			out = keyRanges(g, eps)
+			n += len(g.params)
 		}
 		for k := range ch.list {
-			out = append(out, keyRanges(&ch.list[k].g, eps)...)
+			n += len(ch.list[k].g.params)
+		}
+		if n == 0 {
+			return nil
+		}
+		out := make([]keyRange, 0, n)
+		if g != nil {
+			out = appendKeyRanges(out, g, eps)
+		}
+		for k := range ch.list {
+			out = appendKeyRanges(out, &ch.list[k].g, eps)
 		}
 		return out
 	}
