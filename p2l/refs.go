@@ -1,6 +1,9 @@
 package p2l
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // refChecker checks references between records (docs/FORMAT.md,
 // "References"). Errors carry the chunk tag and a field path; the offset is
@@ -31,6 +34,10 @@ func (r *refChecker) badOpt(v, n int) bool { return v != -1 && r.bad(v, n) }
 func (r *refChecker) outOfRange(tag, what string, v, n int, path string, args ...any) {
 	r.fail(tag, fmt.Sprintf(path, args...), "%s %d out of range (%d)", what, v, n)
 }
+
+// indexed is the field path name[i]; record paths are built for every
+// record, so without fmt.
+func indexed(name string, i int) string { return name + "[" + strconv.Itoa(i) + "]" }
 
 func vertexCount(me *Mesh) int { return len(me.Positions) / 2 }
 
@@ -100,9 +107,9 @@ func (r *refChecker) deformers(tag string, ds []Deformer, first int) {
 	for k := range ds {
 		d := &ds[k]
 		i := first + k
-		path := fmt.Sprintf("deformers[%d]", i)
+		path := indexed("deformers", i)
 		if tag == "BONE" {
-			path = fmt.Sprintf("virtual[%d]", k)
+			path = indexed("virtual", k)
 		}
 		if d.Parent != -1 && (d.Parent < 0 || d.Parent >= i) {
 			r.fail(tag, path+".parent", "parent %d must be an earlier deformer (index < %d)", d.Parent, i)
@@ -146,7 +153,7 @@ func (r *refChecker) composite(tag, path string, c *Composite) {
 func (r *refChecker) parts() {
 	for i := range r.m.Parts {
 		p := &r.m.Parts[i]
-		path := fmt.Sprintf("parts[%d]", i)
+		path := indexed("parts", i)
 		for j, ch := range p.Children {
 			const cp = "%s.children[%d]"
 			if ch.Kind == ChildPart {
@@ -166,7 +173,7 @@ func (r *refChecker) parts() {
 func (r *refChecker) meshes() {
 	for i := range r.m.Meshes {
 		me := &r.m.Meshes[i]
-		path := fmt.Sprintf("meshes[%d]", i)
+		path := indexed("meshes", i)
 		if r.badOpt(me.Parent, r.nDef) {
 			r.outOfRange("MESH", "parent deformer", me.Parent, r.nDef, "%s.parent", path)
 		}
@@ -196,7 +203,7 @@ func (r *refChecker) vertexError(v uint32, mesh int, tag string, path string, ar
 func (r *refChecker) glues() {
 	for i := range r.m.Glues {
 		g := &r.m.Glues[i]
-		path := fmt.Sprintf("glues[%d]", i)
+		path := indexed("glues", i)
 		if r.bad(g.MeshA, r.nMesh) {
 			r.outOfRange("GLUE", "mesh", g.MeshA, r.nMesh, "%s.meshA", path)
 		}
@@ -239,7 +246,7 @@ func (r *refChecker) draw() {
 				return
 			}
 			if n.Group != nil {
-				walk(n.Group, fmt.Sprintf("%s.children[%d]", path, j), depth+1)
+				walk(n.Group, indexed(path+".children", j), depth+1)
 				continue
 			}
 			if r.bad(n.Mesh, r.nMesh) {
@@ -492,7 +499,7 @@ func (r *refChecker) extensions() {
 		r.header("SIMS", &s.Header)
 		for i := range s.Sims {
 			x := &s.Sims[i]
-			path := fmt.Sprintf("sims[%d]", i)
+			path := indexed("sims", i)
 			for j, t := range x.Targets {
 				if r.bad(t.Mesh, r.nMesh) {
 					r.outOfRange("SIMS", "mesh", t.Mesh, r.nMesh, "%s.targets[%d].mesh", path, j)
