@@ -194,9 +194,7 @@ func (b *builder) arrays() error {
 	b.uvs = b.points(fUVs)
 	if n := r.sec[fPositionIndices].n; n > 0 {
 		b.indices = make([]uint16, n)
-		for i := range b.indices {
-			b.indices[i] = r.u16(fPositionIndices, i)
-		}
+		r.u16s(b.indices, r.sec[fPositionIndices].off)
 		b.claimedIndices = make([]bool, n)
 	}
 	if n := r.sec[fDrawableMasks].n; n > 0 {
