@@ -9,13 +9,15 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/internal/evalfloor"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/moc3"
 )
 
 // BenchmarkSampleMoc, per sample: reading the .moc3's bytes and preparing
 // it (Prepare) — one loop that times, alternately, reading the file
 // (os.ReadFile) and then ReadMoc (parse, lower, validate, one trial
-// evaluation) with a rig's first Evaluate — and a typical frame's Evaluate
-// against its memory floor (Evaluate, runSampleEvaluate).
+// evaluation) with a rig's first Evaluate —, the same steps one by one
+// (Phases), and a typical frame's Evaluate against its memory floor
+// (Evaluate, runSampleEvaluate).
 // docs/PERFORMANCE.md, "Cubism models", reads the ratios.
 //
 // Prepare reports read-ns/op (reading alone), ns/op (reading and
@@ -54,6 +56,7 @@ func BenchmarkSampleMoc(b *testing.B) {
 				b.ReportMetric(float64(allCPU)/float64(readCPU), "cpu-x-read")
 			}
 		})
+		b.Run(name+"/Phases", func(b *testing.B) { runPrepPhases(b, path) })
 		b.Run(name+"/Evaluate", func(b *testing.B) {
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -65,6 +68,62 @@ func BenchmarkSampleMoc(b *testing.B) {
 			}
 			runSampleEvaluate(b, m)
 		})
+	}
+}
+
+// prepPhases names the steps runPrepPhases times.
+var prepPhases = [...]string{"read", "parse", "lower", "validate", "prepare+rig", "trial-eval", "rig", "eval"}
+
+// runPrepPhases times each step of reading and preparing the moc at path,
+// as Prepare does them (ReadMoc's steps, then a rig and its first
+// Evaluate), in process CPU time, and reports each as a multiple of
+// reading the file (metric x-NAME; read is 1).
+func runPrepPhases(b *testing.B, path string) {
+	var t [len(prepPhases)]time.Duration
+	runtime.GC()
+	for b.Loop() {
+		c := processCPU()
+		lap := func(i int) {
+			n := processCPU()
+			t[i] += n - c
+			c = n
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lap(0)
+		moc, err := moc3.Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lap(1)
+		m, err := lowerMoc(moc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lap(2)
+		if err := m.Validate(); err != nil {
+			b.Fatal(err)
+		}
+		lap(3)
+		trial := m.NewRig() // prepares the model (once per model)
+		lap(4)
+		trial.Evaluate()
+		lap(5)
+		r := m.NewRig()
+		lap(6)
+		r.Evaluate()
+		lap(7)
+		if trial.Err() != nil || r.Err() != nil {
+			b.Fatal(trial.Err(), r.Err())
+		}
+	}
+	if t[0] == 0 {
+		return // no CPU clock here
+	}
+	for i, n := range prepPhases {
+		b.ReportMetric(float64(t[i])/float64(t[0]), "x-"+n)
 	}
 }
 
