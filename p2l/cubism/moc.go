@@ -107,6 +107,8 @@ type lowering struct {
 	partOn []bool
 	// floats hands out the keyform arrays of the lowered model.
 	floats arena[float32]
+	// layouts caches the grid layout of each keyform binding (layoutOf).
+	layouts []*layout
 }
 
 // arena hands out slices of a few large backing arrays: a lowered model
@@ -309,22 +311,24 @@ func (l *lowering) deformers() error {
 			if w.Quad {
 				out.Flags |= p2l.DeformerBilinear
 			}
-			out.Warp = l.warp(w, s)
+			lay := l.layoutOf(w.Binding, w.Axes, len(w.Keyforms))
+			out.Warp = l.warp(w, s, lay)
 			kf := w.Keyforms
 			out.Opacity, out.Multiply, out.Screen = kf[0].Opacity, rgb(kf[0].Multiply), rgb(kf[0].Screen)
-			out.Channels = objectChannels(w.Axes, len(kf),
+			out.Channels = objectChannels(lay,
 				func(k int) float32 { return kf[k].Opacity }, nil,
 				func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
 		case moc3.Rotation:
 			r := &l.moc.RotationDeformers[d.Index]
 			out.Kind = p2l.RotationDeformer
-			out.Rotation = l.rotation(r, s, l.scaleFactor(i))
+			lay := l.layoutOf(r.Binding, r.Axes, len(r.Keyforms))
+			out.Rotation = l.rotation(r, s, l.scaleFactor(i), lay)
 			kf := r.Keyforms
 			out.Opacity, out.Multiply, out.Screen = kf[0].Opacity, rgb(kf[0].Multiply), rgb(kf[0].Screen)
-			out.Channels = objectChannels(r.Axes, len(kf),
+			out.Channels = objectChannels(lay,
 				func(k int) float32 { return kf[k].Opacity }, nil,
 				func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
-			out.Channels = append(out.Channels, reflectChannels(r)...)
+			out.Channels = append(out.Channels, reflectChannels(r, lay)...)
 		default:
 			return mocError("deformer", i, d.ID, "unknown kind %d", d.Kind)
 		}
@@ -334,10 +338,10 @@ func (l *lowering) deformers() error {
 }
 
 // warp lowers a warp deformer's keyforms and blend shapes.
-func (l *lowering) warp(w *moc3.WarpDeformer, s space) *p2l.Warp {
+func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
 	n := (w.Columns + 1) * (w.Rows + 1)
 	out := &p2l.Warp{Columns: w.Columns, Rows: w.Rows}
-	out.Keyforms = gridOf(w.Axes, len(w.Keyforms), func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
+	out.Keyforms = gridOf(lay, func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
 	if len(w.BlendShapes) == 0 {
 		return out
 	}
@@ -361,13 +365,13 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space) *p2l.Warp {
 
 // rotation lowers a rotation deformer's keyforms and blend shapes: origins
 // into the parent's lowered space, scales times factor (scaleFactor).
-func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64) *p2l.Rotation {
+func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, lay *layout) *p2l.Rotation {
 	out := &p2l.Rotation{BaseAngle: r.BaseAngle}
 	key := func(k moc3.RotationKeyform) p2l.RotationKey {
 		x, y := l.point(s, k.OriginX, k.OriginY)
 		return p2l.RotationKey{X: x, Y: y, Angle: k.Angle, Scale: float32(factor * float64(k.Scale))}
 	}
-	out.Keyforms = gridOf(r.Axes, len(r.Keyforms), func(k int) p2l.RotationKey { return key(r.Keyforms[k]) })
+	out.Keyforms = gridOf(lay, func(k int) p2l.RotationKey { return key(r.Keyforms[k]) })
 	if len(r.BlendShapes) == 0 {
 		return out
 	}
@@ -393,7 +397,7 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64) *
 // reflectChannels turns a rotation's per-keyform reflections into FlipX and
 // FlipY flag channels (a reflection negates the child's x or y).
 // Rotations that never reflect get none.
-func reflectChannels(r *moc3.RotationDeformer) []p2l.Channel {
+func reflectChannels(r *moc3.RotationDeformer, lay *layout) []p2l.Channel {
 	var out []p2l.Channel
 	for _, ax := range []struct {
 		id p2l.ChannelID
@@ -405,7 +409,7 @@ func reflectChannels(r *moc3.RotationDeformer) []p2l.Channel {
 		if !slices.ContainsFunc(r.Keyforms, ax.on) {
 			continue
 		}
-		g := gridOf(r.Axes, len(r.Keyforms), func(k int) p2l.ChannelValue {
+		g := gridOf(lay, func(k int) p2l.ChannelValue {
 			if ax.on(r.Keyforms[k]) {
 				return p2l.ChannelValue{1}
 			}
@@ -416,30 +420,68 @@ func reflectChannels(r *moc3.RotationDeformer) []p2l.Channel {
 	return out
 }
 
-// gridOf builds a keyform grid from a moc binding's axes and its keyforms
-// (first axis fastest, as the moc stores them).
-func gridOf[T any](axes []moc3.Axis, n int, value func(int) T) *p2l.Grid[T] {
-	g := &p2l.Grid[T]{}
+// layout is the axes and the cell coordinates of a keyform grid over a
+// moc binding's axes (first axis fastest, as the moc stores keyforms):
+// every grid over one binding shares them (layoutOf).
+type layout struct {
+	axes   []p2l.Axis
+	coords [][]uint16
+}
+
+// newLayout lays out n keyforms over axes.
+func newLayout(axes []moc3.Axis, n int) *layout {
+	lay := &layout{}
 	if len(axes) > 0 {
-		g.Axes = make([]p2l.Axis, len(axes))
+		lay.axes = make([]p2l.Axis, len(axes))
 		for a, ax := range axes {
-			g.Axes[a] = p2l.Axis{Parameter: ax.Parameter, Keys: ax.Keys}
+			lay.axes[a] = p2l.Axis{Parameter: ax.Parameter, Keys: ax.Keys}
 		}
 	}
 	if n == 0 {
-		return g
+		return lay
 	}
 	na := len(axes)
-	coords := make([]uint16, n*na)
-	g.Cells = make([]p2l.Cell[T], n)
+	all := make([]uint16, n*na)
+	lay.coords = make([][]uint16, n)
 	for k := range n {
-		coord := coords[k*na : (k+1)*na : (k+1)*na]
+		coord := all[k*na : (k+1)*na : (k+1)*na]
 		rest := k
 		for a := range axes {
 			coord[a] = uint16(rest % len(axes[a].Keys))
 			rest /= len(axes[a].Keys)
 		}
-		g.Cells[k] = p2l.Cell[T]{Coord: coord, Value: value(k)}
+		lay.coords[k] = coord
+	}
+	return lay
+}
+
+// layoutOf is the layout of n keyforms over keyform binding kb, whose
+// axes are axes: built once per binding.
+func (l *lowering) layoutOf(kb int, axes []moc3.Axis, n int) *layout {
+	if kb < 0 || kb >= len(l.moc.KeyformBindings) {
+		return newLayout(axes, n)
+	}
+	if l.layouts == nil {
+		l.layouts = make([]*layout, len(l.moc.KeyformBindings))
+	}
+	if lay := l.layouts[kb]; lay != nil && len(lay.coords) == n && len(lay.axes) == len(axes) {
+		return lay
+	}
+	lay := newLayout(axes, n)
+	l.layouts[kb] = lay
+	return lay
+}
+
+// gridOf builds the keyform grid of layout lay whose cell k holds
+// value(k).
+func gridOf[T any](lay *layout, value func(int) T) *p2l.Grid[T] {
+	g := &p2l.Grid[T]{Axes: lay.axes}
+	if len(lay.coords) == 0 {
+		return g
+	}
+	g.Cells = make([]p2l.Cell[T], len(lay.coords))
+	for k, c := range lay.coords {
+		g.Cells[k] = p2l.Cell[T]{Coord: c, Value: value(k)}
 	}
 	return g
 }
@@ -447,8 +489,9 @@ func gridOf[T any](axes []moc3.Axis, n int, value func(int) T) *p2l.Grid[T] {
 // objectChannels returns the channels of an object whose properties vary
 // over its keyforms: opacity, draw order (nil: none) and colours (channels
 // only where some keyform differs from the first).
-func objectChannels(axes []moc3.Axis, n int, opacity, drawOrder func(int) float32, colors func(int) (moc3.RGB, moc3.RGB)) []p2l.Channel {
-	if len(axes) == 0 || n < 2 {
+func objectChannels(lay *layout, opacity, drawOrder func(int) float32, colors func(int) (moc3.RGB, moc3.RGB)) []p2l.Channel {
+	n := len(lay.coords)
+	if len(lay.axes) == 0 || n < 2 {
 		return nil
 	}
 	var out []p2l.Channel
@@ -456,7 +499,7 @@ func objectChannels(axes []moc3.Axis, n int, opacity, drawOrder func(int) float3
 		for k := 1; k < n; k++ {
 			if f(k) != f(0) {
 				out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelScalar,
-					Grid: gridOf(axes, n, func(k int) p2l.ChannelValue { return p2l.ChannelValue{f(k)} })})
+					Grid: gridOf(lay, func(k int) p2l.ChannelValue { return p2l.ChannelValue{f(k)} })})
 				return
 			}
 		}
@@ -470,7 +513,7 @@ func objectChannels(axes []moc3.Axis, n int, opacity, drawOrder func(int) float3
 			for k := 1; k < n; k++ {
 				if f(k) != f(0) {
 					out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelColor,
-						Grid: gridOf(axes, n, func(k int) p2l.ChannelValue { c := f(k); return p2l.ChannelValue{c.R, c.G, c.B} })})
+						Grid: gridOf(lay, func(k int) p2l.ChannelValue { c := f(k); return p2l.ChannelValue{c.R, c.G, c.B} })})
 					return
 				}
 			}
@@ -578,7 +621,8 @@ func (l *lowering) parts() error {
 		if p.Visible {
 			out.Flags |= p2l.PartVisible
 		}
-		out.Channels = objectChannels(p.Axes, len(kf),
+		lay := l.layoutOf(p.Binding, p.Axes, len(kf))
+		out.Channels = objectChannels(lay,
 			func(k int) float32 { return kf[k].Opacity },
 			func(k int) float32 { return kf[k].DrawOrder },
 			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
@@ -586,7 +630,7 @@ func (l *lowering) parts() error {
 			// The draw order channel carries the part's keyform axes, which
 			// Cubism evaluation's range test reads.
 			out.Channels = append(out.Channels, p2l.Channel{ID: p2l.ChannelDrawOrder, Kind: p2l.ChannelScalar,
-				Grid: gridOf(p.Axes, len(kf), func(k int) p2l.ChannelValue { return p2l.ChannelValue{kf[k].DrawOrder} })})
+				Grid: gridOf(lay, func(k int) p2l.ChannelValue { return p2l.ChannelValue{kf[k].DrawOrder} })})
 		}
 		if p.Offscreen >= 0 && p.Offscreen < len(moc.Offscreens) {
 			o := moc.Offscreens[p.Offscreen]
@@ -683,8 +727,9 @@ func (l *lowering) meshes() error {
 				}
 			}
 		}
-		out.Keyforms = gridOf(a.Axes, len(kf), func(k int) []float32 { return l.points(s, kf[k].Positions, n) })
-		out.Channels = objectChannels(a.Axes, len(kf),
+		lay := l.layoutOf(a.Binding, a.Axes, len(kf))
+		out.Keyforms = gridOf(lay, func(k int) []float32 { return l.points(s, kf[k].Positions, n) })
+		out.Channels = objectChannels(lay,
 			func(k int) float32 { return kf[k].Opacity },
 			func(k int) float32 { return kf[k].DrawOrder },
 			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
@@ -799,7 +844,7 @@ func glueIntensity(g *moc3.Glue) (*p2l.Channel, error) {
 	for _, a := range g.Axes {
 		own *= len(a.Keys)
 	}
-	grid := gridOf(axes, n, func(k int) p2l.ChannelValue {
+	grid := gridOf(newLayout(axes, n), func(k int) p2l.ChannelValue {
 		coord := make([]int, len(axes))
 		rest := k
 		for a := range axes {
