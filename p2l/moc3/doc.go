@@ -20,7 +20,8 @@
 // keyform binding indices, …). Each version appends fields to the table;
 // objects refer to ranges of shared tables (keyforms, positions, keys,
 // parameter bindings) by begin index and count. Keyform positions and UVs
-// are counted and indexed in floats, two per point.
+// are counted and indexed in floats, two per point, and the Moc holds them
+// so: x,y (u,v) float32 pairs.
 //
 // # Validation
 //
