@@ -502,10 +502,11 @@ func blend[K any](e *evaluator, axes []moc3.Axis, keyforms []K, shapes []moc3.Bl
 	return out
 }
 
-func vecs(ps []moc3.Vec2) []Vec {
-	out := make([]Vec, len(ps))
-	for i, p := range ps {
-		out[i] = Vec{float64(p.X), float64(p.Y)}
+// vecs reads x,y pairs.
+func vecs(xy []float32) []Vec {
+	out := make([]Vec, len(xy)/2)
+	for i := range out {
+		out[i] = Vec{float64(xy[2*i]), float64(xy[2*i+1])}
 	}
 	return out
 }
