@@ -348,7 +348,11 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
 	def := l.defaultBlend(w.Axes, len(w.Keyforms), 2*n, func(k int, dst []float64) {
 		pointsInto(l, s, w.Keyforms[k].Points[:2*n], dst)
 	})
-	defOp := l.defaultBlend(w.Axes, len(w.Keyforms), 1, func(k int, dst []float64) { dst[0] = float64(w.Keyforms[k].Opacity) })
+	// Opacity, then multiply and screen (colorValues).
+	defOp := l.defaultBlend(w.Axes, len(w.Keyforms), 7, func(k int, dst []float64) {
+		dst[0] = float64(w.Keyforms[k].Opacity)
+		colorValues(dst[1:7], w.Keyforms[k].Multiply, w.Keyforms[k].Screen)
+	})
 	for _, b := range w.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2l.WarpShape {
 			pts := l.floats.take(2 * n)
@@ -357,7 +361,8 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
 				pts[2*j], pts[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
 			}
 			return p2l.WarpShape{Points: pts, Opacity: float32(defOp[0] + float64(kf.Opacity) - float64(base.Opacity)),
-				Multiply: p2l.White, Screen: p2l.Black}
+				Multiply: shapeColor(defOp[1:4], kf.Multiply, base.Multiply),
+				Screen:   shapeColor(defOp[4:7], kf.Screen, base.Screen)}
 		}))
 	}
 	return out
@@ -375,9 +380,10 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, l
 	if len(r.BlendShapes) == 0 {
 		return out
 	}
-	def := l.defaultBlend(r.Axes, len(r.Keyforms), 5, func(k int, dst []float64) {
+	def := l.defaultBlend(r.Axes, len(r.Keyforms), 11, func(k int, dst []float64) {
 		v := key(r.Keyforms[k])
 		dst[0], dst[1], dst[2], dst[3], dst[4] = float64(v.X), float64(v.Y), float64(v.Angle), float64(v.Scale), float64(r.Keyforms[k].Opacity)
+		colorValues(dst[5:11], r.Keyforms[k].Multiply, r.Keyforms[k].Screen)
 	})
 	for _, b := range r.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.RotationKeyform) p2l.RotationShape {
@@ -387,7 +393,8 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, l
 				Angle:    float32(def[2] + float64(kf.Angle) - float64(base.Angle)),
 				Scale:    float32(def[3] + factor*(float64(kf.Scale)-float64(base.Scale))),
 				Opacity:  float32(def[4] + float64(kf.Opacity) - float64(base.Opacity)),
-				Multiply: p2l.White, Screen: p2l.Black,
+				Multiply: shapeColor(def[5:8], kf.Multiply, base.Multiply),
+				Screen:   shapeColor(def[8:11], kf.Screen, base.Screen),
 			}
 		}))
 	}
@@ -645,8 +652,7 @@ func (l *lowering) parts() error {
 			def := l.defaultBlend(p.Axes, len(kf), 8, func(k int, d []float64) {
 				c := kf[k]
 				d[0], d[1] = float64(c.DrawOrder), float64(c.Opacity)
-				d[2], d[3], d[4] = float64(c.Multiply.R), float64(c.Multiply.G), float64(c.Multiply.B)
-				d[5], d[6], d[7] = float64(c.Screen.R), float64(c.Screen.G), float64(c.Screen.B)
+				colorValues(d[2:8], c.Multiply, c.Screen)
 			})
 			for _, b := range p.BlendShapes {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.PartKeyform) p2l.PartShape {
@@ -674,6 +680,15 @@ func (l *lowering) parts() error {
 	return nil
 }
 
+// colorValues writes a keyform's multiply and screen colours into dst[0:6]
+// for defaultBlend, in the order shapeColor reads them back.
+func colorValues(dst []float64, mul, scr moc3.RGB) {
+	dst[0], dst[1], dst[2] = float64(mul.R), float64(mul.G), float64(mul.B)
+	dst[3], dst[4], dst[5] = float64(scr.R), float64(scr.G), float64(scr.B)
+}
+
+// shapeColor is a blend shape's colour target: the default-pose colour def
+// plus the keyform's difference from the base keyform's.
 func shapeColor(def []float64, k, base moc3.RGB) p2l.Color {
 	return p2l.Color{
 		float32(def[0] + float64(k.R) - float64(base.R)),
@@ -738,8 +753,7 @@ func (l *lowering) meshes() error {
 				pointsInto(l, s, kf[k].Positions[:2*n], d)
 				c := kf[k]
 				d[2*n], d[2*n+1] = float64(c.DrawOrder), float64(c.Opacity)
-				d[2*n+2], d[2*n+3], d[2*n+4] = float64(c.Multiply.R), float64(c.Multiply.G), float64(c.Multiply.B)
-				d[2*n+5], d[2*n+6], d[2*n+7] = float64(c.Screen.R), float64(c.Screen.G), float64(c.Screen.B)
+				colorValues(d[2*n+2:2*n+8], c.Multiply, c.Screen)
 			})
 			for _, b := range a.BlendShapes {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2l.MeshShape {

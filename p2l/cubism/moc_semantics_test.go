@@ -534,6 +534,73 @@ func TestMocBlendShapeConstraints(t *testing.T) {
 	wantValue(t, "opacity", r.MeshOpacity(0), 1-0.5*w)
 }
 
+// TestMocDeformerColorBlendShapes: blend shapes of deformers add their
+// keyforms' multiply and screen differences from the base keyform, as they
+// do positions and opacity (Cubism Editor manual: blend shapes add
+// differences; Mao's Rotation64, an aura colour, has a black multiply and a
+// screen colour, blended towards others by ParamAuraColor2), and the
+// children inherit the result (moc3-rs BlendColor::blend: multiply p·c,
+// screen p + c − p·c). A shape whose colour differences are zero leaves the
+// deformer's colours as they are.
+func TestMocDeformerColorBlendShapes(t *testing.T) {
+	colors := func(m, s [3]float32) *moc3write.Colors { return &moc3write.Colors{Multiply: m, Screen: s} }
+	zero := colors([3]float32{}, [3]float32{})
+	m := &moc3write.Model{
+		Canvas: semCanvas(),
+		Parameters: []moc3write.Parameter{
+			{ID: "ParamS", Min: 0, Max: 1, BlendShape: true, Keys: []float32{0, 1}},
+			{ID: "ParamZ", Min: 0, Max: 1, BlendShape: true, Keys: []float32{0, 1}},
+		},
+		Deformers: []moc3write.Deformer{
+			{ID: "R", Visible: true, Enabled: true, ParentPart: -1, ParentDeformer: -1,
+				Rotation: &moc3write.RotationDeformer{
+					Keyforms: []moc3write.RotationKeyform{{Opacity: 1, Scale: 0.01,
+						Colors: colors([3]float32{0, 0, 0}, [3]float32{1, 0.25, 0.75})}},
+					BlendShapes: []moc3write.BlendShape[moc3write.RotationKeyform]{
+						{Parameter: 0, Keys: []float32{0, 1}, BaseKey: 0, Keyforms: []moc3write.RotationKeyform{
+							{Colors: zero}, {Colors: colors([3]float32{0.5, 0.25, 0}, [3]float32{0, 0.5, -0.5})}}},
+						{Parameter: 1, Keys: []float32{0, 1}, BaseKey: 0, Keyforms: []moc3write.RotationKeyform{
+							{Colors: zero}, {Angle: 90, Colors: zero}}},
+					}}},
+			{ID: "W", Visible: true, Enabled: true, ParentPart: -1, ParentDeformer: -1,
+				Warp: &moc3write.WarpDeformer{Rows: 1, Columns: 2, QuadSource: true,
+					Keyforms: []moc3write.WarpKeyform{{Opacity: 1, Positions: warpGrid,
+						Colors: colors([3]float32{0.5, 1, 1}, [3]float32{0.2, 0, 0})}},
+					BlendShapes: []moc3write.BlendShape[moc3write.WarpKeyform]{
+						{Parameter: 0, Keys: []float32{0, 1}, BaseKey: 0, Keyforms: []moc3write.WarpKeyform{
+							{Positions: make([][2]float32, 6), Colors: zero},
+							{Positions: make([][2]float32, 6), Colors: colors([3]float32{0.25, 0, 0}, [3]float32{0.4, 0.5, 0})}}}}}},
+		},
+		ArtMeshes: []moc3write.ArtMesh{
+			semMesh("InR", 0, 500, [2]float32{10, 0}, [2]float32{0, 10}, [2]float32{0, 0}),
+			semMesh("InW", 1, 500, [2]float32{0.25, 0.25}, [2]float32{0.5, 0.25}, [2]float32{0.25, 0.5}),
+		},
+	}
+	rootGroup(m)
+	model := lowerSem(t, m, moc3write.V50)
+	r := rigAt(t, model, map[string]float32{"ParamS": 0.5})
+	mul, scr := r.MeshColors(model.MeshIndex("InR"))
+	// R at ParamS 0.5: multiply (0, 0, 0) + 0.5·(0.5, 0.25, 0) = (0.25,
+	// 0.125, 0); screen (1, 0.25, 0.75) + 0.5·(0, 0.5, −0.5) = (1, 0.5,
+	// 0.5). The mesh's own colours are white and black: it shows R's.
+	wantColor(t, "InR multiply", mul, [3]float64{0.25, 0.125, 0})
+	wantColor(t, "InR screen", scr, [3]float64{1, 0.5, 0.5})
+	mul, scr = r.MeshColors(model.MeshIndex("InW"))
+	// W: multiply (0.5, 1, 1) + 0.5·(0.25, 0, 0) = (0.625, 1, 1); screen
+	// (0.2, 0, 0) + 0.5·(0.4, 0.5, 0) = (0.4, 0.25, 0).
+	wantColor(t, "InW multiply", mul, [3]float64{0.625, 1, 1})
+	wantColor(t, "InW screen", scr, [3]float64{0.4, 0.25, 0})
+	// ParamZ's shape turns R by 90° and has no colour difference: R keeps
+	// its keyform colours, multiply (0, 0, 0), screen (1, 0.25, 0.75).
+	r = rigAt(t, model, map[string]float32{"ParamZ": 1})
+	mul, scr = r.MeshColors(model.MeshIndex("InR"))
+	wantColor(t, "InR multiply (ParamZ)", mul, [3]float64{0, 0, 0})
+	wantColor(t, "InR screen (ParamZ)", scr, [3]float64{1, 0.25, 0.75})
+	// The turn itself: R's frame at the origin, angle 90°, scale 0.01:
+	// (10, 0) ↦ (0, 0.1), (0, 10) ↦ (−0.1, 0) in model units.
+	wantVertices(t, r, "InR", px(0, 0.1), px(-0.1, 0), px(0, 0))
+}
+
 // TestMocDrawableFlags: masks, inverted masks, culling (a mesh not double
 // sided is culled), the legacy blend bits and the 5.3 blend modes and
 // offscreen parts are lowered as stored (moc3.hexpat DrawableFlags; Core
