@@ -601,6 +601,31 @@ func TestMocDeformerColorBlendShapes(t *testing.T) {
 	wantVertices(t, r, "InR", px(0, 0.1), px(-0.1, 0), px(0, 0))
 }
 
+// TestMocManyTurns: a rotation whose keyforms span ten turns (Ren's
+// Rotation17 goes from 0° to 3600° over ParamNoiseRotate) places its
+// children as the angle reduced to one turn does: float32 radians of
+// 58.9 rad are only good to 3.8e-6 rad, 3.4e-3 px at the 1800 px of this
+// mesh's far vertex, so whole turns come off before the conversion.
+func TestMocManyTurns(t *testing.T) {
+	m := &moc3write.Model{
+		Canvas:     semCanvas(),
+		Parameters: []moc3write.Parameter{{ID: "ParamTurn", Min: 0, Max: 1}},
+		Deformers: []moc3write.Deformer{{ID: "R", Visible: true, Enabled: true, ParentPart: -1, ParentDeformer: -1,
+			Axes: []moc3write.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+			Rotation: &moc3write.RotationDeformer{Keyforms: []moc3write.RotationKeyform{
+				{Opacity: 1, OriginX: 1, OriginY: 0.5, Scale: 0.01},
+				{Opacity: 1, OriginX: 1, OriginY: 0.5, Scale: 0.01, Angle: 3600}}}}},
+		ArtMeshes: []moc3write.ArtMesh{semMesh("M", 0, 500, [2]float32{1800, 0}, [2]float32{0, 1800}, [2]float32{0, 0})},
+	}
+	rootGroup(m)
+	r := rigAt(t, lowerSem(t, m, moc3write.V40), map[string]float32{"ParamTurn": 0.9375})
+	// 0.9375·3600° = 3375° = 9 turns + 135°: (1800, 0) ↦ (1, 0.5) +
+	// 18·(cos 135°, sin 135°), (0, 1800) ↦ (1, 0.5) + 18·(−sin 135°,
+	// cos 135°), in model units.
+	c, s := math.Cos(135*math.Pi/180), math.Sin(135*math.Pi/180)
+	wantVertices(t, r, "M", px(1+18*c, 0.5+18*s), px(1-18*s, 0.5+18*c), px(1, 0.5))
+}
+
 // TestMocDrawableFlags: masks, inverted masks, culling (a mesh not double
 // sided is culled), the legacy blend bits and the 5.3 blend modes and
 // offscreen parts are lowered as stored (moc3.hexpat DrawableFlags; Core
