@@ -188,7 +188,10 @@ func DefaultParameters(m *moc3.Moc) []float32 {
 
 // evaluator holds one evaluation's state.
 type evaluator struct {
-	m       *moc3.Moc
+	m *moc3.Moc
+	// single rounds every stored value to float32 (EvaluateFloat32), the
+	// keyform fractions and weights included.
+	single  bool
 	params  []float32 // clamped
 	outside []bool    // per keyform binding
 
@@ -217,6 +220,32 @@ type defState struct {
 // Evaluate evaluates m at the given parameter values (by parameter index;
 // clamped here) and host part opacities (nil: DefaultPartOpacities).
 func Evaluate(m *moc3.Moc, params []float32, partOpacity []float64) (*Result, error) {
+	return evaluate(m, params, partOpacity, false)
+}
+
+// EvaluateFloat32 evaluates as Evaluate, but rounds to float32 every value
+// a float32 implementation would store: keyform blends, warp cell
+// coordinates and fractions, angles in degrees and radians with their
+// cosine and sine, accumulated scales, every mapped point, canvas pixels,
+// glued vertices. Its distance from Evaluate estimates how far any
+// float32 evaluator (moc3-rs; the Cubism Core, as far as is known, works
+// in float32 too) lies from exact arithmetic on a given model and pose:
+// the tests allow that much on top of the bound.
+func EvaluateFloat32(m *moc3.Moc, params []float32, partOpacity []float64) (*Result, error) {
+	return evaluate(m, params, partOpacity, true)
+}
+
+// r rounds x to float32 in single mode.
+func (e *evaluator) r(x float64) float64 {
+	if e.single {
+		return float64(float32(x))
+	}
+	return x
+}
+
+func (e *evaluator) rv(v Vec) Vec { return Vec{e.r(v.X), e.r(v.Y)} }
+
+func evaluate(m *moc3.Moc, params []float32, partOpacity []float64, single bool) (*Result, error) {
 	for _, r := range m.RotationDeformers {
 		for _, k := range r.Keyforms {
 			if k.ReflectX || k.ReflectY {
@@ -227,7 +256,7 @@ func Evaluate(m *moc3.Moc, params []float32, partOpacity []float64) (*Result, er
 	if partOpacity == nil {
 		partOpacity = DefaultPartOpacities(m)
 	}
-	e := &evaluator{m: m, params: make([]float32, len(m.Parameters))}
+	e := &evaluator{m: m, single: single, params: make([]float32, len(m.Parameters))}
 	for i, p := range m.Parameters {
 		v := p.Default
 		if i < len(params) {
@@ -289,7 +318,7 @@ func Evaluate(m *moc3.Moc, params []float32, partOpacity []float64) (*Result, er
 		if a.ParentDeformer >= 0 {
 			d := e.deformer(a.ParentDeformer)
 			for k := range pts {
-				pts[k] = e.apply(a.ParentDeformer, pts[k])
+				pts[k] = e.rv(e.apply(a.ParentDeformer, pts[k]))
 			}
 			op *= d.opacity
 			mul, scr = inherit(d.multiply, d.screen, mul, scr)
@@ -302,7 +331,7 @@ func Evaluate(m *moc3.Moc, params []float32, partOpacity []float64) (*Result, er
 		}
 		c := m.Canvas
 		for k, p := range pts {
-			pts[k] = Vec{float64(c.OriginX) + float64(c.PixelsPerUnit)*p.X, float64(c.OriginY) + float64(c.PixelsPerUnit)*p.Y}
+			pts[k] = e.rv(Vec{float64(c.OriginX) + float64(c.PixelsPerUnit)*p.X, float64(c.OriginY) + float64(c.PixelsPerUnit)*p.Y})
 		}
 		res.Vertices[i], res.Opacity[i], res.Multiply[i], res.Screen[i] = pts, op, mul, scr
 		res.Enabled[i] = enabled
@@ -314,8 +343,8 @@ func Evaluate(m *moc3.Moc, params []float32, partOpacity []float64) (*Result, er
 		va, vb := res.Vertices[g.MeshA], res.Vertices[g.MeshB]
 		for _, p := range g.Pairs {
 			a, b := va[p.A], vb[p.B]
-			va[p.A] = a.add(b.sub(a).scale(float64(p.WeightA) * intensity))
-			vb[p.B] = b.add(a.sub(b).scale(float64(p.WeightB) * intensity))
+			va[p.A] = e.rv(a.add(b.sub(a).scale(float64(p.WeightA) * intensity)))
+			vb[p.B] = e.rv(b.add(a.sub(b).scale(float64(p.WeightB) * intensity)))
 		}
 	}
 
@@ -405,6 +434,7 @@ func (e *evaluator) corners(axes []moc3.Axis) []corner {
 	t := make([]float64, n)
 	for i, ax := range axes {
 		lower[i], t[i] = segment(ax.Keys, e.params[ax.Parameter])
+		t[i] = e.r(t[i])
 	}
 	var out []corner
 	for bits := 0; bits < 1<<n; bits++ {
@@ -413,9 +443,9 @@ func (e *evaluator) corners(axes []moc3.Axis) []corner {
 			k := lower[i]
 			if bits&(1<<i) != 0 {
 				k++
-				w *= t[i]
+				w = e.r(w * t[i])
 			} else {
-				w *= 1 - t[i]
+				w = e.r(w * e.r(1-t[i]))
 			}
 			if k >= len(ax.Keys) {
 				w = 0
@@ -437,11 +467,13 @@ func shapeCorners[K any](e *evaluator, bs moc3.BlendShape[K]) []corner {
 	limit := 1.0
 	for _, c := range bs.Constraints {
 		lo, t := segment(c.Keys, e.params[c.Parameter])
+		t = e.r(t)
 		hi := min(lo+1, len(c.Weights)-1)
 		w := (1-t)*float64(c.Weights[lo]) + t*float64(c.Weights[hi])
 		limit = min(limit, w)
 	}
 	lo, t := segment(bs.Keys, e.params[bs.Parameter])
+	t = e.r(t)
 	out := []corner{{lo, (1 - t) * limit}}
 	if lo+1 < len(bs.Keys) {
 		out = append(out, corner{lo + 1, t * limit})
@@ -498,6 +530,13 @@ func blend[K any](e *evaluator, axes []moc3.Axis, keyforms []K, shapes []moc3.Bl
 			g := conv(bs.Keyforms[c.index])
 			out.addScaled(&g, &base, c.weight)
 		}
+	}
+	for k := range out.positions {
+		out.positions[k] = e.rv(out.positions[k])
+	}
+	for _, v := range []*float64{&out.opacity, &out.drawOrder, &out.angle, &out.scale, &out.intensity, &out.origin.X, &out.origin.Y,
+		&out.multiply[0], &out.multiply[1], &out.multiply[2], &out.screen[0], &out.screen[1], &out.screen[2]} {
+		*v = e.r(*v)
 	}
 	return out
 }
@@ -573,7 +612,7 @@ func (e *evaluator) deformer(i int) *defState {
 		s.grid = f.positions
 		if parent != nil {
 			for k := range s.grid {
-				s.grid[k] = e.apply(d.ParentDeformer, s.grid[k])
+				s.grid[k] = e.rv(e.apply(d.ParentDeformer, s.grid[k]))
 			}
 			s.accScale = parent.accScale
 		} else {
@@ -586,7 +625,7 @@ func (e *evaluator) deformer(i int) *defState {
 		}
 		f = blendRotation(e, r)
 		s.origin = f.origin
-		s.angle = float64(r.BaseAngle) + f.angle
+		s.angle = e.r(float64(r.BaseAngle) + f.angle)
 		s.scale = f.scale
 		s.accScale = f.scale
 		if parent != nil {
@@ -594,9 +633,9 @@ func (e *evaluator) deformer(i int) *defState {
 			if e.m.Deformers[d.ParentDeformer].Kind == moc3.Warp {
 				probe = 0.1
 			}
-			s.angle += e.turn(d.ParentDeformer, s.origin, probe)
-			s.origin = e.apply(d.ParentDeformer, s.origin)
-			s.accScale *= parent.accScale
+			s.angle = e.r(s.angle + e.r(e.turn(d.ParentDeformer, s.origin, probe)))
+			s.origin = e.rv(e.apply(d.ParentDeformer, s.origin))
+			s.accScale = e.r(s.accScale * parent.accScale)
 		}
 	}
 	s.opacity, s.multiply, s.screen = f.opacity, f.multiply, f.screen
@@ -614,11 +653,11 @@ func (e *evaluator) apply(i int, p Vec) Vec {
 	d := e.m.Deformers[i]
 	if d.Kind == moc3.Warp {
 		w := e.m.WarpDeformers[d.Index]
-		return warpMap(s.grid, w.Columns, w.Rows, w.Quad, p)
+		return e.rv(warpMap(s.grid, w.Columns, w.Rows, w.Quad, p, e.r))
 	}
-	rad := s.angle * math.Pi / 180
-	c, sn := math.Cos(rad), math.Sin(rad)
-	return Vec{s.origin.X + s.accScale*(c*p.X-sn*p.Y), s.origin.Y + s.accScale*(sn*p.X+c*p.Y)}
+	rad := e.r(s.angle * math.Pi / 180)
+	c, sn := e.r(math.Cos(rad)), e.r(math.Sin(rad))
+	return e.rv(Vec{s.origin.X + s.accScale*(c*p.X-sn*p.Y), s.origin.Y + s.accScale*(sn*p.X+c*p.Y)})
 }
 
 // turn measures how much deformer i turns the direction (0, −1) at o, in
@@ -645,12 +684,13 @@ func angleTo(a, b Vec) float64 {
 
 // warpMap maps p (the warp's unit square) through a grid of (cols+1)·(rows+1)
 // points, row by row.
-func warpMap(grid []Vec, cols, rows int, quad bool, p Vec) Vec {
+// Cell coordinates and fractions are rounded by rnd.
+func warpMap(grid []Vec, cols, rows int, quad bool, p Vec, rnd func(float64) float64) Vec {
 	at := func(x, y int) Vec { return grid[x+y*(cols+1)] }
 	if p.X >= 0 && p.X < 1 && p.Y >= 0 && p.Y < 1 {
-		gx, gy := p.X*float64(cols), p.Y*float64(rows)
+		gx, gy := rnd(p.X*float64(cols)), rnd(p.Y*float64(rows))
 		ix, iy := min(int(gx), cols-1), min(int(gy), rows-1)
-		tx, ty := gx-float64(ix), gy-float64(iy)
+		tx, ty := rnd(gx-float64(ix)), rnd(gy-float64(iy))
 		p00, p10, p01, p11 := at(ix, iy), at(ix+1, iy), at(ix, iy+1), at(ix+1, iy+1)
 		if quad {
 			return p00.scale((1 - tx) * (1 - ty)).add(p10.scale(tx * (1 - ty))).add(p01.scale((1 - tx) * ty)).add(p11.scale(tx * ty))
