@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -280,6 +281,11 @@ func BenchmarkVoiceTickLevel(b *testing.B) {
 }
 
 func benchTick(b *testing.B, v *Voice) {
+	// threadCPU reads the calling thread's clock: without the lock the
+	// goroutine may move between threads and the difference is meaningless
+	// (negative figures were reported).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
 	head := int64(4 * 44100)
 	start := threadCPU()
@@ -302,6 +308,8 @@ func BenchmarkRigUpdateDefault(b *testing.B) {
 	r.SetBehaviors(p2l.AllBehaviors)
 	r.Play(m.ClipIndex("Idle"))
 	r.Update(1.0 / 60)
+	runtime.LockOSThread() // threadCPU is per thread (see benchTick)
+	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
 	start := threadCPU()
 	for b.Loop() {
