@@ -15,7 +15,7 @@ import (
 // one Batch: ratio-cpu and ratio-wall compare the draw with the same
 // vertices in plain DrawTriangles calls (the lower of the two static
 // floors), ratio-cpu-rebuilt with those vertices rebuilt every frame.
-// docs/PERFORMANCE.md, "Cubism models", quotes them.
+// docs/PERFORMANCE.md, "A crowd of Hiyoris", quotes them.
 func BenchmarkHiyoriCrowdVsFloor(b *testing.B) {
 	dir := filepath.Dir(cubismsamples.Model(b, "Hiyori"))
 	m, _, err := cubism.Load(os.DirFS(dir), "Hiyori.model3.json")

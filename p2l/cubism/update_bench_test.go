@@ -80,7 +80,7 @@ const updateBlock = 16
 // written once), in alternating blocks of updateBlock on a locked thread.
 // It reports both per op in thread CPU (update-cpu-ns, floor-cpu-ns) and
 // wall time, and the ratios (ratio-cpu, ratio-wall). docs/PERFORMANCE.md,
-// "Cubism models", quotes them.
+// "`Update` of a sample", quotes them.
 func BenchmarkSampleUpdate(b *testing.B) {
 	for _, name := range cubismsamples.Names {
 		b.Run(name, func(b *testing.B) {
