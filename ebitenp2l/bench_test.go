@@ -13,6 +13,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -112,9 +113,9 @@ func runFrames(b *testing.B, f func()) {
 			defer runtime.UnlockOSThread()
 			r0 := rasterCPU()
 			b.StartTimer()
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			f()
-			cpu += threadCPU() - t0
+			cpu += cputime.Thread() - t0
 			b.StopTimer()
 			raster += rasterCPU() - r0
 		})
@@ -354,18 +355,18 @@ func benchmarkVsFloor(b *testing.B, model *p2l.Model, n int, moving bool, setup 
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			if k == 0 && moving {
-				u0 := threadCPU()
+				u0 := cputime.Thread()
 				for _, c := range s.chars {
 					c.Update(1.0 / 60)
 				}
 				if timed {
-					updCPU += threadCPU() - u0
+					updCPU += cputime.Thread() - u0
 				}
 			}
-			t0, c0 := time.Now(), threadCPU()
+			t0, c0 := time.Now(), cputime.Thread()
 			frames[k]()
 			if timed {
-				cpu[k] += threadCPU() - c0
+				cpu[k] += cputime.Thread() - c0
 				wall[k] += time.Since(t0)
 			}
 		})
@@ -507,11 +508,11 @@ func benchmarkEmitMesh(b *testing.B, model *p2l.Model, mode string) {
 	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
 	b.ResetTimer()
-	t0 := threadCPU()
+	t0 := cputime.Thread()
 	for range b.N {
 		emit()
 	}
-	cpu := threadCPU() - t0
+	cpu := cputime.Thread() - t0
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*nv), "cpu-ns/vertex")
 }
 
@@ -543,13 +544,13 @@ func BenchmarkPlanOps(b *testing.B) {
 						c.Update(1.0 / 60)
 					}
 					b.StartTimer()
-					t0 := threadCPU()
+					t0 := cputime.Thread()
 					ok := r.plan(s.dst, entries)
-					t1 := threadCPU()
+					t1 := cputime.Thread()
 					if ok {
 						r.buildOps(len(entries))
 					}
-					ops += threadCPU() - t1
+					ops += cputime.Thread() - t1
 					plan += t1 - t0
 					r.release(len(entries))
 				}

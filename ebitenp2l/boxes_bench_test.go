@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -32,7 +33,7 @@ func BenchmarkUpdateBoxes(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			var tot int64
 			for range b.N {
-				c0 := threadCPU()
+				c0 := cputime.Thread()
 				for k, r := range rigs {
 					r.Update(1.0 / 60)
 					if hot {
@@ -44,7 +45,7 @@ func BenchmarkUpdateBoxes(b *testing.B) {
 						boxes(k)
 					}
 				}
-				tot += int64(threadCPU() - c0)
+				tot += int64(cputime.Thread() - c0)
 			}
 			b.ReportMetric(float64(tot)/float64(b.N), "cpu-ns/op")
 		})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
 
@@ -48,13 +49,13 @@ func benchmarkStillVsFloorGPU(b *testing.B, model *p2l.Model, n int) {
 		onGame(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			t0, c0, p0, r0 := time.Now(), threadCPU(), processCPU(), rasterCPU()
+			t0, c0, p0, r0 := time.Now(), cputime.Thread(), cputime.Process(), rasterCPU()
 			frames[k]()
-			cpu[k] += threadCPU() - c0
+			cpu[k] += cputime.Thread() - c0
 			o := dsts[k].Bounds().Min
 			_ = dsts[k].RGBA64At(o.X, o.Y) // waits for the GPU
 			wall[k] += time.Since(t0)
-			proc[k] += processCPU() - p0
+			proc[k] += cputime.Process() - p0
 			raster[k] += rasterCPU() - r0
 		})
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/lipsync"
 )
@@ -281,14 +282,14 @@ func BenchmarkVoiceTickLevel(b *testing.B) {
 }
 
 func benchTick(b *testing.B, v *Voice) {
-	// threadCPU reads the calling thread's clock: without the lock the
+	// cputime.Thread reads the calling thread's clock: without the lock the
 	// goroutine may move between threads and the difference is meaningless
 	// (negative figures were reported).
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
 	head := int64(4 * 44100)
-	start := threadCPU()
+	start := cputime.Thread()
 	for b.Loop() {
 		v.mouthAt(head, 1.0/60)
 		head += 4 * 735
@@ -296,7 +297,7 @@ func benchTick(b *testing.B, v *Voice) {
 			head = 4 * 44100
 		}
 	}
-	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Thread()-start)/float64(b.N), "cpu-ns/op")
 }
 
 func BenchmarkRigUpdateDefault(b *testing.B) {
@@ -308,14 +309,14 @@ func BenchmarkRigUpdateDefault(b *testing.B) {
 	r.SetBehaviors(p2l.AllBehaviors)
 	r.Play(m.ClipIndex("Idle"))
 	r.Update(1.0 / 60)
-	runtime.LockOSThread() // threadCPU is per thread (see benchTick)
+	runtime.LockOSThread() // cputime.Thread is per thread (see benchTick)
 	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
-	start := threadCPU()
+	start := cputime.Thread()
 	for b.Loop() {
 		r.Update(1.0 / 60)
 	}
-	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Thread()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // TestVoiceWithoutDevice: on a machine without a sound device (CI, this

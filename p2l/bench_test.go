@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/evalfloor"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
@@ -74,10 +75,10 @@ func runEvaluate(b *testing.B, m *p2l.Model, worst bool) float64 {
 	for _, me := range m.Meshes {
 		verts += len(me.Positions) / 2
 	}
-	defer lockThread()()
+	defer cputime.Lock()()
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := threadCPU()
+	c0 := cputime.Thread()
 	i := 0
 	for b.Loop() {
 		// Alternate between two poses so that every evaluation recomputes
@@ -87,7 +88,7 @@ func runEvaluate(b *testing.B, m *p2l.Model, worst bool) float64 {
 		i++
 	}
 	perOp := 0.0
-	if cpu := threadCPU() - c0; cpu > 0 {
+	if cpu := cputime.Thread() - c0; cpu > 0 {
 		perOp = float64(cpu.Nanoseconds()) / float64(b.N)
 		b.ReportMetric(perOp, "cpu-ns/op")
 	}
@@ -143,9 +144,9 @@ func BenchmarkFloor(b *testing.B) {
 				buf[i] = float32(i & 1023)
 			}
 			b.SetBytes(int64(4 * len(buf)))
-			defer lockThread()()
+			defer cputime.Lock()()
 			b.ResetTimer()
-			c0 := threadCPU()
+			c0 := cputime.Thread()
 			for b.Loop() {
 				var s0, s1, s2, s3 float64
 				j := 0
@@ -157,7 +158,7 @@ func BenchmarkFloor(b *testing.B) {
 				}
 				floorSink = s0 + s1 + s2 + s3
 			}
-			if cpu := threadCPU() - c0; cpu > 0 {
+			if cpu := cputime.Thread() - c0; cpu > 0 {
 				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 			}
 		})
@@ -199,13 +200,13 @@ func defaultCharacter(b *testing.B) *p2l.Model {
 func runEvaluateFloor(b *testing.B, m *p2l.Model) {
 	f := evalfloor.New(m, animatedPose(m, 0))
 	b.SetBytes(int64(f.Bytes()))
-	defer lockThread()()
+	defer cputime.Lock()()
 	b.ResetTimer()
-	c0 := threadCPU()
+	c0 := cputime.Thread()
 	for b.Loop() {
 		floorSink = f.Pass()
 	}
-	if cpu := threadCPU() - c0; cpu > 0 {
+	if cpu := cputime.Thread() - c0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(f.Bytes()), "bytes")
@@ -233,13 +234,13 @@ func BenchmarkOutputCheck(b *testing.B) {
 	r := m.NewRig()
 	r.SetParameterValues(animatedPose(m, 0))
 	r.Evaluate()
-	defer lockThread()()
+	defer cputime.Lock()()
 	b.ReportAllocs()
-	c0 := threadCPU()
+	c0 := cputime.Thread()
 	for b.Loop() {
 		r.CheckOutputsForTest()
 	}
-	if cpu := threadCPU() - c0; cpu > 0 {
+	if cpu := cputime.Thread() - c0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 	if r.Err() != nil {

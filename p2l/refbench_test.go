@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -90,7 +91,7 @@ func BenchmarkEvaluateVsReference(b *testing.B) {
 			if r.Err() != nil {
 				b.Fatal(r.Err())
 			}
-			defer lockThread()()
+			defer cputime.Lock()()
 			b.ReportAllocs()
 			b.ResetTimer()
 			const refRounds = 5
@@ -99,7 +100,7 @@ func BenchmarkEvaluateVsReference(b *testing.B) {
 			var ratios []float64
 			i := 0
 			for round := range refRounds {
-				c0 := threadCPU()
+				c0 := cputime.Thread()
 				n := b.N / refRounds
 				if round < b.N%refRounds {
 					n++ // b.N in all
@@ -109,7 +110,7 @@ func BenchmarkEvaluateVsReference(b *testing.B) {
 					r.Evaluate()
 					i++
 				}
-				spent := threadCPU() - c0
+				spent := cputime.Thread() - c0
 				ours += spent
 				if b.N < 100 || spent <= 0 || n == 0 {
 					continue // Go's first probe of b.N, or no thread CPU clock

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/internal/evalfloor"
 	"github.com/psd2live/p2l-ebiten/p2l"
@@ -32,15 +33,15 @@ func BenchmarkSampleMoc(b *testing.B) {
 		b.Run(name+"/Prepare", func(b *testing.B) {
 			var read, readCPU time.Duration
 			runtime.GC()
-			t0, c0 := time.Now(), processCPU()
+			t0, c0 := time.Now(), cputime.Process()
 			for b.Loop() {
-				r0, rc0 := time.Now(), processCPU()
+				r0, rc0 := time.Now(), cputime.Process()
 				data, err := os.ReadFile(path)
 				if err != nil {
 					b.Fatal(err)
 				}
 				read += time.Since(r0)
-				readCPU += processCPU() - rc0
+				readCPU += cputime.Process() - rc0
 				m, err := ReadMoc(data)
 				if err != nil {
 					b.Fatal(err)
@@ -48,7 +49,7 @@ func BenchmarkSampleMoc(b *testing.B) {
 				r := m.NewRig()
 				r.Evaluate()
 			}
-			all, allCPU := time.Since(t0), processCPU()-c0
+			all, allCPU := time.Since(t0), cputime.Process()-c0
 			n := float64(b.N)
 			b.ReportMetric(float64(read.Nanoseconds())/n, "read-ns/op")
 			b.ReportMetric(float64(all)/float64(read), "x-read")
@@ -82,9 +83,9 @@ func runPrepPhases(b *testing.B, path string) {
 	var t [len(prepPhases)]time.Duration
 	runtime.GC()
 	for b.Loop() {
-		c := processCPU()
+		c := cputime.Process()
 		lap := func(i int) {
-			n := processCPU()
+			n := cputime.Process()
 			t[i] += n - c
 			c = n
 		}
@@ -168,25 +169,25 @@ func runSampleEvaluate(b *testing.B, m *p2l.Model) {
 		b.Fatal(err)
 	}
 	floor := evalfloor.New(m, poses[0])
-	defer lockThread()()
+	defer cputime.Lock()()
 	var eval, evalCPU, fl, flCPU time.Duration
 	i := 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		if i%evalBlock == 0 {
-			t, c := time.Now(), threadCPU()
+			t, c := time.Now(), cputime.Thread()
 			for range evalBlock {
 				floorSink = floor.Pass()
 			}
 			fl += time.Since(t)
-			flCPU += threadCPU() - c
+			flCPU += cputime.Thread() - c
 		}
-		t, c := time.Now(), threadCPU()
+		t, c := time.Now(), cputime.Thread()
 		r.SetParameterValues(poses[i&1])
 		r.Evaluate()
 		eval += time.Since(t)
-		evalCPU += threadCPU() - c
+		evalCPU += cputime.Thread() - c
 		i++
 	}
 	passes := float64((i + evalBlock - 1) / evalBlock * evalBlock)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
@@ -130,9 +131,9 @@ func BenchmarkBundleVsRead(b *testing.B) {
 				for j := range tasks {
 					k := (i + j) % len(tasks)
 					runtime.GC()
-					t0, c0 := time.Now(), processCPU()
+					t0, c0 := time.Now(), cputime.Process()
 					tasks[k]()
-					cpu[k] += processCPU() - c0
+					cpu[k] += cputime.Process() - c0
 					wall[k] += time.Since(t0)
 				}
 			}

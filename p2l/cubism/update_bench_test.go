@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/internal/evalfloor"
 	"github.com/psd2live/p2l-ebiten/p2l"
@@ -87,22 +88,22 @@ func BenchmarkSampleUpdate(b *testing.B) {
 			m, r := playingSample(b, name, 120, 1.0/60)
 			floor := evalfloor.New(m, r.ParameterValues(nil))
 			var sink float64
-			defer lockThread()()
+			defer cputime.Lock()()
 			var cpu, wall [2]time.Duration
 			b.ReportAllocs()
 			b.ResetTimer()
 			for done := 0; done < b.N; done += updateBlock {
 				n := min(updateBlock, b.N-done)
-				t0, c0 := time.Now(), threadCPU()
+				t0, c0 := time.Now(), cputime.Thread()
 				for range n {
 					r.Update(1.0 / 60)
 				}
-				c1, t1 := threadCPU(), time.Now()
+				c1, t1 := cputime.Thread(), time.Now()
 				for range n {
 					sink += floor.Pass()
 				}
 				cpu[0] += c1 - c0
-				cpu[1] += threadCPU() - c1
+				cpu[1] += cputime.Thread() - c1
 				wall[0] += t1.Sub(t0)
 				wall[1] += time.Since(t1)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/cputime"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
@@ -33,16 +34,16 @@ func BenchmarkRender(b *testing.B) {
 			if err := r.Render(rig, img, nil); err != nil {
 				b.Fatal(err)
 			}
-			defer lockThread()()
+			defer cputime.Lock()()
 			b.ReportAllocs()
 			b.ResetTimer()
-			c0 := threadCPU()
+			c0 := cputime.Thread()
 			for b.Loop() {
 				if err := r.Render(rig, img, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
-			if cpu := threadCPU() - c0; cpu > 0 {
+			if cpu := cputime.Thread() - c0; cpu > 0 {
 				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/frame")
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
