@@ -114,7 +114,6 @@ func (a Vec) scale(s float64) Vec { return Vec{a.X * s, a.Y * s} }
 func (a Vec) finite() bool {
 	return !math.IsInf(a.X, 0) && !math.IsNaN(a.X) && !math.IsInf(a.Y, 0) && !math.IsNaN(a.Y)
 }
-func lerpVec(a, b Vec, t float64) Vec { return a.add(b.sub(a).scale(t)) }
 
 // RGB is a colour in float64.
 type RGB [3]float64
