@@ -695,7 +695,7 @@ func TestMeshChangeFlagsOrderAndColors(t *testing.T) {
 		t.Errorf("colour override: a %07b, b %07b", r.Mesh(a).Changes(), r.Mesh(b).Changes())
 	}
 	// The model opacity multiplies every mesh: both report an opacity change.
-	r.SetOpacity(0.5)
+	r.SetHostOpacity(0.5)
 	eval(t, r)
 	for _, i := range []int{a, b} {
 		if r.Mesh(i).Changes() != MeshDrawn|MeshOpacityChanged || r.Mesh(i).Opacity() != 0.5 {

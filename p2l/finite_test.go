@@ -98,7 +98,7 @@ func hasFloats(t reflect.Type) bool {
 // outputs is everything a renderer or host reads after an update.
 func outputs(r *Rig) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "err %v opacity %v\n", r.Err(), r.Opacity())
+	fmt.Fprintf(&b, "err %v opacity %v\n", r.Err(), r.OpacityMultiplier())
 	for i := range r.model.Parameters {
 		fmt.Fprintf(&b, "p%d %v\n", i, math.Float32bits(r.ParameterCurrent(i)))
 	}

@@ -171,7 +171,7 @@ func comparePrecision(t *testing.T, m *p2l.Model, sc *precisionScenario, ref []p
 		for i, want := range fr.Opacity {
 			worstO = max(worstO, check(fmt.Sprintf("mesh %d opacity", i), f, float64(r.Mesh(i).Opacity()), float64(want), 1))
 		}
-		worstO = max(worstO, check("rig opacity", f, float64(r.Opacity()), float64(fr.Rig), 1))
+		worstO = max(worstO, check("rig opacity", f, float64(r.OpacityMultiplier()), float64(fr.Rig), 1))
 		if sc.Clip != "" {
 			if got := r.Layer(0).Time(); got != float64(fr.ClipTime) {
 				fail("frame %d: clip time %v, reference %v (the float32 clock)", f+1, got, fr.ClipTime)

@@ -453,9 +453,9 @@ func (r *Rig) ClearParameterOverrides() {
 	r.animation.overrides = 0
 }
 
-// SetOpacity sets the host opacity multiplying every mesh (clamped to
+// SetHostOpacity sets the host opacity multiplying every mesh (clamped to
 // [0, 1]; default 1). A value that is not finite is ignored.
-func (r *Rig) SetOpacity(a float32) {
+func (r *Rig) SetHostOpacity(a float32) {
 	an := r.anim()
 	if !finite(a) {
 		return
@@ -464,9 +464,9 @@ func (r *Rig) SetOpacity(a float32) {
 	r.restoreMultipliers()
 }
 
-// Opacity returns the model opacity of the last update: the host opacity
-// times the opacity set by clips.
-func (r *Rig) Opacity() float32 {
+// OpacityMultiplier returns the model opacity of the last update, which
+// multiplies every mesh: the host opacity times the opacity set by clips.
+func (r *Rig) OpacityMultiplier() float32 {
 	a := r.anim()
 	return a.hostOpacity * a.out.modelOpacity
 }

@@ -116,12 +116,12 @@ func TestUpdateOpacities(t *testing.T) {
 	if got, want := r.Mesh(1).Opacity(), float32(0); got != want || r.Mesh(0).Opacity() != 0.8 {
 		t.Errorf("new rig, Evaluate: mesh opacities %v, %v; want 0.8, 0", r.Mesh(0).Opacity(), got)
 	}
-	r.SetOpacity(0.5)
+	r.SetHostOpacity(0.5)
 	r.Layer(0).Start(0)
 	r.Update(0.1)
 	// Pose: part 0 shown (1), part 1 hidden (0) initially.
 	// Clip: part 1 × 0.5, model × 0.6; host 0.5.
-	if got := r.Opacity(); !near(float64(got), 0.3, 1e-7) {
+	if got := r.OpacityMultiplier(); !near(float64(got), 0.3, 1e-7) {
 		t.Errorf("Opacity = %v, want 0.3", got)
 	}
 	if got := r.Mesh(0).Opacity(); !near(float64(got), 0.8*0.3, 1e-6) {

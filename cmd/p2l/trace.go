@@ -391,7 +391,7 @@ func applyTraceInput(m *p2l.Model, r *p2l.Rig, in *traceInput) (bool, error) {
 		r.ShowPose(g, e)
 	}
 	if in.Opacity != nil {
-		r.SetOpacity(*in.Opacity)
+		r.SetHostOpacity(*in.Opacity)
 	}
 	if in.Wind != nil {
 		r.Physics().SetWind(in.Wind[0], in.Wind[1])
@@ -433,7 +433,7 @@ func appendTraceFrame(b []byte, m *p2l.Model, r *p2l.Rig, frame int, t float64) 
 		b = appendF32(b, r.Part(i).OpacityMultiplier())
 	}
 	b = append(b, `},"opacity":`...)
-	b = appendF32(b, r.Opacity())
+	b = appendF32(b, r.OpacityMultiplier())
 	b = append(b, `,"events":[`...)
 	for k, e := range r.Events() {
 		if k > 0 {

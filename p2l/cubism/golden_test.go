@@ -261,7 +261,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 				t.Fatalf("frame %d parameter %s = %v, Cubism %v", f, m.Parameters[i].ID, got, want)
 			}
 		}
-		if got := float64(r.Opacity()); math.Abs(got-fr.Opacity) > 1e-7 {
+		if got := float64(r.OpacityMultiplier()); math.Abs(got-fr.Opacity) > 1e-7 {
 			t.Fatalf("frame %d opacity %v, Cubism %v", f, got, fr.Opacity)
 		}
 		got = newestEvents(r, fr.Dt, got)
