@@ -62,7 +62,7 @@ func BenchmarkDefaultModelUpdate(b *testing.B) {
 	}
 	r := m.NewRig()
 	r.SetBehaviors(p2l.AllBehaviors)
-	r.Play(m.ClipIndex("Idle"))
+	r.Layer(0).Start(m.ClipIndex("Idle"))
 	r.LookAt(0.3, 0.1)
 	for i := 0; i < 120; i++ {
 		r.Update(1.0 / 60)
@@ -80,8 +80,10 @@ func pose(t *testing.T, m *p2l.Model, set map[string]float32) *p2l.Rig {
 	t.Helper()
 	r := m.NewRig()
 	for id, v := range set {
-		if !r.SetParameterByID(id, v) {
+		if i := r.Model().ParameterIndex(id); i < 0 {
 			t.Fatalf("no parameter %s", id)
+		} else {
+			r.SetParameter(i, v)
 		}
 	}
 	r.Evaluate()
@@ -95,7 +97,7 @@ func pose(t *testing.T, m *p2l.Model, set map[string]float32) *p2l.Rig {
 func extent(t *testing.T, r *p2l.Rig, id string) (x0, y0, x1, y1 float32) {
 	t.Helper()
 	i := r.Model().MeshIndex(id)
-	v := r.MeshVertices(i)
+	v := r.Mesh(i).Vertices()
 	if len(v) == 0 {
 		t.Fatalf("mesh %s has no vertices", id)
 	}
@@ -110,7 +112,7 @@ func extent(t *testing.T, r *p2l.Rig, id string) (x0, y0, x1, y1 float32) {
 // thickness is the largest vertical extent of mesh id's vertices that share
 // an x coordinate.
 func thickness(r *p2l.Rig, id string) float32 {
-	v := r.MeshVertices(r.Model().MeshIndex(id))
+	v := r.Mesh(r.Model().MeshIndex(id)).Vertices()
 	lo, hi := map[float32]float32{}, map[float32]float32{}
 	for k := 0; k < len(v); k += 2 {
 		x, y := v[k], v[k+1]
@@ -183,7 +185,7 @@ func TestBlinkAndMouth(t *testing.T) {
 	}
 	// Smiling raises the corners above the middle of the lip line.
 	smile := pose(t, m, map[string]float32{"ParamMouthForm": 1})
-	v := smile.MeshVertices(m.MeshIndex("MouthLine"))
+	v := smile.Mesh(m.MeshIndex("MouthLine")).Vertices()
 	x0, _, x1, _ := extent(t, smile, "MouthLine")
 	var cornerY, midY float32
 	for k := 0; k < len(v); k += 2 {
@@ -209,17 +211,17 @@ func TestPoseAndWave(t *testing.T) {
 	r := m.NewRig()
 	r.Update(1.0 / 60)
 	down, vsign := m.PartIndex("PartArmL"), m.PartIndex("PartArmLV")
-	if r.PoseOpacity(down) != 1 || r.PoseOpacity(vsign) != 0 {
-		t.Errorf("initial pose opacities %v, %v; want 1, 0", r.PoseOpacity(down), r.PoseOpacity(vsign))
+	if r.Part(down).PoseOpacity() != 1 || r.Part(vsign).PoseOpacity() != 0 {
+		t.Errorf("initial pose opacities %v, %v; want 1, 0", r.Part(down).PoseOpacity(), r.Part(vsign).PoseOpacity())
 	}
 	wave := m.PartIndex("PartArmRWave")
 	hang := m.MeshIndex("ArmRDown")
-	if c := r.GroupComposite(wave); c.Opacity != 0 || r.MeshOpacity(hang) != 1 {
-		t.Errorf("at rest: waving group opacity %v, hanging arm %v; want 0, 1", c.Opacity, r.MeshOpacity(hang))
+	if c := r.Part(wave).Composite(); c.Opacity != 0 || r.Mesh(hang).Opacity() != 1 {
+		t.Errorf("at rest: waving group opacity %v, hanging arm %v; want 0, 1", c.Opacity, r.Mesh(hang).Opacity())
 	}
-	r.SetParameterByID("ParamArmRWave", 1)
+	r.SetParameter(r.Model().ParameterIndex("ParamArmRWave"), 1)
 	r.Update(1.0 / 60)
-	if c := r.GroupComposite(wave); c.Opacity != 1 || r.MeshOpacity(hang) != 0 {
-		t.Errorf("raised: waving group opacity %v, hanging arm %v; want 1, 0", c.Opacity, r.MeshOpacity(hang))
+	if c := r.Part(wave).Composite(); c.Opacity != 1 || r.Mesh(hang).Opacity() != 0 {
+		t.Errorf("raised: waving group opacity %v, hanging arm %v; want 1, 0", c.Opacity, r.Mesh(hang).Opacity())
 	}
 }

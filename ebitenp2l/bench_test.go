@@ -262,7 +262,7 @@ func (f *rebuiltFloor) frame() {
 		a, b, cc, d := float32(g.Element(0, 0)), float32(g.Element(0, 1)), float32(g.Element(1, 0)), float32(g.Element(1, 1))
 		tx, ty := float32(g.Element(0, 2)), float32(g.Element(1, 2))
 		for _, mi := range rig.RenderOrder() {
-			v, uv, idx := rig.MeshVertices(mi), rig.MeshUVs(mi), rig.MeshIndices(mi)
+			v, uv, idx := rig.Mesh(mi).Vertices(), rig.Mesh(mi).UVs(), rig.Mesh(mi).Indices()
 			nv := len(v) / 2
 			if len(f.verts)+nv > chunkVertices {
 				f.submit()
@@ -423,12 +423,12 @@ func floorCharacter(rig *p2l.Rig, g ebiten.GeoM) []floorMesh {
 	var ms []floorMesh
 	for _, mi := range rig.RenderOrder() {
 		var me floorMesh
-		v, uv := rig.MeshVertices(mi), rig.MeshUVs(mi)
+		v, uv := rig.Mesh(mi).Vertices(), rig.Mesh(mi).UVs()
 		for i := 0; i+1 < len(v); i += 2 {
 			x, y := g.Apply(float64(v[i]), float64(v[i+1]))
 			me.verts = append(me.verts, ebiten.Vertex{DstX: float32(x), DstY: float32(y), SrcX: uv[i] * 64, SrcY: uv[i+1] * 64, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
 		}
-		for _, k := range rig.MeshIndices(mi) {
+		for _, k := range rig.Mesh(mi).Indices() {
 			me.inds = append(me.inds, uint16(k))
 		}
 		ms = append(ms, me)

@@ -25,7 +25,7 @@ func BenchmarkUpdateBoxes(b *testing.B) {
 	for i := range vcs {
 		vcs[i].grow(len(model.Meshes))
 	}
-	boxes := func(k int) { vcs[k].keepDrawn(rigs[k], rigs[k], rigs[k]) }
+	boxes := func(k int) { vcs[k].keepDrawn(rigs[k], rigPose{rigs[k]}, rigPose{rigs[k]}) }
 	for _, mode := range []string{"none", "draw", "update"} {
 		hot := mode == "update"
 		b.Run(mode, func(b *testing.B) {

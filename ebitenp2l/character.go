@@ -92,7 +92,7 @@ func NewCharacterWithOptions(model *p2l.Model, opts *Options) *Character {
 	}
 	rig := model.NewRig()
 	rig.Evaluate()
-	c := newCharacter(model, opts, rig, rig)
+	c := newCharacter(model, opts, rig, rigPose{rig})
 	c.look.face, c.look.hasFace = faceAnchor(rig) // from the rest pose just evaluated
 	return c
 }

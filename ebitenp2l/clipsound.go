@@ -86,7 +86,7 @@ func (s *clipSounds) update(c *Character) {
 	r := c.rig
 	m := r.Model()
 	for l := range s.clip {
-		ci, t := r.LayerClip(l), r.LayerTime(l)
+		ci, t := r.Layer(l).Clip(), r.Layer(l).Time()
 		prev, pt := s.clip[l], s.time[l]
 		s.clip[l], s.time[l] = ci, t
 		started := ci >= 0 && (ci != prev || (t < pt && !m.Clips[ci].Loop))

@@ -111,7 +111,7 @@ func checkClipSound(t *testing.T, m *p2l.Model) {
 	}
 	// A clip replacing the talking one stops its voice; a clip without a
 	// sound starts none.
-	if _, err := r.PlayGroup("TapBody", 0, p2l.PriorityForce); err != nil {
+	if _, err := r.Layer(0).PlayGroup("TapBody", 0, p2l.PriorityForce); err != nil {
 		t.Fatal(err)
 	}
 	c.Update(dt)
@@ -120,7 +120,7 @@ func checkClipSound(t *testing.T, m *p2l.Model) {
 		t.Fatal("playing the talking clip again started no voice")
 	}
 	c.Update(dt)
-	if _, err := r.PlayGroup("Idle", 0, p2l.PriorityForce); err != nil {
+	if _, err := r.Layer(0).PlayGroup("Idle", 0, p2l.PriorityForce); err != nil {
 		t.Fatal(err)
 	}
 	c.Update(dt)
@@ -131,7 +131,7 @@ func checkClipSound(t *testing.T, m *p2l.Model) {
 	var quiet *Character
 	onGame(func() { quiet = NewCharacterWithOptions(m, &Options{ClipSounds: ClipSounds{Off: true}}) })
 	defer onGame(quiet.Deallocate)
-	quiet.Rig().PlayGroup("TapBody", 0, p2l.PriorityNormal)
+	quiet.Rig().Layer(0).PlayGroup("TapBody", 0, p2l.PriorityNormal)
 	quiet.Update(dt)
 	if quiet.Voice() != nil {
 		t.Error("ClipSounds.Off: a voice")
@@ -150,7 +150,7 @@ func TestClipSoundWatchAllocs(t *testing.T) {
 	if c.sound.sounds == nil {
 		t.Fatal("the bundle's sound is not watched")
 	}
-	c.rig.PlayGroup("Idle", 0, p2l.PriorityIdle) // a clip without a sound
+	c.rig.Layer(0).PlayGroup("Idle", 0, p2l.PriorityIdle) // a clip without a sound
 	c.rig.Update(0.01)
 	c.sound.update(c)
 	if n := testing.AllocsPerRun(50, func() { c.rig.Update(0.01); c.sound.update(c) }); n != 0 {

@@ -47,11 +47,11 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 	for _, c := range rig.RenderCommands() {
 		top := stack[len(stack)-1]
 		if mi, ok := c.Mesh(); ok {
-			if rig.MeshOpacity(mi) > 0 && drawable(m.Meshes[mi].TexturePage) {
+			if rig.Mesh(mi).Opacity() > 0 && drawable(m.Meshes[mi].TexturePage) {
 				top.children = append(top.children, node{mesh: mi, part: -1})
 			}
 		} else if part, ok := c.Group(); ok {
-			if len(stack) > 1 && stack[len(stack)-1] == skipped || !(rig.GroupComposite(part).Opacity > 0) {
+			if len(stack) > 1 && stack[len(stack)-1] == skipped || !(rig.Part(part).Composite().Opacity > 0) {
 				// A transparent group draws nothing, not even its layer.
 				stack = append(stack, skipped)
 				continue
@@ -101,7 +101,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 					continue
 				}
 				target(ch, depth+1)
-				gc := rig.GroupComposite(ch.part)
+				gc := rig.Part(ch.part).Composite()
 				st = classify(gc.Blend, gc.AlphaBlend, 0, len(gc.MaskMeshes) > 0)
 			}
 			distinct[depth][st] = true

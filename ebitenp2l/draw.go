@@ -113,6 +113,21 @@ type pose interface {
 	GroupComposite(part int) p2l.Composite
 }
 
+// rigPose is a rig read as a pose (and as revisioned, revisionCounter):
+// the rig's per-mesh and per-part views, method by method. A struct of one
+// pointer, it goes into an interface without allocating.
+type rigPose struct{ *p2l.Rig }
+
+func (p rigPose) MeshVertices(i int) []float32 { return p.Mesh(i).Vertices() }
+func (p rigPose) MeshUVs(i int) []float32      { return p.Mesh(i).UVs() }
+func (p rigPose) MeshIndices(i int) []uint32   { return p.Mesh(i).Indices() }
+func (p rigPose) MeshOpacity(i int) float32    { return p.Mesh(i).Opacity() }
+func (p rigPose) MeshColors(i int) (multiply, screen p2l.Color) {
+	return p.Mesh(i).Colors()
+}
+func (p rigPose) MeshRevision(i int) uint64             { return p.Mesh(i).Revision() }
+func (p rigPose) GroupComposite(part int) p2l.Composite { return p.Part(part).Composite() }
+
 // charPlan is one character's part of the frame.
 type charPlan struct {
 	res   *modelRes

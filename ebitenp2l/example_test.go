@@ -48,7 +48,7 @@ func Example() {
 	}
 	hero := ebitenp2l.NewCharacter(model)     // released with the game: no Deallocate needed
 	hero.Rig().SetBehaviors(p2l.AllBehaviors) // blink, breath, look-at, lip sync
-	hero.Rig().Play(0)                        // the first clip, if any
+	hero.Rig().Layer(0).Start(0)              // the first clip, if any
 	ebiten.SetWindowTitle("p2l character")
 	if err := ebiten.RunGame(&Game{hero: hero}); err != nil {
 		log.Fatal(err)

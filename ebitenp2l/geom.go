@@ -24,8 +24,8 @@ func GeoM(a p2l.Affine) ebiten.GeoM {
 // i (Rig.BoneTransform) onto the destination of the last Draw: the bone's
 // canvas transform followed by that Draw's GeoM. Use it as
 // DrawImageOptions.GeoM (after the sprite's own placement) to attach a hat
-// or a weapon to the bone. ok is false when the bone does not exist or the
-// rig has not been evaluated.
+// or a weapon to the bone. ok is false when the rig has not been evaluated;
+// a bone index out of range panics, as Rig.BoneTransform does.
 func (c *Character) BoneGeoM(i int) (g ebiten.GeoM, ok bool) {
 	if c.rig == nil {
 		return g, false

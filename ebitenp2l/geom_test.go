@@ -1,6 +1,7 @@
 package ebitenp2l
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -66,9 +67,14 @@ func TestBoneGeoM(t *testing.T) {
 			t.Errorf("BoneGeoM maps %v to (%g, %g), want (%g, %g)", p, x, y, wx, wy)
 		}
 	}
-	if _, ok := c.BoneGeoM(1); ok {
-		t.Error("BoneGeoM(1) of a model with one bone: ok")
-	}
+	func() {
+		defer func() {
+			if msg := fmt.Sprint(recover()); msg != "p2l: bone index 1 out of range [0:1]" {
+				t.Errorf("BoneGeoM(1) of a model with one bone: panic %q", msg)
+			}
+		}()
+		c.BoneGeoM(1)
+	}()
 }
 
 // TestLookAtTarget: with the anchor at the canvas center and the default

@@ -28,7 +28,7 @@ func faceAnchor(r *p2l.Rig) (xy [2]float64, ok bool) {
 		}
 		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 		for _, mi := range a.Meshes {
-			v := r.MeshVertices(mi)
+			v := r.Mesh(mi).Vertices()
 			for k := 0; k+1 < len(v); k += 2 {
 				x, y := float64(v[k]), float64(v[k+1])
 				x0, y0, x1, y1 = math.Min(x0, x), math.Min(y0, y), math.Max(x1, x), math.Max(y1, y)

@@ -171,7 +171,7 @@ func checkReplay(t *testing.T) {
 		{"draw order only", param(rpOrder, 1), p2l.MeshDrawOrderChanged | p2l.MeshRenderOrderChanged, false},
 		{"group composite only", param(rpGroup, 1), 0, true},
 		{"vertices", param(rpMove, 1), p2l.MeshVerticesChanged, false},
-		{"colour only", func() { rig.SetMeshColors(0, p2l.Color{0, 1, 1}, p2l.Black); rig.Evaluate() }, p2l.MeshColorsChanged, false},
+		{"colour only", func() { rig.Mesh(0).SetColors(p2l.Color{0, 1, 1}, p2l.Black); rig.Evaluate() }, p2l.MeshColorsChanged, false},
 		// Identity, not revision: a character of the same revision and
 		// options in the place of another (its rig at another pose).
 		{"another character, same revision", func() {
@@ -214,7 +214,7 @@ func checkReplay(t *testing.T) {
 		c.change()
 		if c.only != 0 || c.noMesh {
 			for i := range rig.Model().Meshes {
-				ch := rig.MeshChanges(i) &^ p2l.MeshDrawn
+				ch := rig.Mesh(i).Changes() &^ p2l.MeshDrawn
 				if ch&^c.only != 0 {
 					t.Errorf("%s: mesh %d reports changes %07b", c.name, i, ch)
 				}

@@ -32,7 +32,7 @@ type meshIndices struct {
 	rev  uint64   // revision they were filtered for; 0: none
 }
 
-// revisioned is implemented by *p2l.Rig; a pose without it gets no cache.
+// revisioned is implemented by rigPose; a pose without it gets no cache.
 type revisioned interface {
 	MeshRevision(i int) uint64
 }
@@ -88,7 +88,7 @@ func (vc *vertexCache) keepDrawn(r *p2l.Rig, p pose, revs revisioned) {
 	n := len(r.Model().Meshes)
 	vc.grow(n)
 	for mi := range n {
-		if r.MeshChanges(mi)&p2l.MeshDrawn != 0 {
+		if r.Mesh(mi).Changes()&p2l.MeshDrawn != 0 {
 			vc.box(p, revs.MeshRevision(mi), mi)
 		}
 	}

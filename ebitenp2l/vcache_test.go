@@ -227,7 +227,7 @@ func TestUpdateKeepsBoxes(t *testing.T) {
 				for step := range 40 {
 					before := make([]uint64, len(m.model.Meshes))
 					for mi := range before {
-						before[mi] = rig.MeshRevision(mi)
+						before[mi] = rig.Mesh(mi).Revision()
 					}
 					if step%2 == 0 {
 						c.Update(0.1)
@@ -235,14 +235,14 @@ func TestUpdateKeepsBoxes(t *testing.T) {
 						c.UpdateStages(0.1, p2l.AllStages&^p2l.StagePhysics)
 					}
 					for mi := range m.model.Meshes {
-						if rig.MeshChanges(mi)&p2l.MeshDrawn == 0 {
+						if rig.Mesh(mi).Changes()&p2l.MeshDrawn == 0 {
 							continue
 						}
-						rev := rig.MeshRevision(mi)
+						rev := rig.Mesh(mi).Revision()
 						if rev != before[mi] {
 							moved++
 						}
-						want := pointBox(rig.MeshVertices(mi))
+						want := pointBox(rig.Mesh(mi).Vertices())
 						if mi >= len(c.vc.bb) {
 							t.Fatalf("step %d: no box kept for mesh %d", step, mi)
 						}

@@ -17,7 +17,7 @@ import (
 // Voice plays a sound and moves a character's mouth with it: every
 // Character.Update it takes the samples audible at the player's position
 // (not those the player has buffered ahead), estimates the level and the
-// vowel (package p2l/lipsync) and calls Rig.LipSyncVowels, which drives
+// vowel (package p2l/lipsync) and calls Rig.LipSync, which drives
 // the LipSync parameters (ParamMouthOpenY), MouthForm and the vowel
 // parameters where the model has them.
 //
@@ -208,7 +208,7 @@ func (v *Voice) Pause() {
 	if v.player != nil && v.started {
 		v.player.Pause()
 	}
-	v.char.rig.LipSync(0)
+	v.char.rig.LipSync(0, [5]float32{})
 }
 
 // Resume continues after Pause.
@@ -235,7 +235,7 @@ func (v *Voice) Stop() {
 	}
 	if v.char.voice == v {
 		v.char.voice = nil
-		v.char.rig.LipSync(0)
+		v.char.rig.LipSync(0, [5]float32{})
 	}
 }
 
@@ -273,7 +273,7 @@ func (v *Voice) update(dt float64) {
 func (v *Voice) mouthAt(head int64, dt float64) {
 	v.mono = v.src.window(head, v.window, v.mono[:0])
 	v.last = v.an.Analyze(v.mono, v.rate, dt)
-	v.char.rig.LipSyncVowels(v.last.Level, v.last.Vowels)
+	v.char.rig.LipSync(v.last.Level, v.last.Vowels)
 }
 
 // teeReader keeps the last ringBytes bytes read from a stream, with their

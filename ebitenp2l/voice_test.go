@@ -307,7 +307,7 @@ func BenchmarkRigUpdateDefault(b *testing.B) {
 	}
 	r := m.NewRig()
 	r.SetBehaviors(p2l.AllBehaviors)
-	r.Play(m.ClipIndex("Idle"))
+	r.Layer(0).Start(m.ClipIndex("Idle"))
 	r.Update(1.0 / 60)
 	runtime.LockOSThread() // cputime.Thread is per thread (see benchTick)
 	defer runtime.UnlockOSThread()

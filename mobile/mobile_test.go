@@ -202,10 +202,10 @@ func TestHitTestAndTap(t *testing.T) {
 func pointIn(r *p2l.Rig, meshes []int) (x, y float64, ok bool) {
 	m := r.Model()
 	for _, mi := range meshes {
-		if !r.MeshVisible(mi) || r.MeshOpacity(mi) <= 0 {
+		if !r.Mesh(mi).Visible() || r.Mesh(mi).Opacity() <= 0 {
 			continue
 		}
-		v, idx := r.MeshVertices(mi), m.Meshes[mi].Indices
+		v, idx := r.Mesh(mi).Vertices(), m.Meshes[mi].Indices
 		for t := 0; t+2 < len(idx); t += 3 {
 			a, b, c := 2*int(idx[t]), 2*int(idx[t+1]), 2*int(idx[t+2])
 			area := (float64(v[b])-float64(v[a]))*(float64(v[c+1])-float64(v[a+1])) -

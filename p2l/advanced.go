@@ -1,5 +1,7 @@
 package p2l
 
+import "fmt"
+
 // This file is the switchboard of the advanced mode (P2LRT_V2.md,
 // "特性位与模式开关"; RUNTIME.md, "高级模式"): which feature bits a model
 // carries, which a request may turn on given the dependencies, and the
@@ -7,9 +9,42 @@ package p2l
 // off, so with every bit 0 a rig evaluates exactly as if the extension
 // chunks were absent.
 
-// Feature bits of SetAdvanced, as the spec numbers them (model.go holds the
-// constants FeatureSkin, FeatureExactLinks, FeatureSim, FeatureCollision).
-const allFeatures = FeatureSkin | FeatureExactLinks | FeatureSim | FeatureCollision
+// Features is a set of advanced-mode features (Rig.SetAdvanced,
+// Model.AdvancedAvailable). Its members are the extension feature bits as
+// the spec numbers them: FeatureSkin, FeatureExactLinks, FeatureSim and
+// FeatureCollision (model.go; untyped, because the same numbers are the
+// file's ExtensionHeader.Feature).
+type Features uint16
+
+// AllFeatures is every feature this runtime supports.
+const AllFeatures Features = FeatureSkin | FeatureExactLinks | FeatureSim | FeatureCollision
+
+// featureNames are the names String gives the features, by bit.
+var featureNames = [...]string{"skin", "exact-links", "sim", "collision"}
+
+// String returns the features' names joined by "|" ("skin|sim"), "none"
+// for the empty set; unknown bits are shown in hexadecimal.
+func (f Features) String() string {
+	if f == 0 {
+		return "none"
+	}
+	s := ""
+	for b, name := range featureNames {
+		if f&(1<<b) != 0 {
+			if s != "" {
+				s += "|"
+			}
+			s += name
+		}
+	}
+	if rest := f &^ AllFeatures; rest != 0 {
+		if s != "" {
+			s += "|"
+		}
+		s += fmt.Sprintf("%#x", uint16(rest))
+	}
+	return s
+}
 
 // AdvancedAvailable returns the feature bits this model's extension chunks
 // carry and this runtime supports: FeatureSkin with a SKIN chunk that has
@@ -17,8 +52,8 @@ const allFeatures = FeatureSkin | FeatureExactLinks | FeatureSim | FeatureCollis
 // simulations, FeatureCollision with COLL colliders and a simulation that
 // uses one. A bit whose chunk declares a dependency the file lacks (the
 // header's depends_on) is not available either.
-func (m *Model) AdvancedAvailable() uint16 {
-	var bits uint16
+func (m *Model) AdvancedAvailable() Features {
+	var bits Features
 	if m == nil {
 		return 0
 	}
@@ -77,11 +112,11 @@ func (m *Model) depsPresent(h *ExtensionHeader) bool {
 // SIMS or COLL needs that feature on; a dependency on BONE needs the chunk
 // only, because virtual and attachable bones are data every mode reads
 // (only BONE's arcs are switched, by FeatureExactLinks).
-func (m *Model) resolveFeatures(want uint16) uint16 {
+func (m *Model) resolveFeatures(want Features) Features {
 	bits := want & m.AdvancedAvailable()
 	for changed := true; changed; {
 		changed = false
-		drop := func(bit uint16) {
+		drop := func(bit Features) {
 			if bits&bit != 0 {
 				bits &^= bit
 				changed = true
@@ -90,7 +125,7 @@ func (m *Model) resolveFeatures(want uint16) uint16 {
 		if bits&FeatureSim == 0 {
 			drop(FeatureCollision)
 		}
-		check := func(bit uint16, h *ExtensionHeader) {
+		check := func(bit Features, h *ExtensionHeader) {
 			for _, tag := range h.DependsOn {
 				on := true
 				switch tag {

@@ -23,7 +23,7 @@ func newAdvRig(t *testing.T, opt synth.AdvancedOptions) (*p2l.Model, *p2l.Rig) {
 }
 
 func verts(r *p2l.Rig, mesh int) []float32 {
-	return append([]float32(nil), r.MeshVertices(mesh)...)
+	return append([]float32(nil), r.Mesh(mesh).Vertices()...)
 }
 
 func TestAdvancedAvailableAndDependencies(t *testing.T) {
@@ -66,7 +66,7 @@ func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
 		setPose(toggled, p)
 		toggled.Update(1.0 / 30)
 	}
-	toggled.SimWind(500, 0)
+	toggled.Simulation().SetWind(500, 0)
 	toggled.SetAdvanced(0)
 	for _, p := range poses {
 		for _, r := range []*p2l.Rig{withExt, plain, toggled} {
@@ -74,7 +74,7 @@ func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
 			r.Evaluate()
 		}
 		for mesh := range m.Meshes {
-			a, b, c := withExt.MeshVertices(mesh), plain.MeshVertices(mesh), toggled.MeshVertices(mesh)
+			a, b, c := withExt.Mesh(mesh).Vertices(), plain.Mesh(mesh).Vertices(), toggled.Mesh(mesh).Vertices()
 			for i := range b {
 				if math.Float32bits(a[i]) != math.Float32bits(b[i]) || math.Float32bits(c[i]) != math.Float32bits(b[i]) {
 					t.Fatalf("pose %v mesh %d value %d: with chunks %v, without %v, after on/off %v", p, mesh, i, a[i], b[i], c[i])
@@ -111,7 +111,7 @@ func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
 			r.Evaluate()
 			cub.SetParameter(synth.AdvParamElbow, deg)
 			cub.Evaluate()
-			got, chord := r.MeshVertices(synth.AdvArmMesh), cub.MeshVertices(synth.AdvArmMesh)
+			got, chord := r.Mesh(synth.AdvArmMesh).Vertices(), cub.Mesh(synth.AdvArmMesh).Vertices()
 			for v := 0; v < n; v++ {
 				x, y := upperToCanvas(synth.AdvArmAt(v, float64(deg)))
 				if math.Abs(float64(got[2*v])-x) > 2e-4 || math.Abs(float64(got[2*v+1])-y) > 2e-4 {
@@ -138,7 +138,7 @@ func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
 			r.Evaluate()
 			cub.SetParameter(synth.AdvParamElbow, deg)
 			cub.Evaluate()
-			a, b := r.MeshVertices(synth.AdvArmMesh), cub.MeshVertices(synth.AdvArmMesh)
+			a, b := r.Mesh(synth.AdvArmMesh).Vertices(), cub.Mesh(synth.AdvArmMesh).Vertices()
 			for i := range a {
 				maxErr = math.Max(maxErr, math.Abs(float64(a[i]-b[i])))
 				if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
@@ -152,8 +152,11 @@ func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
 
 func TestArcPivotAndVirtualBone(t *testing.T) {
 	m, r := newAdvRig(t, synth.AdvancedOptions{})
-	if r.BoneCount() != 2 || r.BoneID(0) != "Forearm" || r.BoneID(1) != "Hand" || r.BoneID(2) != "" {
-		t.Fatalf("bones %d %q %q", r.BoneCount(), r.BoneID(0), r.BoneID(1))
+	if b := m.Bones.Attachable; len(b) != 2 || b[0].ID != "Forearm" || b[1].ID != "Hand" {
+		t.Fatalf("bones %+v", b)
+	}
+	if msg := p2l.PanicMessage(func() { r.BoneTransform(2) }); msg != "p2l: bone index 2 out of range [0:2]" {
+		t.Fatalf("BoneTransform(2): panic %q", msg)
 	}
 	if _, ok := r.BoneTransform(0); ok {
 		t.Fatal("bone transform before any evaluation")
@@ -218,7 +221,7 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 	r.SetParameter(synth.AdvParamBody, 10)
 	r.Evaluate()
 	n := len(m.Meshes[synth.AdvRibbonMesh].Positions) / 2
-	got := r.MeshVertices(synth.AdvRibbonMesh)
+	got := r.Mesh(synth.AdvRibbonMesh).Vertices()
 	for v := 0; v < n; v++ {
 		x, y := ribbonTarget(v, 10)
 		if math.Abs(float64(got[2*v])-x) > 1e-4 || math.Abs(float64(got[2*v+1])-y) > 1e-4 {
@@ -242,7 +245,7 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 		t.Fatalf("swing %v in Cubism mode (want moving), %v simulated (want 0)", cub.ParameterCurrent(synth.AdvParamSwing), r.ParameterCurrent(synth.AdvParamSwing))
 	}
 	r.SetParameter(synth.AdvParamBody, 10)
-	r.SimReset()
+	r.Simulation().Reset()
 	r.Update(1) // the first update after a reset starts at rest: no step
 	if s := r.SimStepsForTest(); s[0] != 0 {
 		t.Fatalf("the starting update ran %d steps, want 0", s[0])
@@ -279,9 +282,9 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 	}
 	// SimReset: the next update starts at rest in the current pose.
 	r.SetParameter(synth.AdvParamBody, -10)
-	r.SimReset()
+	r.Simulation().Reset()
 	r.Update(0.001) // less than a step: nothing to show yet
-	got = r.MeshVertices(synth.AdvRibbonMesh)
+	got = r.Mesh(synth.AdvRibbonMesh).Vertices()
 	for v := 0; v < n; v++ {
 		x, y := ribbonTarget(v, -10)
 		if math.Abs(float64(got[2*v])-x) > 1e-4 || math.Abs(float64(got[2*v+1])-y) > 1e-4 {
@@ -297,14 +300,14 @@ func TestSimulationDeterministicAndCollides(t *testing.T) {
 			t.Fatalf("sim+collision gave %b", got)
 		}
 		post := m.Collision.Colliders[0]
-		r.SimWind(4000, 0) // blow the ribbon right, into the post
+		r.Simulation().SetWind(4000, 0) // blow the ribbon right, into the post
 		var bits []uint32
 		worst := 0.0
 		touched := false
 		for f := 0; f < 240; f++ {
 			r.SetParameter(synth.AdvParamBody, float32(8*math.Sin(float64(f)/20)))
 			r.Update(1.0/60 + float64(f%4)*0.003)
-			v := r.MeshVertices(synth.AdvRibbonMesh)
+			v := r.Mesh(synth.AdvRibbonMesh).Vertices()
 			for i := 0; i+1 < len(v); i += 2 {
 				bits = append(bits, math.Float32bits(v[i]), math.Float32bits(v[i+1]))
 				// Distance to the capsule's axis against its radius there.
@@ -407,8 +410,8 @@ func BenchmarkSetAdvancedFit(b *testing.B) {
 }
 
 func BenchmarkAdvancedUpdate(b *testing.B) {
-	for _, bits := range []uint16{0, p2l.FeatureSkin | p2l.FeatureExactLinks, allBits} {
-		b.Run(map[uint16]string{0: "off", 3: "skin+links", allBits: "all"}[bits], func(b *testing.B) {
+	for _, bits := range []p2l.Features{0, p2l.FeatureSkin | p2l.FeatureExactLinks, allBits} {
+		b.Run(map[p2l.Features]string{0: "off", 3: "skin+links", allBits: "all"}[bits], func(b *testing.B) {
 			m := synth.Advanced(synth.AdvancedOptions{})
 			r := m.NewRig()
 			r.SetAdvanced(bits)
@@ -446,7 +449,7 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 	if v1.AdvancedAvailable() != 0 {
 		t.Fatalf("v1 layout carries advanced bits %b", v1.AdvancedAvailable())
 	}
-	for _, bits := range []uint16{0, allBits} {
+	for _, bits := range []p2l.Features{0, allBits} {
 		a, b := m.NewRig(), back.NewRig()
 		if a.SetAdvanced(bits) != bits || b.SetAdvanced(bits) != bits {
 			t.Fatalf("bits %b not enabled on both", bits)
@@ -459,7 +462,7 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 				r.Update(1.0 / 60)
 			}
 			for mesh := range m.Meshes {
-				va, vb, vc := a.MeshVertices(mesh), b.MeshVertices(mesh), c.MeshVertices(mesh)
+				va, vb, vc := a.Mesh(mesh).Vertices(), b.Mesh(mesh).Vertices(), c.Mesh(mesh).Vertices()
 				for i := range va {
 					if math.Float32bits(va[i]) != math.Float32bits(vb[i]) {
 						t.Fatalf("bits %b frame %d mesh %d: read-back model differs", bits, f, mesh)
@@ -513,8 +516,10 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 		for f := 0; f < 5; f++ {
 			r.SetParameter(synth.AdvParamElbow, float32(f*20))
 			r.Update(1.0 / 30)
-			for i := 0; i < r.BoneCount(); i++ {
-				r.BoneTransform(i)
+			if m.Bones != nil {
+				for i := range m.Bones.Attachable {
+					r.BoneTransform(i)
+				}
 			}
 		}
 		if r.Err() != nil {
@@ -566,7 +571,7 @@ func TestClothSimulationBuilder(t *testing.T) {
 	for f := 0; f < 120; f++ {
 		r.Update(1.0 / 60)
 	}
-	v := r.MeshVertices(synth.AdvRibbonMesh)
+	v := r.Mesh(synth.AdvRibbonMesh).Vertices()
 	if l := math.Hypot(float64(v[26]-v[2]), float64(v[27]-v[3])); l > 6*synth.AdvRibbonStep*1.05+1e-3 {
 		t.Fatalf("bottom vertex %v from the top, beyond its long-range limit", l)
 	}
@@ -652,7 +657,7 @@ func TestSkinExactAtEveryKeyUnderWarp(t *testing.T) {
 				rr.SetParameter(synth.AdvParamBody, body)
 				rr.Evaluate()
 			}
-			a, b := r.MeshVertices(synth.AdvArmMesh), cub.MeshVertices(synth.AdvArmMesh)
+			a, b := r.Mesh(synth.AdvArmMesh).Vertices(), cub.Mesh(synth.AdvArmMesh).Vertices()
 			onKey := (elbow == 0 || elbow == 45 || elbow == 90) && body != -4
 			for i := range a {
 				d := math.Abs(float64(a[i] - b[i]))

@@ -332,7 +332,7 @@ func (bs *boneSource) meshLocalAt(cur []float32, mesh int, out []float64) {
 	}
 	copy(bs.full.current, cur)
 	bs.full.evaluate()
-	v := bs.full.MeshVertices(mesh)
+	v := bs.full.Mesh(mesh).Vertices()
 	inv, _ := bs.frameAt(cur, bs.m.Meshes[mesh].Parent).Invert()
 	for i := 0; i+1 < len(out) && i+1 < len(v); i += 2 {
 		out[i], out[i+1] = inv.Apply(float64(v[i]), float64(v[i+1]))
@@ -353,7 +353,7 @@ func (r *Rig) deformerFrame(d int) Affine {
 
 // advRig is a rig's advanced-mode state; nil while every feature is off.
 type advRig struct {
-	bits uint16
+	bits Features
 	bs   *boneSource // bone frames (skinning, virtual bones, colliders)
 
 	// H1: parameters held at their default, pendulum groups skipped.
@@ -376,16 +376,16 @@ type advRig struct {
 	in     rigSimInputs
 }
 
-// Advanced returns the feature bits currently on.
-func (r *Rig) Advanced() uint16 {
-	if r.dead() || r.adv == nil {
+// Advanced returns the features currently on.
+func (r *Rig) Advanced() Features {
+	if r.adv == nil {
 		return 0
 	}
 	return r.adv.bits
 }
 
 // SetAdvanced switches the advanced features (FeatureSkin,
-// FeatureExactLinks, FeatureSim, FeatureCollision) and returns the bits
+// FeatureExactLinks, FeatureSim, FeatureCollision) and returns those
 // actually on: only available bits, only with their dependencies on
 // (collision needs simulation, a chunk depending on another needs it), and
 // without features whose data turned out unusable (Model.PrepareAdvanced
@@ -398,12 +398,12 @@ func (r *Rig) Advanced() uint16 {
 // needs them, once per model; call Model.PrepareAdvanced beforehand to keep
 // that work off the game loop. If the rig has been evaluated, SetAdvanced
 // evaluates it again with the values of that evaluation.
-func (r *Rig) SetAdvanced(bits uint16) uint16 {
-	if r.dead() {
+func (r *Rig) SetAdvanced(bits Features) Features {
+	if r.err != nil {
 		return 0
 	}
 	m := r.model
-	bits = m.resolveFeatures(bits & allFeatures)
+	bits = m.resolveFeatures(bits & AllFeatures)
 	r.adv = nil
 	if bits != 0 {
 		r.adv = newAdvRig(r, bits)
@@ -418,7 +418,7 @@ func (r *Rig) SetAdvanced(bits uint16) uint16 {
 }
 
 // newAdvRig builds the state for bits, dropping features whose data fails.
-func newAdvRig(r *Rig, bits uint16) *advRig {
+func newAdvRig(r *Rig, bits Features) *advRig {
 	m := r.model
 	a := m.adv()
 	ad := &advRig{bits: bits}
@@ -520,12 +520,6 @@ func (ad *advRig) initHeld(m *Model) {
 	}
 }
 
-// PhysicsGroupReplaced reports whether the running simulation replaces PHYS
-// group g, which the physics stage then skips (hook H1).
-func (r *Rig) PhysicsGroupReplaced(g int) bool {
-	return !r.dead() && r.adv != nil && g >= 0 && g < len(r.adv.skipped) && r.adv.skipped[g]
-}
-
 // holdParameters is hook H1: the simulation's replaced mode parameters take
 // their defaults for the whole evaluation.
 func (ad *advRig) holdParameters(r *Rig) {
@@ -550,34 +544,45 @@ func (ad *advRig) meshLocal(r *Rig, i int, local []float64) {
 	}
 }
 
-// SimReset makes the next update start every simulation again at rest in
-// the then current pose.
-func (r *Rig) SimReset() {
-	if r.dead() || r.adv == nil {
+// SimulationState is a rig's live simulation (advanced mode, SIMS and
+// COLL, on with FeatureSim): the verbs of PhysicsState for it. Get it with
+// Rig.Simulation; its calls do nothing while FeatureSim is off.
+type SimulationState struct{ r *Rig }
+
+// Simulation returns the rig's live simulation.
+func (r *Rig) Simulation() SimulationState {
+	_ = r.model // a nil rig panics here, not at the view's first use
+	return SimulationState{r}
+}
+
+// Reset makes the next update start every simulation again at rest in the
+// then current pose.
+func (s SimulationState) Reset() {
+	if s.r.adv == nil {
 		return
 	}
-	for _, s := range r.adv.sims {
-		s.reset()
+	for _, sim := range s.r.adv.sims {
+		sim.reset()
 	}
 }
 
-// SimWind sets the host's wind for every simulation, an acceleration in
+// SetWind sets the host's wind for every simulation, an acceleration in
 // canvas pixels per second² with y down like the canvas, added to each
 // simulation's own wind and scaled by the particles' wind factors. A NaN or
 // infinite component is ignored (the call does nothing); finite values are
 // clamped to ±MaxSimWind, so that the float32 simulation cannot overflow.
-func (r *Rig) SimWind(x, y float32) {
-	if r.dead() || r.adv == nil || !finite(x) || !finite(y) {
+func (s SimulationState) SetWind(x, y float32) {
+	if s.r.adv == nil || !finite(x) || !finite(y) {
 		return
 	}
 	x = max(-MaxSimWind, min(MaxSimWind, x))
 	y = max(-MaxSimWind, min(MaxSimWind, y))
-	for _, s := range r.adv.sims {
-		s.scene.SetWind(x, -y)
+	for _, sim := range s.r.adv.sims {
+		sim.scene.SetWind(x, -y)
 	}
 }
 
-// MaxSimWind bounds each component of SimWind, in px/s² (a thousand times
+// MaxSimWind bounds each component of SimulationState.SetWind, in px/s² (a thousand times
 // gravity on the default character's scale).
 const MaxSimWind = 1e6
 
@@ -645,30 +650,20 @@ func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 	return in.ad.bs.frameAt(r.current, d).Apply(x, y)
 }
 
-// BoneCount returns the number of bones hosts may attach objects to (BONE's
-// attachable bones; 0 without a BONE chunk).
-func (r *Rig) BoneCount() int {
-	if r.dead() || r.model.Bones == nil {
-		return 0
-	}
-	return len(r.model.Bones.Attachable)
-}
-
-// BoneID returns attachable bone i's id, "" when i is out of range.
-func (r *Rig) BoneID(i int) string {
-	if i < 0 || i >= r.BoneCount() {
-		return ""
-	}
-	return r.model.Bones.Attachable[i].ID
-}
-
 // BoneTransform returns attachable bone i's canvas transform in the last
 // evaluation: it maps the bone's local space to canvas pixels (y down), so
 // an object drawn in bone space follows the bone. Virtual bones are
 // evaluated now, at the last evaluation's parameter values. ok is false
-// when i is out of range or the rig has not been evaluated.
+// when the rig has not been evaluated (or has failed). i indexes the BONE
+// chunk's attachable bones (Model.Bones.Attachable, which holds their
+// ids); BoneTransform panics when it is out of range.
 func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
-	if r.dead() || !r.evaluated || i < 0 || i >= r.BoneCount() {
+	n := 0
+	if r.model.Bones != nil {
+		n = len(r.model.Bones.Attachable)
+	}
+	checkIndex("bone", i, n)
+	if !r.evaluated {
 		return Identity, false
 	}
 	d := r.model.Bones.Attachable[i].Deformer

@@ -87,7 +87,7 @@ var DefaultLookAtSettings = LookAtSettings{Omega: float32(math.Sqrt(120))}
 // +1 spread or smiling, as Cubism's standard ParamMouthForm).
 type MouthShape struct{ Open, Form float32 }
 
-// LipSyncSettings set how LipSyncVowels shapes the mouth.
+// LipSyncSettings set how Rig.LipSync shapes the mouth from the vowels.
 type LipSyncSettings struct {
 	// Vowels are the shapes of A, I, U, E, O (the order of the weights).
 	Vowels [5]MouthShape
@@ -763,16 +763,4 @@ func (b *behaviors) store(values []float32, i int, v float64) {
 		return
 	}
 	values[i] = float32(v)
-}
-
-// rms returns the root mean square of samples (0 for none).
-func rms(samples []float32) float64 {
-	if len(samples) == 0 {
-		return 0
-	}
-	sum := 0.0
-	for _, x := range samples {
-		sum += float64(x) * float64(x)
-	}
-	return math.Sqrt(sum / float64(len(samples)))
 }

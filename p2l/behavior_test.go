@@ -100,7 +100,7 @@ func TestBlinkSeeds(t *testing.T) {
 func TestLipSyncAndLook(t *testing.T) {
 	b := newBehaviors(behaviorModel())
 	b.enabled = BehaviorLipSync | BehaviorLookAt
-	b.lipLevel = float32(rms([]float32{0.3, -0.3, 0.3, -0.3}) * 2) // 0.6
+	b.lipLevel = 0.6
 	v := []float32{1, 0.5, 0, 0, 0, 0}
 	b.apply(v, 0.1)
 	// Range [0, 2]: level 0.6 ⇒ 1.2, larger than 0.5.
@@ -187,7 +187,7 @@ func TestBehaviorsOneByOne(t *testing.T) {
 		}
 		r.SetBehaviorSeed(7)
 		r.LookAt(1, 0)
-		r.LipSync(0.6) // switches lip sync on; SetBehaviors decides below
+		r.LipSync(0.6, [5]float32{}) // switches lip sync on; SetBehaviors decides below
 		r.SetBehaviors(b)
 		if setup != nil {
 			setup(r)
@@ -223,7 +223,7 @@ func TestBehaviorsOneByOne(t *testing.T) {
 		return true
 	}
 	fastBlink := func(r *Rig) {
-		r.SetBlinkSettings(BlinkSettings{MinInterval: 0.5, MaxInterval: 0.5, Closing: 0.1, Closed: 0.05, Opening: 0.15})
+		setBlink(r, BlinkSettings{MinInterval: 0.5, MaxInterval: 0.5, Closing: 0.1, Closed: 0.05, Opening: 0.15})
 		r.SetBehaviorSeed(7) // the next blink is drawn again with the new interval
 	}
 	for _, c := range []struct {
@@ -253,7 +253,7 @@ func TestBehaviorsOneByOne(t *testing.T) {
 	}
 	// LipSync works on its own: it switches BehaviorLipSync on.
 	r0 := m.NewRig()
-	r0.LipSync(0.6)
+	r0.LipSync(0.6, [5]float32{})
 	if r0.Behaviors() != DefaultBehaviors|BehaviorLipSync {
 		t.Errorf("behaviors after LipSync: %b, want the defaults and lip sync", r0.Behaviors())
 	}
@@ -264,7 +264,7 @@ func TestBehaviorsOneByOne(t *testing.T) {
 	// Switching one behavior off with EnableBehavior leaves the others.
 	r := m.NewRig()
 	r.SetBehaviors(AllBehaviors)
-	r.EnableBehavior(BehaviorLipSync, false)
+	r.SetBehaviors(r.Behaviors() &^ BehaviorLipSync)
 	if r.Behaviors() != BehaviorBlink|BehaviorBreath|BehaviorLookAt {
 		t.Errorf("behaviors after switching lip sync off: %b", r.Behaviors())
 	}
@@ -340,10 +340,10 @@ func TestBehaviorRolesOnly(t *testing.T) {
 	run := func(m *Model) (moved map[string]bool) {
 		r := m.NewRig()
 		r.SetBehaviors(AllBehaviors)
-		r.SetBlinkSettings(fastBlink)
+		setBlink(r, fastBlink)
 		r.SetBehaviorSeed(3)
 		r.LookAt(1, 1)
-		r.LipSyncVowels(0.8, [5]float32{0, 1}) // I: spread, MouthForm toward +1
+		r.LipSync(0.8, [5]float32{0, 1}) // I: spread, MouthForm toward +1
 		moved = map[string]bool{}
 		for range 64 {
 			r.Update(1.0 / 64)
@@ -380,4 +380,11 @@ func TestBehaviorRolesOnly(t *testing.T) {
 	if !twins {
 		t.Error("the second AngleX record's parameter does not follow AngleX")
 	}
+}
+
+// setBlink sets the blink settings alone.
+func setBlink(r *Rig, b BlinkSettings) {
+	s := r.BehaviorSettings()
+	s.Blink = b
+	r.SetBehaviorSettings(s)
 }

@@ -55,7 +55,7 @@ func TestCubismOneShotEnd(t *testing.T) {
 	m := cubismClipModel(clip)
 	r := m.NewRig()
 	r.SetBehaviors(0)
-	if !r.PlayLayer(0, 0, 2) {
+	if !r.Layer(0).Play(0, 2) {
 		t.Fatal("not started")
 	}
 	// Update 1 (clock 1): start = 1, time 0: first segment's start value 0;
@@ -65,7 +65,7 @@ func TestCubismOneShotEnd(t *testing.T) {
 	if ev := r.Events(); len(ev) != 1 || ev[0].Value != "start" {
 		t.Errorf("events at time 0: %+v", ev)
 	}
-	if got := r.ClipTime(); got != 0 {
+	if got := r.Layer(0).Time(); got != 0 {
 		t.Errorf("clip time on the first update %v, want 0", got)
 	}
 	// Update 2: time ≈ 0.400000003, after the decimal key 0.4 and before
@@ -82,8 +82,8 @@ func TestCubismOneShotEnd(t *testing.T) {
 	r.SetParameter(0, 0)
 	r.UpdateStages(0.5, p2l.StageClips)
 	near(t, "X fading out at its end from the host's 0", r.ParameterCurrent(0), 0.954915)
-	if r.LayerPriority(0) != 2 {
-		t.Errorf("priority before the end %d, want 2", r.LayerPriority(0))
+	if r.Layer(0).Priority() != 2 {
+		t.Errorf("priority before the end %d, want 2", r.Layer(0).Priority())
 	}
 	// Update 4: now 2.000000003 ≥ end: time ≥ duration, weight
 	// ease(−3e-9) = 0, Finished; priority 0, no playing clip. X keeps the
@@ -93,8 +93,8 @@ func TestCubismOneShotEnd(t *testing.T) {
 	if ev := r.Events(); len(ev) != 1 || !ev[0].Finished || ev[0].Time != 1 {
 		t.Errorf("events at the end: %+v", ev)
 	}
-	if r.LayerPriority(0) != 0 || r.PlayingClip() != -1 {
-		t.Errorf("after the end: priority %d, clip %d, want 0, −1", r.LayerPriority(0), r.PlayingClip())
+	if r.Layer(0).Priority() != 0 || r.Layer(0).Clip() != -1 {
+		t.Errorf("after the end: priority %d, clip %d, want 0, −1", r.Layer(0).Priority(), r.Layer(0).Clip())
 	}
 	r.UpdateStages(0.1, p2l.StageClips)
 	near(t, "X after the motion is gone", r.ParameterCurrent(0), 0.954915)
@@ -106,7 +106,7 @@ func TestCubismOneShotEnd(t *testing.T) {
 	// weight after its end, the key switching at the float32 time.
 	ref := m.WithPlayback(p2l.PlaybackReference).NewRig()
 	ref.SetBehaviors(0)
-	ref.Play(0)
+	ref.Layer(0).Start(0)
 	ref.UpdateStages(1.5, p2l.StageClips)
 	near(t, "reference: X held after the end", ref.ParameterCurrent(0), 10)
 }
@@ -125,7 +125,7 @@ func TestCubismLoopShape(t *testing.T) {
 			{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 8}}}}}}}
 	r := cubismClipModel(clip).NewRig()
 	r.SetBehaviors(0)
-	r.Play(0)
+	r.Layer(0).Start(0)
 	r.UpdateStages(0, p2l.StageClips) // time 0
 	// want[k] after k more updates of 0.125 (X₀ = 0, the first update at
 	// weight 0):
@@ -167,10 +167,10 @@ func TestCubismReplacedFadesOneUpdateLater(t *testing.T) {
 	b.FadeIn = 1
 	r := cubismClipModel(flat("A", 10), b).NewRig()
 	r.SetBehaviors(0)
-	r.Play(0)
+	r.Layer(0).Start(0)
 	r.UpdateStages(0.25, p2l.StageClips)
 	near(t, "A alone", r.ParameterCurrent(0), 10)
-	r.Play(1)
+	r.Layer(0).Start(1)
 	// A at full weight (no end yet): 10; B at time 0, ease(0) = 0; A's end
 	// becomes now + 1.
 	r.UpdateStages(0.25, p2l.StageClips)
@@ -201,7 +201,7 @@ func TestCubismEffectWithoutCurve(t *testing.T) {
 	r := m.NewRig()
 	r.SetBehaviors(0)
 	r.SetParameter(2, 0.8)
-	r.Play(0)
+	r.Layer(0).Start(0)
 	r.UpdateStages(0, p2l.StageClips)
 	r.UpdateStages(0.25, p2l.StageClips)
 	// w = ease(0.25/0.5) = 0.5: 0.8 + (0.25 − 0.8)·0.5 = 0.525.
@@ -211,7 +211,7 @@ func TestCubismEffectWithoutCurve(t *testing.T) {
 	ref := m.WithPlayback(p2l.PlaybackReference).NewRig()
 	ref.SetBehaviors(0)
 	ref.SetParameter(2, 0.8)
-	ref.Play(0)
+	ref.Layer(0).Start(0)
 	ref.UpdateStages(0.5, p2l.StageClips) // w 1: 0.8·0.25
 	near(t, "reference: Eye multiplied", ref.ParameterCurrent(2), 0.2)
 }
@@ -228,7 +228,9 @@ func TestCubismBlink(t *testing.T) {
 	m := cubismClipModel(p2l.Clip{ID: "C", Duration: 0.5, Fps: 30, FadeIn: 0, FadeOut: 0})
 	r := m.NewRig()
 	r.SetBehaviors(p2l.BehaviorBlink)
-	r.SetBlinkSettings(p2l.BlinkSettings{MinInterval: 0.5, MaxInterval: 0.5, Closing: 0.25, Closed: 0.125, Opening: 0.25})
+	s := r.BehaviorSettings()
+	s.Blink = p2l.BlinkSettings{MinInterval: 0.5, MaxInterval: 0.5, Closing: 0.25, Closed: 0.125, Opening: 0.25}
+	r.SetBehaviorSettings(s)
 	r.SetParameter(2, 0.5)
 	want := []float64{1, 1, 1, 1, 1, 1, 0.5, 0, 0, 0.5, 1}
 	for k, w := range want {
@@ -236,7 +238,7 @@ func TestCubismBlink(t *testing.T) {
 		near(t, fmt.Sprintf("Eye at clock %v", 0.125*float64(k+1)), r.ParameterCurrent(2), w)
 	}
 	// A motion being updated stops the blink: the host value shows.
-	r.Play(0)
+	r.Layer(0).Start(0)
 	for k := 0; k < 3; k++ {
 		r.Update(0.125)
 		near(t, "Eye under a motion", r.ParameterCurrent(2), 0.5)
@@ -244,7 +246,7 @@ func TestCubismBlink(t *testing.T) {
 	if got := p2l.CubismBlinkSettings; got.MinInterval != 0 || got.MaxInterval != 7 {
 		t.Errorf("Cubism blink interval [%v, %v], want [0, 7] (r·(2·4 − 1))", got.MinInterval, got.MaxInterval)
 	}
-	if got := m.NewRig().BlinkSettings(); got != p2l.CubismBlinkSettings {
+	if got := m.NewRig().BehaviorSettings().Blink; got != p2l.CubismBlinkSettings {
 		t.Errorf("a Cubism rig starts with %+v", got)
 	}
 }
@@ -283,12 +285,12 @@ func TestCubismExpressionSwitch(t *testing.T) {
 	}
 	r := m.NewRig()
 	r.SetBehaviors(0)
-	r.SetExpression(0)
+	r.Expressions().Set(0)
 	r.UpdateStages(0, p2l.StageExpressions)
 	near(t, "X at X1's start", r.ParameterCurrent(0), 0)
 	r.UpdateStages(1, p2l.StageExpressions) // fade-in ease(1) = 1
 	near(t, "X1 in", r.ParameterCurrent(0), 10)
-	r.SetExpression(1)
+	r.Expressions().Set(1)
 	// X1 (oldest) unweighted: X + 10; X2 at weight 0; W = min(1 + 0, 1).
 	r.UpdateStages(0.25, p2l.StageExpressions)
 	near(t, "X at the switch", r.ParameterCurrent(0), 10)
@@ -301,14 +303,14 @@ func TestCubismExpressionSwitch(t *testing.T) {
 	r.UpdateStages(0.25, p2l.StageExpressions) // X2 in: X1 dropped
 	near(t, "X after", r.ParameterCurrent(0), 0)
 	near(t, "Y after", r.ParameterCurrent(1), 20)
-	if got := r.PlayingExpressions(nil); len(got) != 1 || got[0] != 1 {
+	if got := r.Expressions().Playing(nil); len(got) != 1 || got[0] != 1 {
 		t.Errorf("playing %v, want [1]", got)
 	}
 	// The expression clamp: X2 overwritten to 150 is clamped to 100 before
 	// the blend (SetParameterValue clamps the target).
 	m.Expressions[1].Entries[0] = p2l.ExpressionEntry{Parameter: 1, Blend: p2l.ExpressionOverwrite, Value: 150}
 	r2 := m.NewRig()
-	r2.SetExpression(1)
+	r2.Expressions().Set(1)
 	r2.UpdateStages(0, p2l.StageExpressions)
 	r2.UpdateStages(0.25, p2l.StageExpressions) // W = 0.5: 0·0.5 + 100·0.5
 	near(t, "Y clamped, then blended", r2.ParameterCurrent(1), 50)
@@ -336,14 +338,14 @@ func TestCubismPoseSlots(t *testing.T) {
 		t.Fatal(r.Err())
 	}
 	r.SetBehaviors(0)
-	r.Play(0)
+	r.Layer(0).Start(0)
 	for _, step := range []struct {
 		dt     float64
 		pa, pb float64
 	}{{0, 1, 0}, {0.25, 0.7, 0.5}, {0.25, 0, 1}} {
 		r.Update(step.dt)
-		near(t, "PA", r.PartOpacityMultiplier(0), step.pa)
-		near(t, "PB", r.PartOpacityMultiplier(1), step.pb)
+		near(t, "PA", r.Part(0).OpacityMultiplier(), step.pa)
+		near(t, "PB", r.Part(1).OpacityMultiplier(), step.pb)
 	}
 }
 
@@ -358,11 +360,11 @@ func TestCubismUpdateAllocs(t *testing.T) {
 	m := cubismClipModel(clip)
 	m.Expressions = []p2l.Expression{{ID: "X", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{{Parameter: 1, Value: 5}}}}
 	r := m.NewRig()
-	r.Play(0)
-	r.SetExpression(0)
+	r.Layer(0).Start(0)
+	r.Expressions().Set(0)
 	r.SetBehaviors(p2l.AllBehaviors)
 	r.LookAt(0.5, -0.25)
-	r.LipSync(0.4)
+	r.LipSync(0.4, [5]float32{})
 	r.SetParameterOverride(1, 30, 0.5)
 	for k := 0; k < 200; k++ {
 		r.Update(1.0 / 60)
@@ -390,7 +392,7 @@ func TestCubismFrameBase(t *testing.T) {
 	r := m.NewRig()
 	r.SetBehaviors(0)
 	r.SetParameter(1, 250) // Y: base clamp(250) = 100; the host value stays 250
-	r.Play(0)
+	r.Layer(0).Start(0)
 	r.UpdateStages(0.25, p2l.StageClips) // M's first update: X 10 (weight 1: no fades)
 	near(t, "X under M", r.ParameterCurrent(0), 10)
 	near(t, "Y from the base", r.ParameterCurrent(1), 100)
@@ -403,7 +405,7 @@ func TestCubismFrameBase(t *testing.T) {
 		r.UpdateStages(0.25, p2l.StageClips)
 		near(t, fmt.Sprintf("X held after M (update %d)", k), r.ParameterCurrent(0), 10)
 	}
-	if r.PlayingClip() != -1 {
+	if r.Layer(0).Clip() != -1 {
 		t.Errorf("M still playing")
 	}
 	r.SetParameter(0, -5)
@@ -417,7 +419,7 @@ func TestCubismFrameBase(t *testing.T) {
 	r2 := m2.NewRig()
 	r2.SetBehaviors(0)
 	r2.SetParameter(1, 50)
-	r2.SetExpression(0)
+	r2.Expressions().Set(0)
 	for k := 0; k < 3; k++ {
 		r2.Update(0.25)
 		near(t, "Y with the expression", r2.ParameterCurrent(1), 70)
@@ -442,16 +444,16 @@ func TestCubismClampEveryWrite(t *testing.T) {
 	}{{p2l.PlaybackCubism, 0}, {p2l.PlaybackReference, 25}} {
 		r := m.WithPlayback(c.pb).NewRig()
 		r.SetBehaviors(0)
-		r.Play(0)
+		r.Layer(0).Start(0)
 		r.SetParameterOverride(0, -100, 0.5)
 		r.Update(0.25)
 		near(t, c.pb.String()+": X clamped, then pulled by the override", r.ParameterCurrent(0), c.want)
 	}
 	r := m.NewRig()
 	r.SetBehaviors(0)
-	r.Play(0)
+	r.Layer(0).Start(0)
 	r.Update(0.25)
-	r.Stop() // fade-out 0: M's weight stays 1 until its end, now + 0
+	r.Layer(0).Stop() // fade-out 0: M's weight stays 1 until its end, now + 0
 	r.Update(0.25)
 	r.Update(0.25)
 	near(t, "X kept in the base, clamped", r.ParameterCurrent(0), 100)
@@ -484,37 +486,37 @@ func TestCubismPriorities(t *testing.T) {
 		{1, 5, true}, // 5 > 3
 		{0, 4, false},
 	} {
-		if got := r.PlayLayer(0, s.clip, s.priority); got != s.want {
-			t.Errorf("PlayLayer(0, %d, %d) = %v, want %v (layer at %d)", s.clip, s.priority, got, s.want, r.LayerPriority(0))
+		if got := r.Layer(0).Play(s.clip, s.priority); got != s.want {
+			t.Errorf("PlayLayer(0, %d, %d) = %v, want %v (layer at %d)", s.clip, s.priority, got, s.want, r.Layer(0).Priority())
 		}
 	}
-	if got := r.LayerPriority(0); got != 5 {
+	if got := r.Layer(0).Priority(); got != 5 {
 		t.Errorf("priority %d, want 5", got)
 	}
 	// Short (the newest, at 5) ends at 0.25 s; Long, replaced, fades
 	// out until 1 s after its update: the priority stays 5 until it ends.
 	r.UpdateStages(0.25, p2l.StageClips) // every clip's first update; Long's end = 0.25 + 1
 	r.UpdateStages(0.25, p2l.StageClips) // Short's time 0.25: finished
-	if got := r.LayerPriority(0); got != 5 {
+	if got := r.Layer(0).Priority(); got != 5 {
 		t.Errorf("priority while Long fades out %d, want 5", got)
 	}
 	for k := 0; k < 4; k++ {
 		r.UpdateStages(0.25, p2l.StageClips) // now 1.5 > Long's end 1.25: finished
 	}
-	if got := r.LayerPriority(0); got != 0 {
+	if got := r.Layer(0).Priority(); got != 0 {
 		t.Errorf("priority after every clip finished %d, want 0", got)
 	}
-	if !r.PlayLayer(0, 0, 1) {
+	if !r.Layer(0).Play(0, 1) {
 		t.Error("priority 1 refused once the layer finished")
 	}
-	if !r.Play(1) || r.LayerPriority(0) != 0 {
-		t.Errorf("Play: priority %d, want 0", r.LayerPriority(0))
+	if r.Layer(0).Start(1); r.Layer(0).Clip() != 1 || r.Layer(0).Priority() != 0 {
+		t.Errorf("Start: clip %d, priority %d, want 1, 0", r.Layer(0).Clip(), r.Layer(0).Priority())
 	}
-	if _, err := r.PlayGroup("nothing", 0, 2); err == nil {
+	if _, err := r.Layer(0).PlayGroup("nothing", 0, 2); err == nil {
 		t.Error("unknown group accepted")
 	}
 	ref := m.WithPlayback(p2l.PlaybackReference).NewRig()
-	if !ref.PlayLayer(0, 0, 0) || !ref.PlayLayer(0, 1, 0) || ref.PlayLayer(0, 0, -1) {
+	if !ref.Layer(0).Play(0, 0) || !ref.Layer(0).Play(1, 0) || ref.Layer(0).Play(0, -1) {
 		t.Error("reference: priority 0 over 0 must start, −1 must not")
 	}
 }
@@ -582,10 +584,10 @@ func TestCubismLipSync(t *testing.T) {
 		r := m.WithPlayback(c.pb).NewRig()
 		r.SetBehaviors(0)
 		r.SetParameter(0, 0.3)
-		r.LipSync(0.5)
+		r.LipSync(0.5, [5]float32{})
 		r.Update(0.25)
 		near(t, c.pb.String()+": mouth at level 0.5", r.ParameterCurrent(0), c.half)
-		r.LipSync(1)
+		r.LipSync(1, [5]float32{})
 		r.Update(0.25)
 		near(t, c.pb.String()+": mouth at level 1", r.ParameterCurrent(0), c.full)
 	}

@@ -93,8 +93,8 @@ func TestCubismOutOfRangeDisables(t *testing.T) {
 	} {
 		r.SetParameter(0, c.p)
 		eval(t, r)
-		if r.MeshVisible(under) != c.want || r.MeshVisible(free) != c.want {
-			t.Errorf("p = %v: visible %v (under the warp) %v (free), want %v", c.p, r.MeshVisible(under), r.MeshVisible(free), c.want)
+		if r.Mesh(under).Visible() != c.want || r.Mesh(free).Visible() != c.want {
+			t.Errorf("p = %v: visible %v (under the warp) %v (free), want %v", c.p, r.Mesh(under).Visible(), r.Mesh(free).Visible(), c.want)
 		}
 		if in := slices.Contains(r.RenderOrder(), free); in != c.want {
 			t.Errorf("p = %v: in the render order %v, want %v", c.p, in, c.want)
@@ -112,7 +112,7 @@ func TestCubismOutOfRangeDisables(t *testing.T) {
 	r = m.rig(t)
 	r.SetParameter(0, 2)
 	eval(t, r)
-	if !r.MeshVisible(free) || !r.MeshVisible(under) {
+	if !r.Mesh(free).Visible() || !r.Mesh(under).Visible() {
 		t.Error("reference evaluation disabled a mesh")
 	}
 }
@@ -134,20 +134,20 @@ func TestCubismDisabledParentsPropagate(t *testing.T) {
 	}
 	r := m.rig(t)
 	eval(t, r)
-	if !r.MeshVisible(a) || !r.MeshVisible(b) || !r.MeshVisible(c) {
+	if !r.Mesh(a).Visible() || !r.Mesh(b).Visible() || !r.Mesh(c).Visible() {
 		t.Fatal("enabled meshes hidden")
 	}
 	// p = 2 ≥ 1 + 0.001: "top" is disabled, so is "inner", so is mesh b.
 	r.SetParameter(0, 2)
 	eval(t, r)
-	if r.MeshVisible(b) || !r.MeshVisible(c) {
-		t.Errorf("part out of range: b visible %v (want false), c %v (want true)", r.MeshVisible(b), r.MeshVisible(c))
+	if r.Mesh(b).Visible() || !r.Mesh(c).Visible() {
+		t.Errorf("part out of range: b visible %v (want false), c %v (want true)", r.Mesh(b).Visible(), r.Mesh(c).Visible())
 	}
 	m = &testModel{*m.Model.Clone()}
 	m.Deformers[d].Flags &^= DeformerEnabled
 	r = m.rig(t)
 	eval(t, r)
-	if r.MeshVisible(a) {
+	if r.Mesh(a).Visible() {
 		t.Error("a mesh under a disabled deformer is visible")
 	}
 }
@@ -164,7 +164,7 @@ func TestCubismColorsInherit(t *testing.T) {
 	m.Meshes[mi].Multiply, m.Meshes[mi].Screen = Color{0.5, 1, 0.5}, Color{0, 0, 0.5}
 	r := m.rig(t)
 	eval(t, r)
-	mul, scr := r.MeshColors(mi)
+	mul, scr := r.Mesh(mi).Colors()
 	// multiply: (0.5·0.5·0.5, 1·0.5·1, 0.8·1·0.5) = (0.125, 0.5, 0.4).
 	// screen d0∘d1: (0.2+0.5−0.1, 0+0.1−0, 0.5+0−0) = (0.6, 0.1, 0.5);
 	// then ∘ mesh: (0.6, 0.1, 0.5+0.5−0.25) = (0.6, 0.1, 0.75).

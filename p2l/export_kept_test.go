@@ -25,7 +25,7 @@ func (m *Model) MeshReadsForTest(i int) []int32 {
 // unit square; 0, 0 for a mesh whose parent is not a warp, −1, −1 for
 // no mesh (as every index accessor).
 func (r *Rig) PlacementForTest(i int) (inside, outside int) {
-	if r.dead() || i < 0 || i >= len(r.p.meshes) {
+	if i < 0 || i >= len(r.p.meshes) {
 		return -1, -1
 	}
 	c := &r.p.meshes[i]

@@ -25,11 +25,15 @@ func hygieneModels(t *testing.T) map[string]*Rig {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if name == "full" {
-			r.SetAdvanced(allFeatures)
+			r.SetAdvanced(AllFeatures)
 		}
 		r.SetBehaviors(AllBehaviors)
-		r.Play(0)
-		r.SetExpression(0)
+		if len(m.Clips) > 0 {
+			r.Layer(0).Start(0)
+		}
+		if len(m.Expressions) > 0 {
+			r.Expressions().Set(0)
+		}
 		out[name] = r
 	}
 	return out
@@ -94,18 +98,55 @@ func hasFloats(t reflect.Type) bool {
 // outputs is everything a renderer or host reads after an update.
 func outputs(r *Rig) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "err %v opacity %v\n", r.Err(), r.Opacity())
+	fmt.Fprintf(&b, "err %v opacity %v\n", r.Err(), r.OpacityMultiplier())
 	for i := range r.model.Parameters {
 		fmt.Fprintf(&b, "p%d %v\n", i, math.Float32bits(r.ParameterCurrent(i)))
 	}
 	for i := range r.model.Meshes {
-		m, s := r.MeshColors(i)
-		fmt.Fprintf(&b, "m%d %v %v %v %v %v\n", i, r.MeshVertices(i), r.MeshOpacity(i), m, s, r.MeshDrawOrder(i))
+		m, s := r.Mesh(i).Colors()
+		fmt.Fprintf(&b, "m%d %v %v %v %v %v\n", i, r.Mesh(i).Vertices(), r.Mesh(i).Opacity(), m, s, r.Mesh(i).DrawOrder())
 	}
 	for i := range r.model.Parts {
-		fmt.Fprintf(&b, "part%d %v %v\n", i, r.PartOpacity(i), r.PartOpacityMultiplier(i))
+		fmt.Fprintf(&b, "part%d %v %v\n", i, r.Part(i).Opacity(), r.Part(i).OpacityMultiplier())
 	}
 	return b.String()
+}
+
+// rigViews are the receivers of the Rig API: the rig and its views (index
+// 0 where one is needed), with their types.
+var rigViews = []struct {
+	typ reflect.Type
+	of  func(r *Rig) reflect.Value
+}{
+	{reflect.TypeOf((*Rig)(nil)), func(r *Rig) reflect.Value { return reflect.ValueOf(r) }},
+	{reflect.TypeOf(MeshState{}), func(r *Rig) reflect.Value { return reflect.ValueOf(r.Mesh(0)) }},
+	{reflect.TypeOf(PartState{}), func(r *Rig) reflect.Value { return reflect.ValueOf(r.Part(0)) }},
+	{reflect.TypeOf(LayerState{}), func(r *Rig) reflect.Value { return reflect.ValueOf(r.Layer(0)) }},
+	{reflect.TypeOf(ExpressionState{}), func(r *Rig) reflect.Value { return reflect.ValueOf(r.Expressions()) }},
+	{reflect.TypeOf(PhysicsState{}), func(r *Rig) reflect.Value { return reflect.ValueOf(r.Physics()) }},
+	{reflect.TypeOf(SimulationState{}), func(r *Rig) reflect.Value { return reflect.ValueOf(r.Simulation()) }},
+}
+
+// callOn calls method name of view on r with args; a rig whose model has
+// no object for the view (no mesh, no part) is skipped.
+func callOn(view func(r *Rig) reflect.Value, r *Rig, name string, args []reflect.Value) {
+	var v reflect.Value
+	if PanicMessage(func() { v = view(r) }) != "" {
+		return
+	}
+	if name == "SetParameterValues" {
+		// A whole pose (a slice of another length panics): the value
+		// under test (args' second) for parameter 0, as SetParameter gets
+		// it, sane values for the others.
+		src := args[0].Interface().([]float32)
+		pose := make([]float32, len(r.values))
+		for i := range pose {
+			pose[i] = 0.5
+		}
+		pose[0] = src[1]
+		args = []reflect.Value{reflect.ValueOf(pose)}
+	}
+	v.MethodByName(name).Call(args)
 }
 
 // TestSettersIgnoreNonFinite: every method taking floats, called with NaN,
@@ -114,31 +155,33 @@ func outputs(r *Rig) string {
 // bit-identical outputs. Update and UpdateStages (dt not finite or ≤ 0
 // poses without advancing) and the queries are covered elsewhere.
 func TestSettersIgnoreNonFinite(t *testing.T) {
-	typ := reflect.TypeOf((*Rig)(nil))
 	skip := map[string]bool{"Update": true, "UpdateStages": true, "HitTest": true}
 	tested := 0
-	for i := 0; i < typ.NumMethod(); i++ {
-		m := typ.Method(i)
-		if skip[m.Name] || strings.HasSuffix(m.Name, "ForTest") {
-			continue
-		}
-		for k := 1; k < m.Type.NumIn(); k++ {
-			if !hasFloats(m.Type.In(k)) {
+	for _, view := range rigViews {
+		typ := view.typ
+		for i := 0; i < typ.NumMethod(); i++ {
+			m := typ.Method(i)
+			if skip[m.Name] || strings.HasSuffix(m.Name, "ForTest") {
 				continue
 			}
-			tested++
-			for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-				a, b := hygieneModels(t), hygieneModels(t)
-				for name := range a {
-					a[name].Update(0.1)
-					b[name].Update(0.1)
-					reflect.ValueOf(a[name]).MethodByName(m.Name).Call(saneArgs(m.Type, k-1, bad))
-					for f := 0; f < 5; f++ {
+			for k := 1; k < m.Type.NumIn(); k++ {
+				if !hasFloats(m.Type.In(k)) {
+					continue
+				}
+				tested++
+				for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+					a, b := hygieneModels(t), hygieneModels(t)
+					for name := range a {
 						a[name].Update(0.1)
 						b[name].Update(0.1)
-					}
-					if oa, ob := outputs(a[name]), outputs(b[name]); oa != ob {
-						t.Errorf("%s: %s with argument %d = %v changed the rig:\n%s\nwant\n%s", name, m.Name, k-1, bad, oa, ob)
+						callOn(view.of, a[name], m.Name, saneArgs(m.Type, k-1, bad))
+						for f := 0; f < 5; f++ {
+							a[name].Update(0.1)
+							b[name].Update(0.1)
+						}
+						if oa, ob := outputs(a[name]), outputs(b[name]); oa != ob {
+							t.Errorf("%s: %v.%s with argument %d = %v changed the rig:\n%s\nwant\n%s", name, typ, m.Name, k-1, bad, oa, ob)
+						}
 					}
 				}
 			}
@@ -205,24 +248,26 @@ func rigState(r *Rig) []string {
 // the rig's state (clip clocks, pendulums, followers, simulations), and
 // the rig either stays live with finite outputs or fails with an error.
 func TestExtremeFiniteInputsKeepStateFinite(t *testing.T) {
-	typ := reflect.TypeOf((*Rig)(nil))
 	for _, big := range []float64{3e38, -3e38, 1e30} {
 		rigs := hygieneModels(t)
-		for i := 0; i < typ.NumMethod(); i++ {
-			m := typ.Method(i)
-			if strings.HasSuffix(m.Name, "ForTest") || m.Name == "Update" || m.Name == "UpdateStages" {
-				continue
-			}
-			for k := 1; k < m.Type.NumIn(); k++ {
-				if !hasFloats(m.Type.In(k)) {
+		for _, view := range rigViews {
+			typ := view.typ
+			for i := 0; i < typ.NumMethod(); i++ {
+				m := typ.Method(i)
+				if strings.HasSuffix(m.Name, "ForTest") || m.Name == "Update" || m.Name == "UpdateStages" {
 					continue
 				}
-				for name, r := range rigs {
-					reflect.ValueOf(r).MethodByName(m.Name).Call(saneArgs(m.Type, k-1, big))
-					r.Update(1.0 / 60)
-					if bad := rigState(r); len(bad) > 0 && r.Err() == nil {
-						t.Errorf("%s: %s(arg %d = %g) left non-finite state: %s", name, m.Name, k-1, big, strings.Join(bad[:min(len(bad), 5)], "; "))
-						rigs[name] = hygieneModels(t)[name]
+				for k := 1; k < m.Type.NumIn(); k++ {
+					if !hasFloats(m.Type.In(k)) {
+						continue
+					}
+					for name, r := range rigs {
+						callOn(view.of, r, m.Name, saneArgs(m.Type, k-1, big))
+						r.Update(1.0 / 60)
+						if bad := rigState(r); len(bad) > 0 && r.Err() == nil {
+							t.Errorf("%s: %v.%s(arg %d = %g) left non-finite state: %s", name, typ, m.Name, k-1, big, strings.Join(bad[:min(len(bad), 5)], "; "))
+							rigs[name] = hygieneModels(t)[name]
+						}
 					}
 				}
 			}
@@ -249,7 +294,7 @@ func TestOverflowingPoseFailsTheRig(t *testing.T) {
 		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
 	r := m.rig(t)
 	eval(t, r)
-	if v := r.MeshVertices(mi); len(v) != 6 || v[0] != 3e38 {
+	if v := r.Mesh(mi).Vertices(); len(v) != 6 || v[0] != 3e38 {
 		t.Fatalf("default pose: %v", v)
 	}
 	r.SetParameter(0, 0.75) // 3e38 + 0.75·3e38 > MaxFloat32
@@ -257,7 +302,7 @@ func TestOverflowingPoseFailsTheRig(t *testing.T) {
 	if err := r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
 		t.Fatalf("Err = %v, want a non-finite vertex of mesh 0", err)
 	}
-	if v := r.MeshVertices(mi); v != nil {
+	if v := r.Mesh(mi).Vertices(); v != nil {
 		t.Errorf("a failed rig hands out vertices %v", v)
 	}
 	// The same through Load: the trial evaluation at the default pose
@@ -370,8 +415,8 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 		if !r.finiteVerts[mi] {
 			t.Fatalf("trial %d: a lattice within ±2^124 was not taken as bounding its vertices", trial)
 		}
-		if i := nonFinite(r.MeshVertices(mi)); i >= 0 {
-			t.Fatalf("trial %d: vertex float %d is %v through a lattice within ±2^124", trial, i, r.MeshVertices(mi)[i])
+		if i := nonFinite(r.Mesh(mi).Vertices()); i >= 0 {
+			t.Fatalf("trial %d: vertex float %d is %v through a lattice within ±2^124", trial, i, r.Mesh(mi).Vertices()[i])
 		}
 	}
 	m, mi := build(false, func() float32 { return 3e38 })

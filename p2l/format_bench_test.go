@@ -123,7 +123,7 @@ func TestF16EvaluatedError(t *testing.T) {
 	bound := 2 * s / 2048
 	var worst float64
 	for i := range m.Meshes {
-		va, vh := a.MeshVertices(i), h.MeshVertices(i)
+		va, vh := a.Mesh(i).Vertices(), h.Mesh(i).Vertices()
 		if len(va) != len(vh) {
 			t.Fatalf("mesh %d: %d vs %d values", i, len(va), len(vh))
 		}

@@ -115,11 +115,11 @@ func TestKeptPlacementMatchesFullEvaluation(t *testing.T) {
 				}
 				f := evaluateBoth(t, r, pose)
 				for i := range m.Meshes {
-					if !sameBits(r.MeshVertices(i), f.MeshVertices(i)) {
+					if !sameBits(r.Mesh(i).Vertices(), f.Mesh(i).Vertices()) {
 						t.Fatalf("step %d mesh %d: vertices differ from a full evaluation", step, i)
 					}
 					in, out := r.PlacementForTest(i)
-					if in+out == 0 || step == 0 || r.MeshChanges(i)&p2l.MeshVerticesChanged == 0 {
+					if in+out == 0 || step == 0 || r.Mesh(i).Changes()&p2l.MeshVerticesChanged == 0 {
 						continue
 					}
 					if !slices.ContainsFunc(reads[i], func(p int32) bool { return before[p] != pose[p] }) {
@@ -169,28 +169,28 @@ func checkKept(t *testing.T, m *p2l.Model, steps int) {
 		}
 		revs := make([]uint64, len(m.Meshes))
 		for i := range revs {
-			revs[i] = r.MeshRevision(i)
+			revs[i] = r.Mesh(i).Revision()
 		}
 		f := evaluateBoth(t, r, pose)
 		for i := range m.Meshes {
-			v, w := r.MeshVertices(i), f.MeshVertices(i)
+			v, w := r.Mesh(i).Vertices(), f.Mesh(i).Vertices()
 			if !sameBits(v, w) {
 				t.Fatalf("step %d mesh %d: vertices differ from a full evaluation", step, i)
 			}
-			om, os := r.MeshColors(i)
-			fm, fs := f.MeshColors(i)
-			if !sameBits([]float32{r.MeshOpacity(i), r.MeshDrawOrder(i)}, []float32{f.MeshOpacity(i), f.MeshDrawOrder(i)}) ||
-				!sameBits(om[:], fm[:]) || !sameBits(os[:], fs[:]) || r.MeshVisible(i) != f.MeshVisible(i) {
+			om, os := r.Mesh(i).Colors()
+			fm, fs := f.Mesh(i).Colors()
+			if !sameBits([]float32{r.Mesh(i).Opacity(), r.Mesh(i).DrawOrder()}, []float32{f.Mesh(i).Opacity(), f.Mesh(i).DrawOrder()}) ||
+				!sameBits(om[:], fm[:]) || !sameBits(os[:], fs[:]) || r.Mesh(i).Visible() != f.Mesh(i).Visible() {
 				t.Fatalf("step %d mesh %d: properties differ from a full evaluation", step, i)
 			}
 			if step == 0 {
 				continue
 			}
 			changed := !sameBits(v, before[i])
-			if got := r.MeshChanges(i)&p2l.MeshVerticesChanged != 0; got != changed {
+			if got := r.Mesh(i).Changes()&p2l.MeshVerticesChanged != 0; got != changed {
 				t.Fatalf("step %d mesh %d: MeshVerticesChanged %v, vertices changed %v", step, i, got, changed)
 			}
-			if grew := r.MeshRevision(i) != revs[i]; grew != changed {
+			if grew := r.Mesh(i).Revision() != revs[i]; grew != changed {
 				t.Fatalf("step %d mesh %d: revision grew %v, vertices changed %v", step, i, grew, changed)
 			}
 			if !changed && len(v) > 0 {
@@ -202,7 +202,7 @@ func checkKept(t *testing.T, m *p2l.Model, steps int) {
 		}
 		before = before[:0]
 		for i := range m.Meshes {
-			before = append(before, slices.Clone(r.MeshVertices(i)))
+			before = append(before, slices.Clone(r.Mesh(i).Vertices()))
 		}
 	}
 	if kept == 0 {

@@ -37,10 +37,10 @@ func TestKeptResultsUnderUpdate(t *testing.T) {
 		switch k := rng.IntN(12); {
 		case k == 0 && len(m.Clips) > 0:
 			c := rng.IntN(len(m.Clips))
-			call = func(r *Rig) { r.Play(c) }
+			call = func(r *Rig) { r.Layer(0).Start(c) }
 		case k == 1 && len(m.Expressions) > 0:
 			e := rng.IntN(len(m.Expressions))
-			call = func(r *Rig) { r.SetExpression(e) }
+			call = func(r *Rig) { r.Expressions().Set(e) }
 		case k == 2:
 			i, p := rng.IntN(len(m.Parameters)), rng.Float32()
 			call = func(r *Rig) {
@@ -49,15 +49,15 @@ func TestKeptResultsUnderUpdate(t *testing.T) {
 			}
 		case k == 3 && len(m.Parts) > 0:
 			i, a := rng.IntN(len(m.Parts)), rng.Float32()
-			call = func(r *Rig) { r.SetPartOpacity(i, a) }
+			call = func(r *Rig) { r.Part(i).SetHostOpacity(a) }
 		case k == 4:
 			i := rng.IntN(len(m.Meshes))
-			call = func(r *Rig) { r.SetMeshColors(i, Color{1, 0.5, 0.5}, Black) }
+			call = func(r *Rig) { r.Mesh(i).SetColors(Color{1, 0.5, 0.5}, Black) }
 		case k == 6:
-			call = func(r *Rig) { r.Stop() }
+			call = func(r *Rig) { r.Layer(0).Stop() }
 		}
 		if step%50 == 25 { // advanced mode on for 50 updates, off for 50
-			on := uint16(0)
+			on := Features(0)
 			if step%100 == 25 {
 				on = 0xffff
 			}
@@ -87,13 +87,13 @@ func TestKeptResultsUnderUpdate(t *testing.T) {
 			}
 		}
 		for i := range m.Meshes {
-			if !bitsSame(kept.MeshVertices(i), full.MeshVertices(i)) {
+			if !bitsSame(kept.Mesh(i).Vertices(), full.Mesh(i).Vertices()) {
 				t.Fatalf("step %d mesh %d: vertices differ from a full evaluation", step, i)
 			}
-			km, ks := kept.MeshColors(i)
-			fm, fs := full.MeshColors(i)
-			if !bitsSame([]float32{kept.MeshOpacity(i), kept.MeshDrawOrder(i)}, []float32{full.MeshOpacity(i), full.MeshDrawOrder(i)}) ||
-				km != fm || ks != fs || kept.MeshChanges(i) != full.MeshChanges(i) || kept.MeshRevision(i) != full.MeshRevision(i) {
+			km, ks := kept.Mesh(i).Colors()
+			fm, fs := full.Mesh(i).Colors()
+			if !bitsSame([]float32{kept.Mesh(i).Opacity(), kept.Mesh(i).DrawOrder()}, []float32{full.Mesh(i).Opacity(), full.Mesh(i).DrawOrder()}) ||
+				km != fm || ks != fs || kept.Mesh(i).Changes() != full.Mesh(i).Changes() || kept.Mesh(i).Revision() != full.Mesh(i).Revision() {
 				t.Fatalf("step %d mesh %d: properties, change flags or revision differ from a full evaluation", step, i)
 			}
 		}

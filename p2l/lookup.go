@@ -9,7 +9,7 @@ import (
 // once per model (see prepare.go) and safe for concurrent use. Every lookup
 // answers −1 (or false) for an unknown id or an out-of-range index.
 //
-// The lookup rule, the same for every XxxIndex and ...ByName call: the
+// The lookup rule, the same for every XxxIndex and clip-group lookup: the
 // first record whose id is s; else the first whose name is s; else the
 // first whose id, then whose name, equals s ignoring case (Unicode case
 // folding). Exact ids always win, so machine-written ids resolve as
@@ -117,13 +117,13 @@ func (m *Model) HitAreaIndex(s string) int {
 	return findIndex(m.prep().hitByID, m.HitAreas, func(x *HitArea) string { return x.ID }, func(x *HitArea) string { return x.Name }, s)
 }
 
-// NotFoundError is the error of a ...ByName call (and PlayGroup,
-// SetIdleGroup) for a name that no record matches by the lookup rule. It
-// lists what the model has.
+// NotFoundError is the error of LayerState.PlayGroup and SetIdleGroup for
+// a clip group that none matches by the lookup rule. It lists the model's
+// groups.
 type NotFoundError struct {
-	Kind       string   // "clip", "expression", "parameter", "clip group", ...
+	Kind       string   // "clip group"
 	Name       string   // what was asked for
-	Candidates []string // the model's ids (with names where they differ)
+	Candidates []string // the model's groups
 }
 
 // maxCandidates bounds the candidates an error message lists.
@@ -148,18 +148,6 @@ func (e *NotFoundError) Error() string {
 		b.WriteString(c)
 	}
 	return b.String()
-}
-
-// candidates lists "id" or "id (name)" for n records.
-func candidates(n int, id, name func(int) string) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = id(i)
-		if nm := name(i); nm != "" && nm != out[i] {
-			out[i] += " (" + nm + ")"
-		}
-	}
-	return out
 }
 
 // RoleParameters returns the parameters that the behaviors drive for the

@@ -15,7 +15,7 @@ import (
 // (SetClipPose), as Cubism's pose does. docs/ANIMATION.md §3a states the
 // rules.
 
-// Clip priorities, as Cubism's sample framework names them. PlayLayer and
+// Clip priorities, as Cubism's sample framework names them. LayerState.Play and
 // PlayGroup start a clip when its priority is at least the layer's
 // current one; the layer's priority returns to PriorityNone when its clip
 // ends or stops. On a PlaybackCubism model's rig they follow the Cubism
@@ -32,11 +32,6 @@ const (
 // ErrPriority is wrapped by the error of a clip refused because its layer
 // plays a clip of higher priority.
 var ErrPriority = errors.New("p2l: a clip of higher priority is playing")
-
-// ErrInert is the error of the calls that return one (PlayGroup,
-// SetIdleGroup, the ...ByName calls) on an inert rig: nil, or failed
-// (Rig.Err says why).
-var ErrInert = errors.New("p2l: the rig is inert (nil or failed: see Rig.Err)")
 
 // motionState is a rig's clip groups, idle group and clip-driven pose.
 type motionState struct {
@@ -137,39 +132,30 @@ func (m *Model) ClipGroups() []string {
 	return out
 }
 
-// PlayGroup plays a clip of group on layer 0 with priority: clip index
+// PlayGroup plays a clip of group on the layer with priority: clip index
 // (0-based, in model order) of the group, or a random one for index < 0.
 // The group is found as names are (docs/ANIMATION.md §3a: exact, else
-// ignoring case). It returns the clip started, or −1 and an error naming
-// the model's groups for an unknown group, or wrapping ErrPriority when a
+// ignoring case). It returns the clip started, or −1 and an error: a
+// *NotFoundError naming the model's groups for an unknown group, an error
+// for an index beyond the group's clips, or one wrapping ErrPriority when a
 // clip of higher priority plays on the layer.
-func (r *Rig) PlayGroup(group string, index, priority int) (int, error) {
-	return r.PlayGroupLayer(0, group, index, priority)
-}
-
-// PlayGroupLayer is PlayGroup on another layer (0 ≤ layer < MaxLayers).
-func (r *Rig) PlayGroupLayer(layer int, group string, index, priority int) (int, error) {
-	if r.dead() {
-		return -1, ErrInert
-	}
-	if layer < 0 || layer >= MaxLayers {
-		return -1, fmt.Errorf("p2l: layer %d out of range [0, %d)", layer, MaxLayers)
-	}
-	s := r.motions()
-	k := s.group(group)
+func (s LayerState) PlayGroup(group string, index, priority int) (int, error) {
+	r, layer := s.r, s.l
+	ms := r.motions()
+	k := ms.group(group)
 	if k < 0 {
-		return -1, &NotFoundError{Kind: "clip group", Name: group, Candidates: s.groups}
+		return -1, &NotFoundError{Kind: "clip group", Name: group, Candidates: ms.groups}
 	}
-	clips := s.members[k]
+	clips := ms.members[k]
 	if index >= len(clips) {
-		return -1, fmt.Errorf("p2l: clip group %q has %d clips: no index %d", s.groups[k], len(clips), index)
+		return -1, fmt.Errorf("p2l: clip group %q has %d clips: no index %d", ms.groups[k], len(clips), index)
 	}
 	if index < 0 {
-		index = s.rng.IntN(len(clips))
+		index = ms.rng.IntN(len(clips))
 	}
 	c := clips[index]
 	if !r.anim().clips.play(layer, c, priority) {
-		return -1, fmt.Errorf("%w: clip %q (group %q) at priority %d, layer %d at %d", ErrPriority, r.model.Clips[c].ID, s.groups[k], priority, layer, r.LayerPriority(layer))
+		return -1, fmt.Errorf("%w: clip %q (group %q) at priority %d, layer %d at %d", ErrPriority, r.model.Clips[c].ID, ms.groups[k], priority, layer, s.Priority())
 	}
 	return c, nil
 }
@@ -180,9 +166,6 @@ func (r *Rig) PlayGroupLayer(layer int, group string, index, priority int) (int,
 // idle group starts there with PriorityIdle on the next update. "" means
 // no idle group. An unknown group is an error naming the model's groups.
 func (r *Rig) SetIdleGroup(group string) error {
-	if r.dead() {
-		return ErrInert
-	}
 	s := r.motions()
 	if group == "" {
 		s.idle = -1
@@ -198,7 +181,7 @@ func (r *Rig) SetIdleGroup(group string) error {
 
 // IdleGroup returns the idle group, "" for none.
 func (r *Rig) IdleGroup() string {
-	if r.dead() || r.animation == nil || r.animation.motion == nil || r.animation.motion.idle < 0 {
+	if r.animation == nil || r.animation.motion == nil || r.animation.motion.idle < 0 {
 		return ""
 	}
 	return r.animation.motion.groups[r.animation.motion.idle]
@@ -207,9 +190,6 @@ func (r *Rig) IdleGroup() string {
 // SetMotionSeed restarts the random choice of PlayGroup and the idle group
 // with seed (every rig starts from the same fixed seed).
 func (r *Rig) SetMotionSeed(seed uint64) {
-	if r.dead() {
-		return
-	}
 	r.motions().pcg.Seed(seed, 0x9e3779b97f4a7c15)
 }
 
@@ -262,9 +242,6 @@ func (m *Model) TapGroup(i int) string {
 // none: no area, the model has no such group, or a clip of higher
 // priority plays).
 func (r *Rig) Tap(x, y float32) (area, clip int) {
-	if r.dead() {
-		return -1, -1
-	}
 	area = r.HitTest(x, y)
 	return area, r.TapArea(area)
 }
@@ -272,12 +249,14 @@ func (r *Rig) Tap(x, y float32) (area, clip int) {
 // TapArea is Tap for a hit area the host has found itself (for example by
 // drawn pixels, render.Renderer.HitTestAlpha): area plays a random clip of
 // its TapGroup on layer 0 with PriorityNormal. It returns the clip started,
-// −1 when none is (an area out of range, no such group, or a clip of
-// higher priority plays).
+// −1 when none is (area −1, HitTest's "none"; no such group; or a clip of
+// higher priority plays). Any other area out of range panics.
 func (r *Rig) TapArea(area int) (clip int) {
-	if r.dead() || area < 0 || area >= len(r.model.HitAreas) {
+	n := len(r.model.HitAreas)
+	if area == -1 {
 		return -1
 	}
+	checkIndex("hit area", area, n)
 	s := r.motions()
 	k := s.group(r.model.TapGroup(area))
 	if k < 0 {
@@ -300,15 +279,12 @@ func (r *Rig) TapArea(area int) (clip int) {
 // keep their entry (ShowPose). The curves still multiply the parts'
 // opacity as always.
 func (r *Rig) SetClipPose(on bool) {
-	if r.dead() {
-		return
-	}
 	r.motions().clipPose = on
 }
 
 // ClipPose reports whether clip-driven pose switching is on.
 func (r *Rig) ClipPose() bool {
-	if r.dead() || r.animation == nil || r.animation.motion == nil {
+	if r.animation == nil || r.animation.motion == nil {
 		return false
 	}
 	return r.animation.motion.clipPose

@@ -60,38 +60,53 @@ func TestLookupRule(t *testing.T) {
 	}
 }
 
-func TestByNameErrors(t *testing.T) {
-	r := motionModel().NewRig()
-	if err := r.PlayByName("idle b"); err != nil || r.PlayingClip() != 2 {
-		t.Errorf("PlayByName: %v, playing %d", err, r.PlayingClip())
+// TestLookupThenCall: callers find records with the Model's lookups (id or
+// name, −1 when absent) and pass indices; −1 passed on is an index out of
+// range, which panics naming the kind of record. A refused clip is
+// reported by LayerState.Play (false) and, for a clip group, by an error
+// wrapping ErrPriority; an unknown group is a *NotFoundError.
+func TestLookupThenCall(t *testing.T) {
+	m := motionModel()
+	r := m.NewRig()
+	r.Layer(0).Start(m.ClipIndex("idle b"))
+	if r.Layer(0).Clip() != 2 {
+		t.Errorf("Start(ClipIndex(idle b)): playing %d", r.Layer(0).Clip())
 	}
-	err := r.PlayByName("idel")
-	var nf *NotFoundError
-	if !errors.As(err, &nf) || nf.Kind != "clip" || !strings.Contains(err.Error(), `no clip "idel"`) ||
-		!strings.Contains(err.Error(), "idle_a (Idle A)") || !strings.Contains(err.Error(), "wave (Wave)") {
-		t.Errorf("unknown clip: %v", err)
+	if msg := PanicMessage(func() { r.Layer(0).Start(m.ClipIndex("idel")) }); msg != "p2l: clip index -1 out of range [0:5]" {
+		t.Errorf("unknown clip: panic %q", msg)
 	}
-	if err := r.SetExpressionByName("PLUS"); err != nil {
-		t.Error(err)
+	r.Expressions().Set(m.ExpressionIndex("PLUS"))
+	if got := r.Expressions().Playing(nil); len(got) != 1 || got[0] != m.ExpressionIndex("plus") {
+		t.Errorf("Set(ExpressionIndex(PLUS)): playing %v", got)
 	}
-	if err := r.SetExpressionByName("minus"); err == nil || !strings.Contains(err.Error(), "plus") {
-		t.Errorf("unknown expression: %v", err)
+	if msg := PanicMessage(func() { r.Expressions().Set(m.ExpressionIndex("minus")) }); !strings.Contains(msg, "expression index -1 out of range") {
+		t.Errorf("unknown expression: panic %q", msg)
 	}
-	if err := r.SetParameterByName("A", 3); err != nil || r.Parameter(0) != 3 {
-		t.Errorf("SetParameterByName: %v, %v", err, r.Parameter(0))
+	r.SetParameter(m.ParameterIndex("A"), 3)
+	if r.Parameter(0) != 3 {
+		t.Errorf("SetParameter(ParameterIndex(A)): %v", r.Parameter(0))
 	}
-	if err := r.SetParameterByName("zz", 3); err == nil || !strings.Contains(err.Error(), `no parameter "zz"`) {
-		t.Errorf("unknown parameter: %v", err)
+	if msg := PanicMessage(func() { r.SetParameter(m.ParameterIndex("zz"), 3) }); !strings.Contains(msg, "parameter index -1 out of range") {
+		t.Errorf("unknown parameter: panic %q", msg)
 	}
-	// A refused clip wraps ErrPriority.
-	r.PlayLayer(1, 0, PriorityForce)
-	if err := r.PlayLayerByName(1, "wave", PriorityNormal); !errors.Is(err, ErrPriority) {
+	// A refused clip: Play reports false; PlayGroup's error wraps
+	// ErrPriority.
+	r.Layer(1).Play(0, PriorityForce)
+	if r.Layer(1).Play(m.ClipIndex("wave"), PriorityNormal) {
+		t.Error("a clip of lower priority started")
+	}
+	if _, err := r.Layer(1).PlayGroup("Idle", 0, PriorityNormal); !errors.Is(err, ErrPriority) {
 		t.Errorf("refused clip: %v", err)
 	}
-	// Nil rigs answer with an error, never panic.
+	_, err := r.Layer(0).PlayGroup("Dnace", 0, PriorityForce)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Kind != "clip group" || !strings.Contains(err.Error(), "TapBody") {
+		t.Errorf("unknown group: %v", err)
+	}
+	// A nil rig panics, as a nil pointer does.
 	var nr *Rig
-	if err := nr.PlayByName("wave"); err == nil {
-		t.Error("nil rig: no error")
+	if PanicMessage(func() { nr.Layer(0).Start(0) }) == "" {
+		t.Error("nil rig: no panic")
 	}
 }
 
@@ -101,13 +116,13 @@ func TestPlayGroup(t *testing.T) {
 		t.Errorf("groups %v", g)
 	}
 	r := m.NewRig()
-	if c, err := r.PlayGroup("idle", 1, PriorityIdle); err != nil || c != 2 {
+	if c, err := r.Layer(0).PlayGroup("idle", 1, PriorityIdle); err != nil || c != 2 {
 		t.Errorf("PlayGroup(idle, 1) = %d, %v", c, err)
 	}
-	if _, err := r.PlayGroup("Idle", 2, PriorityIdle); err == nil || !strings.Contains(err.Error(), "has 2 clips") {
+	if _, err := r.Layer(0).PlayGroup("Idle", 2, PriorityIdle); err == nil || !strings.Contains(err.Error(), "has 2 clips") {
 		t.Errorf("index out of range: %v", err)
 	}
-	_, err := r.PlayGroup("Dance", -1, PriorityNormal)
+	_, err := r.Layer(0).PlayGroup("Dance", -1, PriorityNormal)
 	if !strings.Contains(err.Error(), `no clip group "Dance"`) || !strings.Contains(err.Error(), "Idle, TapBody") {
 		t.Errorf("unknown group: %v", err)
 	}
@@ -117,7 +132,7 @@ func TestPlayGroup(t *testing.T) {
 	r.SetMotionSeed(3)
 	var first []int
 	for range 40 {
-		c, err := r.PlayGroup("Idle", -1, PriorityIdle)
+		c, err := r.Layer(0).PlayGroup("Idle", -1, PriorityIdle)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,16 +144,16 @@ func TestPlayGroup(t *testing.T) {
 	}
 	r.SetMotionSeed(3)
 	for i := range 40 {
-		if c, _ := r.PlayGroup("Idle", -1, PriorityIdle); c != first[i] {
+		if c, _ := r.Layer(0).PlayGroup("Idle", -1, PriorityIdle); c != first[i] {
 			t.Fatalf("pick %d: %d, first run %d (same seed)", i, c, first[i])
 		}
 	}
 	// Priorities: a normal clip interrupts idle, idle does not interrupt
 	// a normal clip.
-	if _, err := r.PlayGroup("TapBody", 0, PriorityNormal); err != nil {
+	if _, err := r.Layer(0).PlayGroup("TapBody", 0, PriorityNormal); err != nil {
 		t.Error(err)
 	}
-	if _, err := r.PlayGroup("Idle", 0, PriorityIdle); !errors.Is(err, ErrPriority) {
+	if _, err := r.Layer(0).PlayGroup("Idle", 0, PriorityIdle); !errors.Is(err, ErrPriority) {
 		t.Errorf("idle over normal: %v", err)
 	}
 }
@@ -156,12 +171,12 @@ func TestIdleResumesAndFinished(t *testing.T) {
 		t.Fatal(err, r.IdleGroup())
 	}
 	r.Update(0.1)
-	idle := r.PlayingClip()
+	idle := r.Layer(0).Clip()
 	if idle != 1 && idle != 2 {
 		t.Fatalf("idle group not started: clip %d", idle)
 	}
-	if r.LayerPriority(0) != PriorityIdle {
-		t.Errorf("idle priority %d", r.LayerPriority(0))
+	if r.Layer(0).Priority() != PriorityIdle {
+		t.Errorf("idle priority %d", r.Layer(0).Priority())
 	}
 	// Tap the body (hit area without a name: TapBody from its id).
 	area, clip := r.Tap(2, 2)
@@ -174,7 +189,7 @@ func TestIdleResumesAndFinished(t *testing.T) {
 	prev := -1.0
 	for k := 0; k < 8 && len(finished) == 0; k++ {
 		r.Update(0.125)
-		now := r.LayerTime(0)
+		now := r.Layer(0).Time()
 		for _, e := range r.Events() {
 			if e.Finished {
 				finished = append(finished, e)
@@ -183,8 +198,8 @@ func TestIdleResumesAndFinished(t *testing.T) {
 				}
 			}
 		}
-		if r.PlayingClip() != 3 {
-			t.Fatalf("update %d: playing %d, want the tap clip", k, r.PlayingClip())
+		if r.Layer(0).Clip() != 3 {
+			t.Fatalf("update %d: playing %d, want the tap clip", k, r.Layer(0).Clip())
 		}
 		prev = now
 	}
@@ -192,14 +207,14 @@ func TestIdleResumesAndFinished(t *testing.T) {
 		t.Fatalf("finished events %+v", finished)
 	}
 	r.Update(0.1)
-	if c := r.PlayingClip(); c != 1 && c != 2 {
+	if c := r.Layer(0).Clip(); c != 1 && c != 2 {
 		t.Errorf("after the tap clip ended: playing %d, want an idle clip", c)
 	}
 	// Stopping layer 0 also returns to idle; looping idle clips never
 	// finish.
-	r.Stop()
+	r.Layer(0).Stop()
 	r.Update(0.1)
-	if c := r.PlayingClip(); c != 1 && c != 2 {
+	if c := r.Layer(0).Clip(); c != 1 && c != 2 {
 		t.Errorf("after Stop: playing %d", c)
 	}
 	for range 50 {
@@ -212,12 +227,12 @@ func TestIdleResumesAndFinished(t *testing.T) {
 	}
 	// No idle group: the ended clip holds.
 	r.SetIdleGroup("")
-	r.PlayLayer(0, 3, PriorityForce)
+	r.Layer(0).Play(3, PriorityForce)
 	for range 8 {
 		r.Update(0.1)
 	}
-	if r.PlayingClip() != 3 {
-		t.Errorf("without idle group: playing %d", r.PlayingClip())
+	if r.Layer(0).Clip() != 3 {
+		t.Errorf("without idle group: playing %d", r.Layer(0).Clip())
 	}
 }
 
@@ -241,14 +256,18 @@ func TestTapGroupConvention(t *testing.T) {
 		t.Errorf("Tap outside = %d, %d", area, clip)
 	}
 	// TapArea: area 0 (id HitAreaBody) plays TapBody's only clip, 3
-	// (wave); areas out of range and area 1 (no group) play nothing.
-	for _, c := range []struct{ area, want int }{{-1, -1}, {4, -1}, {1, -1}, {0, 3}} {
+	// (wave); area −1 (HitTest's none) and area 1 (no group) play
+	// nothing; any other area out of range panics.
+	for _, c := range []struct{ area, want int }{{-1, -1}, {1, -1}, {0, 3}} {
 		if got := r.TapArea(c.area); got != c.want {
 			t.Errorf("TapArea(%d) = %d, want %d", c.area, got, c.want)
 		}
 	}
-	if r.PlayingClip() != 3 {
-		t.Errorf("after TapArea(0) playing %d, want 3", r.PlayingClip())
+	if msg := PanicMessage(func() { r.TapArea(4) }); msg != "p2l: hit area index 4 out of range [0:2]" {
+		t.Errorf("TapArea(4): panic %q", msg)
+	}
+	if r.Layer(0).Clip() != 3 {
+		t.Errorf("after TapArea(0) playing %d, want 3", r.Layer(0).Clip())
 	}
 }
 
@@ -262,11 +281,11 @@ func TestClipPose(t *testing.T) {
 		if r.ClipPose() != on {
 			t.Fatal("ClipPose")
 		}
-		r.Play(4)
+		r.Layer(0).Start(4)
 		for range 20 {
 			r.Update(0.1) // 2 s: the 0.5 s pose fade is over
 		}
-		p0, p1 := r.PoseOpacity(0), r.PoseOpacity(1)
+		p0, p1 := r.Part(0).PoseOpacity(), r.Part(1).PoseOpacity()
 		if on && (p0 != 0 || p1 != 1) {
 			t.Errorf("clip pose on: pose opacities %v, %v, want 0, 1", p0, p1)
 		}
@@ -286,7 +305,7 @@ func TestLipSyncVowels(t *testing.T) {
 	const form, pa = 4, 5
 	r := m.NewRig()
 	// Level 0.8, weights I 0.5 and U 0.25 (confidence 0.75).
-	r.LipSyncVowels(0.8, [5]float32{0, 0.5, 0.25, 0, 0})
+	r.LipSync(0.8, [5]float32{0, 0.5, 0.25, 0, 0})
 	r.Update(0.1)
 	// Opening: 0.8 · ((1 − 0.75) + 0.5·0.35 + 0.25·0.3) = 0.8 · 0.5 = 0.4.
 	if got := r.ParameterCurrent(3); !near(float64(got), 0.4, 1e-6) {
@@ -301,7 +320,7 @@ func TestLipSyncVowels(t *testing.T) {
 	}
 	// A alone at weight 1: fully open, form untouched toward 0, ParamA =
 	// level.
-	r.LipSyncVowels(0.5, [5]float32{1, 0, 0, 0, 0})
+	r.LipSync(0.5, [5]float32{1, 0, 0, 0, 0})
 	r.SetParameter(form, 0.8)
 	r.Update(0.1)
 	if got := r.ParameterCurrent(3); !near(float64(got), 0.5, 1e-6) {
@@ -314,7 +333,7 @@ func TestLipSyncVowels(t *testing.T) {
 		t.Errorf("ParamA %v, want 0.5", got)
 	}
 	// Weights above 1 in sum are scaled down; LipSync clears the vowels.
-	r.LipSyncVowels(1, [5]float32{1, 1, 0, 0, 0})
+	r.LipSync(1, [5]float32{1, 1, 0, 0, 0})
 	r.Update(0.1)
 	// open: 0.5·1 + 0.5·0.35 = 0.675; form: (0 + 1)/2 = 0.5 pulled from
 	// the host 0.8 with weight 1 → 0.5.
@@ -324,7 +343,7 @@ func TestLipSyncVowels(t *testing.T) {
 	if got := r.ParameterCurrent(form); !near(float64(got), 0.5, 1e-6) {
 		t.Errorf("scaled: form %v, want 0.5", got)
 	}
-	r.LipSync(0.3)
+	r.LipSync(0.3, [5]float32{})
 	r.Update(0.1)
 	if got := r.ParameterCurrent(form); got != 0.8 {
 		t.Errorf("LipSync kept the vowels: form %v, want the host 0.8", got)

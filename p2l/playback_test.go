@@ -79,7 +79,7 @@ func TestPlaybackClock(t *testing.T) {
 	cub := m.WithPlayback(p2l.PlaybackCubism).NewRig()
 	for _, r := range []*p2l.Rig{ref, cub} {
 		r.SetBehaviors(0)
-		r.Play(0)
+		r.Layer(0).Start(0)
 	}
 	var t32 float32
 	var t64, now, start float64
@@ -93,10 +93,10 @@ func TestPlaybackClock(t *testing.T) {
 			start = now
 		}
 		t64 = now - start
-		if got := ref.ClipTime(); got != float64(t32) {
+		if got := ref.Layer(0).Time(); got != float64(t32) {
 			t.Fatalf("update %d: reference clock %v, want the float32 sum %v", k, got, t32)
 		}
-		if got := cub.ClipTime(); got != t64 {
+		if got := cub.Layer(0).Time(); got != t64 {
 			t.Fatalf("update %d: Cubism clock %v, want the float64 sum less the start %v", k, got, t64)
 		}
 		u := t32 / 10
@@ -115,7 +115,7 @@ func TestPlaybackClock(t *testing.T) {
 	if apart < 580 {
 		t.Errorf("the clocks agree on %d of 590 updates: the test cannot tell them apart", 590-apart)
 	}
-	if d := math.Abs(ref.ClipTime() - cub.ClipTime()); !(d > 1e-7) {
+	if d := math.Abs(ref.Layer(0).Time() - cub.Layer(0).Time()); !(d > 1e-7) {
 		t.Errorf("after 9.8 s the clocks are %v apart", d)
 	}
 }
@@ -132,7 +132,7 @@ func TestDecreasingSegmentTimes(t *testing.T) {
 	for _, mm := range []*p2l.Model{m, m.WithPlayback(p2l.PlaybackCubism)} {
 		r := mm.NewRig()
 		r.SetBehaviors(0)
-		r.Play(0)
+		r.Layer(0).Start(0)
 		if mm.Playback() == p2l.PlaybackCubism {
 			r.UpdateStages(0, p2l.StageClips) // its first update: clip time 0
 		}

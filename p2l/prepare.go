@@ -68,7 +68,7 @@ func recovered(what string, f func() error) (err error) {
 }
 
 // nilPrepared is the prepared form of a nil *Model: empty lookups and an
-// error, so that rigs of a nil model are inert.
+// error (the lookups of a nil model answer as an empty model's).
 var nilPrepared = &prepared{err: errNilModel}
 
 // errNilModel is the error of a nil *Model's rigs, Validate and

@@ -100,7 +100,7 @@ func TestReferenceBehaviorsLive(t *testing.T) {
 		}
 		if run.clip != "" {
 			args = append(args, "--clip", run.clip)
-			r.Play(m.ClipIndex(run.clip))
+			r.Layer(0).Start(m.ClipIndex(run.clip))
 		}
 		if run.look != nil {
 			args = append(args, "--look", strconv.FormatFloat(float64(run.look[0]), 'g', -1, 32)+","+strconv.FormatFloat(float64(run.look[1]), 'g', -1, 32))
@@ -108,7 +108,7 @@ func TestReferenceBehaviorsLive(t *testing.T) {
 		}
 		if run.lip != nil {
 			args = append(args, "--lip", strconv.FormatFloat(float64(*run.lip), 'g', -1, 32))
-			r.LipSync(*run.lip) // switches lip sync on, as the bits given do
+			r.LipSync(*run.lip, [5]float32{}) // switches lip sync on, as the bits given do
 		}
 		otherBound, eyeBound, vertexBound, blinkFrames := run.bounds()
 		var worstOther, worstEye, worstV float64
@@ -135,7 +135,7 @@ func TestReferenceBehaviorsLive(t *testing.T) {
 				}
 			}
 			for _, rm := range ref.Meshes {
-				mv := r.MeshVertices(rm.Index)
+				mv := r.Mesh(rm.Index).Vertices()
 				for k := range mv {
 					v = max(v, absDiff(mv[k], rm.Vertices[k]))
 				}

@@ -134,7 +134,7 @@ func compareRef(m *p2l.Model, ref *refEval) *refDiff {
 	}
 	for _, rm := range ref.Meshes {
 		i := rm.Index
-		v := r.MeshVertices(i)
+		v := r.Mesh(i).Vertices()
 		if len(v) != len(rm.Vertices) {
 			d.problem("mesh %d: %d vertex floats, reference %d", i, len(v), len(rm.Vertices))
 			continue
@@ -146,12 +146,12 @@ func compareRef(m *p2l.Model, ref *refEval) *refDiff {
 				d.differ++
 			}
 		}
-		d.opacity = max(d.opacity, absDiff(r.MeshOpacity(i), rm.Opacity))
-		mul, scr := r.MeshColors(i)
+		d.opacity = max(d.opacity, absDiff(r.Mesh(i).Opacity(), rm.Opacity))
+		mul, scr := r.Mesh(i).Colors()
 		for k := 0; k < 3; k++ {
 			d.color = max(d.color, absDiff(mul[k], rm.Multiply[k]), absDiff(scr[k], rm.Screen[k]))
 		}
-		d.drawOrder = max(d.drawOrder, absDiff(r.MeshDrawOrder(i), rm.DrawOrder))
+		d.drawOrder = max(d.drawOrder, absDiff(r.Mesh(i).DrawOrder(), rm.DrawOrder))
 	}
 	order := r.RenderOrder()
 	if fmt.Sprint(order) != fmt.Sprint(ref.RenderOrder) {
@@ -165,7 +165,7 @@ func compareRef(m *p2l.Model, ref *refEval) *refDiff {
 		d.problem("render commands %v, reference %v", cmds, ref.RenderCommands)
 	}
 	for _, rp := range ref.Parts {
-		c := r.GroupComposite(rp.Index)
+		c := r.Part(rp.Index).Composite()
 		if int(c.Blend) != rp.Blend || int(c.AlphaBlend) != rp.AlphaBlend || c.InvertMask != rp.InvertMask {
 			d.problem("part %d group: blend %d/%d invert %v, reference %d/%d %v", rp.Index, c.Blend, c.AlphaBlend, c.InvertMask, rp.Blend, rp.AlphaBlend, rp.InvertMask)
 		}

@@ -111,7 +111,7 @@ func checkPhysicsFixture(t *testing.T, m *Model) {
 	t.Helper()
 	r := m.NewRig()
 	r.SetParameter(0, 5)
-	r.PhysicsStabilize()
+	r.Physics().Stabilize()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
@@ -121,7 +121,7 @@ func checkPhysicsFixture(t *testing.T, m *Model) {
 	}
 	// The keyform on Out moves the mesh by Out along x.
 	x := wantStabilizedOut
-	if v := r.MeshVertices(0); !near32s(v, []float32{float32(x), 0, float32(10 + x), 0, float32(x), 10}, 1e-4) {
+	if v := r.Mesh(0).Vertices(); !near32s(v, []float32{float32(x), 0, float32(10 + x), 0, float32(x), 10}, 1e-4) {
 		t.Errorf("vertices %v", v)
 	}
 }
@@ -266,19 +266,19 @@ func TestReferenceBindingAbsentKeys(t *testing.T) {
 	// 3 + 0.25·(7 − 3).
 	r := m.NewRig()
 	r.Evaluate()
-	if v := r.MeshVertices(0); !near32s(v, []float32{0, 0, 10.5, 1, 0, 10}, 1e-6) {
+	if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 10.5, 1, 0, 10}, 1e-6) {
 		t.Errorf("vertices %v", v)
 	}
-	if o := r.MeshOpacity(0); math.Abs(float64(o)-0.875) > 1e-6 {
+	if o := r.Mesh(0).Opacity(); math.Abs(float64(o)-0.875) > 1e-6 {
 		t.Errorf("opacity %v, want 0.875", o)
 	}
-	if d := r.MeshDrawOrder(0); math.Abs(float64(d)-4) > 1e-6 {
+	if d := r.Mesh(0).DrawOrder(); math.Abs(float64(d)-4) > 1e-6 {
 		t.Errorf("draw order %v, want 4", d)
 	}
 	// At −1 the key is absent: nothing moves.
 	r.SetParameter(0, -1)
 	r.Evaluate()
-	if v := r.MeshVertices(0); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) {
+	if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) {
 		t.Errorf("at -1: vertices %v", v)
 	}
 }
@@ -315,17 +315,17 @@ func TestReferenceEmptyDeltas(t *testing.T) {
 	// by (2, 0): (1.5, 0); the empty first cell adds nothing. The shape is
 	// at weight ½ (neutral key 0 adds nothing): no vertex move, opacity
 	// 1 + ½(0.5 − 1) = 0.75, draw order 3 + ½(7 − 3) = 5.
-	if v := r.MeshVertices(0); !near32s(v, []float32{1.5, 0, 11.5, 0, 1.5, 10}, 1e-6) {
+	if v := r.Mesh(0).Vertices(); !near32s(v, []float32{1.5, 0, 11.5, 0, 1.5, 10}, 1e-6) {
 		t.Errorf("vertices %v", v)
 	}
-	if o, d := r.MeshOpacity(0), r.MeshDrawOrder(0); math.Abs(float64(o)-0.75) > 1e-6 || math.Abs(float64(d)-5) > 1e-6 {
+	if o, d := r.Mesh(0).Opacity(), r.Mesh(0).DrawOrder(); math.Abs(float64(o)-0.75) > 1e-6 || math.Abs(float64(d)-5) > 1e-6 {
 		t.Errorf("opacity %v draw order %v, want 0.75 5", o, d)
 	}
 	// At −1: the empty cell alone, the neutral key: the rest pose.
 	r.SetParameter(0, -1)
 	r.Evaluate()
-	if v := r.MeshVertices(0); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) || r.MeshOpacity(0) != 1 {
-		t.Errorf("at -1: vertices %v opacity %v", r.MeshVertices(0), r.MeshOpacity(0))
+	if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) || r.Mesh(0).Opacity() != 1 {
+		t.Errorf("at -1: vertices %v opacity %v", r.Mesh(0).Vertices(), r.Mesh(0).Opacity())
 	}
 	if again := mustWrite(t, m, nil); string(again) != string(data) {
 		t.Fatalf("writer output differs from the hand-built file:\n%x\n%x", again, data)
@@ -379,7 +379,7 @@ func TestReferenceKeyformless(t *testing.T) {
 		mesh int
 		want []float32
 	}{{0, []float32{0, 0, 0, 0, 0, 0}}, {1, []float32{0, 0, 10, 0, 0, 10}}, {2, []float32{0, 0, 0, 10, -10, 0}}} {
-		if v := r.MeshVertices(c.mesh); !near32s(v, c.want, 1e-5) {
+		if v := r.Mesh(c.mesh).Vertices(); !near32s(v, c.want, 1e-5) {
 			t.Errorf("mesh %d: vertices %v, want %v", c.mesh, v, c.want)
 		}
 	}
@@ -411,7 +411,7 @@ func TestReferencePageWithoutTEXR(t *testing.T) {
 	// renderers' business (the reference's draws nothing for it).
 	r := m.NewRig()
 	r.Evaluate()
-	if v := r.MeshVertices(0); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) || len(r.RenderOrder()) != 1 {
+	if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) || len(r.RenderOrder()) != 1 {
 		t.Errorf("vertices %v order %v", v, r.RenderOrder())
 	}
 	if again := mustWrite(t, m, nil); string(again) != string(data) {
@@ -430,11 +430,11 @@ func TestReferenceMinimal(t *testing.T) {
 		}
 		r := m.NewRig()
 		r.Evaluate()
-		mul, scr := r.MeshColors(0)
-		if v := r.MeshVertices(0); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) || r.MeshOpacity(0) != 1 ||
-			mul != White || scr != Black || r.MeshDrawOrder(0) != 3 || len(r.RenderCommands()) != 1 || r.RenderCommands()[0] != 0 {
-			t.Errorf("%s: vertices %v opacity %v colors %v %v draw %v commands %v", name, v, r.MeshOpacity(0), mul, scr,
-				r.MeshDrawOrder(0), r.RenderCommands())
+		mul, scr := r.Mesh(0).Colors()
+		if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) || r.Mesh(0).Opacity() != 1 ||
+			mul != White || scr != Black || r.Mesh(0).DrawOrder() != 3 || len(r.RenderCommands()) != 1 || r.RenderCommands()[0] != 0 {
+			t.Errorf("%s: vertices %v opacity %v colors %v %v draw %v commands %v", name, v, r.Mesh(0).Opacity(), mul, scr,
+				r.Mesh(0).DrawOrder(), r.RenderCommands())
 		}
 	}
 }

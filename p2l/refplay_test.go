@@ -108,10 +108,10 @@ func scenarioRig(m *p2l.Model, params map[string]float32, clip, expr string, pos
 		r.SetParameter(m.ParameterIndex(id), v)
 	}
 	if clip != "" {
-		r.Play(m.ClipIndex(clip))
+		r.Layer(0).Start(m.ClipIndex(clip))
 	}
 	if expr != "" {
-		r.SetExpression(m.ExpressionIndex(expr))
+		r.Expressions().Set(m.ExpressionIndex(expr))
 	}
 	if pose != nil {
 		r.ShowPose(pose[0], pose[1])
@@ -171,7 +171,7 @@ func TestReferencePlayback(t *testing.T) {
 	r := m.NewRig()
 	r.Evaluate()
 	for i, want := range ref.Eval.Opacity {
-		if got := float64(r.MeshOpacity(i)); math.Abs(got-want) > 1e-7 {
+		if got := float64(r.Mesh(i).Opacity()); math.Abs(got-want) > 1e-7 {
 			t.Errorf("Evaluate: mesh %d opacity %v, reference %v (the pose's starting state)", i, got, want)
 		}
 	}
@@ -183,7 +183,7 @@ func TestReferencePlayback(t *testing.T) {
 				r.LookAt(sc.Look[0], sc.Look[1])
 			}
 			if sc.Lip != nil {
-				r.LipSync(*sc.Lip)
+				r.LipSync(*sc.Lip, [5]float32{})
 			}
 		}
 		// The reference's bits, 0 included: p2lref was run with --behaviors
@@ -204,10 +204,10 @@ func TestReferencePlayback(t *testing.T) {
 				}
 			}
 			for i, want := range fr.Opacity {
-				d := math.Abs(float64(r.MeshOpacity(i)) - want)
+				d := math.Abs(float64(r.Mesh(i).Opacity()) - want)
 				worstO = max(worstO, d)
 				if d > 1e-6 {
-					t.Errorf("%s frame %d: mesh %d opacity %v, reference %v", sc.Name, f+1, i, r.MeshOpacity(i), want)
+					t.Errorf("%s frame %d: mesh %d opacity %v, reference %v", sc.Name, f+1, i, r.Mesh(i).Opacity(), want)
 				}
 			}
 			var got []string

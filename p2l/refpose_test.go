@@ -71,10 +71,10 @@ func TestReferencePoseLive(t *testing.T) {
 			r.UpdateStages(float64(sc.dt), p2l.StagePose)
 			frames++
 			for _, rm := range ref.Meshes {
-				d := math.Abs(float64(r.MeshOpacity(rm.Index)) - num(rm.Opacity))
+				d := math.Abs(float64(r.Mesh(rm.Index).Opacity()) - num(rm.Opacity))
 				worst = max(worst, d)
 				if d > 1e-6 {
-					t.Errorf("%v frame %d: mesh %d opacity %v, reference %v", args[2:], frames, rm.Index, r.MeshOpacity(rm.Index), num(rm.Opacity))
+					t.Errorf("%v frame %d: mesh %d opacity %v, reference %v", args[2:], frames, rm.Index, r.Mesh(rm.Index).Opacity(), num(rm.Opacity))
 				}
 			}
 		}

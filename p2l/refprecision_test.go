@@ -169,11 +169,11 @@ func comparePrecision(t *testing.T, m *p2l.Model, sc *precisionScenario, ref []p
 			worstP = max(worstP, check(p.ID, f, float64(r.ParameterCurrent(i)), float64(want), float64(p.Max-p.Min)))
 		}
 		for i, want := range fr.Opacity {
-			worstO = max(worstO, check(fmt.Sprintf("mesh %d opacity", i), f, float64(r.MeshOpacity(i)), float64(want), 1))
+			worstO = max(worstO, check(fmt.Sprintf("mesh %d opacity", i), f, float64(r.Mesh(i).Opacity()), float64(want), 1))
 		}
-		worstO = max(worstO, check("rig opacity", f, float64(r.Opacity()), float64(fr.Rig), 1))
+		worstO = max(worstO, check("rig opacity", f, float64(r.OpacityMultiplier()), float64(fr.Rig), 1))
 		if sc.Clip != "" {
-			if got := r.ClipTime(); got != float64(fr.ClipTime) {
+			if got := r.Layer(0).Time(); got != float64(fr.ClipTime) {
 				fail("frame %d: clip time %v, reference %v (the float32 clock)", f+1, got, fr.ClipTime)
 			}
 		}
@@ -304,7 +304,7 @@ func TestReferencePrecisionDefaultLive(t *testing.T) {
 				}
 			}
 			for mi, vs := range fr.vertices {
-				got := r.MeshVertices(mi)
+				got := r.Mesh(mi).Vertices()
 				for i, v := range vs {
 					worstV = max(worstV, math.Abs(float64(got[i]-v)))
 				}

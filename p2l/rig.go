@@ -2,7 +2,6 @@ package p2l
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -12,33 +11,24 @@ import (
 // state and the result of the last evaluation. A Rig must be used by one
 // goroutine at a time; any number of rigs may share one Model.
 //
-// Slices returned by a Rig's accessors are owned by the rig (or by the
+// The contract (stated once in the package documentation) in short: an
+// index out of range or a nil *Rig panics; file content never does; the
+// values a setter takes that are not finite are ignored; numerical trouble
+// at a pose is reported by Err. Per-object results and controls are found
+// through small views: Mesh, Part, Layer, Expressions, Physics and
+// Simulation.
+//
+// Slices returned by a Rig (or its views) are owned by the rig (or by the
 // shared Model) and must not be modified. Those holding evaluation results
 // stay valid until the next call that evaluates (Evaluate, Update,
-// UpdateStages, SetAdvanced, PhysicsStabilize); copy them to keep them
-// longer.
-//
-// Out-of-range indices: accessors taking an index return the zero value
-// (NaN for float results that are not colors, nil for slices, false, zero
-// colors, or −1 for indices) and setters ignore the call; they never panic.
-// Before the first evaluation, results are those of an empty evaluation
-// (nil slices, zero opacity, empty render order).
-//
-// A rig whose model cannot be evaluated, or whose evaluation hits an
-// internal failure or produces a value that is not finite, records the
-// reason (Err) and becomes inert: from then on every accessor answers as for
-// an out-of-range index and evaluation does nothing. It never panics into
-// the caller.
-//
-// A nil *Rig is inert in the same way (like the spec's null handle): every
-// method may be called on it, Err reports that the rig is nil, and nothing
-// else happens. docs/LIMITS.md lists the rules for hostile input and
-// careless callers.
+// UpdateStages, SetAdvanced, Physics().Stabilize); copy them to keep them
+// longer. Before the first evaluation, and after a failed one, results are
+// those of an empty evaluation (nil slices, zero values, empty render
+// order).
 type Rig struct {
 	model *Model
 	p     *prepared
 	err   error
-	stage string // evaluation stage, for failure messages
 
 	evaluated bool
 
@@ -220,17 +210,17 @@ const (
 	// MeshDrawn is a state, not a change: the mesh is in the render order
 	// and its opacity is above zero.
 	MeshDrawn MeshChange = 1 << iota
-	// MeshVisibilityChanged: MeshVisible changed.
+	// MeshVisibilityChanged: MeshState.Visible changed.
 	MeshVisibilityChanged
-	// MeshOpacityChanged: MeshOpacity changed.
+	// MeshOpacityChanged: MeshState.Opacity changed.
 	MeshOpacityChanged
-	// MeshDrawOrderChanged: MeshDrawOrder (the value) changed.
+	// MeshDrawOrderChanged: MeshState.DrawOrder (the value) changed.
 	MeshDrawOrderChanged
 	// MeshRenderOrderChanged: the mesh's position in RenderOrder changed.
 	MeshRenderOrderChanged
-	// MeshVerticesChanged: MeshVertices changed.
+	// MeshVerticesChanged: MeshState.Vertices changed.
 	MeshVerticesChanged
-	// MeshColorsChanged: MeshColors changed.
+	// MeshColorsChanged: MeshState.Colors changed.
 	MeshColorsChanged
 
 	meshAllChanges = MeshVisibilityChanged | MeshOpacityChanged | MeshDrawOrderChanged |
@@ -243,19 +233,31 @@ const (
 // parameters (SetBehaviors(0) switches that off). The model is prepared
 // for evaluation on first use (once per model, shared by all its rigs);
 // it must not be modified afterwards. A model that cannot be evaluated
-// gives an inert rig whose Err says why.
+// (one built in memory: Load rejects such files) gives a rig whose Err says
+// why; it keeps its parameters and animation state but never evaluates.
+// NewRig panics on a nil model.
 func (m *Model) NewRig() *Rig {
+	if m == nil {
+		panic("p2l: NewRig on a nil *Model")
+	}
 	r := &Rig{model: m, modelOpacity: 1}
 	p := m.prep()
 	r.p = p
+	np, nd, nm, npt := len(m.Parameters), len(m.Deformers), len(m.Meshes), len(m.Parts)
+	// The host state exists whatever the model: index checks read its
+	// lengths (checkParameter, checkMesh, checkPart).
+	r.partOpacityMul = make([]float32, npt)
+	r.meshColorOverride = make([]colorOverride, nm)
+	r.partColorOverride = make([]colorOverride, npt)
 	if p.err != nil {
+		r.values = make([]float32, np)
+		r.current = make([]float32, np)
+		r.ResetParameters()
 		r.fail(p.err)
 		return r
 	}
-	np, nd, nm, npt := len(m.Parameters), len(m.Deformers), len(m.Meshes), len(m.Parts)
 	r.values = append([]float32(nil), p.defaults...)
 	r.current = append([]float32(nil), p.defaults...)
-	r.partOpacityMul = make([]float32, npt)
 	initialPoseOpacity(m.Pose, r.partOpacityMul) // the pose's starting state (pose.go)
 	if p.cubism {
 		host := make([]float32, npt)
@@ -264,8 +266,6 @@ func (m *Model) NewRig() *Rig {
 			r.partOpacityMul[i] *= h
 		}
 	}
-	r.meshColorOverride = make([]colorOverride, nm)
-	r.partColorOverride = make([]colorOverride, npt)
 	r.warpPts = make([]float64, p.warpFloats)
 	r.tris = make([][6]float64, p.tris)
 	r.quads = make([][8]float64, p.quads)
@@ -323,114 +323,122 @@ func (m *Model) NewRig() *Rig {
 	return r
 }
 
-// Model returns the model r plays (nil for a nil rig).
-func (r *Rig) Model() *Model {
-	if r == nil {
-		return nil
+// Model returns the model r plays.
+func (r *Rig) Model() *Model { return r.model }
+
+// Err reports the numerical failure that stopped the rig's evaluation, or
+// nil: a value that is not finite in an evaluated output (a model whose
+// values overflow at the pose reached), or a model that cannot be prepared.
+// From then on evaluation does nothing and results are those of an empty
+// evaluation; everything else keeps working.
+func (r *Rig) Err() error { return r.err }
+
+// checkParameter, checkMesh and checkPart panic, as an index expression
+// does, when i is not a parameter, mesh or part index: an index out of
+// range is the caller's error, never the file's (docs/LIMITS.md).
+func (r *Rig) checkParameter(i int) {
+	if uint(i) >= uint(len(r.values)) {
+		indexPanic("parameter", i, len(r.values))
 	}
-	return r.model
 }
 
-// Err reports the internal failure that made the rig inert, or nil. A nil
-// *Rig is inert too: its Err says so.
-func (r *Rig) Err() error {
-	if r == nil {
-		return errNilRig
+func (r *Rig) checkMesh(i int) {
+	if uint(i) >= uint(len(r.meshColorOverride)) {
+		indexPanic("mesh", i, len(r.meshColorOverride))
 	}
-	return r.err
 }
 
-// errNilRig is the Err of a nil *Rig.
-var errNilRig = errors.New("p2l: nil *Rig (methods of a nil rig do nothing)")
+func (r *Rig) checkPart(i int) {
+	if uint(i) >= uint(len(r.partColorOverride)) {
+		indexPanic("part", i, len(r.partColorOverride))
+	}
+}
 
-// dead reports whether r is inert: nil, or failed (Err). Every exported
-// method starts with it, so that neither kind of inert rig can panic.
-func (r *Rig) dead() bool { return r == nil || r.err != nil }
+// checkIndex panics when i is not in [0, n); what names the index.
+func checkIndex(what string, i, n int) {
+	if uint(i) >= uint(n) {
+		indexPanic(what, i, n)
+	}
+}
 
-// fail records an internal failure and makes the rig inert. The first
-// failure also goes to the model's logger (WithLogger), at Error level.
+// indexPanic is the panic of an index out of range, in the runtime's
+// words: "p2l: mesh index 12 out of range [0:10]". Kept out of line so that
+// the checks inline.
+func indexPanic(what string, i, n int) {
+	panic(fmt.Sprintf("p2l: %s index %d out of range [0:%d]", what, i, n))
+}
+
+// fail records a failure (Err) and stops evaluation: results read as an
+// empty evaluation from then on. The first failure also goes to the model's logger (WithLogger), at Error level.
 func (r *Rig) fail(err error) {
 	if r.err == nil {
 		r.err = err
+		r.evaluated = false
 		if l := r.model.logger(); l != nil {
 			l.LogAttrs(context.Background(), slog.LevelError, "p2l: rig failed", slog.String("error", err.Error()))
 		}
 	}
 }
 
-// SetParameter sets host-pose parameter i. The value is kept as given;
-// evaluation clamps it to the parameter's range (or wraps it for a repeat
-// parameter) without changing the stored host value. A value that is not
-// finite (NaN, ±Inf) is ignored, as by every setter of Rig. On a
-// PlaybackCubism model's rig the value also becomes the frame base the
-// clips blend from (docs/ANIMATION.md §2b).
+// SetParameter sets host-pose parameter i (Model.ParameterIndex finds it
+// by id or name). The value is kept as given; evaluation clamps it to the
+// parameter's range (or wraps it for a repeat parameter) without changing
+// the stored host value. A value that is not finite (NaN, ±Inf) is
+// ignored, as by every setter of Rig. On a PlaybackCubism model's rig the
+// value also becomes the frame base the clips blend from
+// (docs/ANIMATION.md §2b).
 func (r *Rig) SetParameter(i int, v float32) {
-	if r.dead() || i < 0 || i >= len(r.values) || !finite(v) {
+	r.checkParameter(i)
+	if !finite(v) {
 		return
 	}
 	r.values[i] = v
 	r.hostWrote(i)
 }
 
-// SetParameterByID sets the host-pose parameter with the given id and
-// reports whether it exists. A value that is not finite is ignored (false).
-func (r *Rig) SetParameterByID(id string, v float32) bool {
-	if r.dead() || !finite(v) {
-		return false
-	}
-	i, ok := r.p.paramByID[id]
-	if ok {
-		r.values[i] = v
-		r.hostWrote(i)
-	}
-	return ok
-}
-
-// Parameter returns host-pose parameter i as set (NaN when out of range).
+// Parameter returns host-pose parameter i as set.
 func (r *Rig) Parameter(i int) float32 {
-	if r.dead() || i < 0 || i >= len(r.values) {
-		return float32(math.NaN())
-	}
+	r.checkParameter(i)
 	return r.values[i]
 }
 
 // ParameterCurrent returns the value parameter i had in the last
 // evaluation, after clamping and wrapping and, under Update, after clips,
-// expressions, behaviors and physics. NaN when out of range.
+// expressions, behaviors and physics.
 func (r *Rig) ParameterCurrent(i int) float32 {
-	if r.dead() || i < 0 || i >= len(r.current) {
-		return float32(math.NaN())
-	}
+	r.checkParameter(i)
 	return r.current[i]
 }
 
 // ParameterValues appends the host pose (one value per parameter, in PARM
 // order) to dst and returns the extended slice.
 func (r *Rig) ParameterValues(dst []float32) []float32 {
-	if r.dead() {
-		return dst
-	}
 	return append(dst, r.values...)
 }
 
 // SetParameterValues sets the whole host pose from v, one value per
-// parameter in PARM order. It reports false and changes nothing when
-// len(v) differs from the parameter count or a value is not finite.
-func (r *Rig) SetParameterValues(v []float32) bool {
-	if r.dead() || len(v) != len(r.values) || !allFinite(v) {
-		return false
+// parameter in PARM order. It panics when len(v) differs from the
+// parameter count, and changes nothing when a value is not finite.
+func (r *Rig) SetParameterValues(v []float32) {
+	if len(v) != len(r.values) {
+		panic(fmt.Sprintf("p2l: SetParameterValues with %d values for %d parameters", len(v), len(r.values)))
+	}
+	if !allFinite(v) {
+		return
 	}
 	copy(r.values, v)
 	r.hostWroteAll()
-	return true
 }
 
 // ResetParameters sets every host-pose parameter to its default.
 func (r *Rig) ResetParameters() {
-	if r.dead() {
-		return
+	if r.p.err != nil {
+		for i := range r.values {
+			r.values[i] = clampParam(&r.model.Parameters[i], r.model.Parameters[i].Default)
+		}
+	} else {
+		copy(r.values, r.p.defaults)
 	}
-	copy(r.values, r.p.defaults)
 	r.hostWroteAll()
 }
 
@@ -440,7 +448,7 @@ func (r *Rig) ResetParameters() {
 // and the host's opacities apply. It also forgets the part and model
 // opacities the last update's clips set.
 func (r *Rig) Evaluate() {
-	if r.dead() {
+	if r.err != nil {
 		return
 	}
 	if r.animation != nil {
@@ -452,14 +460,12 @@ func (r *Rig) Evaluate() {
 
 // evaluate runs the evaluation stages on r.current: clamp/wrap (end of stage
 // 1), deformers, meshes, glue, parts and draw order, then the post
-// multipliers and the change flags. A panic inside makes the rig inert.
+// multipliers and the change flags. Values that are not finite in the
+// outputs fail the rig (checkOutputs, Err). Nothing here recovers a panic:
+// a loaded model was evaluated once at load (trialEvaluate), every index
+// the evaluation follows was validated then, so a panic here is a bug of
+// this package and surfaces as one.
 func (r *Rig) evaluate() {
-	defer func() {
-		if e := recover(); e != nil {
-			r.fail(fmt.Errorf("p2l: evaluation failed in stage %q: %v", r.stage, e))
-		}
-	}()
-	r.stage = "parameters"
 	r.clampCurrent()
 	if r.adv == nil && r.sameInputs() {
 		// Nothing that evaluation reads has changed: the results stand,
@@ -467,7 +473,6 @@ func (r *Rig) evaluate() {
 		for i := range r.changes {
 			r.changes[i] &= MeshDrawn
 		}
-		r.stage = ""
 		return
 	}
 	if r.adv != nil { // advanced mode, hook H1
@@ -477,31 +482,21 @@ func (r *Rig) evaluate() {
 	if r.p.cubism {
 		r.evalEnabled()
 	}
-	r.stage = "deformers"
 	r.evalDeformers()
-	r.stage = "meshes"
 	r.evalMeshes()
-	r.stage = "glue"
 	r.evalGlues()
 	if r.adv != nil { // advanced mode, hook H6
-		r.stage = "simulation"
 		r.adv.simulate(r)
 	}
-	r.stage = "parts"
 	r.evalParts()
-	r.stage = "draw order"
 	r.evalDraw()
-	r.stage = "multipliers"
 	r.applyMultipliers()
-	r.stage = "output check"
 	if r.checkOutputs(); r.err != nil {
 		return
 	}
-	r.stage = "change flags"
 	r.updateChanges()
 	r.evaluated = true
 	r.saveInputs()
-	r.stage = ""
 }
 
 // sameInputs reports whether the last evaluation ran in Cubism mode on the
@@ -545,130 +540,26 @@ func (r *Rig) saveInputs() {
 	in.valid = r.adv == nil
 }
 
-func (r *Rig) meshOK(i int) bool {
-	return !r.dead() && r.evaluated && i >= 0 && i < len(r.p.meshes)
-}
-
-// MeshVertices returns mesh i's evaluated vertices, x,y pairs in canvas
-// pixels (y down).
-func (r *Rig) MeshVertices(i int) []float32 {
-	if !r.meshOK(i) {
-		return nil
-	}
-	c := &r.p.meshes[i]
-	if c.nv == 0 {
-		return nil
-	}
-	return r.verts[r.vcur][c.vOff : c.vOff+2*c.nv : c.vOff+2*c.nv]
-}
-
-// MeshUVs returns mesh i's texture coordinates, u,v pairs (v down). The
-// slice belongs to the Model.
-func (r *Rig) MeshUVs(i int) []float32 {
-	if r.dead() || i < 0 || i >= len(r.model.Meshes) {
-		return nil
-	}
-	u := r.model.Meshes[i].UVs
-	return u[:len(u):len(u)]
-}
-
-// MeshIndices returns mesh i's triangle indices. The slice belongs to the
-// Model.
-func (r *Rig) MeshIndices(i int) []uint32 {
-	if r.dead() || i < 0 || i >= len(r.model.Meshes) {
-		return nil
-	}
-	x := r.model.Meshes[i].Indices
-	return x[:len(x):len(x)]
-}
-
-// MeshOpacity returns mesh i's evaluated opacity in [0, 1]: the mesh and
-// deformer chain (each level clamped, then multiplied), times the part
-// opacity multipliers of its ancestor parts and the model opacity (pose,
-// clip and host opacities; 1 under Evaluate alone).
-func (r *Rig) MeshOpacity(i int) float32 {
-	if !r.meshOK(i) {
-		return float32(math.NaN())
-	}
-	return r.meshOpacity[i]
-}
-
-// MeshColors returns mesh i's evaluated multiply and screen colors (the
-// deformer chain composed in, host overrides applied).
-func (r *Rig) MeshColors(i int) (multiply, screen Color) {
-	if !r.meshOK(i) {
-		return Color{}, Color{}
-	}
-	return r.meshMul[i], r.meshScr[i]
-}
-
-// MeshDrawOrder returns mesh i's evaluated draw-order value (before the
-// +0.001 and floor of the sort key).
-func (r *Rig) MeshDrawOrder(i int) float32 {
-	if !r.meshOK(i) {
-		return float32(math.NaN())
-	}
-	return r.meshDraw[i]
-}
-
-// MeshVisible reports whether mesh i is visible: it has geometry, its
-// visible flag is set and no part above it is hidden or a sketch. Visible
-// meshes of the draw tree are drawn (see RenderOrder) even at opacity 0.
-func (r *Rig) MeshVisible(i int) bool {
-	return r.meshOK(i) && r.meshVisible[i]
-}
-
-// MeshChanges returns mesh i's change flags from the last evaluation.
-func (r *Rig) MeshChanges(i int) MeshChange {
-	if !r.meshOK(i) {
-		return 0
-	}
-	return r.changes[i]
-}
-
-// MeshRevision returns a counter of mesh i's vertex changes: it grows with
-// every evaluation whose MeshVertices differ from the previous one
-// (MeshVerticesChanged), and only then. A renderer that keeps a mesh's
-// vertices between frames (in a vertex buffer, on the GPU) tells by one
-// comparison whether they are still current, however many evaluations ran
-// since it built them. It is 0 before the first evaluation and for a mesh
-// that does not exist.
-func (r *Rig) MeshRevision(i int) uint64 {
-	if !r.meshOK(i) {
-		return 0
-	}
-	return r.meshRev[i]
-}
-
 // Revision returns a counter of changes to the rig's outputs: it grows with
 // every evaluation whose results differ from the previous one in anything
-// a renderer reads (MeshVertices, MeshOpacity, MeshColors, MeshVisible,
-// draw and render order, RenderCommands, GroupComposite: any mesh's
-// MeshChanges besides MeshDrawn, or a group composite or command that
+// a renderer reads (a MeshState's Vertices, Opacity, Colors, Visible,
+// draw and render order, RenderCommands, a PartState's Composite: any
+// mesh's Changes besides MeshDrawn, or a group composite or command that
 // differs), and with every evaluation in advanced mode; and only then (an
 // evaluation on unchanged inputs keeps it). A renderer that keeps what it
 // drew from the rig (ebitenp2l replays its last frame's submissions) tells
 // by one comparison whether it is still current. It is 0 while the rig has
 // nothing to draw: before the first evaluation and once it has failed.
 func (r *Rig) Revision() uint64 {
-	if r.dead() || !r.evaluated {
+	if !r.evaluated {
 		return 0
 	}
 	return r.rev
 }
 
-// MeshRenderPosition returns mesh i's position in RenderOrder, −1 when it
-// is not drawn.
-func (r *Rig) MeshRenderPosition(i int) int {
-	if !r.meshOK(i) {
-		return -1
-	}
-	return int(r.orderPos[i])
-}
-
 // RenderOrder returns the meshes to draw, back to front.
 func (r *Rig) RenderOrder() []int {
-	if r.dead() || !r.evaluated {
+	if !r.evaluated {
 		return nil
 	}
 	return r.renderOrder[:len(r.renderOrder):len(r.renderOrder)]
@@ -680,60 +571,17 @@ func (r *Rig) RenderOrder() []int {
 // mesh; the part's GroupMode does not decide) enclosed in OpenGroup(part) …
 // CloseGroup.
 func (r *Rig) RenderCommands() []RenderCommand {
-	if r.dead() || !r.evaluated {
+	if !r.evaluated {
 		return nil
 	}
 	return r.commands[:len(r.commands):len(r.commands)]
-}
-
-// GroupComposite returns how the isolated group of part is composited this
-// frame: blend and alpha modes, masks (MaskMeshes lists the mask meshes with
-// the mask parts expanded to their meshes; MaskParts is the file's list),
-// invert flag, and the evaluated opacity (clamped to [0, 1]) and colors
-// (not clamped): the draw-tree group's channels override the composite's
-// static values. The composite is that of the last draw-tree group (in tree
-// order) that names the part and carries one, else the part's own. The
-// slices belong to the Model.
-func (r *Rig) GroupComposite(part int) Composite {
-	if r.dead() || !r.evaluated || part < 0 || part >= len(r.comps) {
-		return Composite{}
-	}
-	return r.comps[part]
-}
-
-// PartOpacity returns part i's evaluated opacity (channels and blend shapes,
-// clamped to [0, 1]). The core evaluation does not multiply it into mesh
-// opacity.
-func (r *Rig) PartOpacity(i int) float32 {
-	if r.dead() || !r.evaluated || i < 0 || i >= len(r.partProps) {
-		return float32(math.NaN())
-	}
-	return float32(r.partProps[i].opacity)
-}
-
-// PartColors returns part i's evaluated multiply and screen colors.
-func (r *Rig) PartColors(i int) (multiply, screen Color) {
-	if r.dead() || !r.evaluated || i < 0 || i >= len(r.partProps) {
-		return Color{}, Color{}
-	}
-	p := &r.partProps[i]
-	return toColor(p.mul), toColor(p.scr)
-}
-
-// PartDrawOrder returns part i's evaluated draw order, the key of its draw
-// groups.
-func (r *Rig) PartDrawOrder(i int) float32 {
-	if r.dead() || !r.evaluated || i < 0 || i >= len(r.partProps) {
-		return float32(math.NaN())
-	}
-	return float32(r.partProps[i].drawOrder)
 }
 
 // HitTest returns the first hit area, in file order, one of whose meshes is
 // visible, has opacity above zero and contains the canvas point (x, y)
 // (edges included); −1 when none does or the point is not finite.
 func (r *Rig) HitTest(x, y float32) int {
-	if r.dead() || !r.evaluated || !finite(x) || !finite(y) {
+	if !r.evaluated || !finite(x) || !finite(y) {
 		return -1
 	}
 	for a := range r.model.HitAreas {
@@ -749,7 +597,7 @@ func (r *Rig) HitTest(x, y float32) int {
 // meshContains reports whether a triangle of mesh i contains the point,
 // edges included. Degenerate triangles contain nothing.
 func (r *Rig) meshContains(i int, x, y float64) bool {
-	v := r.MeshVertices(i)
+	v := r.Mesh(i).Vertices()
 	idx := r.model.Meshes[i].Indices
 	for t := 0; t+2 < len(idx); t += 3 {
 		a, b, c := 2*int(idx[t]), 2*int(idx[t+1]), 2*int(idx[t+2])

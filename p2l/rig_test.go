@@ -34,11 +34,11 @@ func snap(r *p2l.Rig) snapshot {
 	var s snapshot
 	m := r.Model()
 	for i := range m.Meshes {
-		s.Verts = append(s.Verts, append([]float32(nil), r.MeshVertices(i)...))
-		s.Opacity = append(s.Opacity, r.MeshOpacity(i))
-		mul, scr := r.MeshColors(i)
+		s.Verts = append(s.Verts, append([]float32(nil), r.Mesh(i).Vertices()...))
+		s.Opacity = append(s.Opacity, r.Mesh(i).Opacity())
+		mul, scr := r.Mesh(i).Colors()
 		s.Colors = append(s.Colors, [2]p2l.Color{mul, scr})
-		s.Draw = append(s.Draw, r.MeshDrawOrder(i))
+		s.Draw = append(s.Draw, r.Mesh(i).DrawOrder())
 	}
 	s.Order = append(s.Order, r.RenderOrder()...)
 	s.Cmds = append(s.Cmds, r.RenderCommands()...)
@@ -168,7 +168,7 @@ func TestCharacterRendersSomething(t *testing.T) {
 	}
 	// Every vertex lies on the canvas neighbourhood at the default pose.
 	for _, i := range r.RenderOrder() {
-		for _, v := range r.MeshVertices(i) {
+		for _, v := range r.Mesh(i).Vertices() {
 			if !(v > -1024 && v < 2048) {
 				t.Fatalf("mesh %d vertex %v far off the canvas", i, v)
 			}
@@ -229,12 +229,12 @@ func TestExtremeHostValues(t *testing.T) {
 			t.Fatal(r.Err())
 		}
 		for i := range m.Meshes {
-			for _, v := range r.MeshVertices(i) {
+			for _, v := range r.Mesh(i).Vertices() {
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 					t.Fatalf("frame %d mesh %d: non-finite vertex", f, i)
 				}
 			}
-			if op := r.MeshOpacity(i); !(op >= 0 && op <= 1) {
+			if op := r.Mesh(i).Opacity(); !(op >= 0 && op <= 1) {
 				t.Fatalf("mesh %d opacity %v", i, op)
 			}
 		}

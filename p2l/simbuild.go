@@ -68,7 +68,7 @@ func ClothSimulation(m *Model, mesh int, opt ClothOptions) (Simulation, error) {
 	if r.Err() != nil {
 		return s, r.Err()
 	}
-	pos := slices.Clone(r.MeshVertices(mesh))
+	pos := slices.Clone(r.Mesh(mesh).Vertices())
 	def := func(v, d float32) float32 {
 		if v == 0 {
 			return d

@@ -28,7 +28,7 @@ type simFrame struct {
 
 // refSimRun runs `p2lref update FILE --dt DT --frames N --every 1
 // --behaviors 0 --advanced BITS --clip CLIP` and returns its frames.
-func refSimRun(t *testing.T, bin, file, clip string, bits uint16, dt float32, frames int) []simFrame {
+func refSimRun(t *testing.T, bin, file, clip string, bits p2l.Features, dt float32, frames int) []simFrame {
 	t.Helper()
 	args := []string{"update", file,
 		"--dt", strconv.FormatFloat(float64(dt), 'g', -1, 32),
@@ -84,7 +84,7 @@ func TestSimulationLive(t *testing.T) {
 		bits := m.AdvancedAvailable()
 		if v := os.Getenv("SIMBITS"); v != "" {
 			n, _ := strconv.Atoi(v)
-			bits = uint16(n)
+			bits = p2l.Features(n)
 		}
 		const dt = float32(1.0 / 60)
 		const frames = 300
@@ -94,9 +94,7 @@ func TestSimulationLive(t *testing.T) {
 		if got := r.SetAdvanced(bits); got != bits {
 			t.Fatalf("advanced %b of %b", got, bits)
 		}
-		if err := r.PlayByName(c.clip); err != nil {
-			t.Fatal(err)
-		}
+		r.Layer(0).Start(m.ClipIndex(c.clip))
 		var targets []int
 		for _, s := range m.Simulations.Sims {
 			for _, tg := range s.Targets {
@@ -123,7 +121,7 @@ func TestSimulationLive(t *testing.T) {
 				r.UpdateStages(float64(dt), st)
 			}
 			for mi := range f.Meshes {
-				got := r.MeshVertices(mi)
+				got := r.Mesh(mi).Vertices()
 				for i, v := range f.Meshes[mi].Vertices {
 					allW = math.Max(allW, math.Abs(float64(got[i]-*v)))
 				}
@@ -144,14 +142,14 @@ func TestSimulationLive(t *testing.T) {
 			}
 			fw := 0.0
 			for _, mi := range targets {
-				got := r.MeshVertices(mi)
+				got := r.Mesh(mi).Vertices()
 				for i, v := range f.Meshes[mi].Vertices {
 					fw = math.Max(fw, math.Abs(float64(got[i]-*v)))
 				}
 			}
 			if fw > 0 && first < 0 && os.Getenv("SIMDEBUG") != "" {
 				for mi := range f.Meshes {
-					got := r.MeshVertices(mi)
+					got := r.Mesh(mi).Vertices()
 					for i, v := range f.Meshes[mi].Vertices {
 						if got[i] != *v {
 							t.Logf("frame %d mesh %d float %d ours %v ref %v", k+1, mi, i, got[i], *v)

@@ -27,7 +27,7 @@ type simReference struct {
 	Note       string
 	Model      string
 	Clip       string
-	Advanced   uint16
+	Advanced   p2l.Features
 	Mesh       int
 	Parameters []string
 	Values     [][]float32
@@ -116,9 +116,7 @@ func TestSimulationMatchesReferenceRig(t *testing.T) {
 			mode := "driven"
 			if played {
 				mode = "played"
-				if err := r.PlayByName(ref.Clip); err != nil {
-					t.Fatal(err)
-				}
+				r.Layer(0).Start(m.ClipIndex(ref.Clip))
 			}
 			values := make([]float32, len(m.Parameters))
 			next, worst, differ := 0, 0.0, 0
@@ -133,7 +131,7 @@ func TestSimulationMatchesReferenceRig(t *testing.T) {
 					r.UpdateStages(float64(float32(1.0/60)), p2l.StageSimulation)
 				}
 				if next < len(ref.Frames) && ref.Frames[next].Frame == k+1 {
-					got := r.MeshVertices(ref.Mesh)
+					got := r.Mesh(ref.Mesh).Vertices()
 					if len(got) != len(ref.Frames[next].Vertices) {
 						t.Fatalf("%s: mesh %d has %d floats, the reference %d", rec.json, ref.Mesh, len(got), len(ref.Frames[next].Vertices))
 					}

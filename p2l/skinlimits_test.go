@@ -113,7 +113,7 @@ func TestSkinWorkBounded(t *testing.T) {
 	}
 	r.SetParameter(0, 37)
 	r.Update(1.0 / 60)
-	if r.Err() != nil || len(r.MeshVertices(0)) != 600 {
+	if r.Err() != nil || len(r.Mesh(0).Vertices()) != 600 {
 		t.Errorf("editor-sized skin does not evaluate: %v", r.Err())
 	}
 }

@@ -71,10 +71,10 @@ func loadSameAs(t *testing.T, data, want []byte) *Model {
 		r.Evaluate()
 		rw.Evaluate()
 		for i := range m.Meshes {
-			if a, b := r.MeshVertices(i), rw.MeshVertices(i); !reflect.DeepEqual(bits32(a), bits32(b)) {
+			if a, b := r.Mesh(i).Vertices(), rw.Mesh(i).Vertices(); !reflect.DeepEqual(bits32(a), bits32(b)) {
 				t.Errorf("P=%v mesh %d: vertices %v, equivalent file %v", v, i, a, b)
 			}
-			if a, b := r.MeshOpacity(i), rw.MeshOpacity(i); math.Float32bits(a) != math.Float32bits(b) {
+			if a, b := r.Mesh(i).Opacity(), rw.Mesh(i).Opacity(); math.Float32bits(a) != math.Float32bits(b) {
 				t.Errorf("P=%v mesh %d: opacity %v, equivalent file %v", v, i, a, b)
 			}
 		}
@@ -103,7 +103,7 @@ func TestGridWithoutCells(t *testing.T) {
 		m := loadSameAs(t, data, minimal)
 		r := m.NewRig()
 		r.Evaluate()
-		if v := r.MeshVertices(0); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) {
+		if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) {
 			t.Errorf("vertices %v, want the rest pose", v)
 		}
 	})
@@ -130,8 +130,8 @@ func TestGridWithoutCells(t *testing.T) {
 		m := loadSameAs(t, data, want)
 		r := m.NewRig()
 		r.Evaluate()
-		if r.MeshOpacity(0) != 0 {
-			t.Errorf("opacity %v, want 0", r.MeshOpacity(0))
+		if r.Mesh(0).Opacity() != 0 {
+			t.Errorf("opacity %v, want 0", r.Mesh(0).Opacity())
 		}
 	})
 	t.Run("rotation keyforms, 1 axis 0 cells", func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestGridWithoutCells(t *testing.T) {
 		m := loadSameAs(t, data, want)
 		r := m.NewRig()
 		r.Evaluate()
-		if v := r.MeshVertices(0); !near32s(v, []float32{0, 0, 0, 0, 0, 0}, 0) {
+		if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 0, 0, 0, 0}, 0) {
 			t.Errorf("vertices %v, want all at the origin", v)
 		}
 	})
@@ -204,8 +204,8 @@ func TestMeshWithoutGeometry(t *testing.T) {
 			if name == "keyed" {
 				want = 0.75
 			}
-			if len(r.MeshVertices(0)) != 0 || math.Abs(float64(r.MeshOpacity(0)-want)) > 1e-6 {
-				t.Errorf("vertices %v opacity %v, want none and %v", r.MeshVertices(0), r.MeshOpacity(0), want)
+			if len(r.Mesh(0).Vertices()) != 0 || math.Abs(float64(r.Mesh(0).Opacity()-want)) > 1e-6 {
+				t.Errorf("vertices %v opacity %v, want none and %v", r.Mesh(0).Vertices(), r.Mesh(0).Opacity(), want)
 			}
 		})
 	}
@@ -258,7 +258,7 @@ func TestNegativeNullableReferences(t *testing.T) {
 	m := loadSameAs(t, under(-2), under(-1))
 	r := m.NewRig()
 	r.Evaluate()
-	if v := r.MeshVertices(0); !near32s(v, []float32{10, 20, 20, 20, 10, 30}, 1e-5) {
+	if v := r.Mesh(0).Vertices(); !near32s(v, []float32{10, 20, 20, 20, 10, 30}, 1e-5) {
 		t.Errorf("vertices %v, want the triangle moved by (10, 20)", v)
 	}
 }

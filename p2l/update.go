@@ -54,7 +54,7 @@ type animState struct {
 	lastPart []float32
 
 	// prePhysics holds the values of the last update before physics, for
-	// PhysicsStabilize.
+	// PhysicsState.Stabilize.
 	prePhysics []float32
 	updated    bool
 
@@ -131,7 +131,7 @@ func (r *Rig) Update(dt float64) { r.UpdateStages(dt, AllStages) }
 // poses without advancing time; dt above MaxUpdateStep advances by
 // MaxUpdateStep (so that no clock can overflow).
 func (r *Rig) UpdateStages(dt float64, stages Stage) {
-	if r.dead() {
+	if r.err != nil {
 		return
 	}
 	if !(dt > 0) || math.IsInf(dt, 1) {
@@ -254,7 +254,7 @@ func (r *Rig) animate(dt float64, stages Stage) {
 // Events returns the clip events passed during the last update, in order.
 // The slice is valid until the next update.
 func (r *Rig) Events() []FiredEvent {
-	if r.dead() || r.animation == nil {
+	if r.animation == nil {
 		return nil
 	}
 	e := r.animation.clips.events
@@ -263,186 +263,162 @@ func (r *Rig) Events() []FiredEvent {
 
 // Clips ---------------------------------------------------------------------
 
-// Play starts clip on layer 0 whatever plays there (its running clips fade
-// out) and sets the layer's priority to 0. It reports whether clip exists.
-func (r *Rig) Play(clip int) bool {
-	if r.dead() {
-		return false
-	}
-	return r.anim().clips.start(0, clip, 0)
+// LayerState is clip layer l of a rig (0 ≤ l < MaxLayers): what plays
+// there, and the calls that start, stop and move it. Get one with
+// Rig.Layer; layer 0 is where Tap, the clip groups' idle clip and the
+// simple cases play.
+type LayerState struct {
+	r *Rig
+	l int
 }
 
-// PlayLayer starts clip on layer (0 ≤ layer < MaxLayers) if priority is at
-// least the priority of the clip playing there (0 once it ended or
-// stopped); the clips playing on the layer fade out with their own fade-out
-// times. A PlaybackCubism model's rig follows the Cubism framework's
+// Layer returns clip layer l. It panics unless 0 ≤ l < MaxLayers.
+func (r *Rig) Layer(l int) LayerState {
+	_ = r.model // a nil rig panics here, not at the view's first use
+	checkIndex("layer", l, MaxLayers)
+	return LayerState{r, l}
+}
+
+// checkClip panics when clip is not a clip index of the model.
+func (r *Rig) checkClip(clip int) { checkIndex("clip", clip, len(r.model.Clips)) }
+
+// Start starts clip (Model.ClipIndex finds it by id or name) on the layer
+// whatever plays there (its running clips fade out) and sets the layer's
+// priority to PriorityNone (the reference's p2l_play).
+func (s LayerState) Start(clip int) {
+	s.r.checkClip(clip)
+	s.r.anim().clips.start(s.l, clip, PriorityNone)
+}
+
+// Play starts clip on the layer if priority is at least the priority of
+// the clip playing there (PriorityNone once it ended or stopped); the
+// clips playing on the layer fade out with their own fade-out times. A
+// PlaybackCubism model's rig follows the Cubism framework's
 // CubismMotionManager as its sample calls it instead: PriorityForce always
-// starts, any other priority only when above the layer's (so never at 0;
-// docs/ANIMATION.md §2b). It reports whether the clip started.
-func (r *Rig) PlayLayer(layer, clip, priority int) bool {
-	if r.dead() {
-		return false
-	}
-	return r.anim().clips.play(layer, clip, priority)
+// starts, any other priority only when above the layer's (so never at
+// PriorityNone; docs/ANIMATION.md §2b). It reports whether the clip
+// started.
+func (s LayerState) Play(clip, priority int) bool {
+	s.r.checkClip(clip)
+	return s.r.anim().clips.play(s.l, clip, priority)
 }
 
-// StopLayer fades out the clips of layer and resets its priority to 0.
-func (r *Rig) StopLayer(layer int) {
-	if r.dead() {
+// Stop fades out the clips of the layer and resets its priority to
+// PriorityNone.
+func (s LayerState) Stop() { s.r.anim().clips.stop(s.l) }
+
+// SetWeight sets how much the layer covers the layers below (clamped to
+// [0, 1]; default 1): it multiplies the weight of the layer's clips. A
+// weight that is not finite is ignored.
+func (s LayerState) SetWeight(w float32) {
+	if !finite(w) {
 		return
 	}
-	r.anim().clips.stop(layer)
+	s.r.anim().clips.layers[s.l].weight = unit32(w)
 }
 
-// Stop fades out the clips of layer 0.
-func (r *Rig) Stop() { r.StopLayer(0) }
+// Weight returns the layer's weight.
+func (s LayerState) Weight() float32 { return s.r.anim().clips.layers[s.l].weight }
 
-// SetLayerWeight sets how much layer covers the layers below (clamped to
-// [0, 1]; default 1): it multiplies the weight of the layer's clips.
-// A weight that is not finite is ignored.
-func (r *Rig) SetLayerWeight(layer int, w float32) {
-	if r.dead() || layer < 0 || layer >= MaxLayers || !finite(w) {
-		return
-	}
-	r.anim().clips.layers[layer].weight = unit32(w)
-}
+// Priority returns the priority of the clip playing on the layer:
+// PriorityNone when none plays or it ended.
+func (s LayerState) Priority() int { return s.r.anim().clips.layers[s.l].priority }
 
-// LayerWeight returns the weight of layer (NaN when out of range).
-func (r *Rig) LayerWeight(layer int) float32 {
-	if r.dead() || layer < 0 || layer >= MaxLayers {
-		return float32(math.NaN())
-	}
-	return r.anim().clips.layers[layer].weight
-}
-
-// LayerPriority returns the priority of the clip playing on layer: 0 when
-// none plays or it ended; −1 when layer is out of range.
-func (r *Rig) LayerPriority(layer int) int {
-	if r.dead() || layer < 0 || layer >= MaxLayers {
-		return -1
-	}
-	return r.anim().clips.layers[layer].priority
-}
-
-// LayerClip returns the clip last started on layer and still applied (a
+// Clip returns the clip last started on the layer and still applied (a
 // one-shot clip that ended holds its last frame), or −1.
-func (r *Rig) LayerClip(layer int) int {
-	if r.dead() {
-		return -1
-	}
-	if e := r.anim().clips.current(layer); e != nil {
+func (s LayerState) Clip() int {
+	if e := s.r.anim().clips.current(s.l); e != nil {
 		return e.clip
 	}
 	return -1
 }
 
-// LayerTime returns the clip time of LayerClip(layer) in seconds (looping
-// clips wrapped, one-shot clips capped at their duration), NaN when none.
-func (r *Rig) LayerTime(layer int) float64 {
-	if r.dead() {
-		return math.NaN()
-	}
-	e := r.anim().clips.current(layer)
+// Time returns the clip time of Clip in seconds (looping clips wrapped,
+// one-shot clips capped at their duration), NaN when no clip plays.
+func (s LayerState) Time() float64 {
+	e := s.r.anim().clips.current(s.l)
 	if e == nil {
 		return math.NaN()
 	}
+	c := &s.r.model.Clips[e.clip]
 	t := e.t
-	if d := float64(r.model.Clips[e.clip].Duration); !r.model.Clips[e.clip].Loop && t > d {
+	if d := float64(c.Duration); !c.Loop && t > d {
 		t = d
 	}
 	return t
 }
 
-// PlayingClip is LayerClip(0).
-func (r *Rig) PlayingClip() int { return r.LayerClip(0) }
-
-// ClipTime is LayerTime(0).
-func (r *Rig) ClipTime() float64 { return r.LayerTime(0) }
-
-// SeekLayer moves the clip playing on layer to time t (seconds). Only the
+// Seek moves the clip playing on the layer to time t (seconds). Only the
 // time moves: its fade-in continues and no event between the old and the
-// new time fires. It reports whether a clip was playing.
-func (r *Rig) SeekLayer(layer int, t float64) bool {
-	if r.dead() || !finite64(t) {
+// new time fires. It reports whether a clip was playing; a time that is
+// not finite is ignored (false).
+func (s LayerState) Seek(t float64) bool {
+	if !finite64(t) {
 		return false
 	}
-	return r.anim().clips.seek(layer, t)
+	return s.r.anim().clips.seek(s.l, t)
 }
-
-// Seek is SeekLayer(0, t).
-func (r *Rig) Seek(t float64) bool { return r.SeekLayer(0, t) }
 
 // Expressions ---------------------------------------------------------------
 
-// SetExpression plays expression i alone: every other playing expression
-// fades out (nothing changes when i is already the only one playing).
-// i = −1, or an expression without entries, returns to neutral. It reports
-// false for an index out of range.
-func (r *Rig) SetExpression(i int) bool {
-	if r.dead() || i < -1 {
-		return false
-	}
-	return r.anim().expr.set(i)
+// ExpressionState is a rig's expression player. Get it with
+// Rig.Expressions.
+type ExpressionState struct{ r *Rig }
+
+// Expressions returns the rig's expression player.
+func (r *Rig) Expressions() ExpressionState {
+	_ = r.model // a nil rig panics here, not at the view's first use
+	return ExpressionState{r}
 }
 
-// AddExpression starts expression i on top of the playing ones (stacked
-// expressions apply in the order they started). Adding one already playing
-// does nothing.
-func (r *Rig) AddExpression(i int) bool {
-	if r.dead() {
-		return false
-	}
-	return r.anim().expr.add(i)
+// checkExpression panics when i is not an expression index of the model.
+func (s ExpressionState) checkExpression(i int) {
+	checkIndex("expression", i, len(s.r.model.Expressions))
 }
 
-// RemoveExpression fades expression i out; it reports whether it was
-// playing.
-func (r *Rig) RemoveExpression(i int) bool {
-	if r.dead() {
-		return false
-	}
-	return r.anim().expr.remove(i)
+// Set plays expression i (Model.ExpressionIndex finds it by id or name)
+// alone: every other playing expression fades out (nothing changes when i
+// is already the only one playing). An expression without entries returns
+// to neutral, as Clear.
+func (s ExpressionState) Set(i int) {
+	s.checkExpression(i)
+	s.r.anim().expr.set(i)
 }
 
-// PlayingExpressions appends the expressions playing (not fading out), in
-// start order, to dst.
-func (r *Rig) PlayingExpressions(dst []int) []int {
-	if r.dead() {
-		return dst
-	}
-	return r.anim().expr.playing(dst)
+// Clear returns to neutral: every playing expression fades out.
+func (s ExpressionState) Clear() { s.r.anim().expr.set(-1) }
+
+// Add starts expression i on top of the playing ones (stacked expressions
+// apply in the order they started). Adding one already playing does
+// nothing.
+func (s ExpressionState) Add(i int) {
+	s.checkExpression(i)
+	s.r.anim().expr.add(i)
 }
+
+// Remove fades expression i out; it reports whether it was playing.
+func (s ExpressionState) Remove(i int) bool {
+	s.checkExpression(i)
+	return s.r.anim().expr.remove(i)
+}
+
+// Playing appends the expressions playing (not fading out), in start
+// order, to dst.
+func (s ExpressionState) Playing(dst []int) []int { return s.r.anim().expr.playing(dst) }
 
 // Pose ----------------------------------------------------------------------
 
 // ShowPose makes entry the visible part of pose group; it fades in over the
-// following updates while the others fade out. It reports false for indices
-// out of range or a model without POSE.
-func (r *Rig) ShowPose(group, entry int) bool {
-	if r.dead() {
-		return false
+// following updates while the others fade out. It panics when group or
+// entry is out of range (a model without POSE has no groups).
+func (r *Rig) ShowPose(group, entry int) {
+	var groups []PoseGroup
+	if r.model.Pose != nil {
+		groups = r.model.Pose.Groups
 	}
-	return r.anim().pose.show(group, entry)
-}
-
-// PoseOpacity returns the pose opacity of part (1 for parts in no group),
-// NaN when out of range.
-func (r *Rig) PoseOpacity(part int) float32 {
-	if r.dead() || part < 0 || part >= len(r.model.Parts) {
-		return float32(math.NaN())
-	}
-	return r.anim().pose.opacity[part]
-}
-
-// PartOpacityMultiplier returns the opacity multiplier of part in the last
-// update: host part opacity × clip part-opacity curve × pose opacity (when
-// the pose stage ran). Meshes are multiplied by the product over their
-// ancestor parts. NaN when out of range.
-func (r *Rig) PartOpacityMultiplier(part int) float32 {
-	if r.dead() || part < 0 || part >= len(r.model.Parts) {
-		return float32(math.NaN())
-	}
-	return r.anim().lastPart[part]
+	checkIndex("pose group", group, len(groups))
+	checkIndex("pose entry", entry, len(groups[group].Entries))
+	r.anim().pose.show(group, entry)
 }
 
 // Host layers ---------------------------------------------------------------
@@ -452,7 +428,8 @@ func (r *Rig) PartOpacityMultiplier(part int) float32 {
 // and the like); weight 0 removes the override. A value or weight that is
 // not finite is ignored.
 func (r *Rig) SetParameterOverride(i int, value, weight float32) {
-	if r.dead() || i < 0 || i >= len(r.model.Parameters) || !finite(value) || !finite(weight) {
+	r.checkParameter(i)
+	if !finite(value) || !finite(weight) {
 		return
 	}
 	a := r.anim()
@@ -469,78 +446,29 @@ func (r *Rig) SetParameterOverride(i int, value, weight float32) {
 
 // ClearParameterOverrides removes every override.
 func (r *Rig) ClearParameterOverrides() {
-	if r.dead() || r.animation == nil {
+	if r.animation == nil {
 		return
 	}
 	clear(r.animation.overrideWeight)
 	r.animation.overrides = 0
 }
 
-// SetOpacity sets the host opacity multiplying every mesh (clamped to
+// SetHostOpacity sets the host opacity multiplying every mesh (clamped to
 // [0, 1]; default 1). A value that is not finite is ignored.
-func (r *Rig) SetOpacity(a float32) {
-	if r.dead() || !finite(a) {
+func (r *Rig) SetHostOpacity(a float32) {
+	an := r.anim()
+	if !finite(a) {
 		return
 	}
-	r.anim().hostOpacity = unit32(a)
+	an.hostOpacity = unit32(a)
 	r.restoreMultipliers()
 }
 
-// Opacity returns the model opacity of the last update: the host opacity
-// times the opacity set by clips.
-func (r *Rig) Opacity() float32 {
-	if r.dead() {
-		return float32(math.NaN())
-	}
+// OpacityMultiplier returns the model opacity of the last update, which
+// multiplies every mesh: the host opacity times the opacity set by clips.
+func (r *Rig) OpacityMultiplier() float32 {
 	a := r.anim()
 	return a.hostOpacity * a.out.modelOpacity
-}
-
-// SetPartOpacity sets the host opacity of part, multiplying every mesh
-// below it (clamped to [0, 1]; default 1). A value that is not finite is
-// ignored.
-func (r *Rig) SetPartOpacity(part int, a float32) {
-	if r.dead() || part < 0 || part >= len(r.model.Parts) || !finite(a) {
-		return
-	}
-	r.anim().hostPart[part] = unit32(a)
-	r.restoreMultipliers()
-}
-
-// SetMeshColors replaces mesh i's evaluated multiply and screen colors.
-// Components are clamped to [0, 1], like evaluated colors; colors with a
-// component that is not finite are ignored.
-func (r *Rig) SetMeshColors(i int, multiply, screen Color) {
-	if r.dead() || i < 0 || i >= len(r.meshColorOverride) || !allFinite(multiply[:]) || !allFinite(screen[:]) {
-		return
-	}
-	r.meshColorOverride[i] = colorOverride{set: true, mul: unitColor(multiply), scr: unitColor(screen)}
-}
-
-// ClearMeshColors removes mesh i's color override.
-func (r *Rig) ClearMeshColors(i int) {
-	if r.dead() || i < 0 || i >= len(r.meshColorOverride) {
-		return
-	}
-	r.meshColorOverride[i] = colorOverride{}
-}
-
-// SetPartColors replaces the evaluated colors of every mesh below part
-// that has no override of its own or of a nearer part (clamped and checked
-// as by SetMeshColors).
-func (r *Rig) SetPartColors(part int, multiply, screen Color) {
-	if r.dead() || part < 0 || part >= len(r.partColorOverride) || !allFinite(multiply[:]) || !allFinite(screen[:]) {
-		return
-	}
-	r.partColorOverride[part] = colorOverride{set: true, mul: unitColor(multiply), scr: unitColor(screen)}
-}
-
-// ClearPartColors removes part's color override.
-func (r *Rig) ClearPartColors(part int) {
-	if r.dead() || part < 0 || part >= len(r.partColorOverride) {
-		return
-	}
-	r.partColorOverride[part] = colorOverride{}
 }
 
 // Behaviors -----------------------------------------------------------------
@@ -549,91 +477,87 @@ func (r *Rig) ClearPartColors(part int) {
 // others off. A new rig starts with DefaultBehaviors (blink and breath), as
 // the reference runtime's; SetBehaviors(0) gives a pose that depends on
 // the host, clips, expressions and physics alone. Behaviors act only
-// within Update/UpdateStages (StageBehaviors), never in Evaluate.
-func (r *Rig) SetBehaviors(b Behavior) {
-	if r.dead() {
-		return
-	}
-	r.anim().beh.enabled = b & AllBehaviors
-}
-
-// EnableBehavior switches the behaviors in b on or off, leaving the others.
-func (r *Rig) EnableBehavior(b Behavior, on bool) {
-	if r.dead() {
-		return
-	}
-	bh := r.anim().beh
-	if on {
-		bh.enabled |= b & AllBehaviors
-	} else {
-		bh.enabled &^= b
-	}
-}
+// within Update/UpdateStages (StageBehaviors), never in Evaluate. To
+// switch one on or off leaving the others: SetBehaviors(Behaviors() | b),
+// SetBehaviors(Behaviors() &^ b).
+func (r *Rig) SetBehaviors(b Behavior) { r.anim().beh.enabled = b & AllBehaviors }
 
 // Behaviors returns the behaviors switched on.
-func (r *Rig) Behaviors() Behavior {
-	if r.dead() {
-		return 0
-	}
-	return r.anim().beh.enabled
+func (r *Rig) Behaviors() Behavior { return r.anim().beh.enabled }
+
+// BehaviorSettings are the settings of the procedural behaviors, read and
+// written as a whole (Rig.BehaviorSettings, Rig.SetBehaviorSettings).
+type BehaviorSettings struct {
+	Blink   BlinkSettings
+	Breath  BreathSettings
+	LookAt  LookAtSettings
+	LipSync LipSyncSettings
+	// Strength scales the breath sway, the look-at amplitude and the
+	// look-at speed (default 1). On a PlaybackCubism model's rig it scales
+	// the breath weights and the look-at amplitude, not the framework's
+	// fixed look-at speed.
+	Strength float32
 }
 
-// SetBlinkSettings sets the blink timing (negative times count as 0).
-// Settings with a time that is not finite are ignored.
-func (r *Rig) SetBlinkSettings(s BlinkSettings) {
-	if r.dead() || !allFinite([]float32{s.MinInterval, s.MaxInterval, s.Closing, s.Closed, s.Opening}) {
-		return
+// BehaviorSettings returns the behaviors' settings.
+func (r *Rig) BehaviorSettings() BehaviorSettings {
+	b := r.anim().beh
+	return BehaviorSettings{Blink: b.blinkCfg, Breath: b.breathCfg, LookAt: b.lookCfg, LipSync: b.lipCfg, Strength: b.strength}
+}
+
+// SetBehaviorSettings sets the behaviors' settings. Each of them is checked
+// on its own, and one that fails its check is ignored (it keeps its
+// value) while the others apply:
+//
+//   - Blink: a time that is not finite fails; negative times count as 0.
+//   - Breath: a negative or non-finite value fails.
+//   - LookAt: a negative or non-finite Omega fails. A PlaybackCubism
+//     model's rig follows the Cubism framework's CubismTargetPoint, whose
+//     speed is fixed: Omega does not apply to it.
+//   - LipSync: a value that is not finite fails; Open is clamped to
+//     [0, 1], Form to [−1, 1], FormWeight to [0, 1].
+//   - Strength: a negative or non-finite value fails.
+func (r *Rig) SetBehaviorSettings(s BehaviorSettings) {
+	b := r.anim().beh
+	if bl := s.Blink; allFinite([]float32{bl.MinInterval, bl.MaxInterval, bl.Closing, bl.Closed, bl.Opening}) {
+		for _, p := range []*float32{&bl.MinInterval, &bl.MaxInterval, &bl.Closing, &bl.Closed, &bl.Opening} {
+			if !(*p >= 0) {
+				*p = 0
+			}
+		}
+		b.setBlinkSettings(bl)
 	}
-	for _, p := range []*float32{&s.MinInterval, &s.MaxInterval, &s.Closing, &s.Closed, &s.Opening} {
-		if !(*p >= 0) {
-			*p = 0
+	if br := s.Breath; br.Period >= 0 && br.Sway >= 0 && finite(br.Period) && finite(br.Sway) {
+		b.setBreathSettings(br)
+	}
+	if s.LookAt.Omega >= 0 && finite(s.LookAt.Omega) {
+		b.lookCfg = s.LookAt
+	}
+	if l, ok := checkLipSync(s.LipSync); ok {
+		b.lipCfg = l
+	}
+	if s.Strength >= 0 && finite(s.Strength) {
+		b.strength = s.Strength
+	}
+}
+
+// checkLipSync clamps lip-sync settings; ok is false when a value is not
+// finite.
+func checkLipSync(s LipSyncSettings) (LipSyncSettings, bool) {
+	if !finite(s.FormWeight) {
+		return s, false
+	}
+	for _, v := range s.Vowels {
+		if !finite(v.Open) || !finite(v.Form) {
+			return s, false
 		}
 	}
-	r.anim().beh.setBlinkSettings(s)
-}
-
-// BlinkSettings returns the blink timing.
-func (r *Rig) BlinkSettings() BlinkSettings {
-	if r.dead() {
-		return BlinkSettings{}
+	for v := range s.Vowels {
+		s.Vowels[v].Open = unit32(s.Vowels[v].Open)
+		s.Vowels[v].Form = max(-1, min(1, s.Vowels[v].Form))
 	}
-	return r.anim().beh.blinkCfg
-}
-
-// SetBreathSettings sets the breath behavior. Settings with a negative or
-// non-finite value are ignored.
-func (r *Rig) SetBreathSettings(s BreathSettings) {
-	if r.dead() || !(s.Period >= 0) || !(s.Sway >= 0) || !finite(s.Period) || !finite(s.Sway) {
-		return
-	}
-	r.anim().beh.setBreathSettings(s)
-}
-
-// BreathSettings returns the breath settings.
-func (r *Rig) BreathSettings() BreathSettings {
-	if r.dead() {
-		return BreathSettings{}
-	}
-	return r.anim().beh.breathCfg
-}
-
-// SetLookAtSettings sets the look-at follower. Settings with a negative
-// or non-finite Omega are ignored. A PlaybackCubism model's rig follows
-// the Cubism framework's CubismTargetPoint, whose speed is fixed: Omega
-// does not apply to it.
-func (r *Rig) SetLookAtSettings(s LookAtSettings) {
-	if r.dead() || !(s.Omega >= 0) || !finite(s.Omega) {
-		return
-	}
-	r.anim().beh.lookCfg = s
-}
-
-// LookAtSettings returns the look-at settings.
-func (r *Rig) LookAtSettings() LookAtSettings {
-	if r.dead() {
-		return LookAtSettings{}
-	}
-	return r.anim().beh.lookCfg
+	s.FormWeight = unit32(s.FormWeight)
+	return s, true
 }
 
 // SetBehaviorSeed reseeds the blink timeline's random generator (a 32-bit
@@ -642,31 +566,7 @@ func (r *Rig) LookAtSettings() LookAtSettings {
 // process starts with its own seed, taken when it first animates: the first
 // gets the default one and its first blink at 2 s (as the reference
 // runtime's first handle), rig k the seed k·0x9e3779b9 ^ 0x2545f491.
-func (r *Rig) SetBehaviorSeed(seed uint64) {
-	if r.dead() {
-		return
-	}
-	r.anim().beh.seed(uint32(seed))
-}
-
-// SetBehaviorStrength scales the breath sway, the look-at amplitude and the
-// look-at speed (≥ 0 and finite, else ignored; default 1). On a
-// PlaybackCubism model's rig it scales the breath weights and the look-at
-// amplitude, not the framework's fixed look-at speed.
-func (r *Rig) SetBehaviorStrength(s float32) {
-	if r.dead() || !(s >= 0) || !finite(s) {
-		return
-	}
-	r.anim().beh.strength = s
-}
-
-// BehaviorStrength returns the behavior strength.
-func (r *Rig) BehaviorStrength() float32 {
-	if r.dead() {
-		return float32(math.NaN())
-	}
-	return r.anim().beh.strength
-}
+func (r *Rig) SetBehaviorSeed(seed uint64) { r.anim().beh.seed(uint32(seed)) }
 
 // LookAt sets the look-at target, x and y in [−1, 1] (right and up). The
 // head follows with a critically damped motion (on a PlaybackCubism
@@ -674,47 +574,34 @@ func (r *Rig) BehaviorStrength() float32 {
 // with its sample's factors). Values beyond the range are clamped; a
 // target that is not finite is ignored.
 func (r *Rig) LookAt(x, y float32) {
-	if r.dead() || !finite(x) || !finite(y) {
+	b := r.anim().beh
+	if !finite(x) || !finite(y) {
 		return
 	}
-	b := r.anim().beh
 	b.targetX = float64(max(-1, min(1, x)))
 	b.targetY = float64(max(-1, min(1, y)))
 }
 
-// LipSync sets the mouth opening level in [0, 1]: the LipSync parameters
+// LipSync sets the mouth from a level in [0, 1] and the weights of the
+// vowels A, I, U, E, O (each clamped to [0, 1], their sum scaled down to 1
+// if above; zero weights for a plain level; p2l/lipsync estimates both
+// from audio). The LipSync parameters
 // take the larger of their value and the level mapped onto their range (on
 // a PlaybackCubism model's rig, 0.8 × the level is added to them after the
-// physics, as the Cubism sample does).
-// It switches BehaviorLipSync on, so it works on its own (SetBehaviors or
-// EnableBehavior can switch it off again until the next LipSync call);
-// LipSync(0) closes the mouth. Vowel weights set by LipSyncVowels are
-// cleared.
-func (r *Rig) LipSync(level float32) { r.LipSyncVowels(level, [5]float32{}) }
-
-// LipSyncSamples sets the lip-sync level from audio samples: their root
-// mean square times gain, clamped to [0, 1]. Like LipSync it switches
-// BehaviorLipSync on and clears the vowel weights; a level that is not
-// finite (a gain or samples holding NaN or infinities) is ignored. For vowels from audio
-// see package p2l/lipsync.
-func (r *Rig) LipSyncSamples(samples []float32, gain float32) {
-	r.LipSync(float32(rms(samples) * float64(gain)))
-}
-
-// LipSyncVowels sets the mouth from a level in [0, 1] and the weights of
-// the vowels A, I, U, E, O (each clamped to [0, 1], their sum scaled down
-// to 1 if above; p2l/lipsync estimates both from audio): the opening
-// follows the level shaped by the vowels, MouthForm (role MouthForm, else
+// physics, as the Cubism sample does); with vowels the opening follows the
+// level shaped by the vowels, MouthForm (role MouthForm, else
 // ParamMouthForm) moves toward the vowels' form and the vowel parameters
 // (roles VowelA…VowelO, else ParamA…ParamO), where the model has them,
-// open with their weight (LipSyncSettings, docs/ANIMATION.md §6). It
-// switches BehaviorLipSync on. A level or weight that is not finite makes
-// the call do nothing.
-func (r *Rig) LipSyncVowels(level float32, vowels [5]float32) {
-	if r.dead() || !finite(level) || !allFinite(vowels[:]) {
+// open with their weight (BehaviorSettings.LipSync, docs/ANIMATION.md §6).
+// It switches BehaviorLipSync on, so it works on its own (SetBehaviors can
+// switch it off again until the next LipSync call); LipSync(0, [5]float32{})
+// closes the mouth. A level or weight that is not finite makes the call do
+// nothing.
+func (r *Rig) LipSync(level float32, vowels [5]float32) {
+	b := r.anim().beh
+	if !finite(level) || !allFinite(vowels[:]) {
 		return
 	}
-	b := r.anim().beh
 	b.enabled |= BehaviorLipSync
 	b.lipLevel = unit32(level)
 	sum := float32(0)
@@ -730,52 +617,37 @@ func (r *Rig) LipSyncVowels(level float32, vowels [5]float32) {
 	b.lipVowels = vowels
 }
 
-// SetLipSyncSettings sets the vowels' mouth shapes (Open clamped to
-// [0, 1], Form to [−1, 1], FormWeight to [0, 1]). Settings holding a
-// value that is not finite are ignored.
-func (r *Rig) SetLipSyncSettings(s LipSyncSettings) {
-	if r.dead() || !finite(s.FormWeight) {
-		return
-	}
-	for _, v := range s.Vowels {
-		if !finite(v.Open) || !finite(v.Form) {
-			return
-		}
-	}
-	for v := range s.Vowels {
-		s.Vowels[v].Open = unit32(s.Vowels[v].Open)
-		s.Vowels[v].Form = max(-1, min(1, s.Vowels[v].Form))
-	}
-	s.FormWeight = unit32(s.FormWeight)
-	r.anim().beh.lipCfg = s
-}
-
-// LipSyncSettings returns the vowels' mouth shapes.
-func (r *Rig) LipSyncSettings() LipSyncSettings {
-	if r.dead() {
-		return LipSyncSettings{}
-	}
-	return r.anim().beh.lipCfg
-}
-
 // Physics -------------------------------------------------------------------
 
-// SetPhysicsWind sets the wind added to the force on every pendulum
-// particle (Cubism's physics option Wind, in physics units; default 0).
-func (r *Rig) SetPhysicsWind(x, y float32) {
-	if r.dead() || !finite(x) || !finite(y) {
+// PhysicsState is a rig's pendulum physics (PHYS, Cubism's physics3). Get
+// it with Rig.Physics. SimulationState has the same verbs for the live
+// simulation of the advanced mode.
+type PhysicsState struct{ r *Rig }
+
+// Physics returns the rig's pendulum physics.
+func (r *Rig) Physics() PhysicsState {
+	_ = r.model // a nil rig panics here, not at the view's first use
+	return PhysicsState{r}
+}
+
+// SetWind sets the wind added to the force on every pendulum particle
+// (Cubism's physics option Wind, in physics units; default 0). A component
+// that is not finite makes the call do nothing.
+func (s PhysicsState) SetWind(x, y float32) {
+	if !finite(x) || !finite(y) {
 		return
 	}
-	p := r.anim().phys
+	p := s.r.anim().phys
 	p.windX, p.windY = float64(x), float64(y)
 }
 
-// PhysicsStabilize puts every pendulum at rest in its force direction for
-// the current pose (the values of the last update before physics, or the
-// host pose before any update), writes the outputs and poses the rig, as
+// Stabilize puts every pendulum at rest in its force direction for the
+// current pose (the values of the last update before physics, or the host
+// pose before any update), writes the outputs and poses the rig, as
 // Cubism's Stabilization.
-func (r *Rig) PhysicsStabilize() {
-	if r.dead() {
+func (s PhysicsState) Stabilize() {
+	r := s.r
+	if r.err != nil {
 		return
 	}
 	a := r.anim()
@@ -792,22 +664,26 @@ func (r *Rig) PhysicsStabilize() {
 	r.evaluate()
 }
 
+// Reset puts the pendulums back in their initial state (hanging straight
+// down, at rest).
+func (s PhysicsState) Reset() { s.r.anim().phys.reset() }
+
+// GroupReplaced reports whether physics group g is replaced by a live
+// simulation of the advanced mode (SIMS, FeatureSim on): the pendulums skip
+// it. It panics when g is not a physics group.
+func (s PhysicsState) GroupReplaced(g int) bool {
+	r := s.r
+	checkIndex("physics group", g, len(r.model.Physics.Groups))
+	return r.adv != nil && g < len(r.adv.skipped) && r.adv.skipped[g]
+}
+
 // syncReplacedGroups marks the physics groups a running live simulation
 // (advanced mode, SIMS) replaces; the pendulum physics skips them.
 func (r *Rig) syncReplacedGroups() {
 	p := r.animation.phys
 	for g := range p.replaced {
-		p.replaced[g] = r.PhysicsGroupReplaced(g)
+		p.replaced[g] = r.adv != nil && g < len(r.adv.skipped) && r.adv.skipped[g]
 	}
-}
-
-// ResetPhysics puts the pendulums back in their initial state (hanging
-// straight down, at rest).
-func (r *Rig) ResetPhysics() {
-	if r.dead() {
-		return
-	}
-	r.anim().phys.reset()
 }
 
 // unit32 clamps v to [0, 1], NaN to 0.

@@ -15,11 +15,11 @@ func animatedRig(tb testing.TB) *p2l.Rig {
 	if r.Err() != nil {
 		tb.Fatal(r.Err())
 	}
-	r.Play(m.ClipIndex("Idle"))
-	r.SetExpression(m.ExpressionIndex("Smile"))
+	r.Layer(0).Start(m.ClipIndex("Idle"))
+	r.Expressions().Set(m.ExpressionIndex("Smile"))
 	r.SetBehaviors(p2l.AllBehaviors)
 	r.LookAt(0.5, -0.3)
-	r.LipSync(0.4)
+	r.LipSync(0.4, [5]float32{})
 	for range 120 { // reach steady state (fades done, queues settled)
 		r.Update(1.0 / 60)
 	}
@@ -28,9 +28,8 @@ func animatedRig(tb testing.TB) *p2l.Rig {
 
 func TestUpdateAllocs(t *testing.T) {
 	r := animatedRig(t)
-	samples := make([]float32, 512)
 	n := testing.AllocsPerRun(200, func() {
-		r.LipSyncSamples(samples, 2)
+		r.LipSync(0.5, [5]float32{0.2, 0, 0.3})
 		r.Update(1.0 / 60)
 	})
 	if n != 0 {

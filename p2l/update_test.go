@@ -2,6 +2,7 @@ package p2l
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -46,11 +47,11 @@ func TestUpdatePipelineOrder(t *testing.T) {
 	if err := r.Err(); err != nil {
 		t.Fatal(err)
 	}
-	r.Play(0)
-	r.SetExpression(0)
+	r.Layer(0).Start(0)
+	r.Expressions().Set(0)
 	r.SetParameterOverride(0, 0, 0.5)
 	r.SetParameter(3, 0.1)
-	r.LipSync(0.7)
+	r.LipSync(0.7, [5]float32{})
 	r.SetBehaviors(BehaviorLipSync)
 	for range 3 {
 		r.Update(0.1)
@@ -87,13 +88,13 @@ func TestUpdatePipelineOrder(t *testing.T) {
 
 func TestUpdateStages(t *testing.T) {
 	r := animModel().NewRig()
-	r.Play(0)
-	r.SetExpression(0)
+	r.Layer(0).Start(0)
+	r.Expressions().Set(0)
 	r.UpdateStages(0.1, StageExpressions)
 	if got := r.ParameterCurrent(0); got != 5 {
 		t.Errorf("expressions only: a = %v, want 5", got)
 	}
-	if r.LayerClip(0) != 0 || r.animation.clips.layers[0].entries[0].age != 0 {
+	if r.Layer(0).Clip() != 0 || r.animation.clips.layers[0].entries[0].age != 0 {
 		t.Error("clip advanced although its stage was off")
 	}
 	r.UpdateStages(0.1, StageClips)
@@ -112,21 +113,21 @@ func TestUpdateOpacities(t *testing.T) {
 	// Evaluate on a new rig already shows each pose group's first part
 	// (the reference's p2l_evaluate): mesh 1, under part 1, is hidden.
 	r.Evaluate()
-	if got, want := r.MeshOpacity(1), float32(0); got != want || r.MeshOpacity(0) != 0.8 {
-		t.Errorf("new rig, Evaluate: mesh opacities %v, %v; want 0.8, 0", r.MeshOpacity(0), got)
+	if got, want := r.Mesh(1).Opacity(), float32(0); got != want || r.Mesh(0).Opacity() != 0.8 {
+		t.Errorf("new rig, Evaluate: mesh opacities %v, %v; want 0.8, 0", r.Mesh(0).Opacity(), got)
 	}
-	r.SetOpacity(0.5)
-	r.Play(0)
+	r.SetHostOpacity(0.5)
+	r.Layer(0).Start(0)
 	r.Update(0.1)
 	// Pose: part 0 shown (1), part 1 hidden (0) initially.
 	// Clip: part 1 × 0.5, model × 0.6; host 0.5.
-	if got := r.Opacity(); !near(float64(got), 0.3, 1e-7) {
+	if got := r.OpacityMultiplier(); !near(float64(got), 0.3, 1e-7) {
 		t.Errorf("Opacity = %v, want 0.3", got)
 	}
-	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.3, 1e-6) {
+	if got := r.Mesh(0).Opacity(); !near(float64(got), 0.8*0.3, 1e-6) {
 		t.Errorf("mesh 0 opacity = %v, want %v", got, 0.8*0.3)
 	}
-	if got := r.MeshOpacity(1); got != 0 {
+	if got := r.Mesh(1).Opacity(); got != 0 {
 		t.Errorf("mesh 1 opacity = %v, want 0 (pose hides part 1)", got)
 	}
 	r.ShowPose(0, 1)
@@ -134,49 +135,49 @@ func TestUpdateOpacities(t *testing.T) {
 	p1 := 0.5
 	// (1 − p1)·0.5/0.5 = 0.5 would leave the back (1−0.5)(1−0.5) = 0.25 > 0.15:
 	a1 := 1 - 0.15/(1-p1) // 0.7
-	if got := r.MeshOpacity(1); !near(float64(got), 0.8*0.3*p1*0.5, 1e-6) {
+	if got := r.Mesh(1).Opacity(); !near(float64(got), 0.8*0.3*p1*0.5, 1e-6) {
 		t.Errorf("mesh 1 opacity = %v, want %v", got, 0.8*0.3*p1*0.5)
 	}
-	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.3*a1, 1e-6) {
+	if got := r.Mesh(0).Opacity(); !near(float64(got), 0.8*0.3*a1, 1e-6) {
 		t.Errorf("mesh 0 opacity = %v, want %v", got, 0.8*0.3*a1)
 	}
-	if got := r.PartOpacityMultiplier(1); !near(float64(got), 0.5*p1, 1e-6) {
+	if got := r.Part(1).OpacityMultiplier(); !near(float64(got), 0.5*p1, 1e-6) {
 		t.Errorf("part 1 multiplier = %v, want %v", got, 0.5*p1)
 	}
 	// An update without the pose stage keeps the pose opacities (they do
 	// not advance) and, without the clip stage, the clips' opacities of the
 	// last update that ran them.
 	r.UpdateStages(0.1, StageExpressions)
-	if got := r.MeshOpacity(1); !near(float64(got), 0.8*0.3*p1*0.5, 1e-6) {
+	if got := r.Mesh(1).Opacity(); !near(float64(got), 0.8*0.3*p1*0.5, 1e-6) {
 		t.Errorf("no pose or clip stage: mesh 1 opacity = %v, want %v", got, 0.8*0.3*p1*0.5)
 	}
 	// Evaluate: host opacity and pose, no clip opacities.
 	r.Evaluate()
-	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.5*a1, 1e-6) {
+	if got := r.Mesh(0).Opacity(); !near(float64(got), 0.8*0.5*a1, 1e-6) {
 		t.Errorf("Evaluate mesh 0 opacity = %v, want %v", got, 0.8*0.5*a1)
 	}
-	r.SetPartOpacity(0, 0.5)
+	r.Part(0).SetHostOpacity(0.5)
 	r.Evaluate()
-	if got := r.MeshOpacity(0); !near(float64(got), 0.8*0.5*a1*0.5, 1e-6) {
+	if got := r.Mesh(0).Opacity(); !near(float64(got), 0.8*0.5*a1*0.5, 1e-6) {
 		t.Errorf("host part opacity: %v, want %v", got, 0.8*0.5*a1*0.5)
 	}
 	// Host colors: the mesh's own override wins over its part's.
 	red, blue := Color{1, 0, 0}, Color{0, 0, 1}
-	r.SetPartColors(0, red, Black)
-	r.SetPartColors(1, red, Black)
-	r.SetMeshColors(1, blue, Black)
+	r.Part(0).SetColors(red, Black)
+	r.Part(1).SetColors(red, Black)
+	r.Mesh(1).SetColors(blue, Black)
 	r.Update(0.1)
-	if m, _ := r.MeshColors(0); m != red {
+	if m, _ := r.Mesh(0).Colors(); m != red {
 		t.Errorf("mesh 0 multiply %v, want the part's %v", m, red)
 	}
-	if m, _ := r.MeshColors(1); m != blue {
+	if m, _ := r.Mesh(1).Colors(); m != blue {
 		t.Errorf("mesh 1 multiply %v, want its own %v", m, blue)
 	}
 }
 
 func TestUpdateEvents(t *testing.T) {
 	r := animModel().NewRig()
-	r.PlayLayer(2, 0, 1)
+	r.Layer(2).Play(0, 1)
 	n := 0
 	for range 30 { // clip time 0 … 2.9 s: events at 0.5, 1.5, 2.5
 		r.Update(0.1)
@@ -190,10 +191,10 @@ func TestUpdateEvents(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d events, want 3 (once per lap)", n)
 	}
-	if r.LayerClip(2) != 0 || r.LayerPriority(2) != 1 || r.LayerClip(3) != -1 || r.LayerPriority(99) != -1 {
+	if r.Layer(2).Clip() != 0 || r.Layer(2).Priority() != 1 || r.Layer(3).Clip() != -1 {
 		t.Error("layer info wrong")
 	}
-	if !math.IsNaN(float64(r.LayerTime(3))) {
+	if !math.IsNaN(float64(r.Layer(3).Time())) {
 		t.Error("LayerTime of an empty layer is not NaN")
 	}
 }
@@ -208,7 +209,7 @@ func TestUpdateStabilize(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.SetParameter(0, 10)
-	r.PhysicsStabilize()
+	r.Physics().Stabilize()
 	if got := r.ParameterCurrent(1); !near(float64(got), 10, 1e-4) {
 		t.Errorf("stabilized output %v, want 10", got)
 	}
@@ -226,30 +227,30 @@ func TestUpdateAPIEdges(t *testing.T) {
 	r := m.NewRig()
 	// Seek before the first update: that update goes from 0.5 to 0.55 and
 	// fires nothing before it.
-	r.PlayLayer(1, 1, 0)
-	if !r.SeekLayer(1, 0.5) {
+	r.Layer(1).Play(1, 0)
+	if !r.Layer(1).Seek(0.5) {
 		t.Fatal("seek refused")
 	}
 	r.Update(0.05)
-	if len(r.Events()) != 0 || !near(r.LayerTime(1), 0.55, 1e-7) { // a float32 clock (PlaybackReference)
-		t.Errorf("after seek: events %v, time %v", r.Events(), r.LayerTime(1))
+	if len(r.Events()) != 0 || !near(r.Layer(1).Time(), 0.55, 1e-7) { // a float32 clock (PlaybackReference)
+		t.Errorf("after seek: events %v, time %v", r.Events(), r.Layer(1).Time())
 	}
 	r.Update(0.15)
 	if ev := r.Events(); len(ev) != 1 || ev[0].Value != "late" {
 		t.Errorf("events %v, want [late]", ev)
 	}
 	// Layer weight ½: b = 0 + (8 − 0)·½.
-	r.SetLayerWeight(1, 0.5)
+	r.Layer(1).SetWeight(0.5)
 	r.Update(0.1)
-	if got := r.ParameterCurrent(1); got != 4 || r.LayerWeight(1) != 0.5 {
-		t.Errorf("layer weight: b = %v, weight %v", got, r.LayerWeight(1))
+	if got := r.ParameterCurrent(1); got != 4 || r.Layer(1).Weight() != 0.5 {
+		t.Errorf("layer weight: b = %v, weight %v", got, r.Layer(1).Weight())
 	}
 	// StopLayer: priority 0 at once, the clip fades out (0.5 s) after the
 	// next update, then the layer is empty.
-	r.PlayLayer(1, 1, 5)
-	r.StopLayer(1)
-	if r.LayerPriority(1) != 0 || r.LayerClip(1) != -1 {
-		t.Errorf("after stop: priority %d clip %d", r.LayerPriority(1), r.LayerClip(1))
+	r.Layer(1).Play(1, 5)
+	r.Layer(1).Stop()
+	if r.Layer(1).Priority() != 0 || r.Layer(1).Clip() != -1 {
+		t.Errorf("after stop: priority %d clip %d", r.Layer(1).Priority(), r.Layer(1).Clip())
 	}
 	for range 8 {
 		r.Update(0.1)
@@ -257,31 +258,52 @@ func TestUpdateAPIEdges(t *testing.T) {
 	if got := r.ParameterCurrent(1); got != 0 || len(r.animation.clips.layers[1].entries) != 0 {
 		t.Errorf("stopped layer still applies: b = %v", got)
 	}
-	// Settings are sanitized; bad calls are ignored.
-	r.SetBlinkSettings(BlinkSettings{MinInterval: -1, MaxInterval: 3, Closing: -2, Closed: 0.1, Opening: 0.2})
-	if s := r.BlinkSettings(); s.MinInterval != 0 || s.Closing != 0 || s.MaxInterval != 3 {
+	// Settings are sanitized; bad ones are ignored, each on its own.
+	set := func(f func(*BehaviorSettings)) {
+		s := r.BehaviorSettings()
+		f(&s)
+		r.SetBehaviorSettings(s)
+	}
+	set(func(s *BehaviorSettings) {
+		s.Blink = BlinkSettings{MinInterval: -1, MaxInterval: 3, Closing: -2, Closed: 0.1, Opening: 0.2}
+	})
+	if s := r.BehaviorSettings().Blink; s.MinInterval != 0 || s.Closing != 0 || s.MaxInterval != 3 {
 		t.Errorf("blink settings %+v", s)
 	}
-	r.SetBlinkSettings(BlinkSettings{MinInterval: 1, MaxInterval: 3, Closing: float32(math.NaN()), Closed: 0.1, Opening: 0.2})
-	if s := r.BlinkSettings(); s.MinInterval != 0 || s.Closing != 0 {
-		t.Errorf("blink settings with NaN were taken: %+v", s)
+	set(func(s *BehaviorSettings) {
+		s.Blink = BlinkSettings{MinInterval: 1, MaxInterval: 3, Closing: float32(math.NaN()), Closed: 0.1, Opening: 0.2}
+		s.Breath.Period = 7 // a valid change beside the bad blink applies
+	})
+	if s := r.BehaviorSettings(); s.Blink.MinInterval != 0 || s.Blink.Closing != 0 || s.Breath.Period != 7 {
+		t.Errorf("blink settings with NaN were taken, or the breath beside them not: %+v", s)
 	}
-	r.SetBehaviorStrength(-1)
-	r.SetLookAtSettings(LookAtSettings{Omega: -3})
-	if r.BehaviorStrength() != 1 || r.LookAtSettings().Omega != DefaultLookAtSettings.Omega {
+	set(func(s *BehaviorSettings) { s.Strength = -1; s.LookAt.Omega = -3 })
+	if s := r.BehaviorSettings(); s.Strength != 1 || s.LookAt.Omega != DefaultLookAtSettings.Omega {
 		t.Error("negative strength or omega accepted")
 	}
-	r.EnableBehavior(BehaviorBlink|BehaviorBreath, true)
-	r.EnableBehavior(BehaviorBlink, false)
+	r.SetBehaviors(r.Behaviors() | BehaviorBlink | BehaviorBreath)
+	r.SetBehaviors(r.Behaviors() &^ BehaviorBlink)
 	if r.Behaviors() != BehaviorBreath {
 		t.Errorf("behaviors %v, want breath only", r.Behaviors())
 	}
-	if r.SetExpression(5) || r.ShowPose(0, 9) || !math.IsNaN(float64(r.PoseOpacity(-1))) || !math.IsNaN(float64(r.PartOpacityMultiplier(7))) {
-		t.Error("out-of-range calls not refused")
+	// Indices out of range panic, naming the kind of index.
+	for _, c := range []struct {
+		f    func()
+		want string
+	}{
+		{func() { r.Expressions().Set(5) }, "expression index 5"},
+		{func() { r.ShowPose(0, 9) }, "p2l: pose "},
+		{func() { r.Part(-1).PoseOpacity() }, "part index -1"},
+		{func() { r.Part(7).OpacityMultiplier() }, "part index 7"},
+		{func() { r.SetParameterOverride(99, 1, 1) }, "parameter index 99"},
+		{func() { r.Mesh(99).SetColors(White, Black) }, "mesh index 99"},
+		{func() { r.Part(-1).SetHostOpacity(0) }, "part index -1"},
+		{func() { r.Layer(MaxLayers) }, "layer index 16 out of range [0:16]"},
+	} {
+		if msg := PanicMessage(c.f); !strings.Contains(msg, c.want) {
+			t.Errorf("panic %q, want one naming %s", msg, c.want)
+		}
 	}
-	r.SetParameterOverride(99, 1, 1) // ignored
-	r.SetMeshColors(99, White, Black)
-	r.SetPartOpacity(-1, 0)
 	r.Update(0.1)
 	if r.Err() != nil {
 		t.Fatal(r.Err())

@@ -186,20 +186,20 @@ func TestBundleControls(t *testing.T) {
 		t.Fatalf("shows %q (message %q)", g.name, g.message)
 	}
 	g.tapArea(0)
-	if c := g.rig.PlayingClip(); c < 0 || g.model.Clips[c].Group != "TapBody" || g.hitName != "Body" {
+	if c := g.rig.Layer(0).Clip(); c < 0 || g.model.Clips[c].Group != "TapBody" || g.hitName != "Body" {
 		t.Errorf("the hit area's button: clip %d, hit %q; want a TapBody clip and Body", c, g.hitName)
 	}
-	g.rig.Stop()
+	g.rig.Layer(0).Stop()
 	g.hitName = ""
 	// Before any Draw the screen is the canvas; MeshBody covers all of it.
 	g.click(100, 150)
-	if c := g.rig.PlayingClip(); c < 0 || g.model.Clips[c].Group != "TapBody" || g.hitName != "Body" {
+	if c := g.rig.Layer(0).Clip(); c < 0 || g.model.Clips[c].Group != "TapBody" || g.hitName != "Body" {
 		t.Errorf("a click on the body: clip %d, hit %q", c, g.hitName)
 	}
 
 	g = newTestGame(t)
 	g.openDropped(cubismbundle.Files())
-	if _, err := g.rig.PlayGroup("TapBody", 0, p2l.PriorityNormal); err != nil {
+	if _, err := g.rig.Layer(0).PlayGroup("TapBody", 0, p2l.PriorityNormal); err != nil {
 		t.Fatal(err)
 	}
 	mouth := g.model.ParameterIndex("ParamMouthOpenY")

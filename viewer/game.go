@@ -132,14 +132,14 @@ func newGame(opts options) (*game, error) {
 		if c < 0 {
 			return nil, fmt.Errorf("-clip %q: no such clip in %s (clips: %s)", opts.clip, g.name, clipIDs(g.model))
 		}
-		g.rig.Play(c)
+		g.rig.Layer(0).Start(c)
 	}
 	if opts.expression != "" {
 		e := g.model.ExpressionIndex(opts.expression)
 		if e < 0 {
 			return nil, fmt.Errorf("-expression %q: no such expression in %s", opts.expression, g.name)
 		}
-		g.rig.SetExpression(e)
+		g.rig.Expressions().Set(e)
 		g.panel.stacked[e] = true
 	}
 	return g, nil
@@ -234,9 +234,9 @@ func (g *game) resetCamera() { g.zoom, g.panX, g.panY = 1, 0, 0 }
 // reset returns the character to its rest state.
 func (g *game) reset() {
 	g.rig.ResetParameters()
-	g.rig.Stop()
-	g.rig.SetExpression(-1)
-	g.rig.ResetPhysics()
+	g.rig.Layer(0).Stop()
+	g.rig.Expressions().Clear()
+	g.rig.Physics().Reset()
 	if g.model.Pose != nil {
 		for i := range g.model.Pose.Groups {
 			g.rig.ShowPose(i, 0)
@@ -285,7 +285,7 @@ func (g *game) voiceOptions() *ebitenp2l.VoiceOptions {
 func (g *game) followVoice() {
 	if v := g.char.Voice(); v != nil && v != g.voice {
 		g.voice, g.voiceName = v, "a clip's sound"
-		if snd := g.model.ClipSound(g.rig.PlayingClip()); snd != "" {
+		if snd := g.model.ClipSound(g.rig.Layer(0).Clip()); snd != "" {
 			g.voiceName = path.Base(snd)
 		}
 	}
@@ -353,7 +353,7 @@ func (g *game) Update() error {
 	if g.voice != nil {
 		g.voice.Analyzer().Options.Gain = float32(g.lipGain)
 	} else if g.lipManual != g.lipShown {
-		g.rig.LipSync(float32(g.lipManual))
+		g.rig.LipSync(float32(g.lipManual), [5]float32{})
 		g.lipShown = g.lipManual
 	}
 
@@ -372,7 +372,7 @@ func (g *game) Update() error {
 		}
 		if e.Finished {
 			if g.loopClip && e.Layer == 0 {
-				g.rig.Play(e.Clip) // replay the one-shot clip
+				g.rig.Layer(0).Start(e.Clip) // replay the one-shot clip
 			}
 			g.events = append(g.events, fmt.Sprintf("%6.2fs  %s finished", g.now, name))
 		} else {
@@ -465,7 +465,7 @@ func (g *game) click(sx, sy float64) {
 // tapArea does what a click on hit area i does (the Controls window's hit
 // area buttons): it plays a clip of the area's tap group.
 func (g *game) tapArea(i int) {
-	if _, err := g.rig.PlayGroup(g.model.TapGroup(i), -1, p2l.PriorityNormal); err != nil {
+	if _, err := g.rig.Layer(0).PlayGroup(g.model.TapGroup(i), -1, p2l.PriorityNormal); err != nil {
 		g.message = err.Error()
 	}
 	g.showHit(i)

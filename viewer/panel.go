@@ -283,25 +283,25 @@ func (g *game) controlUI(ctx *debugui.Context) {
 				if label == "" {
 					label = m.Clips[c].ID
 				}
-				if r.PlayingClip() == c {
+				if r.Layer(0).Clip() == c {
 					label = "> " + label
 				}
-				ctx.Button(label).On(func() { r.Play(c) })
+				ctx.Button(label).On(func() { r.Layer(0).Start(c) })
 			})
 		})
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button("Stop").On(func() { r.Stop() })
+		ctx.Button("Stop").On(func() { r.Layer(0).Stop() })
 		ctx.Checkbox(&g.loopClip, "Loop")
 		ctx.SetGridLayout(nil, nil)
-		if c := r.PlayingClip(); c >= 0 {
-			ctx.Text(fmt.Sprintf("%s  %.2f / %.2f s", m.Clips[c].ID, r.ClipTime(), m.Clips[c].Duration))
+		if c := r.Layer(0).Clip(); c >= 0 {
+			ctx.Text(fmt.Sprintf("%s  %.2f / %.2f s", m.Clips[c].ID, r.Layer(0).Time(), m.Clips[c].Duration))
 		}
 		ctx.Text("Events:")
 		ctx.Loop(len(g.events), func(k int) { ctx.Text(g.events[len(g.events)-1-k]) })
 	})
 	ctx.Header("Expressions", true, func() {
 		ctx.Button("Neutral").On(func() {
-			r.SetExpression(-1)
+			r.Expressions().Clear()
 			for i := range g.panel.stacked {
 				g.panel.stacked[i] = false
 			}
@@ -314,16 +314,16 @@ func (g *game) controlUI(ctx *debugui.Context) {
 				label = e.ID
 			}
 			ctx.Button(label).On(func() {
-				r.SetExpression(k)
+				r.Expressions().Set(k)
 				for i := range g.panel.stacked {
 					g.panel.stacked[i] = i == k
 				}
 			})
 			ctx.Checkbox(&g.panel.stacked[k], "stack").On(func() {
 				if g.panel.stacked[k] {
-					r.AddExpression(k)
+					r.Expressions().Add(k)
 				} else {
-					r.RemoveExpression(k)
+					r.Expressions().Remove(k)
 				}
 			})
 		})
@@ -364,7 +364,13 @@ func (g *game) controlUI(ctx *debugui.Context) {
 		}{{p2l.BehaviorBlink, "Blink"}, {p2l.BehaviorBreath, "Breath"}, {p2l.BehaviorLookAt, "Look at mouse"}, {p2l.BehaviorLipSync, "Lip sync"}} {
 			on := r.Behaviors()&b.bit != 0
 			ctx.IDScope(b.name, func() {
-				ctx.Checkbox(&on, b.name).On(func() { r.EnableBehavior(b.bit, on) })
+				ctx.Checkbox(&on, b.name).On(func() {
+					if on {
+						r.SetBehaviors(r.Behaviors() | b.bit)
+					} else {
+						r.SetBehaviors(r.Behaviors() &^ b.bit)
+					}
+				})
 			})
 		}
 		ctx.Checkbox(&g.physics, "Physics")
@@ -412,7 +418,7 @@ func (g *game) advancedUI(ctx *debugui.Context) {
 		ctx.Text("extension data: " + *e)
 	}
 	for _, f := range []struct {
-		bit  uint16
+		bit  p2l.Features
 		name string
 	}{{p2l.FeatureSkin, "Runtime skinning"}, {p2l.FeatureExactLinks, "Exact links"}, {p2l.FeatureSim, "Live simulation"}, {p2l.FeatureCollision, "Collision"}} {
 		ctx.IDScope(f.name, func() {
@@ -433,7 +439,7 @@ func (g *game) advancedUI(ctx *debugui.Context) {
 }
 
 // unavailableReason says why an advanced feature is not available.
-func unavailableReason(m *p2l.Model, bit uint16) string {
+func unavailableReason(m *p2l.Model, bit p2l.Features) string {
 	switch bit {
 	case p2l.FeatureSkin:
 		if m.Skins == nil {

@@ -26,7 +26,7 @@ func publishState(g *game) {
 	s := stateObj
 	s.Set("model", g.name)
 	clip := ""
-	if c := g.rig.PlayingClip(); c >= 0 && c < len(g.model.Clips) {
+	if c := g.rig.Layer(0).Clip(); c >= 0 && c < len(g.model.Clips) {
 		clip = g.model.Clips[c].ID
 	}
 	s.Set("clip", clip)

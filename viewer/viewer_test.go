@@ -344,7 +344,7 @@ func TestClickHitArea(t *testing.T) {
 		if g.hitName != c.name {
 			t.Errorf("click at (%v, %v): hit %q, want %q", c.x, c.y, g.hitName, c.name)
 		}
-		if p := g.rig.PlayingClip(); p < 0 || m.Clips[p].Group != c.group {
+		if p := g.rig.Layer(0).Clip(); p < 0 || m.Clips[p].Group != c.group {
 			t.Errorf("click on %s: playing clip %d, want one of group %s", c.name, p, c.group)
 		}
 	}

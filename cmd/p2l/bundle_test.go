@@ -140,7 +140,7 @@ func samePlayback(t *testing.T, a, b *p2l.Model) {
 	compare := func(what string) bool {
 		t.Helper()
 		for i := range a.Meshes {
-			va, vb := ra.MeshVertices(i), rb.MeshVertices(i)
+			va, vb := ra.Mesh(i).Vertices(), rb.Mesh(i).Vertices()
 			if len(va) != len(vb) {
 				t.Errorf("%s: mesh %d: %d vs %d vertices", what, i, len(va), len(vb))
 				return false
@@ -151,8 +151,8 @@ func samePlayback(t *testing.T, a, b *p2l.Model) {
 					return false
 				}
 			}
-			if math.Float32bits(ra.MeshOpacity(i)) != math.Float32bits(rb.MeshOpacity(i)) {
-				t.Errorf("%s: mesh %s opacity %v vs %v", what, a.Meshes[i].ID, ra.MeshOpacity(i), rb.MeshOpacity(i))
+			if math.Float32bits(ra.Mesh(i).Opacity()) != math.Float32bits(rb.Mesh(i).Opacity()) {
+				t.Errorf("%s: mesh %s opacity %v vs %v", what, a.Meshes[i].ID, ra.Mesh(i).Opacity(), rb.Mesh(i).Opacity())
 				return false
 			}
 		}
@@ -187,10 +187,10 @@ func samePlayback(t *testing.T, a, b *p2l.Model) {
 		r.SetMotionSeed(7)
 	}
 	for _, g := range a.ClipGroups() {
-		if _, err := ra.PlayGroup(g, 0, p2l.PriorityForce); err != nil {
+		if _, err := ra.Layer(0).PlayGroup(g, 0, p2l.PriorityForce); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := rb.PlayGroup(g, 0, p2l.PriorityForce); err != nil {
+		if _, err := rb.Layer(0).PlayGroup(g, 0, p2l.PriorityForce); err != nil {
 			t.Fatal(err)
 		}
 		for f := range 90 {

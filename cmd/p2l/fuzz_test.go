@@ -53,7 +53,7 @@ func FuzzTraceInput(f *testing.F) {
 					return // an unknown name: trace stops with this error
 				}
 				if stabilize {
-					r.PhysicsStabilize()
+					r.Physics().Stabilize()
 				}
 				next++
 			}

@@ -168,10 +168,12 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "p2l render: --param %q is not Id=value\n", p)
 			return 2
 		}
-		if !rig.SetParameterByID(id, float32(v)) {
+		i := m.ParameterIndex(id)
+		if i < 0 {
 			fmt.Fprintf(stderr, "p2l render: the model has no parameter %q\n", id)
 			return 2
 		}
+		rig.SetParameter(i, float32(v))
 	}
 	clip := -1
 	if a.clip != "" {
@@ -232,10 +234,10 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 		switch {
 		case clip >= 0 || expr >= 0 || a.behaviors != 0:
 			if expr >= 0 {
-				rig.SetExpression(expr)
+				rig.Expressions().Set(expr)
 			}
 			if clip >= 0 {
-				rig.Play(clip)
+				rig.Layer(0).Start(clip)
 			}
 			rig.UpdateStages(0, stages)
 			t := a.time
@@ -286,9 +288,9 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	}
 	n = max(n, 1)
 	if expr >= 0 {
-		rig.SetExpression(expr)
+		rig.Expressions().Set(expr)
 	}
-	rig.Play(clip)
+	rig.Layer(0).Start(clip)
 	var frames []*image.NRGBA
 	var hist *histogram
 	if a.gifOut != "" {

@@ -148,7 +148,7 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "p2l trace: unknown clip %q; clips: %s\n", *clip, clipList(m))
 			return 1
 		}
-		r.Play(c)
+		r.Layer(0).Start(c)
 	}
 	if *expr != "" {
 		x := m.ExpressionIndex(*expr)
@@ -156,7 +156,11 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "p2l trace: unknown expression %q\n", *expr)
 			return 1
 		}
-		r.SetExpression(x)
+		if x < 0 {
+			r.Expressions().Clear()
+		} else {
+			r.Expressions().Set(x)
+		}
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
@@ -175,7 +179,7 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 		}
 		r.Update(*dt)
 		if stabilize {
-			r.PhysicsStabilize()
+			r.Physics().Stabilize()
 		}
 		if err := r.Err(); err != nil {
 			fmt.Fprintln(stderr, "p2l trace:", err)
@@ -276,13 +280,15 @@ func applyTraceInput(m *p2l.Model, r *p2l.Rig, in *traceInput) (bool, error) {
 		r.SetBehaviorSeed(*in.Seed)
 	}
 	if in.Strength != nil {
-		r.SetBehaviorStrength(*in.Strength)
+		s := r.BehaviorSettings()
+		s.Strength = *in.Strength
+		r.SetBehaviorSettings(s)
 	}
 	if in.LookAt != nil {
 		r.LookAt(in.LookAt[0], in.LookAt[1])
 	}
 	if in.LipSync != nil {
-		r.LipSync(*in.LipSync)
+		r.LipSync(*in.LipSync, [5]float32{})
 	}
 	clipIdx := func(id string) (int, error) {
 		c := m.ClipIndex(id)
@@ -306,53 +312,89 @@ func applyTraceInput(m *p2l.Model, r *p2l.Rig, in *traceInput) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		r.Play(c)
+		r.Layer(0).Start(c)
+	}
+	// The script's layer numbers are checked here: the rig panics on an
+	// index out of range, and a script is file content.
+	layer := func(l int) (p2l.LayerState, error) {
+		if l < 0 || l >= p2l.MaxLayers {
+			return p2l.LayerState{}, fmt.Errorf("layer %d out of range [0, %d)", l, p2l.MaxLayers)
+		}
+		return r.Layer(l), nil
 	}
 	if in.PlayLayer != nil {
 		c, err := clipIdx(in.PlayLayer.Clip)
 		if err != nil {
 			return false, err
 		}
-		r.PlayLayer(in.PlayLayer.Layer, c, in.PlayLayer.Priority)
+		l, err := layer(in.PlayLayer.Layer)
+		if err != nil {
+			return false, err
+		}
+		l.Play(c, in.PlayLayer.Priority)
 	}
 	if in.StopLayer != nil {
-		r.StopLayer(*in.StopLayer)
+		l, err := layer(*in.StopLayer)
+		if err != nil {
+			return false, err
+		}
+		l.Stop()
 	}
 	if in.LayerWeight != nil {
-		r.SetLayerWeight(in.LayerWeight.Layer, in.LayerWeight.Weight)
+		l, err := layer(in.LayerWeight.Layer)
+		if err != nil {
+			return false, err
+		}
+		l.SetWeight(in.LayerWeight.Weight)
 	}
 	if in.Seek != nil {
-		r.Seek(*in.Seek)
+		r.Layer(0).Seek(*in.Seek)
 	}
 	if in.Expression != nil {
 		x, err := exprIdx(*in.Expression)
 		if err != nil {
 			return false, err
 		}
-		r.SetExpression(x)
+		if x < 0 {
+			r.Expressions().Clear()
+		} else {
+			r.Expressions().Set(x)
+		}
 	}
 	if in.AddExpression != nil {
 		x, err := exprIdx(*in.AddExpression)
 		if err != nil {
 			return false, err
 		}
-		r.AddExpression(x)
+		if x >= 0 {
+			r.Expressions().Add(x)
+		}
 	}
 	if in.RemoveExpression != nil {
 		x, err := exprIdx(*in.RemoveExpression)
 		if err != nil {
 			return false, err
 		}
-		r.RemoveExpression(x)
+		if x >= 0 {
+			r.Expressions().Remove(x)
+		}
 	}
 	if in.ShowPose != nil {
-		r.ShowPose(in.ShowPose[0], in.ShowPose[1])
+		g, e := in.ShowPose[0], in.ShowPose[1]
+		var groups []p2l.PoseGroup
+		if m.Pose != nil {
+			groups = m.Pose.Groups
+		}
+		if g < 0 || g >= len(groups) || e < 0 || e >= len(groups[g].Entries) {
+			return false, fmt.Errorf("showPose %d, %d: no such pose group and entry", g, e)
+		}
+		r.ShowPose(g, e)
 	}
 	if in.Opacity != nil {
-		r.SetOpacity(*in.Opacity)
+		r.SetHostOpacity(*in.Opacity)
 	}
 	if in.Wind != nil {
-		r.SetPhysicsWind(in.Wind[0], in.Wind[1])
+		r.Physics().SetWind(in.Wind[0], in.Wind[1])
 	}
 	return in.Stabilize, nil
 }
@@ -388,10 +430,10 @@ func appendTraceFrame(b []byte, m *p2l.Model, r *p2l.Rig, frame int, t float64) 
 		}
 		b = strconv.AppendQuote(b, m.Parts[i].ID)
 		b = append(b, ':')
-		b = appendF32(b, r.PartOpacityMultiplier(i))
+		b = appendF32(b, r.Part(i).OpacityMultiplier())
 	}
 	b = append(b, `},"opacity":`...)
-	b = appendF32(b, r.Opacity())
+	b = appendF32(b, r.OpacityMultiplier())
 	b = append(b, `,"events":[`...)
 	for k, e := range r.Events() {
 		if k > 0 {

@@ -170,7 +170,7 @@ func newMascot(c *ebitenp2l.Character, opts *Options) *mascot {
 	c.SetHitOptions(ebitenp2l.HitOptions{Pixels: true})
 	m.geoM, m.w, m.h = fit(r, m.o.Height)
 	if m.o.Greeting != "" {
-		if clip, err := r.PlayGroup(m.o.Greeting, -1, p2l.PriorityNormal); err == nil {
+		if clip, err := r.Layer(0).PlayGroup(m.o.Greeting, -1, p2l.PriorityNormal); err == nil {
 			m.speak(clip)
 		}
 	}
@@ -195,10 +195,10 @@ func passThroughAllowed(mode PassThroughMode, goos, waylandDisplay string) bool 
 func fit(r *p2l.Rig, height int) (g ebiten.GeoM, w, h int) {
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, mi := range r.RenderOrder() {
-		if !(r.MeshOpacity(mi) > 0) {
+		if !(r.Mesh(mi).Opacity() > 0) {
 			continue
 		}
-		v := r.MeshVertices(mi)
+		v := r.Mesh(mi).Vertices()
 		for k := 0; k+1 < len(v); k += 2 {
 			x, y := float64(v[k]), float64(v[k+1])
 			if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {

@@ -85,9 +85,11 @@ func main() {
 		if err := r.SetIdleGroup("Idle"); err != nil {
 			log.Fatal(err)
 		}
-		if err := r.PlayByName(clips[i%len(clips)]); err != nil {
-			log.Fatal(err)
+		clip := r.Model().ClipIndex(clips[i%len(clips)])
+		if clip < 0 {
+			log.Fatalf("no clip %q", clips[i%len(clips)])
 		}
+		r.Layer(0).Start(clip)
 		r.Update(float64(i%17) * 0.37) // not all in step
 		g.crowd = append(g.crowd, c)
 	}

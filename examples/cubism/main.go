@@ -42,7 +42,7 @@ func (g *game) Update() error {
 		m := g.char.Rig().Model()
 		area, _ := g.char.Tap(float64(x), float64(y))
 		if area >= 0 && !slices.Contains(m.ClipGroups(), m.TapGroup(area)) && len(m.Expressions) > 0 {
-			g.char.Rig().SetExpression(rand.IntN(len(m.Expressions)))
+			g.char.Rig().Expressions().Set(rand.IntN(len(m.Expressions)))
 		}
 	}
 	g.char.Update(1 / float64(ebiten.TPS()))

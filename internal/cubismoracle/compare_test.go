@@ -203,7 +203,7 @@ func compare(t *testing.T, m *moc3.Moc, model *p2l.Model, ps []pose) comparison 
 		visMismatch := ""
 		for i, a := range m.ArtMeshes {
 			j := mesh[i]
-			got := rig.MeshVisible(j)
+			got := rig.Mesh(j).Visible()
 			if got != want.Enabled[i] {
 				if visMismatch == "" {
 					visMismatch = fmt.Sprintf("%s: %s oracle enabled %v, rig visible %v", ps.label, a.ID, want.Enabled[i], got)
@@ -213,7 +213,7 @@ func compare(t *testing.T, m *moc3.Moc, model *p2l.Model, ps []pose) comparison 
 			if !got {
 				continue
 			}
-			verts := rig.MeshVertices(j)
+			verts := rig.Mesh(j).Vertices()
 			if len(verts) != 2*len(want.Vertices[i]) {
 				t.Fatalf("%s: %s has %d vertex coordinates, oracle %d", ps.label, a.ID, len(verts), 2*len(want.Vertices[i]))
 			}
@@ -234,11 +234,11 @@ func compare(t *testing.T, m *moc3.Moc, model *p2l.Model, ps []pose) comparison 
 				}
 				c.excess.see(d-vertexBound-float32Allowance*spread, where)
 			}
-			op := rig.MeshOpacity(j)
+			op := rig.Mesh(j).Opacity()
 			c.opacity.see(math.Abs(float64(op)-want.Opacity[i]), func() string {
 				return fmt.Sprintf("%s, %s: rig %.7g, oracle %.7g", ps.label, a.ID, op, want.Opacity[i])
 			})
-			mul, scr := rig.MeshColors(j)
+			mul, scr := rig.Mesh(j).Colors()
 			for k := range 3 {
 				dm := math.Abs(float64(mul[k]) - want.Multiply[i][k])
 				ds := math.Abs(float64(scr[k]) - want.Screen[i][k])
@@ -293,7 +293,7 @@ func compare(t *testing.T, m *moc3.Moc, model *p2l.Model, ps []pose) comparison 
 			if p.Offscreen < 0 || !want.PartEnabled[i] {
 				continue
 			}
-			comp := rig.GroupComposite(part[i])
+			comp := rig.Part(part[i]).Composite()
 			wantOp := min(max(want.PartOpacity[i], 0), 1) // GroupComposite clamps
 			d := math.Abs(float64(comp.Opacity) - wantOp)
 			for k := range 3 {

@@ -396,7 +396,7 @@ func TestLoadSamples(t *testing.T) {
 			r.SetClipPose(true)
 			for _, g := range m.ClipGroups() {
 				for k := range doc.FileReferences.Motions[g] {
-					if _, err := r.PlayGroup(g, k, p2l.PriorityForce); err != nil {
+					if _, err := r.Layer(0).PlayGroup(g, k, p2l.PriorityForce); err != nil {
 						t.Fatal(err)
 					}
 					for f := range 60 {
@@ -405,7 +405,7 @@ func TestLoadSamples(t *testing.T) {
 							continue
 						}
 						for i := range m.Meshes {
-							for _, v := range r.MeshVertices(i) {
+							for _, v := range r.Mesh(i).Vertices() {
 								if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 									t.Fatalf("%s[%d] frame %d: mesh %s not finite", g, k, f, m.Meshes[i].ID)
 								}

@@ -42,16 +42,18 @@ func FuzzImport(f *testing.F) {
 		r := m.NewRig()
 		r.SetBehaviors(p2l.AllBehaviors)
 		for c := range m.Clips {
-			r.PlayLayer(c%p2l.MaxLayers, c, 1)
+			r.Layer(c%p2l.MaxLayers).Play(c, 1)
 		}
 		for x := range m.Expressions {
-			r.AddExpression(x)
+			r.Expressions().Add(x)
 		}
-		r.ShowPose(0, 1)
+		if m.Pose != nil && len(m.Pose.Groups) > 0 && len(m.Pose.Groups[0].Entries) > 1 {
+			r.ShowPose(0, 1) // indices the model has (others panic)
+		}
 		for _, dt := range []float64{0, 1.0 / 60, 0.5, 7, 1e9} {
 			r.Update(dt)
 		}
-		r.PhysicsStabilize()
+		r.Physics().Stabilize()
 	})
 }
 
@@ -121,7 +123,7 @@ func FuzzLoadModel3(f *testing.F) {
 		}
 		r := m.NewRig()
 		for c := range m.Clips {
-			r.PlayLayer(c%p2l.MaxLayers, c, 1)
+			r.Layer(c%p2l.MaxLayers).Play(c, 1)
 		}
 		for range 3 {
 			r.Update(0.25)

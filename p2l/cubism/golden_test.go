@@ -75,7 +75,7 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 			if r.Err() != nil {
 				t.Fatal(r.Err())
 			}
-			r.SetPhysicsWind(c.Wind[0], c.Wind[1])
+			r.Physics().SetWind(c.Wind[0], c.Wind[1])
 			in := make([]int, len(c.InputIDs))
 			for k, id := range c.InputIDs {
 				in[k] = m.ParameterIndex(id)
@@ -91,7 +91,7 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 				}
 				if fr.Stabilize {
 					r.UpdateStages(0, 0) // pose the frame without physics
-					r.PhysicsStabilize()
+					r.Physics().Stabilize()
 				} else {
 					r.UpdateStages(fr.Dt, p2l.StagePhysics)
 				}
@@ -246,7 +246,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 	for f, fr := range g.Frames {
 		var got []string
 		if fr.Play != "" {
-			r.Play(m.ClipIndex(fr.Play))
+			r.Layer(0).Start(m.ClipIndex(fr.Play))
 			r.ResetParameters()
 			r.UpdateStages(0, p2l.StageClips) // as the framework was driven
 			got = newestEvents(r, 0, got)
@@ -261,7 +261,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 				t.Fatalf("frame %d parameter %s = %v, Cubism %v", f, m.Parameters[i].ID, got, want)
 			}
 		}
-		if got := float64(r.Opacity()); math.Abs(got-fr.Opacity) > 1e-7 {
+		if got := float64(r.OpacityMultiplier()); math.Abs(got-fr.Opacity) > 1e-7 {
 			t.Fatalf("frame %d opacity %v, Cubism %v", f, got, fr.Opacity)
 		}
 		got = newestEvents(r, fr.Dt, got)
@@ -279,9 +279,9 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 // which may be the same clip, so the event's time must lie in the newest
 // clip's last step).
 func newestEvents(r *p2l.Rig, dt float64, dst []string) []string {
-	now := r.LayerTime(0)
+	now := r.Layer(0).Time()
 	for _, e := range r.Events() {
-		if at := float64(e.Time); e.Clip == r.LayerClip(0) && !e.Finished && at <= now+1e-9 && at >= now-dt-1e-9 {
+		if at := float64(e.Time); e.Clip == r.Layer(0).Clip() && !e.Finished && at <= now+1e-9 && at >= now-dt-1e-9 {
 			dst = append(dst, e.Value)
 		}
 	}
@@ -347,7 +347,7 @@ func TestPoseMatchesCubism(t *testing.T) {
 		}
 		r.UpdateStages(fr.Dt, p2l.StagePose)
 		for i, want := range fr.Opacity {
-			got := float64(r.PoseOpacity(i))
+			got := float64(r.Part(i).PoseOpacity())
 			worst = max(worst, math.Abs(got-want))
 			if math.Abs(got-want) > 1e-7 { // of the opacity's range 0..1
 				t.Fatalf("frame %d part %s opacity %v, Cubism %v", f, g.Parts[i], got, want)
@@ -379,7 +379,7 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	worst := 0.0
 	for f, fr := range g.ExprFrames {
 		if fr.Start {
-			r.SetExpression(0)
+			r.Expressions().Set(0)
 			r.UpdateStages(0, p2l.StageExpressions) // as the framework was driven
 		}
 		r.UpdateStages(fr.Dt, p2l.StageExpressions)
@@ -531,31 +531,33 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 	if g.Blink.Interval != 0.5 {
 		t.Fatalf("blink interval %v: the draw would be random", g.Blink.Interval)
 	}
-	r.SetBlinkSettings(p2l.BlinkSettings{Closing: g.Blink.Closing, Closed: g.Blink.Closed, Opening: g.Blink.Opening})
+	s := r.BehaviorSettings()
+	s.Blink = p2l.BlinkSettings{Closing: g.Blink.Closing, Closed: g.Blink.Closed, Opening: g.Blink.Opening}
+	r.SetBehaviorSettings(s)
 	worst := 0.0
 	for f, fr := range g.Frames {
 		if fr.Play != nil {
 			group, index, priority := fr.Play[0].(string), int(fr.Play[1].(float64)), int(fr.Play[2].(float64))
-			_, err := r.PlayGroup(group, index, priority)
+			_, err := r.Layer(0).PlayGroup(group, index, priority)
 			if started := err == nil; started != fr.Started {
 				t.Fatalf("frame %d: PlayGroup(%s, %d, %d) started %v, the framework %v (%v)", f, group, index, priority, started, fr.Started, err)
 			}
 		}
 		if fr.Set != nil {
-			r.SetParameterByID(fr.Set[0].(string), float32(fr.Set[1].(float64)))
+			r.SetParameter(r.Model().ParameterIndex(fr.Set[0].(string)), float32(fr.Set[1].(float64)))
 		}
 		if fr.Look != nil {
 			r.LookAt(fr.Look[0], fr.Look[1])
 		}
 		if fr.Expression {
-			r.SetExpression(0)
+			r.Expressions().Set(0)
 		}
 		if fr.Idle {
 			if err := r.SetIdleGroup("Idle"); err != nil {
 				t.Fatal(err)
 			}
 		}
-		r.LipSync(fr.Lip)
+		r.LipSync(fr.Lip, [5]float32{})
 		r.Update(fr.Dt)
 		for i, want := range fr.Values {
 			p := m.Parameters[i]

@@ -96,7 +96,7 @@ const (
 func wantVertices(t *testing.T, r *p2l.Rig, mesh string, want ...[2]float64) {
 	t.Helper()
 	i := r.Model().MeshIndex(mesh)
-	got := r.MeshVertices(i)
+	got := r.Mesh(i).Vertices()
 	if len(got) != 2*len(want) {
 		t.Fatalf("%s: %d vertex floats, want %d", mesh, len(got), 2*len(want))
 	}
@@ -173,8 +173,8 @@ func TestMocKeyformGrid(t *testing.T) {
 	y0 := w[2]*2 + w[3]*4 // and y (0, 0, 2, 4)
 	r := rigAt(t, model, map[string]float32{"ParamA": 2.5, "ParamB": 0.5})
 	wantVertices(t, r, "Grid", px(x0, y0), px(x0+1, y0), px(x0, y0+1))
-	wantValue(t, "opacity", r.MeshOpacity(0), w[0]*1+w[1]*0.5+w[2]*0.8+w[3]*0.2)
-	mul, scr := r.MeshColors(0)
+	wantValue(t, "opacity", r.Mesh(0).Opacity(), w[0]*1+w[1]*0.5+w[2]*0.8+w[3]*0.2)
+	mul, scr := r.Mesh(0).Colors()
 	wantColor(t, "multiply", mul, [3]float64{w[0]*1 + w[1]*0.5 + w[2]*1 + w[3]*0, 1, 1})
 	wantColor(t, "screen", scr, [3]float64{w[2]*0.4 + w[3]*0.8, 0, 0})
 	// B = 0.5 is 0.5 from OneKey's only key 1: outside (ε = 0.1).
@@ -202,7 +202,7 @@ func TestMocKeyformGrid(t *testing.T) {
 	} {
 		r = rigAt(t, model, map[string]float32{"ParamA": c.a, "ParamB": c.b})
 		wantOrder(t, r, c.want...)
-		if vis := r.MeshVisible(0); vis != slices.Contains(c.want, "Grid") {
+		if vis := r.Mesh(0).Visible(); vis != slices.Contains(c.want, "Grid") {
 			t.Errorf("A=%v B=%v: Grid visible %v", c.a, c.b, vis)
 		}
 	}
@@ -305,8 +305,8 @@ func TestMocWarp(t *testing.T) {
 			}
 			r := rigAt(t, lowerSem(t, m, c.v), nil)
 			wantVertices(t, r, "In", c.want...)
-			wantValue(t, "opacity", r.MeshOpacity(0), 0.5*0.8)
-			mul, scr := r.MeshColors(0)
+			wantValue(t, "opacity", r.Mesh(0).Opacity(), 0.5*0.8)
+			mul, scr := r.Mesh(0).Colors()
 			if c.v >= moc3write.V42 {
 				wantColor(t, "multiply", mul, [3]float64{0.5 * 0.5, 1 * 0.5, 1})
 				wantColor(t, "screen", scr, [3]float64{0.2 + 0.5 - 0.2*0.5, 0, 0})
@@ -408,13 +408,13 @@ func TestMocParts(t *testing.T) {
 	rootGroup(m)
 	model := lowerSem(t, m, moc3write.V40)
 	r := rigAt(t, model, nil)
-	wantValue(t, "A opacity", r.MeshOpacity(0), 1)
-	wantValue(t, "B opacity (hidden part)", r.MeshOpacity(1), 0)
-	r.SetPartOpacity(1, 0.5)
-	r.SetPartOpacity(0, 0.5)
+	wantValue(t, "A opacity", r.Mesh(0).Opacity(), 1)
+	wantValue(t, "B opacity (hidden part)", r.Mesh(1).Opacity(), 0)
+	r.Part(1).SetHostOpacity(0.5)
+	r.Part(0).SetHostOpacity(0.5)
 	r.Evaluate()
-	wantValue(t, "A opacity", r.MeshOpacity(0), 0.5)
-	wantValue(t, "B opacity", r.MeshOpacity(1), 0.8*0.5*0.5) // own × PartHidden × PartRoot
+	wantValue(t, "A opacity", r.Mesh(0).Opacity(), 0.5)
+	wantValue(t, "B opacity", r.Mesh(1).Opacity(), 0.8*0.5*0.5) // own × PartHidden × PartRoot
 
 	// A pose whose group lists the hidden part first shows it.
 	posed, _, err := Import(model, "", File{Name: "x.pose3.json", Data: []byte(`{"Type": "Live2D Pose", "Groups": [[{"Id": "PartHidden", "Link": []}]]}`)})
@@ -422,7 +422,7 @@ func TestMocParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = rigAt(t, posed, nil)
-	wantValue(t, "B opacity (posed)", r.MeshOpacity(1), 0.8)
+	wantValue(t, "B opacity (posed)", r.Mesh(1).Opacity(), 0.8)
 }
 
 // TestMocDrawOrder: draw orders round half away from zero, clamp to their
@@ -531,7 +531,7 @@ func TestMocBlendShapeConstraints(t *testing.T) {
 	// 0.1875): x += 0.25, opacity = 1 − 0.5·0.25.
 	w := 0.5 * math.Min(1-0.5, 1-0.25)
 	wantVertices(t, r, "M", px(w, 0), px(1+w, 0), px(w, 1))
-	wantValue(t, "opacity", r.MeshOpacity(0), 1-0.5*w)
+	wantValue(t, "opacity", r.Mesh(0).Opacity(), 1-0.5*w)
 }
 
 // TestMocDeformerColorBlendShapes: blend shapes of deformers add their
@@ -579,13 +579,13 @@ func TestMocDeformerColorBlendShapes(t *testing.T) {
 	rootGroup(m)
 	model := lowerSem(t, m, moc3write.V50)
 	r := rigAt(t, model, map[string]float32{"ParamS": 0.5})
-	mul, scr := r.MeshColors(model.MeshIndex("InR"))
+	mul, scr := r.Mesh(model.MeshIndex("InR")).Colors()
 	// R at ParamS 0.5: multiply (0, 0, 0) + 0.5·(0.5, 0.25, 0) = (0.25,
 	// 0.125, 0); screen (1, 0.25, 0.75) + 0.5·(0, 0.5, −0.5) = (1, 0.5,
 	// 0.5). The mesh's own colours are white and black: it shows R's.
 	wantColor(t, "InR multiply", mul, [3]float64{0.25, 0.125, 0})
 	wantColor(t, "InR screen", scr, [3]float64{1, 0.5, 0.5})
-	mul, scr = r.MeshColors(model.MeshIndex("InW"))
+	mul, scr = r.Mesh(model.MeshIndex("InW")).Colors()
 	// W: multiply (0.5, 1, 1) + 0.5·(0.25, 0, 0) = (0.625, 1, 1); screen
 	// (0.2, 0, 0) + 0.5·(0.4, 0.5, 0) = (0.4, 0.25, 0).
 	wantColor(t, "InW multiply", mul, [3]float64{0.625, 1, 1})
@@ -593,7 +593,7 @@ func TestMocDeformerColorBlendShapes(t *testing.T) {
 	// ParamZ's shape turns R by 90° and has no colour difference: R keeps
 	// its keyform colours, multiply (0, 0, 0), screen (1, 0.25, 0.75).
 	r = rigAt(t, model, map[string]float32{"ParamZ": 1})
-	mul, scr = r.MeshColors(model.MeshIndex("InR"))
+	mul, scr = r.Mesh(model.MeshIndex("InR")).Colors()
 	wantColor(t, "InR multiply (ParamZ)", mul, [3]float64{0, 0, 0})
 	wantColor(t, "InR screen (ParamZ)", scr, [3]float64{1, 0.25, 0.75})
 	// The turn itself: R's frame at the origin, angle 90°, scale 0.01:
@@ -659,7 +659,7 @@ func TestMocDrawableFlags(t *testing.T) {
 		wantBlend(glow, p2l.BlendColor, p2l.AlphaDisjointOver)
 		part := m.PartIndex("PartFace")
 		r := rigAt(t, m, map[string]float32{"ParamEyeLOpen": 0.5})
-		c := r.GroupComposite(part)
+		c := r.Part(part).Composite()
 		if c.Blend != p2l.BlendAddGlow || c.AlphaBlend != p2l.AlphaOut || !c.InvertMask || !slices.Equal(c.MaskMeshes, []int{2}) {
 			t.Errorf("offscreen composite %+v", c)
 		}

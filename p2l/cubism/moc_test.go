@@ -69,16 +69,14 @@ func TestReadMocSamples(t *testing.T) {
 			for pi, pose := range poses {
 				r.ResetParameters()
 				if pose != nil {
-					if !r.SetParameterValues(pose) {
-						t.Fatal("SetParameterValues refused")
-					}
+					r.SetParameterValues(pose)
 				}
 				r.Evaluate()
 				if r.Err() != nil {
 					t.Fatalf("pose %d: %v", pi, r.Err())
 				}
 				for i := range back.Meshes {
-					for _, v := range r.MeshVertices(i) {
+					for _, v := range r.Mesh(i).Vertices() {
 						if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 							t.Fatalf("pose %d: mesh %q: vertex %v", pi, back.Meshes[i].ID, v)
 						}

@@ -66,32 +66,32 @@ func recordFrames(t *testing.T, m *p2l.Model) []byte {
 			t.Fatal(err)
 		}
 		for i := range m.Meshes {
-			for _, v := range r.MeshVertices(i) {
+			for _, v := range r.Mesh(i).Vertices() {
 				f32(v)
 			}
-			f32(r.MeshOpacity(i))
-			mul, scr := r.MeshColors(i)
+			f32(r.Mesh(i).Opacity())
+			mul, scr := r.Mesh(i).Colors()
 			for c := range 3 {
 				f32(mul[c])
 				f32(scr[c])
 			}
-			f32(r.MeshDrawOrder(i))
-			if r.MeshVisible(i) {
+			f32(r.Mesh(i).DrawOrder())
+			if r.Mesh(i).Visible() {
 				i32(1)
 			} else {
 				i32(0)
 			}
-			i32(int(r.MeshChanges(i)))
+			i32(int(r.Mesh(i).Changes()))
 		}
 		for i := range m.Parts {
-			f32(r.PartOpacity(i))
-			f32(r.PartDrawOrder(i))
-			mul, scr := r.PartColors(i)
+			f32(r.Part(i).Opacity())
+			f32(r.Part(i).DrawOrder())
+			mul, scr := r.Part(i).Colors()
 			for c := range 3 {
 				f32(mul[c])
 				f32(scr[c])
 			}
-			g := r.GroupComposite(i)
+			g := r.Part(i).Composite()
 			f32(g.Opacity)
 			for c := range 3 {
 				f32(g.Multiply[c])

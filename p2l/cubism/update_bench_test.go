@@ -46,7 +46,7 @@ func TestSampleUpdateAllocs(t *testing.T) {
 			clips := map[int]bool{}
 			if a := testing.AllocsPerRun(600, func() {
 				r.Update(1.0 / 30)
-				clips[r.LayerClip(0)] = true
+				clips[r.Layer(0).Clip()] = true
 			}); a != 0 {
 				t.Errorf("%v allocations per Update", a)
 			}

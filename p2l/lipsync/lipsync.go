@@ -5,16 +5,16 @@
 // (ebitenp2l.Voice) does.
 //
 // Feed an Analyzer the samples being heard now, once per frame, and give
-// the result to p2l.Rig.LipSyncVowels:
+// the result to p2l.Rig.LipSync:
 //
 //	var a lipsync.Analyzer
 //	f := a.Analyze(window, 44100, dt) // mono samples in [−1, 1]
-//	rig.LipSyncVowels(f.Level, f.Vowels)
+//	rig.LipSync(f.Level, f.Vowels)
 //
 // # Method
 //
 // Level: the root mean square of the window times Options.Gain, clamped to
-// [0, 1] (the rule of p2l.Rig.LipSyncSamples).
+// [0, 1].
 //
 // Vowel: the window (its last 50 ms at most) is low-pass filtered and
 // decimated to about 11 kHz, pre-emphasized (first-order, 50 Hz), weighted

@@ -44,7 +44,7 @@ func renderConformanceInto(t *testing.T, c conformance.Model, p conformance.Pose
 	}
 	rig := m.NewRig()
 	for id, v := range p.Values {
-		rig.SetParameterByID(id, v)
+		rig.SetParameter(m.ParameterIndex(id), v)
 	}
 	rig.Evaluate()
 	w := int(math.Round(float64(m.Canvas.Width) * s))

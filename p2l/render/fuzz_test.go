@@ -30,7 +30,7 @@ func FuzzRender(f *testing.F) {
 		r.TextureOptions.MaxPixels = 1 << 16
 		rgba := image.NewRGBA(image.Rect(0, 0, 24, 16))
 		nrgba := image.NewNRGBA(image.Rect(0, 0, 16, 24))
-		for _, bits := range []uint16{0, m.AdvancedAvailable()} {
+		for _, bits := range []p2l.Features{0, m.AdvancedAvailable()} {
 			rig := m.NewRig()
 			rig.SetAdvanced(bits)
 			rig.Update(1.0 / 30)

@@ -40,7 +40,7 @@ type hitFrame interface {
 //     coverage at the point (the maximum texel alpha of its mask meshes,
 //     1 − that when inverted; mask meshes are not culled);
 //   - times the opacity and mask coverage of every isolated group around
-//     the mesh (GroupComposite).
+//     the mesh (PartState.Composite).
 //
 // Blend modes do not change the test: a fragment counts by its own alpha.
 // The point is taken where it lies, not snapped to a pixel centre. The
@@ -51,7 +51,7 @@ func (r *Renderer) MeshAt(rig *p2l.Rig, x, y, threshold float32) int {
 	if rig == nil {
 		return -1
 	}
-	return r.meshAt(rig, x, y, threshold)
+	return r.meshAt(rigFrame{rig}, x, y, threshold)
 }
 
 // HitTestAlpha is the hit-area test by drawn pixels: the hit area
@@ -66,7 +66,7 @@ func (r *Renderer) HitTestAlpha(rig *p2l.Rig, x, y, threshold float32) int {
 	if rig == nil {
 		return -1
 	}
-	return r.hitTestAlpha(rig, x, y, threshold)
+	return r.hitTestAlpha(rigFrame{rig}, x, y, threshold)
 }
 
 func (r *Renderer) hitTestAlpha(f hitFrame, x, y, threshold float32) int {
@@ -85,7 +85,7 @@ func (r *Renderer) MeshAlphaAt(rig *p2l.Rig, mi int, x, y float32) (alpha float3
 		return 0, false
 	}
 	r.usePages(rig.Model(), false)
-	return r.fragmentAlphaAt(rig, rig.Model(), mi, float64(x), float64(y))
+	return r.fragmentAlphaAt(rigFrame{rig}, rig.Model(), mi, float64(x), float64(y))
 }
 
 func (r *Renderer) meshAt(f frame, x, y, threshold float32) int {

@@ -31,9 +31,11 @@ func rigAt(t *testing.T, m *p2l.Model, values map[string]float32) (*p2l.Rig, *Re
 	t.Helper()
 	rig := m.NewRig()
 	for id, v := range values {
-		if !rig.SetParameterByID(id, v) {
+		i := m.ParameterIndex(id)
+		if i < 0 {
 			t.Fatalf("no parameter %s", id)
 		}
+		rig.SetParameter(i, v)
 	}
 	rig.Evaluate()
 	if err := rig.Err(); err != nil {

@@ -167,6 +167,20 @@ type frame interface {
 	GroupComposite(part int) p2l.Composite
 }
 
+// rigFrame is a rig read as a frame (the rig's per-mesh and per-part
+// views, method by method). A struct of one pointer, it goes into the
+// interface without allocating.
+type rigFrame struct{ *p2l.Rig }
+
+func (f rigFrame) MeshVertices(i int) []float32 { return f.Mesh(i).Vertices() }
+func (f rigFrame) MeshUVs(i int) []float32      { return f.Mesh(i).UVs() }
+func (f rigFrame) MeshIndices(i int) []uint32   { return f.Mesh(i).Indices() }
+func (f rigFrame) MeshOpacity(i int) float32    { return f.Mesh(i).Opacity() }
+func (f rigFrame) MeshColors(i int) (multiply, screen p2l.Color) {
+	return f.Mesh(i).Colors()
+}
+func (f rigFrame) GroupComposite(part int) p2l.Composite { return f.Part(part).Composite() }
+
 // Render draws rig's last evaluation into dst with a zero Renderer.
 func Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
 	var r Renderer
@@ -178,7 +192,7 @@ func Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
 // *image.NRGBA receives straight output, drawn with float layers so that
 // straight colour stays exact at low alpha (both fast); any other
 // draw.Image is written pixel by pixel like *image.RGBA. It returns the
-// rig's failure if the rig is inert, or an error wrapping ErrGroupLayers
+// rig's failure if the rig has failed (Rig.Err), or an error wrapping ErrGroupLayers
 // (before drawing anything) when its isolated groups need more layer
 // memory than MaxGroupPixels; undecodable texture pages are not an error
 // (see TextureInfo).
@@ -186,7 +200,7 @@ func (r *Renderer) Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
 	if rig == nil {
 		return errors.New("render: nil rig")
 	}
-	return r.render(rig, dst, opts)
+	return r.render(rigFrame{rig}, dst, opts)
 }
 
 // TextureInfo reports the texture pages of the model last drawn or hit

@@ -44,15 +44,17 @@ func loadCharacter(t *testing.T, withExtensions bool) *p2l.Model {
 func setParams(t *testing.T, r *p2l.Rig, kv map[string]float32) {
 	t.Helper()
 	for id, v := range kv {
-		if !r.SetParameterByID(id, v) {
+		if i := r.Model().ParameterIndex(id); i < 0 {
 			t.Fatalf("no parameter %s", id)
+		} else {
+			r.SetParameter(i, v)
 		}
 	}
 }
 
 func TestAdvancedFeatures(t *testing.T) {
 	m := loadCharacter(t, true)
-	want := uint16(p2l.FeatureSkin | p2l.FeatureSim | p2l.FeatureCollision) // no arcs: exact links not carried
+	want := p2l.Features(p2l.FeatureSkin | p2l.FeatureSim | p2l.FeatureCollision) // no arcs: exact links not carried
 	if got := m.AdvancedAvailable(); got != want {
 		t.Fatalf("AdvancedAvailable = %04b, want %04b", got, want)
 	}
@@ -76,8 +78,8 @@ func TestAdvancedFeatures(t *testing.T) {
 	// The waving hand is an attachable bone: the forearm's frame, at the
 	// elbow, turned by the forearm angle (−30° at ParamArmRElbow 1).
 	r.SetAdvanced(0)
-	if r.BoneCount() != 1 || r.BoneID(0) != "HandR" {
-		t.Fatalf("bones: %d, %q", r.BoneCount(), r.BoneID(0))
+	if b := r.Model().Bones.Attachable; len(b) != 1 || b[0].ID != "HandR" {
+		t.Fatalf("bones: %+v", b)
 	}
 	setParams(t, r, map[string]float32{"ParamArmRElbow": 1})
 	r.Evaluate()
@@ -110,7 +112,7 @@ func TestSkinnedSleeve(t *testing.T) {
 	// the arm rotations are identities, so these are the painted canvas
 	// positions).
 	cub.Evaluate()
-	rest := append([]float32(nil), cub.MeshVertices(sleeve)...)
+	rest := append([]float32(nil), cub.Mesh(sleeve).Vertices()...)
 
 	// At the keys, with the upper arm turned (a parameter off the skin's
 	// axes, between its own keys) and the body leaning.
@@ -122,7 +124,7 @@ func TestSkinnedSleeve(t *testing.T) {
 				setParams(t, skin, p)
 				cub.Evaluate()
 				skin.Evaluate()
-				a, b := cub.MeshVertices(sleeve), skin.MeshVertices(sleeve)
+				a, b := cub.Mesh(sleeve).Vertices(), skin.Mesh(sleeve).Vertices()
 				for i := range a {
 					if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
 						t.Fatalf("wave %v elbow %v arm %v: coordinate %d skinned %v, Cubism %v (correction must be 0 at keys)", wave, elbow, arm, i, b[i], a[i])
@@ -140,7 +142,7 @@ func TestSkinnedSleeve(t *testing.T) {
 	setParams(t, skin, p)
 	cub.Evaluate()
 	skin.Evaluate()
-	a, b := cub.MeshVertices(sleeve), skin.MeshVertices(sleeve)
+	a, b := cub.Mesh(sleeve).Vertices(), skin.Mesh(sleeve).Vertices()
 	rot := func(q pt, deg float64) pt {
 		s, c := math.Sincos(deg * math.Pi / 180)
 		r := q.sub(elbowR)
@@ -210,7 +212,7 @@ func TestRibbonSimulation(t *testing.T) {
 		sim.Evaluate()
 	}
 	dist := func() (maxD float64) {
-		a, b := cub.MeshVertices(mi), sim.MeshVertices(mi)
+		a, b := cub.Mesh(mi).Vertices(), sim.Mesh(mi).Vertices()
 		for i := 0; i < len(a); i += 2 {
 			maxD = math.Max(maxD, math.Hypot(float64(a[i]-b[i]), float64(a[i+1]-b[i+1])))
 		}
@@ -227,11 +229,11 @@ func TestRibbonSimulation(t *testing.T) {
 	setParams(t, cub, map[string]float32{"ParamBodyAngleX": 10})
 	setParams(t, sim, map[string]float32{"ParamBodyAngleX": 10})
 	step(6)
-	if d := dist(); d < 1 || !allFinite(sim.MeshVertices(mi)) {
-		t.Errorf("after a lean: tails %.3f px from the keyform pose (want a visible lag), finite %v", d, allFinite(sim.MeshVertices(mi)))
+	if d := dist(); d < 1 || !allFinite(sim.Mesh(mi).Vertices()) {
+		t.Errorf("after a lean: tails %.3f px from the keyform pose (want a visible lag), finite %v", d, allFinite(sim.Mesh(mi).Vertices()))
 	}
 	// Pinned top row follows the body exactly (kinematic on its target).
-	a, b := cub.MeshVertices(mi), sim.MeshVertices(mi)
+	a, b := cub.Mesh(mi).Vertices(), sim.Mesh(mi).Vertices()
 	for v := 0; v <= ribbonCols; v++ {
 		if math.Abs(float64(a[2*v]-b[2*v])) > 1e-3 || math.Abs(float64(a[2*v+1]-b[2*v+1])) > 1e-3 {
 			t.Errorf("pinned vertex %d at (%v, %v), target (%v, %v)", v, b[2*v], b[2*v+1], a[2*v], a[2*v+1])
@@ -240,7 +242,7 @@ func TestRibbonSimulation(t *testing.T) {
 	// Settled under the lean, the tails hang plumb where the keyforms shear
 	// them with the body: a few pixels apart, not more.
 	step(300)
-	if d := dist(); d > 10 || !allFinite(sim.MeshVertices(mi)) {
+	if d := dist(); d > 10 || !allFinite(sim.Mesh(mi).Vertices()) {
 		t.Errorf("tails settled under a lean %.3f px from the keyform pose; want < 10", d)
 	}
 	// Upright again, weak goals and gravity keep the painted shape within
@@ -248,7 +250,7 @@ func TestRibbonSimulation(t *testing.T) {
 	setParams(t, cub, map[string]float32{"ParamBodyAngleX": 0})
 	setParams(t, sim, map[string]float32{"ParamBodyAngleX": 0})
 	step(300)
-	if d := dist(); d > 3 || !allFinite(sim.MeshVertices(mi)) {
+	if d := dist(); d > 3 || !allFinite(sim.Mesh(mi).Vertices()) {
 		t.Errorf("settled tails %.3f px from the painted pose; want < 3", d)
 	}
 
@@ -259,12 +261,12 @@ func TestRibbonSimulation(t *testing.T) {
 	// a gale of 100 g may pull one back in a little: no drawn vertex may be
 	// more than 2 px inside it (1.42 px seen).
 	setParams(t, sim, map[string]float32{"ParamBodyAngleX": 0})
-	sim.SimWind(1e5, 0)
+	sim.Simulation().SetWind(1e5, 0)
 	ax, ay, bx, by := 692.0, 820.0, 706.0, 1100.0
 	closest := math.Inf(1)
 	for f := 0; f < 120; f++ {
 		step(1)
-		v := sim.MeshVertices(mi)
+		v := sim.Mesh(mi).Vertices()
 		if !allFinite(v) {
 			t.Fatalf("frame %d: non-finite vertex", f)
 		}
@@ -293,7 +295,7 @@ func TestCubismModeUnchangedByExtensions(t *testing.T) {
 	// The same history for all three (physics keeps time), advanced mode
 	// on for the third only.
 	cycled.SetAdvanced(0xF)
-	cycled.SimWind(300, 0)
+	cycled.Simulation().SetWind(300, 0)
 	for i := 0; i < 10; i++ {
 		for _, r := range []*p2l.Rig{plain, off, cycled} {
 			r.Update(1.0 / 60)
@@ -314,9 +316,9 @@ func TestCubismModeUnchangedByExtensions(t *testing.T) {
 			}
 		}
 		for mi := range plainM.Meshes {
-			want := plain.MeshVertices(mi)
+			want := plain.Mesh(mi).Vertices()
 			for k, r := range rigs[1:] {
-				got := r.MeshVertices(mi)
+				got := r.Mesh(mi).Vertices()
 				if len(got) != len(want) {
 					t.Fatalf("pose %d mesh %d: %d vs %d coordinates", pi, mi, len(got), len(want))
 				}
@@ -325,7 +327,7 @@ func TestCubismModeUnchangedByExtensions(t *testing.T) {
 						t.Fatalf("pose %d, rig %d, mesh %s coordinate %d: %v, without chunks %v", pi, k+1, plainM.Meshes[mi].ID, i, got[i], want[i])
 					}
 				}
-				if math.Float32bits(r.MeshOpacity(mi)) != math.Float32bits(plain.MeshOpacity(mi)) {
+				if math.Float32bits(r.Mesh(mi).Opacity()) != math.Float32bits(plain.Mesh(mi).Opacity()) {
 					t.Fatalf("pose %d mesh %d: opacity differs", pi, mi)
 				}
 			}
@@ -372,7 +374,7 @@ func BenchmarkCharacterUpdate(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		bits uint16
+		bits p2l.Features
 	}{{"off", 0}, {"skin", p2l.FeatureSkin}, {"sim+coll", p2l.FeatureSim | p2l.FeatureCollision}, {"all", 0xF}} {
 		b.Run(c.name, func(b *testing.B) {
 			m, err := p2l.Load(buf.Bytes())
@@ -381,8 +383,8 @@ func BenchmarkCharacterUpdate(b *testing.B) {
 			}
 			r := m.NewRig()
 			r.SetAdvanced(c.bits)
-			r.SetParameterByID("ParamArmRWave", 1)
-			r.SetParameterByID("ParamArmRElbow", 0.4)
+			r.SetParameter(r.Model().ParameterIndex("ParamArmRWave"), 1)
+			r.SetParameter(r.Model().ParameterIndex("ParamArmRElbow"), 0.4)
 			for i := 0; i < 10; i++ {
 				r.Update(1.0 / 60)
 			}

@@ -156,7 +156,8 @@ const (
 // LipSyncPCM sets the mouth from mono 16-bit little-endian PCM at
 // sampleRate Hz: the last lipsync.DefaultWindow seconds of the block go
 // through the core's lipsync.Analyzer (level = RMS × gain, vowel from the
-// formants; the same analysis as ebitenp2l.Voice) into Rig.LipSyncVowels.
+// formants; the same analysis as ebitenp2l.Voice) into Rig.LipSyncVowels
+// (p2l.Rig.LipSync).
 // The block's length is the time step of the vowel smoothing.
 func (c *Core) LipSyncPCM(pcm []byte, sampleRate int) error {
 	if sampleRate < MinSampleRate || sampleRate > MaxSampleRate {

@@ -64,27 +64,40 @@ func CompanionOf(r Rig) Companion {
 	return nil
 }
 
-func (a *p2lRig) Update(dt float64)                     { a.r.Update(dt) }
-func (a *p2lRig) Play(clip int) bool                    { return a.r.Play(clip) }
-func (a *p2lRig) PlayLayer(layer, clip, prio int) bool  { return a.r.PlayLayer(layer, clip, prio) }
-func (a *p2lRig) SetExpression(i int)                   { a.r.SetExpression(i) }
-func (a *p2lRig) AddExpression(i int)                   { a.r.AddExpression(i) }
-func (a *p2lRig) RemoveExpression(i int)                { a.r.RemoveExpression(i) }
+// The core range-checks every index before calling (rig.go): *p2l.Rig
+// panics on an index out of range, and this layer must never panic into
+// Java or Objective-C.
+func (a *p2lRig) Update(dt float64)  { a.r.Update(dt) }
+func (a *p2lRig) Play(clip int) bool { a.r.Layer(0).Start(clip); return true }
+func (a *p2lRig) PlayLayer(layer, clip, prio int) bool {
+	return a.r.Layer(layer).Play(clip, prio)
+}
+func (a *p2lRig) SetExpression(i int) {
+	if i < 0 {
+		a.r.Expressions().Clear()
+		return
+	}
+	a.r.Expressions().Set(i)
+}
+func (a *p2lRig) AddExpression(i int)                   { a.r.Expressions().Add(i) }
+func (a *p2lRig) RemoveExpression(i int)                { a.r.Expressions().Remove(i) }
 func (a *p2lRig) LookAt(x, y float32)                   { a.r.LookAt(x, y) }
-func (a *p2lRig) LipSync(level float32)                 { a.r.LipSync(level) }
-func (a *p2lRig) LipSyncVowels(l float32, v [5]float32) { a.r.LipSyncVowels(l, v) }
+func (a *p2lRig) LipSync(level float32)                 { a.r.LipSync(level, [5]float32{}) }
+func (a *p2lRig) LipSyncVowels(l float32, v [5]float32) { a.r.LipSync(l, v) }
 func (a *p2lRig) SetBehaviors(bits int)                 { a.r.SetBehaviors(p2l.Behavior(bits)) }
 func (a *p2lRig) HitTest(x, y float32) int              { return a.r.HitTest(x, y) }
 func (a *p2lRig) SetParameter(i int, v float32)         { a.r.SetParameter(i, v) }
 func (a *p2lRig) Parameter(i int) float32               { return a.r.Parameter(i) }
 func (a *p2lRig) Current(i int) float32                 { return a.r.ParameterCurrent(i) }
-func (a *p2lRig) SetAdvanced(bits int) int              { return int(a.r.SetAdvanced(uint16(bits))) }
-func (a *p2lRig) Advanced() int                         { return int(a.r.Advanced()) }
-func (a *p2lRig) Err() error                            { return a.r.Err() }
+func (a *p2lRig) SetAdvanced(bits int) int {
+	return int(a.r.SetAdvanced(p2l.Features(bits) & p2l.AllFeatures))
+}
+func (a *p2lRig) Advanced() int { return int(a.r.Advanced()) }
+func (a *p2lRig) Err() error    { return a.r.Err() }
 
 func (a *p2lRig) Stop() {
 	for l := range p2l.MaxLayers {
-		a.r.StopLayer(l)
+		a.r.Layer(l).Stop()
 	}
 }
 
@@ -95,11 +108,12 @@ func (a *p2lRig) Stop() {
 func (a *p2lRig) Busy() bool {
 	clips := a.r.Model().Clips
 	for l := range p2l.MaxLayers {
-		c := a.r.LayerClip(l)
+		layer := a.r.Layer(l)
+		c := layer.Clip()
 		if c < 0 || c >= len(clips) {
 			continue
 		}
-		if clips[c].Loop || a.r.LayerTime(l) < float64(clips[c].Duration) {
+		if clips[c].Loop || layer.Time() < float64(clips[c].Duration) {
 			return true
 		}
 	}

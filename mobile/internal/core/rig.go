@@ -31,7 +31,7 @@ type Rig interface {
 	// LipSync sets the mouth opening level in [0, 1].
 	LipSync(level float32)
 	// LipSyncVowels sets the mouth from a level in [0, 1] and the weights
-	// of the vowels A, I, U, E, O (p2l.Rig.LipSyncVowels).
+	// of the vowels A, I, U, E, O (p2l.Rig.LipSync).
 	LipSyncVowels(level float32, vowels [5]float32)
 	// SetBehaviors switches the procedural behaviours (p2l.Behavior bits).
 	SetBehaviors(bits int)

@@ -65,8 +65,10 @@ func TestModelsLoadAndEvaluate(t *testing.T) {
 		r := m.NewRig()
 		for _, p := range c.Poses {
 			for id, v := range p.Values {
-				if !r.SetParameterByID(id, v) {
+				if i := r.Model().ParameterIndex(id); i < 0 {
 					t.Errorf("%s pose %s: no parameter %s", c.Name, p.Name, id)
+				} else {
+					r.SetParameter(i, v)
 				}
 			}
 			r.Evaluate()
