@@ -58,6 +58,7 @@ func (r *Rig) clampCurrent() {
 // the model is immutable and evaluation is deterministic.
 func (r *Rig) markMoved() {
 	all := !r.lastIn.valid || r.adv != nil
+	r.allMoved = all
 	clear(r.moved)
 	for i, v := range r.current {
 		if all || math.Float32bits(v) != math.Float32bits(r.lastIn.current[i]) {
@@ -93,17 +94,25 @@ func (r *Rig) markMoved() {
 // r.bw for the geometric part of its blend shapes.
 func (r *Rig) evalObj(o *cobj) props {
 	p := o.evalChannels(r.current, r.sc)
+	r.bindWeights(o)
 	for b := range o.binds {
-		k0, w0, k1, w1 := o.binds[b].keyWeights(r.current)
-		r.bw[b] = bindWeight{k0: k0, w0: w0, k1: k1, w1: w1}
-		if k0 >= 0 {
-			p.addScaled(&o.diffs[b][k0], float64(w0))
+		if bw := r.bw[b]; bw.k0 >= 0 {
+			p.addScaled(&o.diffs[b][bw.k0], float64(bw.w0))
 		}
-		if k1 >= 0 {
-			p.addScaled(&o.diffs[b][k1], float64(w1))
+		if bw := r.bw[b]; bw.k1 >= 0 {
+			p.addScaled(&o.diffs[b][bw.k1], float64(bw.w1))
 		}
 	}
 	return p
+}
+
+// bindWeights leaves a record's binding weights in r.bw, as evalObj does,
+// for a record whose properties stand but whose geometry is recomputed.
+func (r *Rig) bindWeights(o *cobj) {
+	for b := range o.binds {
+		k0, w0, k1, w1 := o.binds[b].keyWeights(r.current)
+		r.bw[b] = bindWeight{k0: k0, w0: w0, k1: k1, w1: w1}
+	}
 }
 
 func clamp01(v float64) float64 {
@@ -722,12 +731,13 @@ func (r *Rig) evalMeshes() {
 	for i := range p.meshes {
 		c := &p.meshes[i]
 		// Its own properties read its channels' and bindings'
-		// parameters; unless one moved, the last ones stand (and the
-		// binding weights in r.bw are not needed: its geometry is kept
-		// or only mapped again).
+		// parameters; unless one moved, the last ones stand, and only
+		// its geometry may need the binding weights (r.bw).
 		pr := &r.meshProps[i]
-		if r.localMoved[i] || c.chanReads.meets(r.moved) {
+		if r.allMoved || c.chanReads.meets(r.moved) {
 			*pr = r.evalObj(&c.obj)
+		} else if r.localMoved[i] {
+			r.bindWeights(&c.obj)
 		}
 		r.meshOpacity[i] = float32(r.chainedOpacity(*pr, c.parent))
 		r.meshDraw64[i] = pr.drawOrder

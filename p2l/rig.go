@@ -133,6 +133,7 @@ type Rig struct {
 	// mesh geometries whose inputs do, glue components with such a mesh or
 	// intensity. The rest keep the last evaluation's results.
 	moved      paramMask
+	allMoved   bool // every parameter counts as moved (no kept results)
 	defMoved   []bool
 	meshMoved  []bool
 	localMoved []bool // the mesh's own keyforms or bindings
