@@ -305,10 +305,16 @@ func (r *Rig) evalDeformers() {
 // apply maps a point of rotation frame f's child space to canvas pixels
 // (eval.rs Transform::apply, in float32).
 func (f *frame) apply(x, y float32) (float32, float32) {
+	return rotate(x, y, f.sx, f.sy, f.sin, f.cos, f.ox, f.oy)
+}
+
+// rotate is frame.apply on the frame's numbers as arguments, so that a loop
+// over many points holds them in registers.
+func rotate(x, y, sx, sy, sin, cos, ox, oy float32) (float32, float32) {
 	// (−x)·scale is x·(−scale), bit for bit.
-	x *= f.sx
-	y *= f.sy
-	return f.ox + float32(x*f.cos) - float32(y*f.sin), f.oy + float32(x*f.sin) + float32(y*f.cos)
+	x *= sx
+	y *= sy
+	return ox + float32(x*cos) - float32(y*sin), oy + float32(x*sin) + float32(y*cos)
 }
 
 // addShapeDiffs adds the geometric blend-shape differences of a record whose
@@ -483,8 +489,11 @@ func bilinear(q *[8]float64, a, b, c, d float64) (float64, float64) {
 // frame (eval.rs Transform::apply), through a warp's lattice as warp.rs
 // Lattice::map (float64 inside, float32 in and out), recording in pl where
 // each point fell (mapPlaced maps them again from there); d = −1 is the
-// canvas itself. It reports whether every point is finite by the lattice
-// bound (smallBits), without a check.
+// canvas itself. It reports whether every point is finite: through a
+// warp by the lattice bound (smallBits) for the points inside the unit
+// square, checking the others; through a rotation checked as it maps
+// (the check's sums ride along with the arithmetic, where a later pass
+// would read every point again); false, unchecked, for the canvas.
 func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool) {
 	dst = dst[:len(src)]
 	switch {
@@ -492,16 +501,20 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 		copy(dst, src)
 		return false
 	case r.p.defs[d].kind == RotationDeformer:
-		f := r.frames[d]
-		for j := 0; j < len(src)-1; j += 2 {
-			dst[j], dst[j+1] = f.apply(src[j], src[j+1])
+		f := &r.frames[d]
+		sx, sy, sin, cos, ox, oy := f.sx, f.sy, f.sin, f.cos, f.ox, f.oy
+		var zx, zy float32 // zeroIfFinite's sums, one per coordinate
+		for j := 0; j+1 < len(src); j += 2 {
+			x, y := rotate(src[j], src[j+1], sx, sy, sin, cos, ox, oy)
+			dst[j], dst[j+1] = x, y
+			zx += x - x
+			zy += y - y
 		}
-		return false
+		return zx+zy == 0
 	}
 	c := &r.p.defs[d]
 	if place(c, r.cellsOf(c), pairs(src), pairs(dst), pl) {
-		r.mapOutside(c, d, src, dst, pl.at)
-		return false
+		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
@@ -580,8 +593,7 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 	}
 	c := &r.p.defs[d]
 	if placed(c, r.cellsOf(c), pairs(dst)[:len(src)/2], pl) {
-		r.mapOutside(c, d, src, dst, pl.at)
-		return false
+		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
@@ -590,38 +602,49 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 // ct, and reports whether any point lies outside the open unit square
 // (its out left for mapWarp64).
 func placed(c *cdef, ct cellTable, out [][2]float32, pl placement) (outside bool) {
-	bilin := c.bilinear
+	// One loop per interpolation, as place's, rather than a choice per
+	// point.
 	wt := pl.w[:len(out)]
 	at := pl.at[:len(wt)]
+	if c.bilinear {
+		for p, k := range at {
+			if k < 0 {
+				outside = true
+				continue
+			}
+			a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
+			x, y := bilinear(&ct.quads[k], a, b, cc, dd)
+			out[p][0], out[p][1] = float32(x), float32(y)
+		}
+		return outside
+	}
 	for p, k := range at {
-		var x, y float64
-		switch {
-		case k < 0:
+		if k < 0 {
 			outside = true
 			continue
-		case bilin:
-			a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
-			x, y = bilinear(&ct.quads[k], a, b, cc, dd)
-		default:
-			x, y = triangle(&ct.tris[k], wt[p][0], wt[p][1])
 		}
+		x, y := triangle(&ct.tris[k], wt[p][0], wt[p][1])
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
 }
 
 // mapOutside maps the points that mapPoints placed outside the open unit
-// square (at −1) through warp c (deformer d) with mapWarp64.
-func (r *Rig) mapOutside(c *cdef, d int32, src, dst []float32, at []int32) {
+// square (at −1) through warp c (deformer d) with mapWarp64, and reports
+// whether all of them are finite.
+func (r *Rig) mapOutside(c *cdef, d int32, src, dst []float32, at []int32) (finite bool) {
 	at = at[:len(src)/2]
 	dst = dst[:len(src)]
+	var z float32 // zeroIfFinite's sum
 	for p, k := range at {
 		if k < 0 {
 			j := 2 * p
 			x, y := r.mapWarp64(c, int(d), float64(src[j]), float64(src[j+1]))
 			dst[j], dst[j+1] = float32(x), float32(y)
+			z += dst[j] - dst[j] + dst[j+1] - dst[j+1]
 		}
 	}
+	return z == 0
 }
 
 // lattice interpolates a cell of corners P00, P10, P01, P11 at (s, t):

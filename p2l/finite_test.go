@@ -395,6 +395,44 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 	}
 }
 
+// TestOutsideUnitSquareOverflowFailsTheRig: a warp of small coordinates
+// bounds only the points inside its unit square (smallBits); a point far
+// outside follows the lattice's four-corner average affine frame (warp.rs
+// Frame, mapWarp64), which carries it as far as its coordinates say. The
+// warp is one cell keyed on p: at p = 0 its corners are (0,0), (100,0),
+// (0,100), (100,100) — centre (50, 50), mean edges (100, 0) and (0, 100) —
+// at p = 1 twice that. The mesh's vertex at u = 2e36, v = 0.5 maps at p = 0
+// to x = 50 + (2e36 − 0.5)·100 ≈ 2e38, finite; at p = 1 to
+// 100 + (2e36 − 0.5)·200 ≈ 4e38, beyond float32's 3.4e38: the rig fails
+// naming the mesh, whether the vertex is placed afresh (a new rig) or mapped
+// again from its kept placement (only the warp's parameter moved).
+func TestOutsideUnitSquareOverflowFailsTheRig(t *testing.T) {
+	build := func() *testModel {
+		m := newTestModel(param("p", 0, 1, 0))
+		m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+			{Coord: []uint16{0}, Value: []float32{0, 0, 100, 0, 0, 100, 100, 100}},
+			{Coord: []uint16{1}, Value: []float32{0, 0, 200, 0, 0, 200, 200, 200}},
+		}})
+		m.mesh(0, 0.5, 0.5, 2e36, 0.5, 0.25, 0.75)
+		return m
+	}
+	r := build().rig(t)
+	eval(t, r)
+	if x := r.MeshVertices(0)[2]; !(x > 1.99e38 && x < 2.01e38) {
+		t.Fatalf("p = 0: outside vertex x = %v, want about 2e38", x)
+	}
+	for _, c := range []struct {
+		name string
+		r    *Rig
+	}{{"placed again", r}, {"new rig", build().Model.NewRig()}} {
+		c.r.SetParameterValues([]float32{1})
+		c.r.Evaluate()
+		if err := c.r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
+			t.Errorf("%s: Err = %v, want a non-finite vertex of mesh 0", c.name, err)
+		}
+	}
+}
+
 // TestGlueOverflowFailsTheRig: glued meshes under a warp of small
 // coordinates are finite by the lattice bound before glue, and checkOutputs
 // then reads only the vertices glue moved. A glue weight near the float32
