@@ -68,7 +68,8 @@ func (r *Rig) markMoved() {
 	p := r.p
 	for i := range p.defs {
 		c := &p.defs[i]
-		r.defMoved[i] = all || c.reads.meets(r.moved) || c.parent >= 0 && r.defMoved[c.parent]
+		r.defOwn[i] = all || c.reads.meets(r.moved)
+		r.defMoved[i] = r.defOwn[i] || c.parent >= 0 && r.defMoved[c.parent]
 	}
 	for ci := range p.gcomps {
 		r.compMoved[ci] = all || p.gcomps[ci].reads.meets(r.moved)
@@ -170,33 +171,49 @@ func (r *Rig) evalDeformers() {
 			continue // the last evaluation's frame, lattice and opacity stand
 		}
 		c := &p.defs[i]
-		pr := r.evalObj(&c.obj)
-		r.defOpacity[i] = r.chainedOpacity(pr, c.parent)
+		// Unless a parameter it reads moved, only its parent did: its own
+		// properties, lattice in the parent's space (and where that fell
+		// in a parent warp) or keyed rotation stand, as a mesh's do.
+		own := r.defOwn[i]
+		pr := &r.defProps[i]
+		if own {
+			*pr = r.evalObj(&c.obj)
+		}
+		r.defOpacity[i] = r.chainedOpacity(*pr, c.parent)
 		if p.cubism {
-			r.defMul[i], r.defScr[i] = r.inheritColors(pr, c.parent)
+			r.defMul[i], r.defScr[i] = r.inheritColors(*pr, c.parent)
 		}
 		f := &r.frames[i]
 		if c.kind == WarpDeformer {
 			n := 2 * c.npts
-			pts := r.local[:n]
-			clear(pts) // without keyforms: every point at the origin
-			if c.wcells != nil {
-				for _, k := range c.g.weights(r.current, r.sc) {
-					if k.cell < 0 || c.wcells[k.cell] == nil {
-						continue // missing or empty cell: the zero shape
-					}
-					w := k.w
-					for j, v := range c.wcells[k.cell][:n] {
-						pts[j] += float32(v * w)
+			local := r.warpLocals[c.ptOff : c.ptOff+n]
+			if own {
+				clear(local) // without keyforms: every point at the origin
+				if c.wcells != nil {
+					for _, k := range c.g.weights(r.current, r.sc) {
+						if k.cell < 0 || c.wcells[k.cell] == nil {
+							continue // missing or empty cell: the zero shape
+						}
+						w := k.w
+						for j, v := range c.wcells[k.cell][:n] {
+							local[j] += float32(v * w)
+						}
 					}
 				}
+				r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			}
-			r.addShapeDiffs(pts, c.gdiff, len(c.obj.binds))
 			// A warp passes on the scale of the rotation above (eval.rs
 			// Transform::Warp scale).
 			f.scale = 1
+			pts := local
 			if c.parent >= 0 {
-				r.mapPoints(c.parent, pts, pts, r.defPlace)
+				pts = r.local[:n]
+				pl := r.warpPlace.of(c.ptOff/2, c.npts)
+				if own {
+					r.mapPoints(c.parent, local, pts, pl)
+				} else {
+					r.mapPlaced(c.parent, local, pts, pl)
+				}
 				f.scale = r.frames[c.parent].scale
 			}
 			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
@@ -223,21 +240,24 @@ func (r *Rig) evalDeformers() {
 			warpCells(c, g, r.cellsOf(c))
 			continue
 		}
-		v := blendRotation(&c.g, c.rcells, r.current, r.sc)
-		for b := range c.obj.binds {
-			bw := r.bw[b]
-			if bw.k0 >= 0 {
-				d, w := &c.rdiff[b][bw.k0], bw.w0
-				v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+		v := &r.rotLocals[i] // origin, angle, scale in the parent's space
+		if own {
+			*v = blendRotation(&c.g, c.rcells, r.current, r.sc)
+			for b := range c.obj.binds {
+				bw := r.bw[b]
+				if bw.k0 >= 0 {
+					d, w := &c.rdiff[b][bw.k0], bw.w0
+					v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+				}
+				if bw.k1 >= 0 {
+					d, w := &c.rdiff[b][bw.k1], bw.w1
+					v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+				}
 			}
-			if bw.k1 >= 0 {
-				d, w := &c.rdiff[b][bw.k1], bw.w1
-				v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+			if r.adv != nil && r.adv.arcs != nil { // advanced mode, hook H2
+				x, y := r.adv.arcPivot(i, float64(v[0]), float64(v[1]), r.current)
+				v[0], v[1] = float32(x), float32(y)
 			}
-		}
-		if r.adv != nil && r.adv.arcs != nil { // advanced mode, hook H2
-			x, y := r.adv.arcPivot(i, float64(v[0]), float64(v[1]), r.current)
-			v[0], v[1] = float32(x), float32(y)
 		}
 		angle := v[2] + c.base // the base angle turns the frame on top of the keyed one
 		scale := v[3]

@@ -133,7 +133,8 @@ type Rig struct {
 	// mesh geometries whose inputs do, glue components with such a mesh or
 	// intensity. The rest keep the last evaluation's results.
 	moved      paramMask
-	allMoved   bool // every parameter counts as moved (no kept results)
+	allMoved   bool   // every parameter counts as moved (no kept results)
+	defOwn     []bool // a parameter the deformer itself reads moved
 	defMoved   []bool
 	meshMoved  []bool
 	localMoved []bool // the mesh's own keyforms or bindings
@@ -151,6 +152,15 @@ type Rig struct {
 	place placement
 	// defPlace is the scratch placement of deformers' points (not kept).
 	defPlace placement
+	// Deformers' own results from the evaluation that last computed them
+	// (defOwn), kept as meshLocals and place are: properties (evalObj),
+	// warp lattices in the parent's space laid out as warpPts and where
+	// their points fell in a parent warp, rotations' keyed origin, angle
+	// and scale.
+	defProps   []props
+	warpLocals []float32
+	warpPlace  placement
+	rotLocals  [][4]float32
 
 	renderOrder []int
 	commands    []RenderCommand
@@ -299,7 +309,12 @@ func (m *Model) NewRig() *Rig {
 	r.prevVisible = make([]bool, nm)
 	r.prevPos = make([]int32, nm)
 	r.moved = newParamMask(nil, np)
+	r.defOwn = make([]bool, nd)
 	r.defMoved = make([]bool, nd)
+	r.defProps = make([]props, nd)
+	r.warpLocals = make([]float32, p.warpFloats)
+	r.warpPlace = newPlacement(p.warpFloats / 2)
+	r.rotLocals = make([][4]float32, nd)
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
 	r.meshProps = make([]props, nm)
