@@ -71,6 +71,7 @@ func (r *Rig) markMoved() {
 		r.defOwn[i] = all || c.reads.meets(r.moved)
 		r.defMoved[i] = r.defOwn[i] || c.parent >= 0 && r.defMoved[c.parent]
 	}
+	r.locateAxes()
 	for ci := range p.gcomps {
 		r.compMoved[ci] = all || p.gcomps[ci].reads.meets(r.moved)
 	}
@@ -190,7 +191,7 @@ func (r *Rig) evalDeformers() {
 			if own {
 				clear(local) // without keyforms: every point at the origin
 				if c.wcells != nil {
-					for _, k := range c.g.weights(r.current, r.sc) {
+					for _, k := range c.g.weightsAt(r.current, r.located, r.sc) {
 						if k.cell < 0 || c.wcells[k.cell] == nil {
 							continue // missing or empty cell: the zero shape
 						}
@@ -852,7 +853,7 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float32) {
 	nc := 0
 	var corners []corner
 	if c.cells != nil {
-		corners = c.g.weights(r.current, r.sc)
+		corners = c.g.weightsAt(r.current, r.located, r.sc)
 		for _, k := range corners {
 			if k.cell < 0 || c.cells[k.cell] == nil {
 				continue // missing or empty cell: zero offset

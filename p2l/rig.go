@@ -161,6 +161,9 @@ type Rig struct {
 	warpLocals []float32
 	warpPlace  placement
 	rotLocals  [][4]float32
+	// located holds the segment of each shared keyform axis
+	// (prepared.axes) at the current values (locateAxes).
+	located []located
 
 	renderOrder []int
 	commands    []RenderCommand
@@ -315,6 +318,7 @@ func (m *Model) NewRig() *Rig {
 	r.warpLocals = make([]float32, p.warpFloats)
 	r.warpPlace = newPlacement(p.warpFloats / 2)
 	r.rotLocals = make([][4]float32, nd)
+	r.located = make([]located, len(p.axes))
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
 	r.meshProps = make([]props, nm)
