@@ -1094,9 +1094,13 @@ func (r *Rig) emitChildren(g *cgroup) {
 // (see the integration points on Rig).
 func (r *Rig) applyMultipliers() {
 	p := r.p
+	// Part color overrides are rare: without one, no mesh's chain needs
+	// looking through for it.
+	partOverride := slices.ContainsFunc(r.partColorOverride, func(o colorOverride) bool { return o.set })
 	for i := range p.meshes {
+		chain := p.meshes[i].chain
 		f := r.modelOpacity
-		for _, a := range p.meshes[i].chain {
+		for _, a := range chain {
 			f *= r.partOpacityMul[a]
 		}
 		if f != 1 {
@@ -1106,12 +1110,15 @@ func (r *Rig) applyMultipliers() {
 				r.meshOpacity[i] = float32(clamp01(op))
 			}
 		}
-		if o := r.meshColorOverride[i]; o.set {
+		if o := &r.meshColorOverride[i]; o.set {
 			r.meshMul[i], r.meshScr[i] = o.mul, o.scr
 			continue
 		}
-		for _, a := range p.meshes[i].chain {
-			if o := r.partColorOverride[a]; o.set {
+		if !partOverride {
+			continue
+		}
+		for _, a := range chain {
+			if o := &r.partColorOverride[a]; o.set {
 				r.meshMul[i], r.meshScr[i] = o.mul, o.scr
 				break
 			}
