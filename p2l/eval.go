@@ -510,11 +510,11 @@ func bilinear(q *[8]float64, a, b, c, d float64) (float64, float64) {
 // frame (eval.rs Transform::apply), through a warp's lattice as warp.rs
 // Lattice::map (float64 inside, float32 in and out), recording in pl where
 // each point fell (mapPlaced maps them again from there); d = −1 is the
-// canvas itself. It reports whether every point is finite: through a
-// warp by the lattice bound (smallBits) for the points inside the unit
-// square, checking the others; through a rotation checked as it maps
-// (the check's sums ride along with the arithmetic, where a later pass
-// would read every point again); false, unchecked, for the canvas.
+// canvas itself. It reports whether every point is known finite: through
+// a warp by the lattice bound (smallBits) for the points inside the unit
+// square, checking the others; through a rotation by sums of the
+// coordinates it writes (a later pass would read every point again);
+// false, unchecked, for the canvas and where the sums overflow.
 func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool) {
 	dst = dst[:len(src)]
 	switch {
@@ -524,14 +524,19 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 	case r.p.defs[d].kind == RotationDeformer:
 		f := &r.frames[d]
 		sx, sy, sin, cos, ox, oy := f.sx, f.sy, f.sin, f.cos, f.ox, f.oy
-		var zx, zy float32 // zeroIfFinite's sums, one per coordinate
+		// The sums of the coordinates are finite only if every one is
+		// (an infinity or NaN carries through a sum); a sum of finite
+		// coordinates beyond float32 only sends the mesh to the final
+		// check. Two sums, so that neither holds up the loop.
+		var sumX, sumY float32
 		for j := 0; j+1 < len(src); j += 2 {
 			x, y := rotate(src[j], src[j+1], sx, sy, sin, cos, ox, oy)
 			dst[j], dst[j+1] = x, y
-			zx += x - x
-			zy += y - y
+			sumX += x
+			sumY += y
 		}
-		return zx+zy == 0
+		sum := sumX + sumY
+		return sum-sum == 0
 	}
 	c := &r.p.defs[d]
 	if place(c, r.cellsOf(c), pairs(src), pairs(dst), pl) {

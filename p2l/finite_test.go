@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -430,6 +431,24 @@ func TestOutsideUnitSquareOverflowFailsTheRig(t *testing.T) {
 		if err := c.r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
 			t.Errorf("%s: Err = %v, want a non-finite vertex of mesh 0", c.name, err)
 		}
+	}
+}
+
+// TestRotationSumOverflowIsNotAFailure: the mapping through a rotation
+// sums the coordinates it writes to learn that all are finite; finite
+// vertices whose sum is not (3e38 + 3e38 > MaxFloat32) are then checked one
+// by one, and the rig stays live. The rotation is the identity (angle 0:
+// sin 0, cos 1; scale 1; origin 0), so each vertex maps to itself:
+// (3e38, 1) → (0 + 3e38·1 − 1·0, 0 + 3e38·0 + 1·1) = (3e38, 1).
+func TestRotationSumOverflowIsNotAFailure(t *testing.T) {
+	m := newTestModel()
+	rot := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+	mi := m.mesh(rot, 3e38, 1, 3e38, 2, 0, 0)
+	r := m.rig(t)
+	eval(t, r)
+	want := []float32{3e38, 1, 3e38, 2, 0, 0}
+	if got := r.MeshVertices(mi); !slices.Equal(got, want) {
+		t.Fatalf("vertices %v, want %v", got, want)
 	}
 }
 
