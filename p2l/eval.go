@@ -807,11 +807,16 @@ func (r *Rig) evalMeshes() {
 		n := 2 * c.nv
 		if !r.meshMoved[i] {
 			// The last evaluation's vertices, glue included (a component
-			// is recomputed whole or not at all).
-			copy(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
+			// is recomputed whole or not at all); already in both buffers
+			// when it kept them too.
+			if !r.vertsBoth[i] {
+				copy(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
+				r.vertsBoth[i] = true
+			}
 			r.vertChanged[i] = false
 			continue
 		}
+		r.vertsBoth[i] = false
 		// Positions in the parent's space are kept between evaluations:
 		// when only the parent moved, they stand.
 		local := r.meshLocals[c.vOff : c.vOff+n]

@@ -93,6 +93,7 @@ type Rig struct {
 	meshVisible []bool
 	orderPos    []int32
 	vertChanged []bool
+	vertsBoth   []bool // both buffers hold the mesh's vertices (it kept them: nothing to copy)
 	// finiteVerts: the mesh's vertices, as this evaluation recomputed
 	// them, are finite by the lattice bound (smallBits), so checkOutputs
 	// does not read them; those glue then moved are in glueCheck.
@@ -294,6 +295,7 @@ func (m *Model) NewRig() *Rig {
 	r.smallLattice = make([]bool, nd)
 	r.verts[0] = make([]float32, p.vertFloats)
 	r.verts[1] = make([]float32, p.vertFloats)
+	r.vertsBoth = make([]bool, nm)
 	r.meshOpacity = make([]float32, nm)
 	r.meshMul = make([]Color, nm)
 	r.meshScr = make([]Color, nm)
