@@ -58,6 +58,7 @@ func (r *Rig) clampCurrent() {
 // the model is immutable and evaluation is deterministic.
 func (r *Rig) markMoved() {
 	all := !r.lastIn.valid || r.adv != nil
+	r.allMoved = all
 	clear(r.moved)
 	for i, v := range r.current {
 		if all || math.Float32bits(v) != math.Float32bits(r.lastIn.current[i]) {
@@ -67,8 +68,10 @@ func (r *Rig) markMoved() {
 	p := r.p
 	for i := range p.defs {
 		c := &p.defs[i]
-		r.defMoved[i] = all || c.reads.meets(r.moved) || c.parent >= 0 && r.defMoved[c.parent]
+		r.defOwn[i] = all || c.reads.meets(r.moved)
+		r.defMoved[i] = r.defOwn[i] || c.parent >= 0 && r.defMoved[c.parent]
 	}
+	r.locateAxes()
 	for ci := range p.gcomps {
 		r.compMoved[ci] = all || p.gcomps[ci].reads.meets(r.moved)
 	}
@@ -93,17 +96,25 @@ func (r *Rig) markMoved() {
 // r.bw for the geometric part of its blend shapes.
 func (r *Rig) evalObj(o *cobj) props {
 	p := o.evalChannels(r.current, r.sc)
+	r.bindWeights(o)
 	for b := range o.binds {
-		k0, w0, k1, w1 := o.binds[b].keyWeights(r.current)
-		r.bw[b] = bindWeight{k0: k0, w0: w0, k1: k1, w1: w1}
-		if k0 >= 0 {
-			p.addScaled(&o.diffs[b][k0], float64(w0))
+		if bw := r.bw[b]; bw.k0 >= 0 {
+			p.addScaled(&o.diffs[b][bw.k0], float64(bw.w0))
 		}
-		if k1 >= 0 {
-			p.addScaled(&o.diffs[b][k1], float64(w1))
+		if bw := r.bw[b]; bw.k1 >= 0 {
+			p.addScaled(&o.diffs[b][bw.k1], float64(bw.w1))
 		}
 	}
 	return p
+}
+
+// bindWeights leaves a record's binding weights in r.bw, as evalObj does,
+// for a record whose properties stand but whose geometry is recomputed.
+func (r *Rig) bindWeights(o *cobj) {
+	for b := range o.binds {
+		k0, w0, k1, w1 := o.binds[b].keyWeights(r.current)
+		r.bw[b] = bindWeight{k0: k0, w0: w0, k1: k1, w1: w1}
+	}
 }
 
 func clamp01(v float64) float64 {
@@ -161,33 +172,49 @@ func (r *Rig) evalDeformers() {
 			continue // the last evaluation's frame, lattice and opacity stand
 		}
 		c := &p.defs[i]
-		pr := r.evalObj(&c.obj)
-		r.defOpacity[i] = r.chainedOpacity(pr, c.parent)
+		// Unless a parameter it reads moved, only its parent did: its own
+		// properties, lattice in the parent's space (and where that fell
+		// in a parent warp) or keyed rotation stand, as a mesh's do.
+		own := r.defOwn[i]
+		pr := &r.defProps[i]
+		if own {
+			*pr = r.evalObj(&c.obj)
+		}
+		r.defOpacity[i] = r.chainedOpacity(*pr, c.parent)
 		if p.cubism {
-			r.defMul[i], r.defScr[i] = r.inheritColors(pr, c.parent)
+			r.defMul[i], r.defScr[i] = r.inheritColors(*pr, c.parent)
 		}
 		f := &r.frames[i]
 		if c.kind == WarpDeformer {
 			n := 2 * c.npts
-			pts := r.local[:n]
-			clear(pts) // without keyforms: every point at the origin
-			if c.wcells != nil {
-				for _, k := range c.g.weights(r.current, r.sc) {
-					if k.cell < 0 || c.wcells[k.cell] == nil {
-						continue // missing or empty cell: the zero shape
-					}
-					w := k.w
-					for j, v := range c.wcells[k.cell][:n] {
-						pts[j] += float32(v * w)
+			local := r.warpLocals[c.ptOff : c.ptOff+n]
+			if own {
+				clear(local) // without keyforms: every point at the origin
+				if c.wcells != nil {
+					for _, k := range c.g.weightsAt(r.current, r.located, r.sc) {
+						if k.cell < 0 || c.wcells[k.cell] == nil {
+							continue // missing or empty cell: the zero shape
+						}
+						w := k.w
+						for j, v := range c.wcells[k.cell][:n] {
+							local[j] += float32(v * w)
+						}
 					}
 				}
+				r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			}
-			r.addShapeDiffs(pts, c.gdiff, len(c.obj.binds))
 			// A warp passes on the scale of the rotation above (eval.rs
 			// Transform::Warp scale).
 			f.scale = 1
+			pts := local
 			if c.parent >= 0 {
-				r.mapPoints(c.parent, pts, pts, r.defPlace)
+				pts = r.local[:n]
+				pl := r.warpPlace.of(c.ptOff/2, c.npts)
+				if own {
+					r.mapPoints(c.parent, local, pts, pl)
+				} else {
+					r.mapPlaced(c.parent, local, pts, pl)
+				}
 				f.scale = r.frames[c.parent].scale
 			}
 			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
@@ -214,21 +241,24 @@ func (r *Rig) evalDeformers() {
 			warpCells(c, g, r.cellsOf(c))
 			continue
 		}
-		v := blendRotation(&c.g, c.rcells, r.current, r.sc)
-		for b := range c.obj.binds {
-			bw := r.bw[b]
-			if bw.k0 >= 0 {
-				d, w := &c.rdiff[b][bw.k0], bw.w0
-				v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+		v := &r.rotLocals[i] // origin, angle, scale in the parent's space
+		if own {
+			*v = blendRotation(&c.g, c.rcells, r.current, r.sc)
+			for b := range c.obj.binds {
+				bw := r.bw[b]
+				if bw.k0 >= 0 {
+					d, w := &c.rdiff[b][bw.k0], bw.w0
+					v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+				}
+				if bw.k1 >= 0 {
+					d, w := &c.rdiff[b][bw.k1], bw.w1
+					v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+				}
 			}
-			if bw.k1 >= 0 {
-				d, w := &c.rdiff[b][bw.k1], bw.w1
-				v[0], v[1], v[2], v[3] = v[0]+float32(d[0]*w), v[1]+float32(d[1]*w), v[2]+float32(d[2]*w), v[3]+float32(d[3]*w)
+			if r.adv != nil && r.adv.arcs != nil { // advanced mode, hook H2
+				x, y := r.adv.arcPivot(i, float64(v[0]), float64(v[1]), r.current)
+				v[0], v[1] = float32(x), float32(y)
 			}
-		}
-		if r.adv != nil && r.adv.arcs != nil { // advanced mode, hook H2
-			x, y := r.adv.arcPivot(i, float64(v[0]), float64(v[1]), r.current)
-			v[0], v[1] = float32(x), float32(y)
 		}
 		angle := v[2] + c.base // the base angle turns the frame on top of the keyed one
 		scale := v[3]
@@ -296,10 +326,16 @@ func (r *Rig) evalDeformers() {
 // apply maps a point of rotation frame f's child space to canvas pixels
 // (eval.rs Transform::apply, in float32).
 func (f *frame) apply(x, y float32) (float32, float32) {
+	return rotate(x, y, f.sx, f.sy, f.sin, f.cos, f.ox, f.oy)
+}
+
+// rotate is frame.apply on the frame's numbers as arguments, so that a loop
+// over many points holds them in registers.
+func rotate(x, y, sx, sy, sin, cos, ox, oy float32) (float32, float32) {
 	// (−x)·scale is x·(−scale), bit for bit.
-	x *= f.sx
-	y *= f.sy
-	return f.ox + float32(x*f.cos) - float32(y*f.sin), f.oy + float32(x*f.sin) + float32(y*f.cos)
+	x *= sx
+	y *= sy
+	return ox + float32(x*cos) - float32(y*sin), oy + float32(x*sin) + float32(y*cos)
 }
 
 // addShapeDiffs adds the geometric blend-shape differences of a record whose
@@ -474,8 +510,11 @@ func bilinear(q *[8]float64, a, b, c, d float64) (float64, float64) {
 // frame (eval.rs Transform::apply), through a warp's lattice as warp.rs
 // Lattice::map (float64 inside, float32 in and out), recording in pl where
 // each point fell (mapPlaced maps them again from there); d = −1 is the
-// canvas itself. It reports whether every point is finite by the lattice
-// bound (smallBits), without a check.
+// canvas itself. It reports whether every point is known finite: through
+// a warp by the lattice bound (smallBits) for the points inside the unit
+// square, checking the others; through a rotation by sums of the
+// coordinates it writes (a later pass would read every point again);
+// false, unchecked, for the canvas and where the sums overflow.
 func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool) {
 	dst = dst[:len(src)]
 	switch {
@@ -483,16 +522,25 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 		copy(dst, src)
 		return false
 	case r.p.defs[d].kind == RotationDeformer:
-		f := r.frames[d]
-		for j := 0; j < len(src)-1; j += 2 {
-			dst[j], dst[j+1] = f.apply(src[j], src[j+1])
+		f := &r.frames[d]
+		sx, sy, sin, cos, ox, oy := f.sx, f.sy, f.sin, f.cos, f.ox, f.oy
+		// The sums of the coordinates are finite only if every one is
+		// (an infinity or NaN carries through a sum); a sum of finite
+		// coordinates beyond float32 only sends the mesh to the final
+		// check. Two sums, so that neither holds up the loop.
+		var sumX, sumY float32
+		for j := 0; j+1 < len(src); j += 2 {
+			x, y := rotate(src[j], src[j+1], sx, sy, sin, cos, ox, oy)
+			dst[j], dst[j+1] = x, y
+			sumX += x
+			sumY += y
 		}
-		return false
+		sum := sumX + sumY
+		return sum-sum == 0
 	}
 	c := &r.p.defs[d]
 	if place(c, r.cellsOf(c), pairs(src), pairs(dst), pl) {
-		r.mapOutside(c, d, src, dst, pl.at)
-		return false
+		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
@@ -571,8 +619,7 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 	}
 	c := &r.p.defs[d]
 	if placed(c, r.cellsOf(c), pairs(dst)[:len(src)/2], pl) {
-		r.mapOutside(c, d, src, dst, pl.at)
-		return false
+		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
@@ -581,38 +628,49 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 // ct, and reports whether any point lies outside the open unit square
 // (its out left for mapWarp64).
 func placed(c *cdef, ct cellTable, out [][2]float32, pl placement) (outside bool) {
-	bilin := c.bilinear
+	// One loop per interpolation, as place's, rather than a choice per
+	// point.
 	wt := pl.w[:len(out)]
 	at := pl.at[:len(wt)]
+	if c.bilinear {
+		for p, k := range at {
+			if k < 0 {
+				outside = true
+				continue
+			}
+			a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
+			x, y := bilinear(&ct.quads[k], a, b, cc, dd)
+			out[p][0], out[p][1] = float32(x), float32(y)
+		}
+		return outside
+	}
 	for p, k := range at {
-		var x, y float64
-		switch {
-		case k < 0:
+		if k < 0 {
 			outside = true
 			continue
-		case bilin:
-			a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
-			x, y = bilinear(&ct.quads[k], a, b, cc, dd)
-		default:
-			x, y = triangle(&ct.tris[k], wt[p][0], wt[p][1])
 		}
+		x, y := triangle(&ct.tris[k], wt[p][0], wt[p][1])
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
 }
 
 // mapOutside maps the points that mapPoints placed outside the open unit
-// square (at −1) through warp c (deformer d) with mapWarp64.
-func (r *Rig) mapOutside(c *cdef, d int32, src, dst []float32, at []int32) {
+// square (at −1) through warp c (deformer d) with mapWarp64, and reports
+// whether all of them are finite.
+func (r *Rig) mapOutside(c *cdef, d int32, src, dst []float32, at []int32) (finite bool) {
 	at = at[:len(src)/2]
 	dst = dst[:len(src)]
+	var z float32 // zeroIfFinite's sum
 	for p, k := range at {
 		if k < 0 {
 			j := 2 * p
 			x, y := r.mapWarp64(c, int(d), float64(src[j]), float64(src[j+1]))
 			dst[j], dst[j+1] = float32(x), float32(y)
+			z += dst[j] - dst[j] + dst[j+1] - dst[j+1]
 		}
 	}
+	return z == 0
 }
 
 // lattice interpolates a cell of corners P00, P10, P01, P11 at (s, t):
@@ -722,12 +780,13 @@ func (r *Rig) evalMeshes() {
 	for i := range p.meshes {
 		c := &p.meshes[i]
 		// Its own properties read its channels' and bindings'
-		// parameters; unless one moved, the last ones stand (and the
-		// binding weights in r.bw are not needed: its geometry is kept
-		// or only mapped again).
+		// parameters; unless one moved, the last ones stand, and only
+		// its geometry may need the binding weights (r.bw).
 		pr := &r.meshProps[i]
-		if r.localMoved[i] || c.chanReads.meets(r.moved) {
+		if r.allMoved || c.chanReads.meets(r.moved) {
 			*pr = r.evalObj(&c.obj)
+		} else if r.localMoved[i] {
+			r.bindWeights(&c.obj)
 		}
 		r.meshOpacity[i] = float32(r.chainedOpacity(*pr, c.parent))
 		r.meshDraw64[i] = pr.drawOrder
@@ -748,11 +807,16 @@ func (r *Rig) evalMeshes() {
 		n := 2 * c.nv
 		if !r.meshMoved[i] {
 			// The last evaluation's vertices, glue included (a component
-			// is recomputed whole or not at all).
-			copy(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
+			// is recomputed whole or not at all); already in both buffers
+			// when it kept them too.
+			if !r.vertsBoth[i] {
+				copy(out[c.vOff:c.vOff+n], prev[c.vOff:c.vOff+n])
+				r.vertsBoth[i] = true
+			}
 			r.vertChanged[i] = false
 			continue
 		}
+		r.vertsBoth[i] = false
 		// Positions in the parent's space are kept between evaluations:
 		// when only the parent moved, they stand.
 		local := r.meshLocals[c.vOff : c.vOff+n]
@@ -799,7 +863,7 @@ func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float32) {
 	nc := 0
 	var corners []corner
 	if c.cells != nil {
-		corners = c.g.weights(r.current, r.sc)
+		corners = c.g.weightsAt(r.current, r.located, r.sc)
 		for _, k := range corners {
 			if k.cell < 0 || c.cells[k.cell] == nil {
 				continue // missing or empty cell: zero offset
@@ -1040,9 +1104,13 @@ func (r *Rig) emitChildren(g *cgroup) {
 // (see the integration points on Rig).
 func (r *Rig) applyMultipliers() {
 	p := r.p
+	// Part color overrides are rare: without one, no mesh's chain needs
+	// looking through for it.
+	partOverride := slices.ContainsFunc(r.partColorOverride, func(o colorOverride) bool { return o.set })
 	for i := range p.meshes {
+		chain := p.meshes[i].chain
 		f := r.modelOpacity
-		for _, a := range p.meshes[i].chain {
+		for _, a := range chain {
 			f *= r.partOpacityMul[a]
 		}
 		if f != 1 {
@@ -1052,12 +1120,15 @@ func (r *Rig) applyMultipliers() {
 				r.meshOpacity[i] = float32(clamp01(op))
 			}
 		}
-		if o := r.meshColorOverride[i]; o.set {
+		if o := &r.meshColorOverride[i]; o.set {
 			r.meshMul[i], r.meshScr[i] = o.mul, o.scr
 			continue
 		}
-		for _, a := range p.meshes[i].chain {
-			if o := r.partColorOverride[a]; o.set {
+		if !partOverride {
+			continue
+		}
+		for _, a := range chain {
+			if o := &r.partColorOverride[a]; o.set {
 				r.meshMul[i], r.meshScr[i] = o.mul, o.scr
 				break
 			}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -437,6 +438,62 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 	r.Evaluate()
 	if err := r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
 		t.Fatalf("Err = %v, want a non-finite vertex of mesh 0", err)
+	}
+}
+
+// TestOutsideUnitSquareOverflowFailsTheRig: a warp of small coordinates
+// bounds only the points inside its unit square (smallBits); a point far
+// outside follows the lattice's four-corner average affine frame (warp.rs
+// Frame, mapWarp64), which carries it as far as its coordinates say. The
+// warp is one cell keyed on p: at p = 0 its corners are (0,0), (100,0),
+// (0,100), (100,100) — centre (50, 50), mean edges (100, 0) and (0, 100) —
+// at p = 1 twice that. The mesh's vertex at u = 2e36, v = 0.5 maps at p = 0
+// to x = 50 + (2e36 − 0.5)·100 ≈ 2e38, finite; at p = 1 to
+// 100 + (2e36 − 0.5)·200 ≈ 4e38, beyond float32's 3.4e38: the rig fails
+// naming the mesh, whether the vertex is placed afresh (a new rig) or mapped
+// again from its kept placement (only the warp's parameter moved).
+func TestOutsideUnitSquareOverflowFailsTheRig(t *testing.T) {
+	build := func() *testModel {
+		m := newTestModel(param("p", 0, 1, 0))
+		m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+			{Coord: []uint16{0}, Value: []float32{0, 0, 100, 0, 0, 100, 100, 100}},
+			{Coord: []uint16{1}, Value: []float32{0, 0, 200, 0, 0, 200, 200, 200}},
+		}})
+		m.mesh(0, 0.5, 0.5, 2e36, 0.5, 0.25, 0.75)
+		return m
+	}
+	r := build().rig(t)
+	eval(t, r)
+	if x := r.MeshVertices(0)[2]; !(x > 1.99e38 && x < 2.01e38) {
+		t.Fatalf("p = 0: outside vertex x = %v, want about 2e38", x)
+	}
+	for _, c := range []struct {
+		name string
+		r    *Rig
+	}{{"placed again", r}, {"new rig", build().Model.NewRig()}} {
+		c.r.SetParameterValues([]float32{1})
+		c.r.Evaluate()
+		if err := c.r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
+			t.Errorf("%s: Err = %v, want a non-finite vertex of mesh 0", c.name, err)
+		}
+	}
+}
+
+// TestRotationSumOverflowIsNotAFailure: the mapping through a rotation
+// sums the coordinates it writes to learn that all are finite; finite
+// vertices whose sum is not (3e38 + 3e38 > MaxFloat32) are then checked one
+// by one, and the rig stays live. The rotation is the identity (angle 0:
+// sin 0, cos 1; scale 1; origin 0), so each vertex maps to itself:
+// (3e38, 1) → (0 + 3e38·1 − 1·0, 0 + 3e38·0 + 1·1) = (3e38, 1).
+func TestRotationSumOverflowIsNotAFailure(t *testing.T) {
+	m := newTestModel()
+	rot := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+	mi := m.mesh(rot, 3e38, 1, 3e38, 2, 0, 0)
+	r := m.rig(t)
+	eval(t, r)
+	want := []float32{3e38, 1, 3e38, 2, 0, 0}
+	if got := r.MeshVertices(mi); !slices.Equal(got, want) {
+		t.Fatalf("vertices %v, want %v", got, want)
 	}
 }
 

@@ -1,6 +1,7 @@
 package p2l
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -34,6 +35,69 @@ type cgrid struct {
 	// key: snapEpsilon for reference evaluation, 0 (no snapping) for
 	// Cubism evaluation.
 	snap float32
+	// axis numbers each axis among the model's distinct keyform axes
+	// (prepared.axes, shareAxes), for the evaluation's located segments;
+	// nil for grids without them (channels).
+	axis []int32
+}
+
+// located is the key segment of a parameter value on an axis (locate32):
+// the lower key index and the fraction towards the next key.
+type located struct {
+	i int
+	t float32
+}
+
+// gridAxis is a keyform axis as located: parameter, keys and snapping
+// distance. Grids of a model share few of them (every mesh keyed on the head
+// angles has the same three keys), so an evaluation locates each once.
+type gridAxis struct {
+	param int32
+	keys  []float32
+	snap  float32
+}
+
+// shareAxes numbers the axes of the deformers' and meshes' keyform grids
+// (cgrid.axis) by distinct parameter, keys and snap, in prepared.axes.
+func (p *prepared) shareAxes() {
+	ids := map[string]int32{}
+	var key []byte
+	number := func(g *cgrid) {
+		g.axis = make([]int32, len(g.params))
+		for a, pr := range g.params {
+			key = binary.LittleEndian.AppendUint32(key[:0], uint32(pr))
+			key = binary.LittleEndian.AppendUint32(key, math.Float32bits(g.snap))
+			for _, k := range g.keys[a] {
+				key = binary.LittleEndian.AppendUint32(key, math.Float32bits(k))
+			}
+			id, ok := ids[string(key)]
+			if !ok {
+				id = int32(len(p.axes))
+				ids[string(key)] = id
+				p.axes = append(p.axes, gridAxis{param: pr, keys: g.keys[a], snap: g.snap})
+			}
+			g.axis[a] = id
+		}
+	}
+	for i := range p.defs {
+		number(&p.defs[i].g)
+	}
+	for i := range p.meshes {
+		number(&p.meshes[i].g)
+	}
+}
+
+// locateAxes brings r.located up to date: the segment of every shared axis
+// whose parameter moved (all of them when every parameter counts as moved);
+// the others' values, and so their segments, are the last evaluation's.
+func (r *Rig) locateAxes() {
+	for a := range r.p.axes {
+		ax := &r.p.axes[a]
+		if r.allMoved || r.moved[ax.param>>6]&(1<<(ax.param&63)) != 0 {
+			i, t := locate32(ax.keys, r.current[ax.param], ax.snap)
+			r.located[a] = located{i: i, t: t}
+		}
+	}
 }
 
 // corner is one weighted cell of a grid blend; cell −1 is a missing cell of
@@ -223,9 +287,22 @@ func floorKey(keys []float32, v, snap float32) int {
 // corners, so a pose on keys blends exactly one cell. out must have capacity
 // 1 << len(g.params).
 func (g *cgrid) weights(cur []float32, out []corner) []corner {
+	return g.weightsAt(cur, nil, out)
+}
+
+// weightsAt is weights with the axes' segments taken from loc (Rig.located,
+// numbered by g.axis) when it is not nil, located from cur otherwise.
+func (g *cgrid) weightsAt(cur []float32, loc []located, out []corner) []corner {
 	out = append(out[:0], corner{cell: 0, w: 1}) // cell holds the linear index until the end
 	for a, p := range g.params {
-		i, t := locate32(g.keys[a], cur[p], g.snap)
+		var i int
+		var t float32
+		if loc != nil {
+			l := loc[g.axis[a]]
+			i, t = l.i, l.t
+		} else {
+			i, t = locate32(g.keys[a], cur[p], g.snap)
+		}
 		s := int32(i * g.stride[a])
 		if t == 0 {
 			for c := range out {

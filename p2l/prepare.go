@@ -336,6 +336,8 @@ type prepared struct {
 	maxBinds   int // most bindings on one record
 	sortLen    int // total draw-group children (sort scratch)
 
+	axes []gridAxis // distinct keyform axes (shareAxes)
+
 	adv advModel // advanced-mode data, built on first use (advrig.go)
 
 	// Cubism evaluation (Model.Evaluation, evaluation.go).
@@ -467,6 +469,7 @@ func (p *prepared) build(m *Model) error {
 		c.reads = newParamMask(paramSet(&c.obj, false, &c.g), np)
 		c.chanReads = newParamMask(paramSet(&c.obj, true), np)
 	}
+	p.shareAxes()
 	if err := p.buildDraw(m); err != nil {
 		return &recordError{tag: "DRAW", msg: "p2l: draw tree: " + err.Error()}
 	}

@@ -83,6 +83,7 @@ type Rig struct {
 	meshVisible []bool
 	orderPos    []int32
 	vertChanged []bool
+	vertsBoth   []bool // both buffers hold the mesh's vertices (it kept them: nothing to copy)
 	// finiteVerts: the mesh's vertices, as this evaluation recomputed
 	// them, are finite by the lattice bound (smallBits), so checkOutputs
 	// does not read them; those glue then moved are in glueCheck.
@@ -123,6 +124,8 @@ type Rig struct {
 	// mesh geometries whose inputs do, glue components with such a mesh or
 	// intensity. The rest keep the last evaluation's results.
 	moved      paramMask
+	allMoved   bool   // every parameter counts as moved (no kept results)
+	defOwn     []bool // a parameter the deformer itself reads moved
 	defMoved   []bool
 	meshMoved  []bool
 	localMoved []bool // the mesh's own keyforms or bindings
@@ -140,6 +143,18 @@ type Rig struct {
 	place placement
 	// defPlace is the scratch placement of deformers' points (not kept).
 	defPlace placement
+	// Deformers' own results from the evaluation that last computed them
+	// (defOwn), kept as meshLocals and place are: properties (evalObj),
+	// warp lattices in the parent's space laid out as warpPts and where
+	// their points fell in a parent warp, rotations' keyed origin, angle
+	// and scale.
+	defProps   []props
+	warpLocals []float32
+	warpPlace  placement
+	rotLocals  [][4]float32
+	// located holds the segment of each shared keyform axis
+	// (prepared.axes) at the current values (locateAxes).
+	located []located
 
 	renderOrder []int
 	commands    []RenderCommand
@@ -280,6 +295,7 @@ func (m *Model) NewRig() *Rig {
 	r.smallLattice = make([]bool, nd)
 	r.verts[0] = make([]float32, p.vertFloats)
 	r.verts[1] = make([]float32, p.vertFloats)
+	r.vertsBoth = make([]bool, nm)
 	r.meshOpacity = make([]float32, nm)
 	r.meshMul = make([]Color, nm)
 	r.meshScr = make([]Color, nm)
@@ -298,7 +314,13 @@ func (m *Model) NewRig() *Rig {
 	r.prevVisible = make([]bool, nm)
 	r.prevPos = make([]int32, nm)
 	r.moved = newParamMask(nil, np)
+	r.defOwn = make([]bool, nd)
 	r.defMoved = make([]bool, nd)
+	r.defProps = make([]props, nd)
+	r.warpLocals = make([]float32, p.warpFloats)
+	r.warpPlace = newPlacement(p.warpFloats / 2)
+	r.rotLocals = make([][4]float32, nd)
+	r.located = make([]located, len(p.axes))
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
 	r.meshProps = make([]props, nm)
