@@ -464,7 +464,7 @@ func TestOutsideUnitSquareOverflowFailsTheRig(t *testing.T) {
 	}
 	r := build().rig(t)
 	eval(t, r)
-	if x := r.MeshVertices(0)[2]; !(x > 1.99e38 && x < 2.01e38) {
+	if x := r.Mesh(0).Vertices()[2]; !(x > 1.99e38 && x < 2.01e38) {
 		t.Fatalf("p = 0: outside vertex x = %v, want about 2e38", x)
 	}
 	for _, c := range []struct {
@@ -492,7 +492,7 @@ func TestRotationSumOverflowIsNotAFailure(t *testing.T) {
 	r := m.rig(t)
 	eval(t, r)
 	want := []float32{3e38, 1, 3e38, 2, 0, 0}
-	if got := r.MeshVertices(mi); !slices.Equal(got, want) {
+	if got := r.Mesh(mi).Vertices(); !slices.Equal(got, want) {
 		t.Fatalf("vertices %v, want %v", got, want)
 	}
 }
