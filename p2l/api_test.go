@@ -8,11 +8,13 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func TestInspect(t *testing.T) {
 	data := mustWrite(t, fullModel(), &WriteOptions{Compression: CompressZstd, StripNames: true})
-	fi, err := Inspect(data)
+	fi, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestInspect(t *testing.T) {
 		if c.Tag == "PHYS" && c.Version != 2 {
 			t.Errorf("PHYS with a Y source must be version 2, got %d", c.Version)
 		}
-		core := findDef(c.Tag).core
+		core := coreChunks[c.Tag]
 		if c.Required != core {
 			t.Errorf("%s required=%v", c.Tag, c.Required)
 		}
@@ -43,13 +45,13 @@ func TestInspect(t *testing.T) {
 	if len(fi.Meta) != 2 || fi.Meta[1].Value != "BONE SKIN COLL SIMS" {
 		t.Fatalf("meta %+v", fi.Meta)
 	}
-	v1, err := Inspect(mustWrite(t, coreModel(), &WriteOptions{V1: true}))
+	v1, err := p2lrt.Inspect(mustWrite(t, coreModel(), &WriteOptions{V1: true}))
 	if err != nil || v1.Major != 1 || v1.Chunks != nil {
 		t.Fatalf("v1 inspect %+v %v", v1, err)
 	}
 	// PHYS without Y is written as version 1.
 	m := coreModel()
-	fi, _ = Inspect(mustWrite(t, m, nil))
+	fi, _ = p2lrt.Inspect(mustWrite(t, m, nil))
 	for _, c := range fi.Chunks {
 		if c.Tag == "PHYS" && c.Version != 1 {
 			t.Errorf("PHYS without Y: version %d", c.Version)
@@ -58,7 +60,7 @@ func TestInspect(t *testing.T) {
 }
 
 func TestFormatSupport(t *testing.T) {
-	s := FormatSupport()
+	s := p2lrt.FormatSupport()
 	if len(s.Majors) != 2 || s.Majors[0] != 1 || s.Majors[1] != 2 || len(s.Chunks) != 23 {
 		t.Fatalf("%+v", s)
 	}
@@ -77,7 +79,7 @@ func TestFormatSupport(t *testing.T) {
 }
 
 func TestOptionalChunksOmitted(t *testing.T) {
-	fi, err := Inspect(mustWrite(t, minimalModel(), nil))
+	fi, err := p2lrt.Inspect(mustWrite(t, minimalModel(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -235,10 +235,10 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 		inf.blink, inf.lip = -1, -1
 		inf.longestOut = float64(clipFade(c.FadeOut))
 		for k := range c.Curves {
-			inf.scan = inf.scan || c.Curves[k].Curve.decreasing()
+			inf.scan = inf.scan || curveDecreasing(&c.Curves[k].Curve)
 		}
 		for k, tc := range c.TargetCurves {
-			inf.scan = inf.scan || tc.Curve.decreasing()
+			inf.scan = inf.scan || curveDecreasing(&tc.Curve)
 			switch tc.Target {
 			case TargetBlink:
 				inf.blink = k
@@ -821,9 +821,9 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		}
 		var v float64
 		if p.cubism {
-			v = pc.Curve.valueCubism(t, inf.dec.curve[k], inf.scan, p.loopEnd(c, inf.dec))
+			v = curveValueCubism(&pc.Curve, t, inf.dec.curve[k], inf.scan, p.loopEnd(c, inf.dec))
 		} else {
-			v = float64(pc.value(t, a, inf.scan))
+			v = float64(curveValueIn(&pc.Curve, t, a, inf.scan))
 		}
 		if hasBlink && p.isEffect(p.blinkP, p.isBlink, pi) {
 			v = a.r(v * blink)
@@ -903,9 +903,9 @@ func (p *clipPlayer) targetValue(e *clipEntry, k int) float64 {
 	c := &p.model.Clips[e.clip]
 	inf := &p.info[e.clip]
 	if p.cubism {
-		return c.TargetCurves[k].Curve.valueCubism(e.t, inf.dec.target[k], inf.scan, p.loopEnd(c, inf.dec))
+		return curveValueCubism(&c.TargetCurves[k].Curve, e.t, inf.dec.target[k], inf.scan, p.loopEnd(c, inf.dec))
 	}
-	return float64(c.TargetCurves[k].value(e.t, p.a, inf.scan))
+	return float64(curveValueIn(&c.TargetCurves[k].Curve, e.t, p.a, inf.scan))
 }
 
 // loopEnd is the end of the end-correction segment of a Cubism looping

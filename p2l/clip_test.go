@@ -20,7 +20,7 @@ func easeSine(x float64) float64 {
 }
 
 func constCurve(p int, v float32) ParameterCurve {
-	return ParameterCurve{Parameter: p, Curve: Curve{Start: Point{0, v}, Segments: []Segment{{Kind: SegmentLinear, End: Point{10, v}}}}}
+	return ParameterCurve{Parameter: p, Curve: Curve{Start: Point{T: 0, V: v}, Segments: []Segment{{Kind: SegmentLinear, End: Point{T: 10, V: v}}}}}
 }
 
 // clipModel: parameters a, b, eye (EyeBlink role), mouth (LipSync role),
@@ -79,7 +79,7 @@ func TestClipFadeIn(t *testing.T) {
 // TestClipFirstUpdateAdvances: the first update after Play samples the clip
 // at t = dt (the reference advances before sampling; Cubism samples t = 0).
 func TestClipFirstUpdateAdvances(t *testing.T) {
-	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{1, 10}}}}}
+	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{T: 0, V: 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{T: 1, V: 10}}}}}
 	m := clipModel(Clip{ID: "ramp", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}})
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
@@ -226,7 +226,7 @@ func TestClipPriorities(t *testing.T) {
 // (the reference's local_time), so keys after the duration never show; a
 // looping clip wraps.
 func TestClipOneShotClamp(t *testing.T) {
-	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{2, 20}}}}}
+	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{T: 0, V: 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{T: 2, V: 20}}}}}
 	m := clipModel(Clip{ID: "once", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}},
 		Clip{ID: "loop", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}})
 	for c, want := range []float64{10, 2.5} { // at 1.25 s: clamped to 1 s; wrapped to 0.25 s
@@ -261,7 +261,7 @@ func TestClipLayers(t *testing.T) {
 
 func TestClipEvents(t *testing.T) {
 	m := clipModel(Clip{ID: "loop", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0,
-		Events: []Event{{0, "start"}, {0.5, "mid"}, {1, "end"}}})
+		Events: []Event{{Time: 0, Value: "start"}, {Time: 0.5, Value: "mid"}, {Time: 1, Value: "end"}}})
 	p := newTestPlayer(m)
 	p.play(2, 0, 1)
 	base := []float32{0, 0, 1, 0}
@@ -317,8 +317,8 @@ func TestClipEvents(t *testing.T) {
 // (the reference fires the current clip's only; Cubism fires every queued
 // motion's).
 func TestClipEventsOfThePlayingClipOnly(t *testing.T) {
-	m := clipModel(Clip{ID: "A", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{0.5, "a"}}},
-		Clip{ID: "B", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{0.75, "b"}}})
+	m := clipModel(Clip{ID: "A", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{Time: 0.5, Value: "a"}}},
+		Clip{ID: "B", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{Time: 0.75, Value: "b"}}})
 	p := newTestPlayer(m)
 	base := []float32{0, 0, 1, 0}
 	p.play(0, 0, 0)
@@ -338,7 +338,7 @@ func TestClipEventsOfThePlayingClipOnly(t *testing.T) {
 
 func TestClipSeekKeepsFadeIn(t *testing.T) {
 	m := clipModel(Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1,
-		Curves: []ParameterCurve{{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{10, 100}}}}}}})
+		Curves: []ParameterCurve{{Parameter: 0, Curve: Curve{Start: Point{T: 0, V: 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{T: 10, V: 100}}}}}}})
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
@@ -352,10 +352,10 @@ func TestClipSeekKeepsFadeIn(t *testing.T) {
 }
 
 func TestClipEffectsAndOpacity(t *testing.T) {
-	blink := TargetCurve{Target: TargetBlink, Part: -1, Curve: Curve{Start: Point{0, 0.5}}}
-	lip := TargetCurve{Target: TargetLipSync, Part: -1, Curve: Curve{Start: Point{0, 0.25}}}
-	partOp := TargetCurve{Target: TargetPartOpacity, Part: 1, Curve: Curve{Start: Point{0, 0.3}}}
-	modelOp := TargetCurve{Target: TargetModelOpacity, Part: -1, Curve: Curve{Start: Point{0, 1.6}}}
+	blink := TargetCurve{Target: TargetBlink, Part: -1, Curve: Curve{Start: Point{T: 0, V: 0.5}}}
+	lip := TargetCurve{Target: TargetLipSync, Part: -1, Curve: Curve{Start: Point{T: 0, V: 0.25}}}
+	partOp := TargetCurve{Target: TargetPartOpacity, Part: 1, Curve: Curve{Start: Point{T: 0, V: 0.3}}}
+	modelOp := TargetCurve{Target: TargetModelOpacity, Part: -1, Curve: Curve{Start: Point{T: 0, V: 1.6}}}
 	m := clipModel(
 		// Own curves for eye and mouth: the effects act on the curve values.
 		Clip{ID: "own", Duration: 1, Loop: true, FadeIn: 1, FadeOut: 1,
@@ -418,8 +418,8 @@ func TestClipHostileTimes(t *testing.T) {
 		for _, fade := range []float32{0, 1e-30, 1, 1e38} {
 			for _, loop := range []bool{false, true} {
 				c := Clip{ID: "c", Duration: d, Loop: loop, FadeIn: fade, FadeOut: fade,
-					Curves: []ParameterCurve{{Parameter: 0, Curve: Curve{Start: Point{0, 1}, Segments: []Segment{{Kind: SegmentLinear, End: Point{d, 5}}}}}},
-					Events: []Event{{0, "a"}, {d / 2, "b"}}}
+					Curves: []ParameterCurve{{Parameter: 0, Curve: Curve{Start: Point{T: 0, V: 1}, Segments: []Segment{{Kind: SegmentLinear, End: Point{T: d, V: 5}}}}}},
+					Events: []Event{{Time: 0, Value: "a"}, {Time: d / 2, Value: "b"}}}
 				p := newTestPlayer(clipModel(c))
 				p.play(0, 0, 0)
 				for _, dt := range []float64{1e-300, 1000, 2e-13, 3600, 2e-13, 1e-9, 0.5} {

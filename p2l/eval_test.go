@@ -131,7 +131,7 @@ func TestKeyformMultilinear(t *testing.T) {
 	m := newTestModel(param("p", 0, 10, 0), param("q", 0, 2, 0))
 	mi := m.mesh(-1, 1, 1)
 	// Cell (i,j) offsets x = 10i + j, y = 100j.
-	g := &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}, {1, []float32{0, 1, 2}}}}
+	g := &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 10}}, {Parameter: 1, Keys: []float32{0, 1, 2}}}}
 	for i := 0; i < 2; i++ {
 		for j := 0; j < 3; j++ {
 			g.Cells = append(g.Cells, Cell[[]float32]{Coord: []uint16{uint16(i), uint16(j)}, Value: []float32{float32(10*i + j), float32(100 * j)}})
@@ -160,11 +160,11 @@ func TestSparseGridZeroShape(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	// Mesh keyforms: key 0 offsets (4, 8), key 1 missing → zero offset.
 	mi := m.mesh(-1, 10, 10)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
+	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{4, 8}}}}
 	// Warp keyforms: key 0 a 1×1 grid over (20,20)–(60,60); key 1 missing →
 	// every point at the origin.
-	w := m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
+	w := m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{20, 20, 60, 20, 20, 60, 60, 60}}}})
 	wi := m.mesh(w, 0.5, 0.5)
 	r := m.rig(t)
@@ -180,7 +180,7 @@ func TestFlagChannelTakesKeyNotAbove(t *testing.T) {
 	m := newTestModel(param("p", 0, 2, 0))
 	d := m.rotation(-1, 0, static(RotationKey{X: 50, Y: 50, Scale: 1}))
 	m.Deformers[d].Channels = []Channel{{ID: ChannelFlipX, Kind: ChannelFlag, Grid: &Grid[ChannelValue]{
-		Axes:  []Axis{{0, []float32{0, 1, 2}}},
+		Axes:  []Axis{{Parameter: 0, Keys: []float32{0, 1, 2}}},
 		Cells: []Cell[ChannelValue]{{Coord: []uint16{0}}, {Coord: []uint16{1}, Value: ChannelValue{1}}, {Coord: []uint16{2}}},
 	}}}
 	mi := m.mesh(d, 5, 0)
@@ -347,7 +347,7 @@ func TestRotationUnderWarp(t *testing.T) {
 
 func TestRotationAngleIsKeyPlusBase(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
-	d := m.rotation(-1, 90, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
+	d := m.rotation(-1, 90, &Grid[RotationKey]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[RotationKey]{
 		{Coord: []uint16{0}, Value: RotationKey{X: 0, Y: 0, Angle: 0, Scale: 1}},
 		{Coord: []uint16{1}, Value: RotationKey{X: 10, Y: 0, Angle: 90, Scale: 3}},
 	}})
@@ -365,10 +365,10 @@ func TestBlendShapes(t *testing.T) {
 	mi := m.mesh(-1, 0, 0)
 	me := &m.Meshes[mi]
 	// Keyforms on p: offset (1,1) at 0 (the default), (3,3) at 1.
-	me.Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	me.Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{1, 1}}, {Coord: []uint16{1}, Value: []float32{3, 3}}}}
 	// Opacity channel on p: 1 at 0, 0.5 at 1.
-	me.Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
+	me.Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 		Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0.5}}}}}}
 	// Binding on b: keys −1, 0 (neutral), 1; the neutral key's shape is
 	// ignored; limit on lim: weight = lim.
@@ -379,7 +379,7 @@ func TestBlendShapes(t *testing.T) {
 			{Deltas: []float32{100, 100}, Opacity: 0, Multiply: White},
 			{Deltas: []float32{5, 5}, Opacity: 0.2, Multiply: White, DrawOrder: 10},
 		},
-		Limits: []Limit{{Parameter: 2, Points: []LimitPoint{{0, 0}, {1, 1}}}},
+		Limits: []Limit{{Parameter: 2, Points: []LimitPoint{{Value: 0, Weight: 0}, {Value: 1, Weight: 1}}}},
 	}}
 	r := m.rig(t)
 	check := func(p, b, lim float32, x, y, op, do float64) {
@@ -442,7 +442,7 @@ func TestOpacityAndColorChain(t *testing.T) {
 	m.Meshes[mi].Opacity = 0.8
 	m.Meshes[mi].Multiply = Color{1.5, 0.5, 1}
 	m.Meshes[mi].Screen = Color{0.5, 0, -0.25}
-	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{ChildMesh, mi}},
+	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: mi}},
 		Composite: Composite{Opacity: 0.3, Multiply: White}}}
 	r := m.rig(t)
 	eval(t, r)
@@ -473,7 +473,7 @@ func TestGlue(t *testing.T) {
 	checkVerts(t, r, b, 7.5, 0, 70, 70)
 	// Glue intensity channel: 1 at p = 1 → A goes 0.2 of the way: 2; B 5.
 	m.Glues[0].Channels = []Channel{{ID: ChannelGlueIntensity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{1}}}}}}
+		Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{1}}}}}}
 	m2 := &testModel{m.Model}
 	r = m2.rig(t)
 	r.SetParameter(0, 1)
@@ -496,11 +496,11 @@ func TestDrawOrder(t *testing.T) {
 	m.Meshes[6].Flags &^= MeshVisible // hidden: not drawn
 	m.Parts = []Part{
 		{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, DrawOrder: 700,
-			Children: []PartChild{{ChildMesh, 3}, {ChildMesh, 4}}, Composite: Composite{Opacity: 1, Multiply: White}},
+			Children: []PartChild{{Kind: ChildMesh, Index: 3}, {Kind: ChildMesh, Index: 4}}, Composite: Composite{Opacity: 1, Multiply: White}},
 	}
 	// The part's draw order is driven by a channel: 700 at p = 0, 400 at p = 1.
 	m.Parts[0].Channels = []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{700}}, {Coord: []uint16{1}, Value: ChannelValue{400}}}}}}
+		Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{700}}, {Coord: []uint16{1}, Value: ChannelValue{400}}}}}}
 	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{
 		{Mesh: 0}, {Mesh: 1}, {Mesh: 2},
 		{Group: &DrawGroup{Part: 0, DrawOrder: 0, Composite: &Composite{Opacity: 1, Multiply: White}, Children: []DrawNode{{Mesh: 4}, {Mesh: 3}}}},
@@ -553,9 +553,9 @@ func TestHiddenAndSketchParts(t *testing.T) {
 		Positions: tri, UVs: tri, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: White})
 	m.Draw.Children = append(m.Draw.Children, DrawNode{Mesh: 3}, DrawNode{Mesh: 4})
 	m.Parts = []Part{
-		{ID: "root", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}, {ChildPart, 2}, {ChildMesh, 0}}},
-		{ID: "hidden", Flags: 0, Children: []PartChild{{ChildMesh, 1}}},
-		{ID: "sketch", Flags: PartVisible | PartSketch, Children: []PartChild{{ChildMesh, 2}}},
+		{ID: "root", Flags: PartVisible, Children: []PartChild{{Kind: ChildPart, Index: 1}, {Kind: ChildPart, Index: 2}, {Kind: ChildMesh, Index: 0}}},
+		{ID: "hidden", Flags: 0, Children: []PartChild{{Kind: ChildMesh, Index: 1}}},
+		{ID: "sketch", Flags: PartVisible | PartSketch, Children: []PartChild{{Kind: ChildMesh, Index: 2}}},
 	}
 	r := m.rig(t)
 	eval(t, r)
@@ -589,13 +589,13 @@ func TestMeshChanges(t *testing.T) {
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	// c: under a rotation whose angle moves with p; only the y of its
 	// second vertex changes... x too: (1,0) turns to (cos 90, sin 90).
-	d := m.rotation(-1, 0, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
+	d := m.rotation(-1, 0, &Grid[RotationKey]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[RotationKey]{
 		{Coord: []uint16{0}, Value: RotationKey{Scale: 1}}, {Coord: []uint16{1}, Value: RotationKey{Angle: 90, Scale: 1}}}})
 	c := m.mesh(d, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
 	m.Meshes[b].Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
+		Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
 	r := m.rig(t)
 	eval(t, r)
 	all := MeshDrawn | MeshVisibilityChanged | MeshOpacityChanged | MeshDrawOrderChanged | MeshRenderOrderChanged | MeshVerticesChanged | MeshColorsChanged
@@ -626,7 +626,7 @@ func TestMeshRevision(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
 	r := m.rig(t)
 	if r.MeshRevision(a) != 0 {
@@ -668,7 +668,7 @@ func TestMeshChangeFlagsOrderAndColors(t *testing.T) {
 	// a's draw order goes 500 -> 600 with p; b stays at 550, so at p = 1
 	// the two swap places in the render order.
 	m.Meshes[a].Channels = []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{500}}, {Coord: []uint16{1}, Value: ChannelValue{600}}}}}}
+		Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{500}}, {Coord: []uint16{1}, Value: ChannelValue{600}}}}}}
 	m.Meshes[b].DrawOrder = 550
 	r := m.rig(t)
 	eval(t, r)
@@ -732,8 +732,8 @@ func TestPostMultipliers(t *testing.T) {
 	mi := m.mesh(-1, 0, 0)
 	m.Meshes[mi].Opacity = 0.8
 	m.Parts = []Part{
-		{ID: "outer", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}}},
-		{ID: "inner", Flags: PartVisible, Children: []PartChild{{ChildMesh, mi}}},
+		{ID: "outer", Flags: PartVisible, Children: []PartChild{{Kind: ChildPart, Index: 1}}},
+		{ID: "inner", Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: mi}}},
 	}
 	r := m.rig(t)
 	r.partOpacityMul[0] = 0.5
@@ -762,13 +762,13 @@ func TestGroupComposite(t *testing.T) {
 	}
 	m.Draw.Children = nil
 	m.Parts = []Part{
-		{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 0}},
+		{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{Kind: ChildMesh, Index: 0}},
 			Composite: Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: White}},
-		{ID: "maskpart", Flags: PartVisible, Children: []PartChild{{ChildMesh, 1}, {ChildMesh, 2}}},
+		{ID: "maskpart", Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: 1}, {Kind: ChildMesh, Index: 2}}},
 	}
 	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{{Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 0}},
 		Composite: &Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: White},
-		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
+		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{0.25}}}}}}}}}}
 	r := m.rig(t)
 	r.SetParameter(0, 0.5)
@@ -867,8 +867,8 @@ func TestNestedIsolatedGroups(t *testing.T) {
 		m.mesh(-1, tri...)
 	}
 	m.Parts = []Part{
-		{ID: "a", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildPart, 1}, {ChildMesh, 0}}},
-		{ID: "b", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 1}}},
+		{ID: "a", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{Kind: ChildPart, Index: 1}, {Kind: ChildMesh, Index: 0}}},
+		{ID: "b", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{Kind: ChildMesh, Index: 1}}},
 		{ID: "empty", Flags: PartVisible, GroupMode: GroupIsolated},
 	}
 	iso := func() *Composite { return &Composite{Opacity: 1, Multiply: White} }
@@ -934,9 +934,9 @@ func TestModelLookups(t *testing.T) {
 func TestUnchangedInputsKeepResults(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{ChildMesh, a}}}}
+	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: a}}}}
 	r := m.rig(t)
 	eval(t, r)
 	eval(t, r)
@@ -978,7 +978,7 @@ func TestColorChannels(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
 	colorGrid := func(a, b Color) *Grid[ChannelValue] {
-		return &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
+		return &Grid[ChannelValue]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue(a)}, {Coord: []uint16{1}, Value: ChannelValue(b)}}}
 	}
 	m.Deformers[d].Channels = []Channel{{ID: ChannelScreen, Kind: ChannelColor, Grid: colorGrid(Color{0, 0, 0}, Color{0.4, 0.2, 0})}}
@@ -1008,7 +1008,7 @@ func TestBulkHostPose(t *testing.T) {
 	// One mesh whose first vertex moves by a's value along x (offset
 	// keyforms 0 at a = 0 and 10 at a = 10: the vertex x equals a).
 	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}}, Cells: []Cell[[]float32]{
+	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{10, 0, 0, 0, 0, 0}}}}
 	r := m.rig(t)
 	if got := r.ParameterValues(nil); len(got) != 2 || got[0] != 2 || got[1] != 0 {
@@ -1154,7 +1154,7 @@ func TestReferenceEvalRules(t *testing.T) {
 		d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
 		m.Deformers[d].Flags |= DeformerFlipX
 		m.Deformers[d].Channels = []Channel{{ID: ChannelFlipX, Kind: ChannelFlag, Grid: &Grid[ChannelValue]{
-			Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
+			Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
 		mi := m.mesh(d, 1, 0)
 		r := m.rig(t)
 		eval(t, r)
@@ -1182,7 +1182,7 @@ func TestReferenceEvalRules(t *testing.T) {
 		mi := m.mesh(-1, 0, 0)
 		m.Meshes[mi].Shapes = []Binding[MeshShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
 			Present: []bool{false, true}, Shapes: []MeshShape{{}, {Deltas: []float32{4, 0}, Opacity: 1, Multiply: White}},
-			Limits: []Limit{{Parameter: 1, Points: []LimitPoint{{1, 0.5}, {0, 1}}}}}}
+			Limits: []Limit{{Parameter: 1, Points: []LimitPoint{{Value: 1, Weight: 0.5}, {Value: 0, Weight: 1}}}}}}
 		r := m.rig(t)
 		r.SetParameter(0, 1)
 		eval(t, r)
@@ -1196,7 +1196,7 @@ func TestReferenceEvalRules(t *testing.T) {
 		// (rig.rs Grid::new). A grid without axes reads its first cell.
 		m := newTestModel(param("p", 0, 2, 0))
 		a := m.mesh(-1, 0, 0)
-		m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1, 1, 2}}}, Cells: []Cell[[]float32]{
+		m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1, 1, 2}}}, Cells: []Cell[[]float32]{
 			{Coord: []uint16{1}, Value: []float32{10, 0}}, {Coord: []uint16{2}, Value: []float32{20, 0}},
 			{Coord: []uint16{3}, Value: []float32{30, 0}}, {Coord: []uint16{3}, Value: []float32{40, 0}}}}
 		b := m.mesh(-1, 0, 0)
@@ -1222,13 +1222,13 @@ func TestRevision(t *testing.T) {
 	}
 	// p moves mesh 0's vertices; q changes only the group's opacity;
 	// "idle" drives nothing.
-	m.Meshes[0].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[0].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Parts = []Part{{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 1}},
+	m.Parts = []Part{{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{Kind: ChildMesh, Index: 1}},
 		Composite: Composite{Opacity: 1, Multiply: White}}}
 	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{{Mesh: 0}, {Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 1}},
 		Composite: &Composite{Opacity: 1, Multiply: White},
-		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{1, []float32{0, 1}}},
+		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{Parameter: 1, Keys: []float32{0, 1}}},
 			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0.5}}}}}}}}}}
 	r := m.rig(t)
 	if r.Revision() != 0 {

@@ -53,7 +53,7 @@ func TestEvaluationSelector(t *testing.T) {
 func TestCubismKeyformsDoNotSnap(t *testing.T) {
 	m := newTestModel(param("p", 0, 10, 0)).cubism("")
 	mi := m.mesh(-1, 0, 0)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}}, Cells: []Cell[[]float32]{
+	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0}}, {Coord: []uint16{1}, Value: []float32{1000, 0}}}}
 	r := m.rig(t)
 	r.SetParameter(0, 9.9995)
@@ -70,13 +70,13 @@ func TestCubismKeyformsDoNotSnap(t *testing.T) {
 // moc3-rs key_table_is_outside: outside when v < 0 − 0.1 or v ≥ 1 + 0.1.
 func TestCubismOutOfRangeDisables(t *testing.T) {
 	m := newTestModel(param("p", -1, 2, 0), param("q", 0, 1, 0)).cubism("0.1,0.1")
-	keyed := &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	keyed := &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0}}, {Coord: []uint16{1}, Value: []float32{0, 0}}}}
 	// A warp keyed on p, a mesh under it (keyed on q), a free mesh keyed on p.
-	w := m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	w := m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0, 10, 0, 0, 10, 10, 10}}, {Coord: []uint16{1}, Value: []float32{0, 0, 10, 0, 0, 10, 10, 10}}}})
 	under := m.mesh(w, 0.5, 0.5, 1, 0.5, 1, 1)
-	m.Meshes[under].Keyforms = &Grid[[]float32]{Axes: []Axis{{1, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[under].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 1, Keys: []float32{0, 1}}}, Cells: []Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0, 0, 0, 0, 0}}, {Coord: []uint16{1}, Value: []float32{0, 0, 0, 0, 0, 0}}}}
 	free := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	m.Meshes[free].Keyforms = &Grid[[]float32]{Axes: keyed.Axes, Cells: []Cell[[]float32]{
@@ -127,10 +127,10 @@ func TestCubismDisabledParentsPropagate(t *testing.T) {
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	c := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	m.Parts = []Part{
-		{ID: "top", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}}, Composite: Composite{Opacity: 1, Multiply: White},
-			Channels: []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
+		{ID: "top", Flags: PartVisible, Children: []PartChild{{Kind: ChildPart, Index: 1}}, Composite: Composite{Opacity: 1, Multiply: White},
+			Channels: []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 				Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{500}}, {Coord: []uint16{1}, Value: ChannelValue{500}}}}}}},
-		{ID: "inner", Flags: PartVisible, Children: []PartChild{{ChildMesh, b}}, Composite: Composite{Opacity: 1, Multiply: White}},
+		{ID: "inner", Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: b}}, Composite: Composite{Opacity: 1, Multiply: White}},
 	}
 	r := m.rig(t)
 	eval(t, r)
@@ -238,7 +238,7 @@ func TestCubismDrawOrderRounds(t *testing.T) {
 func TestCubismEvaluateDoesNotAllocate(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0)).cubism("0.1")
 	w := m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
-	d := m.rotation(w, 0, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
+	d := m.rotation(w, 0, &Grid[RotationKey]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[RotationKey]{
 		{Coord: []uint16{0}, Value: RotationKey{X: 0.5, Y: 0.5, Scale: 1}}, {Coord: []uint16{1}, Value: RotationKey{X: 0.5, Y: 0.5, Angle: 30, Scale: 1}}}})
 	m.mesh(d, 5, 0, 6, 0, 5, 1)
 	r := m.rig(t)

@@ -1,5 +1,7 @@
 package p2l
 
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+
 // DiffModels is diffModels for the external test package.
 var DiffModels = diffModels
 
@@ -8,7 +10,7 @@ var DiffLenient = diffLenient
 
 // DecodeForBench decodes and validates without the trial evaluation.
 func DecodeForBench(data []byte) error {
-	_, _, err := decode(data, defaultConfig())
+	_, err := p2lrt.Decode(data, nil)
 	return err
 }
 

@@ -6,8 +6,8 @@ func exprModel() *Model {
 	return &Model{
 		Parameters: []Parameter{{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100}, {ID: "c", Min: -100, Max: 100}},
 		Expressions: []Expression{
-			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []ExpressionEntry{{0, ExpressionAdd, 10}, {1, ExpressionMultiply, 3}, {2, ExpressionOverwrite, 50}}},
-			{ID: "over", FadeIn: 0.5, FadeOut: 0.5, Entries: []ExpressionEntry{{0, ExpressionOverwrite, 40}}},
+			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionAdd, Value: 10}, {Parameter: 1, Blend: ExpressionMultiply, Value: 3}, {Parameter: 2, Blend: ExpressionOverwrite, Value: 50}}},
+			{ID: "over", FadeIn: 0.5, FadeOut: 0.5, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionOverwrite, Value: 40}}},
 			{ID: "neutral", FadeIn: 1, FadeOut: 1},
 		},
 	}

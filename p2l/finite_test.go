@@ -245,7 +245,7 @@ func TestExtremeFiniteInputsKeepStateFinite(t *testing.T) {
 func TestOverflowingPoseFailsTheRig(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	mi := m.mesh(-1, 3e38, 0, 3e38, 1, 0, 0)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
+	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
 	r := m.rig(t)
 	eval(t, r)

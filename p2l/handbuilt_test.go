@@ -133,10 +133,10 @@ func minimalChunks() []tchunk {
 
 func minimalModel() *Model {
 	return &Model{
-		Canvas:     Canvas{100, 50, 50, 25, -1},
+		Canvas:     Canvas{Width: 100, Height: 50, OriginX: 50, OriginY: 25, PixelsPerUnit: -1},
 		Parameters: []Parameter{{ID: "P", Name: "Param", Min: -1, Max: 1, Default: 0.5, Repeat: true}},
 		Parts: []Part{{ID: "part", Flags: PartVisible, GroupMode: GroupIsolated, DrawOrder: -7,
-			Children:  []PartChild{{ChildMesh, 0}},
+			Children:  []PartChild{{Kind: ChildMesh, Index: 0}},
 			Composite: Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, Opacity: 1, Multiply: White}}},
 		Meshes: []Mesh{{ID: "m", Parent: -1, TexturePage: -1, Flags: MeshGeometry | MeshVisible,
 			Positions: []float32{0, 0, 10, 0, 0, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2},

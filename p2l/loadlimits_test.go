@@ -12,6 +12,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func writeModel(t testing.TB, m *p2l.Model, o *p2l.WriteOptions) []byte {
@@ -99,7 +100,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 func TestDecompressionBudgetIsShared(t *testing.T) {
 	m := synth.Character(1)
 	data := writeModel(t, m, &p2l.WriteOptions{Compression: p2l.CompressZstd})
-	h, err := p2l.Inspect(data)
+	h, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
 	}

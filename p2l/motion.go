@@ -332,7 +332,7 @@ func (s *motionState) poseFromClips(p *clipPlayer, pose *poseState) {
 				if pc.group != g {
 					continue
 				}
-				if v := c.TargetCurves[pc.curve].Value(t); v > bestV {
+				if v := CurveValue(&c.TargetCurves[pc.curve].Curve, t); v > bestV {
 					best, bestV = pc.entry, v
 				}
 			}

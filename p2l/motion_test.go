@@ -23,8 +23,8 @@ func motionModel() *Model {
 	)
 	pb := c("poseB", "Pose B", "", 1, false, 4)
 	pb.TargetCurves = []TargetCurve{
-		{Target: TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0}}},
-		{Target: TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 1}}},
+		{Target: TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{T: 0, V: 0}}},
+		{Target: TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{T: 0, V: 1}}},
 	}
 	m.Clips = append(m.Clips, pb)
 	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 0, 10}

@@ -1,6 +1,10 @@
 package p2l
 
-import "math"
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file is the pendulum physics of the PHYS chunk. It follows the Cubism
 // framework's CubismPhysics (physics3.json) step for step, quirks included,
@@ -36,10 +40,9 @@ import "math"
 // physicsMaxDeltaTime·MaxPhysicsFps = 5000 fixed steps in one update, and
 // the step loop stops there whatever the arithmetic (excess time dropped).
 
-// MaxPhysicsFps is the largest physics step rate (PHYS fps, physics3
-// Meta.Fps) a model may ask for. Cubism Editor exports 30 or 60; 1000 leaves
-// room while keeping an update's work bounded (see MaxPhysicsSteps).
-const MaxPhysicsFps = 1000
+// MaxPhysicsFps is the largest physics step rate a model may ask for
+// (p2lrt.MaxPhysicsFps).
+const MaxPhysicsFps = p2lrt.MaxPhysicsFps
 
 // MaxPhysicsSteps is the most fixed physics steps one update runs: the 5 s
 // of catch-up Cubism allows at MaxPhysicsFps. Time beyond it is dropped.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func mustWrite(t testing.TB, m *Model, o *WriteOptions) []byte {
@@ -64,7 +65,7 @@ func TestV1AndV2LoadEqual(t *testing.T) {
 
 func TestV1LossReport(t *testing.T) {
 	m := fullModel()
-	if _, err := encode(m, &WriteOptions{V1: true}); err == nil {
+	if _, err := (*p2lrt.File)(m).Encode(&WriteOptions{V1: true}); err == nil {
 		t.Fatal("v1 with KTX2/external pages must fail")
 	}
 	losses := V1Losses(m)

@@ -3,7 +3,8 @@ package p2l
 import (
 	"fmt"
 	"math"
-	"slices"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file applies the SKIN chunk at hook H4 (P2LRT_V2.md): for a skinned
@@ -28,9 +29,9 @@ const maxFitSamples = 1024
 // so real files stay far inside them.
 const (
 	// maxSkinBones and maxSkinAxes bound one SKIN entry's lists (checked
-	// at load, with duplicates).
-	maxSkinBones = 64
-	maxSkinAxes  = 16
+	// at load, with duplicates: p2lrt).
+	maxSkinBones = p2lrt.MaxSkinBones
+	maxSkinAxes  = p2lrt.MaxSkinAxes
 	// maxFitWork bounds the weight fits of one model, summed over its
 	// skins in file order: per skin, samples × (vertices × bone pairs +
 	// the model's vertices and deformers, one evaluation per sample).
@@ -46,38 +47,6 @@ const (
 	// the bound). A skin beyond it stays off.
 	maxSkinFrameWork = 1 << 16
 )
-
-// skinLists is the load-time check of SKIN entry i's lists: at most
-// maxSkinBones bones and maxSkinAxes axes, no bone and no axis parameter
-// twice (a repeated bone only multiplies the fit's work; the editor never
-// writes one).
-func (r *refChecker) skinLists(i int, sk *Skin) {
-	if r.err != nil {
-		return
-	}
-	if len(sk.Bones) > maxSkinBones {
-		r.fail("SKIN", fmt.Sprintf("meshes[%d].bones", i), "%d bones, at most %d", len(sk.Bones), maxSkinBones)
-		return
-	}
-	if len(sk.Axes) > maxSkinAxes {
-		r.fail("SKIN", fmt.Sprintf("meshes[%d].axes", i), "%d axes, at most %d", len(sk.Axes), maxSkinAxes)
-		return
-	}
-	for j, b := range sk.Bones {
-		if k := slices.Index(sk.Bones[:j], b); k >= 0 {
-			r.fail("SKIN", fmt.Sprintf("meshes[%d].bones[%d]", i, j), "deformer %d is listed twice (also bones[%d])", b, k)
-			return
-		}
-	}
-	for j, ax := range sk.Axes {
-		for k := range j {
-			if sk.Axes[k].Parameter == ax.Parameter {
-				r.fail("SKIN", fmt.Sprintf("meshes[%d].axes[%d]", i, j), "parameter %d is listed twice (also axes[%d])", ax.Parameter, k)
-				return
-			}
-		}
-	}
-}
 
 // fitSamples is the number of samples the weight fit of sk takes: every key
 // combination, or with more than maxFitSamples the keys of each axis.

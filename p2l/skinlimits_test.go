@@ -20,9 +20,9 @@ func skinModel(nb, nv int, keys ...int) *Model {
 		return Deformer{Kind: RotationDeformer, Parent: parent, Part: -1, Flags: DeformerVisible | DeformerEnabled,
 			Opacity: 1, Multiply: White, Rotation: &Rotation{Keyforms: g}}
 	}
-	m.Deformers = append(m.Deformers, rot(-1, &Grid[RotationKey]{Cells: []Cell[RotationKey]{{Coord: []uint16{}, Value: RotationKey{50, 50, 0, 1}}}}))
+	m.Deformers = append(m.Deformers, rot(-1, &Grid[RotationKey]{Cells: []Cell[RotationKey]{{Coord: []uint16{}, Value: RotationKey{X: 50, Y: 50, Angle: 0, Scale: 1}}}}))
 	turning := &Grid[RotationKey]{Axes: []Axis{{Parameter: 0, Keys: []float32{-100, 100}}},
-		Cells: []Cell[RotationKey]{{Coord: []uint16{0}, Value: RotationKey{1, 0, -30, 1}}, {Coord: []uint16{1}, Value: RotationKey{1, 0, 30, 1}}}}
+		Cells: []Cell[RotationKey]{{Coord: []uint16{0}, Value: RotationKey{X: 1, Y: 0, Angle: -30, Scale: 1}}, {Coord: []uint16{1}, Value: RotationKey{X: 1, Y: 0, Angle: 30, Scale: 1}}}}
 	sk := Skin{Mesh: 0}
 	for b := 0; b < nb; b++ {
 		m.Deformers = append(m.Deformers, rot(0, turning))

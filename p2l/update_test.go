@@ -32,11 +32,11 @@ func animModel() *Model {
 		Clips: []Clip{{ID: "set", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0,
 			Curves: []ParameterCurve{constCurve(0, 10)},
 			TargetCurves: []TargetCurve{
-				{Target: TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0.5}}},
-				{Target: TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0.6}}},
+				{Target: TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{T: 0, V: 0.5}}},
+				{Target: TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{T: 0, V: 0.6}}},
 			},
 			Events: []Event{{Time: 0.5, Value: "half"}}}},
-		Expressions: []Expression{{ID: "plus", FadeIn: 0, FadeOut: 0, Entries: []ExpressionEntry{{0, ExpressionAdd, 5}}}},
+		Expressions: []Expression{{ID: "plus", FadeIn: 0, FadeOut: 0, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionAdd, Value: 5}}}},
 		Pose:        &Pose{FadeIn: 0.5, Groups: []PoseGroup{{Entries: []PoseEntry{{Part: 0}, {Part: 1}}}}},
 	}
 }

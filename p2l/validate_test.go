@@ -89,7 +89,7 @@ func TestValidateRules(t *testing.T) {
 		{"physics vertex", func(m *Model) { m.Physics.Groups[0].Outputs[0].Vertex = 2 }, "vertex 2 out of range"},
 		{"physics source", func(m *Model) { m.Physics.Groups[0].Inputs[0].Source = 3 }, "unknown source 3"},
 		{"physics parameter", func(m *Model) { m.Physics.Groups[0].Inputs[0].Parameter = 3 }, "PHYS: groups[0].inputs[0].parameter"},
-		{"control points on linear", func(m *Model) { m.Clips[0].Curves[0].Segments[0].C1 = Point{1, 1} }, "only stored for Bezier"},
+		{"control points on linear", func(m *Model) { m.Clips[0].Curves[0].Segments[0].C1 = Point{T: 1, V: 1} }, "only stored for Bezier"},
 		{"segment kind", func(m *Model) { m.Clips[0].Curves[0].Segments[0].Kind = 4 }, "value 4 out of range (max 3)"},
 		{"clip curve parameter", func(m *Model) { m.Clips[1].Curves[0].Parameter = 7 }, "CLIP: clips[1].curves[0].parameter"},
 		{"event order", func(m *Model) { m.Clips[0].Events[2].Time = 0.1 }, "event times must not decrease"},
@@ -191,9 +191,15 @@ func TestReferenceAccepts(t *testing.T) {
 		}},
 		{"equal keys", func(m *Model) { m.Deformers[0].Warp.Keyforms.Axes[0].Keys[2] = 0 }},
 		{"limit points decrease", func(m *Model) { m.Meshes[0].Shapes[0].Limits[0].Points[2].Value = 0.1 }},
-		{"part child twice", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildMesh, 0}) }},
-		{"part own child", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 1}) }},
-		{"part cycle", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 0}) }},
+		{"part child twice", func(m *Model) {
+			m.Parts[1].Children = append(m.Parts[1].Children, PartChild{Kind: ChildMesh, Index: 0})
+		}},
+		{"part own child", func(m *Model) {
+			m.Parts[1].Children = append(m.Parts[1].Children, PartChild{Kind: ChildPart, Index: 1})
+		}},
+		{"part cycle", func(m *Model) {
+			m.Parts[1].Children = append(m.Parts[1].Children, PartChild{Kind: ChildPart, Index: 0})
+		}},
 		{"mesh masks itself", func(m *Model) { m.Meshes[1].Masks = []int{1} }},
 		{"texture page without TEXR page", func(m *Model) { m.Meshes[0].TexturePage = 3 }},
 		{"negative texture page", func(m *Model) { m.Meshes[0].TexturePage = -7 }},

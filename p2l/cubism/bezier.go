@@ -151,7 +151,7 @@ func (k *cardanoCubic) root(d float64) float64 {
 }
 
 // restrictedAt is a restricted piece from (t0, v0) evaluated at t exactly as
-// p2l's Curve.Value does (time-linear u, float64 arithmetic on the stored
+// p2l.CurveValue does (time-linear u, float64 arithmetic on the stored
 // float32 points).
 func restrictedAt(t0 float32, v0 float32, s p2l.Segment, t float64) float64 {
 	u := (t - float64(t0)) / (float64(s.End.T) - float64(t0))

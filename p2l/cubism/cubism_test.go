@@ -117,7 +117,7 @@ func TestUnrestrictedBezier(t *testing.T) {
 		for k := 0; k <= 1000; k++ {
 			tm := cs.x[0] + (cs.x[3]-cs.x[0])*float64(k)/1000
 			want := frameworkBezier(cs.x, cs.y, tm)
-			worst = max(worst, math.Abs(float64(cv.Value(tm))-want))
+			worst = max(worst, math.Abs(float64(p2l.CurveValue(&cv, tm))-want))
 		}
 		if worst > 1e-5*rng {
 			t.Errorf("%s: %d pieces, worst difference %.3g, want ≤ %.3g", cs.name, len(cv.Segments), worst, 1e-5*rng)

@@ -200,7 +200,7 @@ func TestCurvesMatchCubism(t *testing.T) {
 					shifted++
 				}
 			}
-			if got := float64(cv.Value(tm)); math.Abs(got-want) > tol {
+			if got := float64(p2l.CurveValue(&cv, tm)); math.Abs(got-want) > tol {
 				t.Errorf("curve %s at %v = %v, want %v (framework %v)", gc.ID, tm, got, want, gc.Values[i])
 			}
 		}
@@ -431,10 +431,10 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 		rng := float64(p.Max - p.Min)
 		worst := 0.0
 		for i, tm := range g.Times {
-			d := math.Abs(float64(cv.Value(tm)) - g.Values[k][i])
+			d := math.Abs(float64(p2l.CurveValue(&cv.Curve, tm)) - g.Values[k][i])
 			worst = max(worst, d/rng)
 			if d > 1e-5*rng {
-				t.Errorf("%s at %v: %v, Cubism %v (%.3g of the range)", p.ID, tm, cv.Value(tm), g.Values[k][i], d/rng)
+				t.Errorf("%s at %v: %v, Cubism %v (%.3g of the range)", p.ID, tm, p2l.CurveValue(&cv.Curve, tm), g.Values[k][i], d/rng)
 			}
 		}
 		t.Logf("%s: %d segments, worst difference %.3g of the range", p.ID, len(cv.Segments), worst)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
@@ -144,7 +145,7 @@ func tryLoad(t *testing.T, kind string, n int, comp p2l.Compression) (in, alloc 
 		t.Fatalf("%s: %v", kind, err)
 	}
 	data := b.Bytes()
-	fi, err := p2l.Inspect(data)
+	fi, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestPeakMemoryOfLoadTexturesRender(t *testing.T) {
 			t.Fatal(err)
 		}
 		data := b.Bytes()
-		fi, err := p2l.Inspect(data)
+		fi, err := p2lrt.Inspect(data)
 		if err != nil {
 			t.Fatal(err)
 		}
