@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-func baseModel() *p2l.Model {
-	return &p2l.Model{
+func baseModel() *p2lrt.File {
+	return &p2lrt.File{
 		Parameters: []p2l.Parameter{
 			{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamEyeLOpen", Min: 0, Max: 1, Default: 1},
 			{ID: "ParamHair", Min: -1, Max: 1},
@@ -199,7 +200,7 @@ func TestImportWarnings(t *testing.T) {
 	}
 	for _, cs := range cases {
 		m := baseModel()
-		out, warns, err := Import(m, "", File{Name: cs.name, Data: []byte(cs.data)})
+		out, warns, err := importModel(m, "", File{Name: cs.name, Data: []byte(cs.data)})
 		if err != nil {
 			t.Errorf("%s %s: %v, want warnings only", cs.name, cs.data, err)
 			continue
@@ -242,7 +243,7 @@ func TestImportErrors(t *testing.T) {
 		{File{Name: "x.json", Data: []byte(`{}`)}, ""},
 	}
 	for _, cs := range cases {
-		out, _, err := Import(m, "", cs.file)
+		out, _, err := importModel(m, "", cs.file)
 		var e *Error
 		if !errors.As(err, &e) || out != nil {
 			t.Errorf("%s %s: model %v, error %v, want *Error", cs.file.Name, cs.file.Data, out, err)
@@ -254,7 +255,7 @@ func TestImportErrors(t *testing.T) {
 	}
 	// A kind given by the caller overrides the name; the content decides
 	// when neither tells.
-	out, _, err := Import(m, "", File{Name: "hair.json", Data: []byte(physicsJSONText(`"VertexIndex": 1`)), Kind: Physics},
+	out, _, err := importModel(m, "", File{Name: "hair.json", Data: []byte(physicsJSONText(`"VertexIndex": 1`)), Kind: Physics},
 		File{Name: "walk", Data: []byte(motion)})
 	if err != nil || len(out.Physics.Groups) != 1 || out.ClipIndex("walk") != 0 {
 		t.Errorf("kind from the caller / content: %v, %+v", err, out)
@@ -280,7 +281,7 @@ func TestImportAll(t *testing.T) {
 	base.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
 	base.Draw = p2l.DrawGroup{Part: -1}
 	base.Clips = []p2l.Clip{{ID: "old", Duration: 1}}
-	if err := p2l.Write(&buf, base, nil); err != nil {
+	if err := base.Write(&buf, nil); err != nil {
 		t.Fatal(err)
 	}
 	m, err := p2l.Load(buf.Bytes())
@@ -291,8 +292,9 @@ func TestImportAll(t *testing.T) {
 	if m.ClipIndex("idle") != -1 || m.ExpressionIndex("smile") != -1 {
 		t.Fatal("lookups before import")
 	}
-	before := fmt.Sprintf("%+v", *m)
-	out, warns, err := Import(m, "Idle",
+	f := m.File()
+	before := fmt.Sprintf("%+v", *f)
+	out, warns, err := importModel(f, "Idle",
 		File{Name: "idle.motion3.json", Data: []byte(motion)},
 		File{Name: "smile.exp3.json", Data: []byte(`{"FadeInTime": 0.3, "Parameters": [{"Id": "ParamEyeLOpen", "Value": 0.5, "Blend": "Multiply"}, {"Id": "ParamHair", "Value": 1}]}`)},
 		File{Name: "m.pose3.json", Data: []byte(`{"Groups": [[{"Id": "PartArmA", "Link": ["PartHandA"]}, {"Id": "PartArmB", "Link": []}]]}`)},
@@ -301,7 +303,7 @@ func TestImportAll(t *testing.T) {
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}
-	if after := fmt.Sprintf("%+v", *m); after != before || m.ClipIndex("idle") != -1 || m.ExpressionIndex("smile") != -1 {
+	if after := fmt.Sprintf("%+v", *f); after != before || m.ClipIndex("idle") != -1 || m.ExpressionIndex("smile") != -1 {
 		t.Error("Import changed the model it was given")
 	}
 	// The imported model plays as the Cubism framework (float64), the
@@ -337,7 +339,7 @@ func TestImportAll(t *testing.T) {
 		t.Error(err)
 	}
 	// Importing the same motion again replaces it.
-	again, _, err := Import(out, "", File{Name: "idle.motion3.json", Data: []byte(motion)})
+	again, _, err := Import(out.File(), "", File{Name: "idle.motion3.json", Data: []byte(motion)})
 	if err != nil || len(again.Clips) != 2 || len(out.Clips) != 2 || len(again.Meta) != len(out.Meta) {
 		t.Errorf("re-import: %v, %d clips", err, len(again.Clips))
 	}

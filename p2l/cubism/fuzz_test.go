@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -38,8 +39,16 @@ func FuzzImport(f *testing.F) {
 			}
 			m = out
 		}
-		// Whatever imported must play without panicking.
-		r := m.NewRig()
+		// Whatever imported must make a model (its trial evaluation must
+		// not panic) and play without panicking.
+		model, err := p2l.NewModel(m)
+		if err != nil {
+			if strings.Contains(err.Error(), "panicked") {
+				t.Fatal(err)
+			}
+			return
+		}
+		r := model.NewRig()
 		r.SetBehaviors(p2l.AllBehaviors)
 		for c := range m.Clips {
 			r.PlayLayer(c%p2l.MaxLayers, c, 1)
@@ -73,7 +82,7 @@ func FuzzReadMoc(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ReadMoc(data)
+		m, err := readMocModel(data)
 		if err != nil {
 			var fe *moc3.FormatError
 			var ce *Error

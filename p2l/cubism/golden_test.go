@@ -66,7 +66,7 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 			for _, p := range c.Params {
 				m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 			}
-			ph, _, err := ImportPhysics(m, c.Name+".physics3.json", c.Physics3)
+			ph, _, err := ImportPhysics(m.File(), c.Name+".physics3.json", c.Physics3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +184,7 @@ func rangeTol(p p2l.Parameter) float64 { return 1e-7 * float64(p.Max-p.Min) }
 // segment's end value).
 func TestCurvesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
-	c, _, err := ImportMotion(m, "curves.motion3.json", g.CurveMotion)
+	c, _, err := ImportMotion(m.File(), "curves.motion3.json", g.CurveMotion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestCurvesMatchCubism(t *testing.T) {
 func TestMotionFadesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
 	for _, name := range []string{"walk", "wave", "nod"} {
-		c, _, err := ImportMotion(m, name+".motion3.json", g.Motions[name])
+		c, _, err := ImportMotion(m.File(), name+".motion3.json", g.Motions[name])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +331,7 @@ func TestPoseMatchesCubism(t *testing.T) {
 	for _, id := range g.Parts {
 		m.Parts = append(m.Parts, p2l.Part{ID: id, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
 	}
-	p, _, err := ImportPose(m, "m.pose3.json", g.Pose3)
+	p, _, err := ImportPose(m.File(), "m.pose3.json", g.Pose3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	for _, p := range g.Params {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
-	x, _, err := ImportExpression(m, "x.exp3.json", g.Exp3)
+	x, _, err := ImportExpression(m.File(), "x.exp3.json", g.Exp3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +422,7 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	for _, p := range g.Params {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max})
 	}
-	c, _, err := ImportMotion(m, "b.motion3.json", g.Motion)
+	c, _, err := ImportMotion(m.File(), "b.motion3.json", g.Motion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,14 +509,14 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 		{Name: "LipSync", Parameters: []int{m.ParameterIndex("ParamMouthOpenY")}}}
 	for _, name := range []string{"idle", "tap", "shake"} {
 		mo := g.Motions[name]
-		c, warn, err := ImportMotion(m, name+".motion3.json", mo.JSON)
+		c, warn, err := ImportMotion(m.File(), name+".motion3.json", mo.JSON)
 		if err != nil || len(warn) > 0 {
 			t.Fatal(name, err, warn)
 		}
 		c.Group = mo.Group
 		m.Clips = append(m.Clips, c)
 	}
-	x, _, err := ImportExpression(m, "smile.exp3.json", g.Exp3)
+	x, _, err := ImportExpression(m.File(), "smile.exp3.json", g.Exp3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,14 +11,15 @@ import (
 	"unsafe"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // bigUnrestrictedMotion is a motion3 of 40 curves of smooth
 // unrestricted Bezier segments with handles at random times, as Cubism
 // Editor 4+ writes them (no AreBeziersRestricted).
-func bigUnrestrictedMotion(segsPerCurve int) ([]byte, *p2l.Model) {
+func bigUnrestrictedMotion(segsPerCurve int) ([]byte, *p2lrt.File) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	m := &p2l.Model{}
+	m := &p2lrt.File{}
 	var b strings.Builder
 	b.WriteString(`{"Version": 3, "Meta": {"Duration": 1000, "Fps": 30}, "Curves": [`)
 	for c := range 40 {
@@ -72,7 +73,7 @@ func TestUnrestrictedMotionMemory(t *testing.T) {
 	m.Draw = p2l.DrawGroup{Part: -1}
 	m.Clips = []p2l.Clip{c}
 	var file bytes.Buffer
-	if err := p2l.Write(&file, m, nil); err != nil {
+	if err := m.Write(&file, nil); err != nil {
 		t.Fatal(err)
 	}
 	old := 64 * beziers * int(unsafe.Sizeof(p2l.Segment{}))
@@ -96,7 +97,7 @@ func TestFileSizeBounded(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	_, _, err := Import(m, "", File{Name: "big.motion3.json", Data: big})
+	_, _, err := importModel(m, "", File{Name: "big.motion3.json", Data: big})
 	runtime.ReadMemStats(&after)
 	if err == nil || err.Error() != want {
 		t.Errorf("Import: %v, want %q", err, want)

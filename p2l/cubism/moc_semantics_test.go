@@ -63,7 +63,7 @@ func lowerSem(t *testing.T, m *moc3write.Model, v uint8) *p2l.Model {
 	if err != nil {
 		t.Fatal("write:", err)
 	}
-	out, err := ReadMoc(data)
+	out, err := readMocModel(data)
 	if err != nil {
 		t.Fatal("ReadMoc:", err)
 	}
@@ -417,7 +417,7 @@ func TestMocParts(t *testing.T) {
 	wantValue(t, "B opacity", r.MeshOpacity(1), 0.8*0.5*0.5) // own × PartHidden × PartRoot
 
 	// A pose whose group lists the hidden part first shows it.
-	posed, _, err := Import(model, "", File{Name: "x.pose3.json", Data: []byte(`{"Type": "Live2D Pose", "Groups": [[{"Id": "PartHidden", "Link": []}]]}`)})
+	posed, _, err := importModel(model.File(), "", File{Name: "x.pose3.json", Data: []byte(`{"Type": "Live2D Pose", "Groups": [[{"Id": "PartHidden", "Link": []}]]}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
