@@ -264,7 +264,7 @@ func TestDrawAllocs(t *testing.T) {
 // allocation in this package.
 func TestSynthFrameAllocs(t *testing.T) {
 	var s *benchScene
-	onGame(func() { s = newBenchScene(synth.Character(1), 3) })
+	onGame(func() { s = newBenchScene(synth.MustModel(synth.Character(1)), 3) })
 	defer onGame(s.dispose)
 	if n := ownAllocs(10, func() { s.frame(true, false) }); n != 0 {
 		t.Errorf("allocations per frame: %v, want 0", n)
@@ -281,7 +281,7 @@ func TestBatchMatchesDraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	models := []*p2l.Model{synth.Character(1), def}
+	models := []*p2l.Model{synth.MustModel(synth.Character(1)), def}
 	type placed struct {
 		model int
 		x, y  float64

@@ -161,8 +161,8 @@ func TestDefaultCharacterCalls(t *testing.T) {
 // backdrop-reading calls).
 func TestSynthCharacterCalls(t *testing.T) {
 	const most = 40
-	if n := checkCharacterCalls(t, "synth.Character(1)", synth.Character(1)); n > most {
-		t.Errorf("synth.Character(1): %d draws, more than %d", n, most)
+	if n := checkCharacterCalls(t, "synth.MustModel(synth.Character(1))", synth.MustModel(synth.Character(1))); n > most {
+		t.Errorf("synth.MustModel(synth.Character(1)): %d draws, more than %d", n, most)
 	}
 }
 

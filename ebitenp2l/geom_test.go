@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestGeoM: the GeoM maps points as the affine transform does, by its
@@ -25,7 +27,7 @@ func TestGeoM(t *testing.T) {
 // TestBoneGeoM: BoneGeoM is the bone's canvas transform followed by the last
 // Draw's GeoM.
 func TestBoneGeoM(t *testing.T) {
-	m := &p2l.Model{
+	m := &p2lrt.File{
 		Canvas: p2l.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1},
 		Deformers: []p2l.Deformer{{
 			Kind: p2l.RotationDeformer, ID: "arm", Parent: -1, Part: -1,
@@ -35,12 +37,13 @@ func TestBoneGeoM(t *testing.T) {
 				Cells: []p2l.Cell[p2l.RotationKey]{{Value: p2l.RotationKey{X: 40, Y: 30, Angle: 30, Scale: 2}}},
 			}},
 		}},
-		Draw:  p2l.DrawGroup{Part: -1},
-		Bones: &p2l.Bones{Attachable: []p2l.AttachableBone{{Deformer: 0, ID: "arm"}}},
+		Draw: p2l.DrawGroup{Part: -1},
+		Bones: &p2l.Bones{Header: p2l.ExtensionHeader{Feature: p2l.FeatureExactLinks},
+			Attachable: []p2l.AttachableBone{{Deformer: 0, ID: "arm"}}},
 	}
 	var c *Character
 	onGame(func() {
-		c = NewCharacter(m)
+		c = NewCharacter(synth.MustModel(m))
 		var o DrawOptions
 		o.GeoM.Scale(3, 3)
 		o.GeoM.Translate(5, 7)

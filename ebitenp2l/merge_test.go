@@ -7,7 +7,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
@@ -15,11 +17,11 @@ import (
 // meshes (the white block, tinted by their multiply colour) placed in
 // canvas pixels, at the top level or in isolated groups.
 type mergeModel struct {
-	m p2l.Model
+	m p2lrt.File
 }
 
 func newMergeModel(w, h float32) *mergeModel {
-	return &mergeModel{m: p2l.Model{Canvas: p2l.Canvas{Width: w, Height: h, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}}
+	return &mergeModel{m: p2lrt.File{Canvas: p2l.Canvas{Width: w, Height: h, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}}
 }
 
 // mesh adds a mesh of the given vertices (x, y pairs) and triangles, of
@@ -124,7 +126,7 @@ func TestFirstDrawInLayer(t *testing.T) {
 			mm.folded(p2l.BlendColorBurn, p2l.AlphaOver, teal, 0.7, 10, 6, 26, 12),
 		),
 	}
-	n := compareWithCPU(t, &mm.m)
+	n := compareWithCPU(t, synth.MustModel(&mm.m))
 	// The layer: clear + the Overlay, Darken and AddCompatible meshes
 	// (the last lies flat); the folded Screen mesh; a copy and a draw for
 	// the ColorBurn mesh. The caller's image: the background and the group
@@ -164,7 +166,7 @@ func TestFlatMeshesJoinBackdropCalls(t *testing.T) {
 			kids = append(kids, mm.rect(p2l.BlendMode(c[0]), p2l.AlphaMode(c[1]), teal, 0.7, x, 2, x+8, 18))
 		}
 		mm.m.Draw.Children = []p2l.DrawNode{mm.group(kids...)}
-		if n, want := compareWithCPU(t, &mm.m), 4; n != want {
+		if n, want := compareWithCPU(t, synth.MustModel(&mm.m)), 4; n != want {
 			t.Errorf("%d draws, want %d", n, want)
 		}
 	})
@@ -188,7 +190,7 @@ func TestFlatMeshesJoinBackdropCalls(t *testing.T) {
 			if fold {
 				want = 5
 			}
-			if n := compareWithCPU(t, &mm.m); n != want {
+			if n := compareWithCPU(t, synth.MustModel(&mm.m)); n != want {
 				t.Errorf("%d draws, want %d", n, want)
 			}
 		})
@@ -206,7 +208,7 @@ func TestFlatMeshesJoinBackdropCalls(t *testing.T) {
 				b(p2l.BlendNormal, p2l.AlphaOver, orange, 0.5, 8, 8, 18, 18),
 				mm.rect(p2l.BlendDarken, p2l.AlphaOver, teal, 0.9, 0, 0, 4, 4),
 			}
-			if n, want := compareWithCPU(t, &mm.m), 5; n != want {
+			if n, want := compareWithCPU(t, synth.MustModel(&mm.m)), 5; n != want {
 				t.Errorf("%d draws, want %d", n, want)
 			}
 		})
@@ -230,7 +232,7 @@ func TestFlatMeshesJoinBackdropCalls(t *testing.T) {
 			if fold {
 				want = 6
 			}
-			if n := compareWithCPU(t, &mm.m); n != want {
+			if n := compareWithCPU(t, synth.MustModel(&mm.m)); n != want {
 				t.Errorf("%d draws, want %d", n, want)
 			}
 		})

@@ -184,7 +184,7 @@ func TestParityCharacters(t *testing.T) {
 		name       string
 		model      *p2l.Model
 		tol, noisy int
-	}{{"default", def, parityTolerance, 0}, {"synth", synth.Character(1), 6, synthNoisyPixels}} {
+	}{{"default", def, parityTolerance, 0}, {"synth", synth.MustModel(synth.Character(1)), 6, synthNoisyPixels}} {
 		m := tc.model
 		s := 512 / float64(max(m.Canvas.Width, m.Canvas.Height))
 		w, h := int(float64(m.Canvas.Width)*s+0.5), int(float64(m.Canvas.Height)*s+0.5)

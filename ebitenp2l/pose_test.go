@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -38,7 +39,10 @@ func (f *fakePose) GroupComposite(part int) p2l.Composite { return f.comps[part]
 
 // scene builds a model and a pose mesh by mesh.
 type scene struct {
-	model p2l.Model
+	model p2lrt.File
+	// built is the model of model, made by the first character (NewModel
+	// copies the file: a change after it needs built = nil).
+	built *p2l.Model
 	pose  fakePose
 	pages []image.Image
 }
@@ -46,6 +50,7 @@ type scene struct {
 func newScene(w, h float32) *scene {
 	s := &scene{}
 	s.model.Canvas = p2l.Canvas{Width: w, Height: h}
+	s.model.Draw.Part = -1
 	s.pose.comps = map[int]p2l.Composite{}
 	return s
 }
@@ -92,7 +97,14 @@ func (s *scene) character(t testing.TB) *Character {
 	opts := &Options{Textures: texture.Options{Resolve: func(i int, _ *p2l.TexturePage) (image.Image, error) {
 		return s.pages[i], nil
 	}}}
-	c := newCharacter(&s.model, opts, nil, &s.pose)
+	if s.built == nil {
+		m, err := p2l.NewModel(&s.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.built = m
+	}
+	c := newCharacter(s.built, opts, nil, &s.pose)
 	t.Cleanup(func() { onGame(c.Deallocate) })
 	return c
 }

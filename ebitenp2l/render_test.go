@@ -1,6 +1,7 @@
 package ebitenp2l
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"math"
@@ -128,6 +129,8 @@ func TestCulling(t *testing.T) {
 		check(t, p, 10, 2, 2, [4]float64{0, 0, 0, 1}, 0, "back face")
 		check(t, p, 10, 8, 8, [4]float64{1, 1, 1, 1}, 0, "front face")
 		s.model.Meshes[m].Flags = 0
+		s.built = nil
+		c = s.character(t) // a model is immutable: a new one without culling
 		c.Draw(dst, nil)
 		check(t, pixels(dst), 10, 2, 2, [4]float64{1, 1, 1, 1}, 0, "back face without culling")
 	})
@@ -202,23 +205,21 @@ func TestSplitLargeMesh(t *testing.T) {
 	})
 }
 
-// TestBadMaskIndex: a mask index out of range contributes no coverage (the
-// masked mesh disappears, its inverted twin shows fully), without a panic.
+// TestBadMaskIndex: a mask index out of range cannot reach the renderer:
+// a model is made by p2l.NewModel, which refuses it with a FormatError
+// naming the mask (before models were validated, the masked mesh drew
+// nothing and its inverted twin fully).
 func TestBadMaskIndex(t *testing.T) {
-	onGame(func() {
+	for _, masks := range [][]int{{99}, {-3}} {
 		s := newScene(4, 2)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		a := s.quad(white, 0, 0, 4, 1, p2l.Mesh{Masks: []int{99}})
-		b := s.quad(white, 0, 1, 4, 2, p2l.Mesh{Masks: []int{-3}, Flags: p2l.MeshInvertMask})
-		s.pose.cmds = []p2l.RenderCommand{mesh(a), mesh(b)}
-		c := s.character(t)
-		dst := blackImage(4, 2)
-		defer dst.Deallocate()
-		c.Draw(dst, nil)
-		p := pixels(dst)
-		check(t, p, 4, 1, 0, [4]float64{0, 0, 0, 1}, 0, "masked by nothing")
-		check(t, p, 4, 1, 1, [4]float64{1, 1, 1, 1}, 0, "inverted, masked by nothing")
-	})
+		s.quad(white, 0, 0, 4, 1, p2l.Mesh{Masks: masks})
+		_, err := p2l.NewModel(&s.model)
+		var fe *p2l.FormatError
+		if !errors.As(err, &fe) || fe.Tag != "MESH" || fe.Field != "meshes[0].masks[0]" {
+			t.Errorf("masks %v: NewModel error %v, want a FormatError on MESH meshes[0].masks[0]", masks, err)
+		}
+	}
 }
 
 // TestSubImageTarget: drawing into a sub-image (whose bounds do not start

@@ -12,7 +12,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Parameters of replayModel.
@@ -27,7 +29,7 @@ const (
 // output (see rp*), with an isolated group, a masked mesh and a mesh that
 // reads the backdrop, all on white (no page).
 func replayModel() *p2l.Model {
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	m := &p2lrt.File{Canvas: p2l.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
 	for _, id := range []string{"move", "fade", "order", "group"} {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: id, Min: 0, Max: 1})
 	}
@@ -63,7 +65,7 @@ func replayModel() *p2l.Model {
 	m.Draw.Children = []p2l.DrawNode{{Mesh: a}, {Mesh: b}, {Group: &p2l.DrawGroup{Part: 0, Composite: &comp,
 		Channels: []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: ramp(rpGroup, 1, 0.5)}},
 		Children: []p2l.DrawNode{{Mesh: g}}}}, {Mesh: k}}
-	return m
+	return synth.MustModel(m)
 }
 
 // TestReplay draws a scene through one Batch until its frame is replayed,

@@ -119,7 +119,11 @@ func TestCulledIndicesFollowRevisions(t *testing.T) {
 		opts := &Options{Textures: texture.Options{Resolve: func(i int, _ *p2l.TexturePage) (image.Image, error) {
 			return s.pages[i], nil
 		}}}
-		c := newCharacter(&s.model, opts, nil, rp)
+		model, err := p2l.NewModel(&s.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newCharacter(model, opts, nil, rp)
 		defer c.Deallocate()
 		dst := blackImage(10, 10)
 		defer dst.Deallocate()

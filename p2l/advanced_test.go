@@ -14,7 +14,7 @@ const allBits = p2l.FeatureSkin | p2l.FeatureExactLinks | p2l.FeatureSim | p2l.F
 
 func newAdvRig(t *testing.T, opt synth.AdvancedOptions) (*p2l.Model, *p2l.Rig) {
 	t.Helper()
-	m := synth.Advanced(opt)
+	m := p2l.ModelForTest(synth.Advanced(opt))
 	r := m.NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
@@ -41,7 +41,7 @@ func TestAdvancedAvailableAndDependencies(t *testing.T) {
 		t.Errorf("all bits gave %b, want %b", got, allBits)
 	}
 	// Without BONE the skin (which depends on it) and the arcs go.
-	nb := *m
+	nb := m.Clone()
 	nb.Bones = nil
 	if got := nb.AdvancedAvailable(); got != p2l.FeatureSim|p2l.FeatureCollision {
 		t.Errorf("without BONE available %b, want sim+collision", got)
@@ -59,7 +59,7 @@ func setPose(r *p2l.Rig, p [3]float32) {
 
 func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
 	m, withExt := newAdvRig(t, synth.AdvancedOptions{})
-	plain := synth.WithoutExtensions(m).NewRig()
+	plain := p2l.ModelForTest(synth.WithoutExtensions(m.File())).NewRig()
 	toggled := m.NewRig()
 	toggled.SetAdvanced(allBits)
 	for _, p := range poses {
@@ -342,7 +342,7 @@ func TestSimulationDeterministicAndCollides(t *testing.T) {
 }
 
 func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
-	m := synth.Advanced(synth.AdvancedOptions{})
+	m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
@@ -362,7 +362,7 @@ func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bad := synth.Advanced(synth.AdvancedOptions{})
+	bad := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	bad.Simulations.Sims[0].Targets[0].VertexCount = 3
 	if err := bad.PrepareAdvanced(); err == nil {
 		t.Fatal("a wrong target vertex count was accepted")
@@ -398,7 +398,7 @@ func BenchmarkSetAdvancedFit(b *testing.B) {
 	// combinations × 16 vertices × 2 bones).
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		m := synth.Advanced(synth.AdvancedOptions{})
+		m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 		r := m.NewRig()
 		if r.SetAdvanced(p2l.FeatureSkin) != p2l.FeatureSkin {
 			b.Fatal("skin not enabled")
@@ -409,7 +409,7 @@ func BenchmarkSetAdvancedFit(b *testing.B) {
 func BenchmarkAdvancedUpdate(b *testing.B) {
 	for _, bits := range []uint16{0, p2l.FeatureSkin | p2l.FeatureExactLinks, allBits} {
 		b.Run(map[uint16]string{0: "off", 3: "skin+links", allBits: "all"}[bits], func(b *testing.B) {
-			m := synth.Advanced(synth.AdvancedOptions{})
+			m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 			r := m.NewRig()
 			r.SetAdvanced(bits)
 			r.Update(1.0 / 60) // creates the animation state
@@ -427,7 +427,7 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 	// Written and read back, the model plays the same in every mode (the
 	// writer and reader keep all four chunks), and the v1 layout, which
 	// keeps only the core, plays as Cubism mode.
-	m := synth.Advanced(synth.AdvancedOptions{})
+	m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	var buf, buf1 bytes.Buffer
 	if err := p2l.Write(&buf, m, nil); err != nil {
 		t.Fatal(err)
@@ -505,7 +505,7 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 		"collider deformer": func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = 12 },
 	}
 	for name, mut := range muts {
-		m := synth.Advanced(synth.AdvancedOptions{})
+		m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 		mut(m)
 		err := m.PrepareAdvanced()
 		r := m.NewRig()
@@ -525,8 +525,8 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 }
 
 func TestClothSimulationBuilder(t *testing.T) {
-	m := synth.Advanced(synth.AdvancedOptions{})
-	s, err := p2l.ClothSimulation(m, synth.AdvRibbonMesh, p2l.ClothOptions{ID: "Built", Pinned: func(v int) bool { return v < 2 },
+	f := synth.Advanced(synth.AdvancedOptions{})
+	s, err := p2l.ClothSimulation(f, synth.AdvRibbonMesh, p2l.ClothOptions{ID: "Built", Pinned: func(v int) bool { return v < 2 },
 		Colliders: []int{0}, Parameters: []int{synth.AdvParamSwing}})
 	if err != nil {
 		t.Fatal(err)
@@ -555,7 +555,8 @@ func TestClothSimulationBuilder(t *testing.T) {
 		t.Fatalf("bottom-right vertex tied to %d at %v, want 1 at %v", s.LongRoot[last], s.MaxDistance[last], 6*synth.AdvRibbonStep*1.05)
 	}
 	// It runs: the built simulation replaces the hand-written one.
-	m.Simulations.Sims = []p2l.Simulation{s}
+	f.Simulations.Sims = []p2l.Simulation{s}
+	m := p2l.ModelForTest(f)
 	if err := m.PrepareAdvanced(); err != nil {
 		t.Fatal(err)
 	}
@@ -570,7 +571,7 @@ func TestClothSimulationBuilder(t *testing.T) {
 	if l := math.Hypot(float64(v[26]-v[2]), float64(v[27]-v[3])); l > 6*synth.AdvRibbonStep*1.05+1e-3 {
 		t.Fatalf("bottom vertex %v from the top, beyond its long-range limit", l)
 	}
-	if _, err := p2l.ClothSimulation(m, 9, p2l.ClothOptions{}); err == nil {
+	if _, err := p2l.ClothSimulation(f, 9, p2l.ClothOptions{}); err == nil {
 		t.Fatal("mesh 9 accepted")
 	}
 }
@@ -580,7 +581,7 @@ func TestClothSimulationBuilder(t *testing.T) {
 // shifts by one) and the body parameter added as a second skin axis: bone
 // frames then come through a warp, rigidly at the upper arm's origin.
 func underWarp() *p2l.Model {
-	m := synth.Advanced(synth.AdvancedOptions{})
+	m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	shift := func(d *int) {
 		if *d >= 0 {
 			*d++

@@ -153,7 +153,7 @@ func (a *advModel) build(m *Model) error {
 // so bone frames follow exact links too.
 func sideModel(m *Model, all []Deformer, need []bool) boneModel {
 	nd := len(all)
-	bm := boneModel{m: &Model{Parameters: m.Parameters, Canvas: m.Canvas, Draw: DrawGroup{Part: -1}}, idx: make([]int32, nd)}
+	bm := boneModel{m: &Model{file: &file{Parameters: m.Parameters, Canvas: m.Canvas, Draw: DrawGroup{Part: -1}}}, idx: make([]int32, nd)}
 	for d := 0; d < nd; d++ {
 		bm.idx[d] = -1
 		if !need[d] {

@@ -6,7 +6,7 @@ import (
 )
 
 func behaviorModel() *Model {
-	return &Model{
+	return &Model{file: &file{
 		Parameters: []Parameter{
 			{ID: "ParamEyeLOpen", Min: 0, Max: 1, Default: 1},
 			{ID: "mouth", Min: 0, Max: 2},
@@ -21,7 +21,7 @@ func behaviorModel() *Model {
 			{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{1}}, {Name: "Breath", Parameters: []int{2}},
 			{Name: "AngleX", Parameters: []int{3}}, {Name: "AngleZ", Parameters: []int{4}}, {Name: "EyeBallX", Parameters: []int{5}},
 		},
-	}
+	}}
 }
 
 // xorshift32 is the reference runtime's blink generator (behavior.rs
@@ -324,7 +324,7 @@ func TestDefaultBehaviors(t *testing.T) {
 func TestBehaviorRolesOnly(t *testing.T) {
 	ids := []string{"ParamEyeLOpen", "ParamEyeROpen", "ParamMouthOpenY", "ParamBreath", "ParamAngleX", "ParamAngleY",
 		"ParamAngleZ", "ParamBodyAngleX", "ParamEyeBallX", "ParamEyeBallY", "ParamMouthForm"}
-	m := &Model{Canvas: Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}
+	m := &Model{file: &file{Canvas: Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}}
 	for _, id := range ids {
 		p := Parameter{ID: id, Min: -1, Max: 1}
 		switch id {
@@ -363,14 +363,14 @@ func TestBehaviorRolesOnly(t *testing.T) {
 	}
 	// Roles for all but ParamEyeROpen, EyeBlink and AngleX split over two
 	// records each: every listed parameter moves, the unlisted one does not.
-	m2 := *m
+	m2 := m.Clone()
 	m2.Roles = []Role{
 		{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{2}},
 		{Name: "Breath", Parameters: []int{3}}, {Name: "AngleX", Parameters: []int{4}}, {Name: "AngleY", Parameters: []int{5}},
 		{Name: "AngleZ", Parameters: []int{6}}, {Name: "BodyAngleX", Parameters: []int{7}}, {Name: "EyeBallX", Parameters: []int{8}},
 		{Name: "AngleX", Parameters: []int{9}}, // EyeBallY as a second AngleX record
 	}
-	got := run(&m2)
+	got := run(m2)
 	for i, id := range ids {
 		want := i != 1 // ParamEyeROpen has no role
 		if got[id] != want {

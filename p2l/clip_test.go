@@ -26,7 +26,7 @@ func constCurve(p int, v float32) ParameterCurve {
 // clipModel: parameters a, b, eye (EyeBlink role), mouth (LipSync role),
 // two parts.
 func clipModel(clips ...Clip) *Model {
-	return &Model{
+	return &Model{file: &file{
 		Parameters: []Parameter{
 			{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100},
 			{ID: "eye", Min: 0, Max: 1, Default: 1}, {ID: "mouth", Min: 0, Max: 1},
@@ -34,7 +34,7 @@ func clipModel(clips ...Clip) *Model {
 		Parts: []Part{{ID: "p0"}, {ID: "p1"}},
 		Roles: []Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}},
 		Clips: clips,
-	}
+	}}
 }
 
 func newTestPlayer(m *Model) *clipPlayer {

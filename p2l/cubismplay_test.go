@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The tests of this file check the Cubism framework's rules that
@@ -19,13 +20,13 @@ import (
 // cubismClipModel has parameters X, Y in [−100, 100] and Eye in [0, 1]
 // (role EyeBlink), the given clips, and plays as Cubism.
 func cubismClipModel(clips ...p2l.Clip) *p2l.Model {
-	m := &p2l.Model{
+	m := p2l.ModelForTest(&p2lrt.File{
 		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
 		Draw:       p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}, {ID: "Y", Min: -100, Max: 100}, {ID: "Eye", Min: 0, Max: 1, Default: 1}},
 		Roles:      []p2l.Role{{Name: "EyeBlink", Parameters: []int{2}}},
 		Clips:      clips,
-	}
+	})
 	return m.WithPlayback(p2l.PlaybackCubism)
 }
 
@@ -254,11 +255,11 @@ func TestCubismBlink(t *testing.T) {
 // 0.5) over the host value and ParamBreath (0.5, 0.5, 3.2345, 1), found by
 // their standard ids (the model has no ROLE records).
 func TestCubismBreath(t *testing.T) {
-	m := (&p2l.Model{
+	m := (p2l.ModelForTest(&p2lrt.File{
 		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
 		Draw:       p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamBreath", Min: 0, Max: 1}},
-	}).WithPlayback(p2l.PlaybackCubism)
+	})).WithPlayback(p2l.PlaybackCubism)
 	r := m.NewRig()
 	r.SetBehaviors(p2l.BehaviorBreath)
 	r.SetParameter(0, 5)
@@ -530,13 +531,13 @@ func TestCubismPriorities(t *testing.T) {
 // AngleX += 30x, AngleY += 30y, AngleZ += x·y·(−30), BodyAngleX += 10x,
 // EyeBallX += x, EyeBallY += y. Within 0.01 of the target it stays.
 func TestCubismLookAt(t *testing.T) {
-	m := (&p2l.Model{
+	m := (p2l.ModelForTest(&p2lrt.File{
 		Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
 		Draw:   p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamAngleY", Min: -30, Max: 30},
 			{ID: "ParamAngleZ", Min: -30, Max: 30}, {ID: "ParamBodyAngleX", Min: -10, Max: 10},
 			{ID: "ParamEyeBallX", Min: -1, Max: 1}, {ID: "ParamEyeBallY", Min: -1, Max: 1}},
-	}).WithPlayback(p2l.PlaybackCubism)
+	})).WithPlayback(p2l.PlaybackCubism)
 	for _, dt := range []float64{0.5, 0.25} {
 		r := m.NewRig()
 		r.SetBehaviors(p2l.BehaviorLookAt)
@@ -569,12 +570,12 @@ func TestCubismLookAt(t *testing.T) {
 // level 0.5 gives 0.3 + 0.4 = 0.7 and level 1 gives clamp(1.1) = 1, where
 // the reference takes the larger of the value and the level (0.5, 1).
 func TestCubismLipSync(t *testing.T) {
-	m := (&p2l.Model{
+	m := (p2l.ModelForTest(&p2lrt.File{
 		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
 		Draw:       p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{{ID: "ParamMouthOpenY", Min: 0, Max: 1}},
 		Roles:      []p2l.Role{{Name: "LipSync", Parameters: []int{0}}},
-	})
+	}))
 	for _, c := range []struct {
 		pb         p2l.Playback
 		half, full float64

@@ -19,7 +19,7 @@ const tol = 1e-4
 type testModel struct{ Model }
 
 func newTestModel(params ...Parameter) *testModel {
-	return &testModel{Model{Canvas: Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Parameters: params, Draw: DrawGroup{Part: -1}}}
+	return &testModel{Model{file: &file{Canvas: Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Parameters: params, Draw: DrawGroup{Part: -1}}}}
 }
 
 func param(id string, min, max, def float32) Parameter {
@@ -270,7 +270,7 @@ func TestRotationRoot(t *testing.T) {
 	// Angle 30 + 60 = 90: (x, y) → (100 − 2y, 50 + 2x).
 	checkVerts(t, r, mi, 100, 52, 98, 50)
 	m.Deformers[d].Flags |= DeformerFlipX | DeformerFlipY
-	m2 := &testModel{m.Model} // a fresh *Model: preparation is per model
+	m2 := &testModel{Model{file: m.file}} // a fresh *Model: preparation is per model
 	r = m2.rig(t)
 	eval(t, r)
 	// Own flips negate the child coordinates: (1,0) → (−1,0), (0,1) → (0,−1).
@@ -404,7 +404,7 @@ func TestBlendShapes(t *testing.T) {
 	check(1, 1, 1, 7, 7, 0, 10)
 	// An absent key contributes nothing.
 	r.model.Meshes[mi].Shapes[0].Present[2] = false
-	m2 := &testModel{m.Model}
+	m2 := &testModel{Model{file: m.file}}
 	r = m2.rig(t)
 	check(0, 1, 1, 1, 1, 1, 0)
 }
@@ -474,7 +474,7 @@ func TestGlue(t *testing.T) {
 	// Glue intensity channel: 1 at p = 1 → A goes 0.2 of the way: 2; B 5.
 	m.Glues[0].Channels = []Channel{{ID: ChannelGlueIntensity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
 		Axes: []Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{1}}}}}}
-	m2 := &testModel{m.Model}
+	m2 := &testModel{Model{file: m.file}}
 	r = m2.rig(t)
 	r.SetParameter(0, 1)
 	eval(t, r)
@@ -1044,7 +1044,7 @@ func TestRigFailureLogged(t *testing.T) {
 	// A keyform with 4 floats for 3 vertices: the model cannot be prepared.
 	m.Meshes[mi].Keyforms = static([]float32{1, 2, 3, 4})
 	var buf bytes.Buffer
-	setLogger(&m.Model, slog.New(slog.NewTextHandler(&buf, nil)))
+	m.Model.log = slog.New(slog.NewTextHandler(&buf, nil))
 	r := m.Model.NewRig()
 	if r.Err() == nil {
 		t.Fatal("a model with a short keyform gave a working rig")

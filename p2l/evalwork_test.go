@@ -11,7 +11,7 @@ import (
 // keys each) and one sparse cell: a few hundred bytes per mesh, 2^axes
 // cells blended per mesh per evaluation.
 func manyAxesModel(n, axes int) *Model {
-	m := &Model{Canvas: Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}
+	m := &Model{file: &file{Canvas: Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}}
 	var ax []Axis
 	for a := 0; a < axes; a++ {
 		m.Parameters = append(m.Parameters, Parameter{ID: fmt.Sprint("p", a), Min: -1, Max: 1})

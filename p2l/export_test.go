@@ -20,3 +20,9 @@ func (r *Rig) CheckOutputsForTest() { r.checkOutputs() }
 
 // EvalWorkForTest is the model's evaluation work bound (evalwork.go).
 func (m *Model) EvalWorkForTest() int64 { return evalWork(m) }
+
+// ModelForTest makes a model of f as a Model literal did before models
+// were made by NewModel: without its checks and copy, prepared on first
+// use, so that the external tests can build the models no file can give
+// (a model that cannot evaluate) and finish a model before its first rig.
+func ModelForTest(f *p2lrt.File) *Model { return &Model{file: (*file)(f)} }

@@ -3,14 +3,14 @@ package p2l
 import "testing"
 
 func exprModel() *Model {
-	return &Model{
+	return &Model{file: &file{
 		Parameters: []Parameter{{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100}, {ID: "c", Min: -100, Max: 100}},
 		Expressions: []Expression{
 			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionAdd, Value: 10}, {Parameter: 1, Blend: ExpressionMultiply, Value: 3}, {Parameter: 2, Blend: ExpressionOverwrite, Value: 50}}},
 			{ID: "over", FadeIn: 0.5, FadeOut: 0.5, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionOverwrite, Value: 40}}},
 			{ID: "neutral", FadeIn: 1, FadeOut: 1},
 		},
-	}
+	}}
 }
 
 func exprFrame(p *expressionPlayer, base []float32, dt float64) []float32 {

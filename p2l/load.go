@@ -102,10 +102,7 @@ func NewModel(f *p2lrt.File, opts ...LoadOption) (*Model, error) {
 
 // prepareModel makes a model of f, which it owns and which is valid.
 func prepareModel(f *p2lrt.File, cfg *loadConfig) (*Model, error) {
-	m := (*Model)(f)
-	if cfg.decode.Logger != nil {
-		setLogger(m, cfg.decode.Logger) // rig failures of this model go there too
-	}
+	m := &Model{file: (*file)(f), log: cfg.decode.Logger} // rig failures of this model go to the logger too
 	if err := trialEvaluate(m); err != nil {
 		return nil, err
 	}
@@ -146,7 +143,7 @@ func LoadFile(name string, opts ...LoadOption) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	setDir(m, os.DirFS(filepath.Dir(name)))
+	m.dir = os.DirFS(filepath.Dir(name))
 	return m, nil
 }
 
@@ -164,7 +161,7 @@ func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
 		return nil, err
 	}
 	if dir, err := fs.Sub(fsys, path.Dir(name)); err == nil {
-		setDir(m, dir)
+		m.dir = dir
 	}
 	return m, nil
 }
@@ -195,9 +192,12 @@ func trialEvaluate(m *Model) (err error) {
 	return fe
 }
 
-// Write validates m and writes it to w (p2lrt.File.Write).
+// Write validates m's file and writes it to w (p2lrt.File.Write).
 func Write(w io.Writer, m *Model, opts *WriteOptions) error {
-	return (*p2lrt.File)(m).Write(w, opts)
+	if m == nil {
+		return errNilModel
+	}
+	return m.f().Write(w, opts)
 }
 
 // Validate checks m against every rule the reader applies
@@ -206,7 +206,7 @@ func (m *Model) Validate() error {
 	if m == nil {
 		return errNilModel
 	}
-	return (*p2lrt.File)(m).Validate()
+	return m.f().Validate()
 }
 
 // ReadFile reads the file at name as LoadFile does, for tools that need
@@ -223,7 +223,7 @@ func ReadFS(fsys fs.FS, name string, opts ...LoadOption) ([]byte, error) {
 }
 
 // V1Losses lists what writing m in the v1 layout loses (p2lrt.V1Losses).
-func V1Losses(m *Model) []string { return p2lrt.V1Losses((*p2lrt.File)(m)) }
+func V1Losses(m *Model) []string { return p2lrt.V1Losses(m.f()) }
 
 // Version is the version of this library.
 const Version = "0.1.0"

@@ -62,7 +62,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 		t.Errorf("refusing a large file allocated %d bytes", got)
 	}
 	// The option changes the bound, for Load, LoadFile and LoadFS alike.
-	data := writeModel(t, synth.Character(1), nil)
+	data := writeModel(t, p2l.ModelForTest(synth.Character(1)), nil)
 	small := filepath.Join(dir, "small.p2lrt")
 	if err := os.WriteFile(small, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 // TestDecompressionBudgetIsShared: WithMaxDecompressed bounds the
 // decompressed chunks together, not each one.
 func TestDecompressionBudgetIsShared(t *testing.T) {
-	m := synth.Character(1)
+	m := p2l.ModelForTest(synth.Character(1))
 	data := writeModel(t, m, &p2l.WriteOptions{Compression: p2l.CompressZstd})
 	h, err := p2lrt.Inspect(data)
 	if err != nil {

@@ -222,7 +222,7 @@ func TestIdleResumesAndFinished(t *testing.T) {
 }
 
 func TestTapGroupConvention(t *testing.T) {
-	m := &Model{HitAreas: []HitArea{{ID: "HitAreaHead", Name: "Head"}, {ID: "HitAreaBody"}, {ID: "Tail"}, {ID: "HitArea"}}}
+	m := &Model{file: &file{HitAreas: []HitArea{{ID: "HitAreaHead", Name: "Head"}, {ID: "HitAreaBody"}, {ID: "Tail"}, {ID: "HitArea"}}}}
 	for i, want := range []string{"TapHead", "TapBody", "TapTail", "TapHitArea", ""} {
 		if got := m.TapGroup(i); got != want {
 			t.Errorf("TapGroup(%d) = %q, want %q", i, got, want)

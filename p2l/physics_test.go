@@ -14,7 +14,7 @@ import (
 // radius 10, driven by the angle of "in", output the angle of particle 1 in
 // degrees (scale 180/π).
 func pendulumModel(fps float32, source PhysicsSource) *Model {
-	return &Model{
+	return &Model{file: &file{
 		Parameters: []Parameter{
 			{ID: "in", Min: -10, Max: 10},
 			{ID: "out", Min: -90, Max: 90},
@@ -36,7 +36,7 @@ func pendulumModel(fps float32, source PhysicsSource) *Model {
 				AngleMin: -10, AngleMax: 10, AngleDefault: 0,
 			},
 		}}},
-	}
+	}}
 }
 
 func TestPhysicsNormalize(t *testing.T) {

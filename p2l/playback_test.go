@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestPlaybackMark: a model plays as the reference unless its META says
@@ -42,7 +43,7 @@ func TestPlaybackMark(t *testing.T) {
 	if _, ok := u.MetaValue(p2l.MetaPlayback); ok || u.Playback() != p2l.PlaybackReference || len(u.Meta) != 1 {
 		t.Fatalf("unmarked again: %v", u.Meta)
 	}
-	if (&p2l.Model{Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: "Cubism"}}}).Playback() != p2l.PlaybackReference {
+	if (p2l.ModelForTest(&p2lrt.File{Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: "Cubism"}}})).Playback() != p2l.PlaybackReference {
 		t.Error("only the value \"cubism\" marks a model")
 	}
 }
@@ -50,13 +51,13 @@ func TestPlaybackMark(t *testing.T) {
 // oneCurveModel has one parameter X in [−100, 100] and one clip of the given
 // duration, without fades, whose one curve on X starts at (0, 0).
 func oneCurveModel(duration float32, segs ...p2l.Segment) *p2l.Model {
-	return &p2l.Model{
+	return p2l.ModelForTest(&p2lrt.File{
 		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
 		Draw:       p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}},
 		Clips: []p2l.Clip{{ID: "C", Duration: duration, Fps: 30,
 			Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: segs}}}}},
-	}
+	})
 }
 
 func linear(t, v float32) p2l.Segment {

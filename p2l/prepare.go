@@ -6,38 +6,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
-	"weak"
 )
 
 // A Model is prepared for evaluation once: references are checked, grids get
 // their coordinate lookup tables, blend-shape targets are turned into
 // differences from the default pose, and the part tree is flattened. The
-// result is shared by every Rig of the model.
-//
-// The prepared form lives in a package-level table keyed by a weak pointer
-// to the Model rather than in a Model field, so that Model stays a plain,
-// comparable, copyable struct: Model literals need no constructor,
-// reflect.DeepEqual of two loads of one file stays true whether or not they
-// were evaluated, and copying a Model value copies no lock. The entry is
-// dropped when the Model is garbage collected.
-
-var prepCache struct {
-	sync.Mutex
-	m map[weak.Pointer[Model]]*prepEntry
-}
-
-type prepEntry struct {
-	once sync.Once
-	p    *prepared
-	// logger receives the failures of m's rigs (WithLogger); nil: none.
-	logger atomic.Pointer[slog.Logger]
-	// dir is the directory the model was loaded from (LoadFile, LoadFS).
-	dir atomic.Pointer[fs.FS]
-}
+// result is kept in the Model and shared by every Rig of it.
 
 // prep returns the prepared form of m, building it on first use. Safe for
 // concurrent use. A nil model has a prepared form that cannot evaluate.
@@ -45,13 +20,12 @@ func (m *Model) prep() *prepared {
 	if m == nil {
 		return nilPrepared
 	}
-	e := m.entry()
-	e.once.Do(func() {
-		if err := recovered("preparing the model", func() error { e.p = prepare(m); return nil }); err != nil {
-			e.p = &prepared{err: err}
+	m.prepOnce.Do(func() {
+		if err := recovered("preparing the model", func() error { m.prepared = prepare(m); return nil }); err != nil {
+			m.prepared = &prepared{err: err}
 		}
 	})
-	return e.p
+	return m.prepared
 }
 
 // recovered runs f and turns a panic inside it into an error naming what
@@ -75,20 +49,13 @@ var nilPrepared = &prepared{err: errNilModel}
 // PrepareAdvanced.
 var errNilModel = errors.New("p2l: nil *Model")
 
-// setLogger makes l receive the failures of m's rigs (Load calls it with
-// the WithLogger option's logger). Safe for concurrent use.
-func setLogger(m *Model, l *slog.Logger) { m.entry().logger.Store(l) }
-
-// logger returns the logger set by setLogger, or nil.
+// logger returns the logger of the model's rig failures, or nil.
 func (m *Model) logger() *slog.Logger {
 	if m == nil {
 		return nil
 	}
-	return m.entry().logger.Load()
+	return m.log
 }
-
-// setDir records the directory m was loaded from.
-func setDir(m *Model, dir fs.FS) { m.entry().dir.Store(&dir) }
 
 // Dir returns the directory of the file m was loaded from by LoadFile or
 // LoadFS, where its external texture pages resolve; nil for a model from
@@ -97,47 +64,13 @@ func (m *Model) Dir() fs.FS {
 	if m == nil {
 		return nil
 	}
-	if d := m.entry().dir.Load(); d != nil {
-		return *d
-	}
-	return nil
+	return m.dir
 }
 
 // Logger returns the logger m was loaded with (WithLogger), or nil. Rig
 // failures of m go there; renderers send undecodable texture pages there
 // when they are given no logger of their own.
 func (m *Model) Logger() *slog.Logger { return m.logger() }
-
-// entry returns m (non-nil)'s side-table entry, creating it on first use.
-// The table's lock is held only for the map operations, which cannot
-// panic; the cleanup is registered after it is released.
-func (m *Model) entry() *prepEntry {
-	k := weak.Make(m)
-	e, created := cacheEntry(k)
-	if created {
-		runtime.AddCleanup(m, func(k weak.Pointer[Model]) {
-			prepCache.Lock()
-			delete(prepCache.m, k)
-			prepCache.Unlock()
-		}, k)
-	}
-	return e
-}
-
-// cacheEntry returns the entry of k, creating it when absent.
-func cacheEntry(k weak.Pointer[Model]) (e *prepEntry, created bool) {
-	prepCache.Lock()
-	defer prepCache.Unlock()
-	if prepCache.m == nil {
-		prepCache.m = make(map[weak.Pointer[Model]]*prepEntry)
-	}
-	if e = prepCache.m[k]; e == nil {
-		e = &prepEntry{}
-		prepCache.m[k] = e
-		created = true
-	}
-	return e, created
-}
 
 // props are the channel-driven properties shared by deformers, meshes and
 // parts. Each record uses the ones the spec gives it; the others stay zero.

@@ -2,10 +2,7 @@ package p2l
 
 import (
 	"math"
-	"reflect"
 	"testing"
-
-	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file holds byte-level fixtures in the reference layout: files laid
@@ -256,7 +253,7 @@ func TestReferenceBindingAbsentKeys(t *testing.T) {
 		Present: []bool{false, false, true},
 		Shapes:  []MeshShape{{}, {}, {Deltas: []float32{0, 0, 2, 4, 0, 0}, DrawOrder: 7, Opacity: 0.5, Multiply: White}},
 		Limits:  []Limit{{Parameter: 0, Points: []LimitPoint{{Value: 0, Weight: 0.5}}}}}}
-	if !reflect.DeepEqual(m, want) {
+	if !sameFile(m, want) {
 		t.Fatalf("decodes wrongly: %s", diffModels(want, m))
 	}
 	if again := mustWrite(t, m, nil); string(again) != string(data) {
@@ -461,7 +458,7 @@ func referenceFixtures() map[string][]byte {
 }
 
 func mustEncode(m *Model) []byte {
-	b, err := (*p2lrt.File)(m).Encode(nil)
+	b, err := m.f().Encode(nil)
 	if err != nil {
 		panic(err)
 	}

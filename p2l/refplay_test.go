@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // refPlayModel is a small rig exercising clip, expression, pose and physics
@@ -42,7 +43,7 @@ func refPlayModel() *p2l.Model {
 	curve := func(p int, start float32, segs ...p2l.Segment) p2l.ParameterCurve {
 		return p2l.ParameterCurve{Parameter: p, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: start}, Segments: segs}}
 	}
-	return &p2l.Model{
+	return p2l.ModelForTest(&p2lrt.File{
 		Canvas: p2l.Canvas{Width: 40, Height: 20, PixelsPerUnit: -1},
 		Parameters: []p2l.Parameter{
 			{ID: "X", Min: -10, Max: 10}, {ID: "Y", Min: -10, Max: 10, Default: 1}, {ID: "Step", Min: 0, Max: 10},
@@ -79,7 +80,7 @@ func refPlayModel() *p2l.Model {
 				Segments:      []p2l.PhysicsSegment{{Length: 3, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 3, Mobility: 0.9, Delay: 0.8, Acceleration: 1.2}},
 				Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionDefault: 0, PositionMax: 10, AngleMin: -10, AngleDefault: 0, AngleMax: 10}},
 		}},
-	}
+	})
 }
 
 // TestReferencePlaybackFile writes refPlayModel as a .p2lrt where

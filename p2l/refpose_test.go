@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestReferencePoseLive plays POSE groups whose parts are linked across
@@ -24,7 +25,7 @@ func TestReferencePoseLive(t *testing.T) {
 		t.Skip("P2L_REF not set (path of the reference harness p2lref)")
 	}
 	const parts = 5
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 60, Height: 10, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	m := p2l.ModelForTest(&p2lrt.File{Canvas: p2l.Canvas{Width: 60, Height: 10, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}})
 	for i := range parts {
 		x := float32(10 * i)
 		m.Meshes = append(m.Meshes, p2l.Mesh{ID: fmt.Sprint("M", i), Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,

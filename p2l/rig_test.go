@@ -64,7 +64,7 @@ func bitsEqual(a, b snapshot) bool {
 // results on two rigs of one model, on a rig of an identical second model,
 // and on the same rig after other poses.
 func TestDeterministicAcrossRigsAndModels(t *testing.T) {
-	m1, m2 := synth.Generate(synth.Options{Seed: 3, Meshes: 40}), synth.Generate(synth.Options{Seed: 3, Meshes: 40})
+	m1, m2 := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 3, Meshes: 40})), p2l.ModelForTest(synth.Generate(synth.Options{Seed: 3, Meshes: 40}))
 	a, b, c := m1.NewRig(), m1.NewRig(), m2.NewRig()
 	for f := 0; f < 20; f++ {
 		pose(a, m1, f)
@@ -88,15 +88,15 @@ func TestDeterministicAcrossRigsAndModels(t *testing.T) {
 	if a.Err() != nil || b.Err() != nil || c.Err() != nil {
 		t.Fatal(a.Err(), b.Err(), c.Err())
 	}
-	if !reflect.DeepEqual(m1, m2) {
-		t.Fatal("evaluation changed the model or broke DeepEqual of identical models")
+	if !reflect.DeepEqual(m1.File(), m2.File()) {
+		t.Fatal("evaluation changed the file of a model")
 	}
 }
 
 // TestConcurrentRigs runs 8 goroutines, each with its own rig on one shared
 // model (run with -race), and checks each against a serial evaluation.
 func TestConcurrentRigs(t *testing.T) {
-	m := synth.Generate(synth.Options{Seed: 5, Meshes: 30, VerticesPerMesh: 30})
+	m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 5, Meshes: 30, VerticesPerMesh: 30}))
 	frames := 10
 	want := make([]snapshot, frames)
 	ref := m.NewRig()
@@ -130,7 +130,7 @@ func TestConcurrentRigs(t *testing.T) {
 }
 
 func TestEvaluateDoesNotAllocate(t *testing.T) {
-	m := synth.Character(1)
+	m := p2l.ModelForTest(synth.Character(1))
 	r := m.NewRig()
 	r.Evaluate()
 	f := 0
@@ -148,7 +148,7 @@ func TestEvaluateDoesNotAllocate(t *testing.T) {
 }
 
 func TestCharacterRendersSomething(t *testing.T) {
-	m := synth.Character(2)
+	m := p2l.ModelForTest(synth.Character(2))
 	r := m.NewRig()
 	r.Evaluate()
 	if r.Err() != nil {
@@ -180,7 +180,7 @@ func TestCharacterRendersSomething(t *testing.T) {
 // v1, deflate and zstd, loads each, and requires bit-identical evaluations
 // (the spec's v1/v2/compression conformance rule).
 func TestEncodingsEvaluateIdentically(t *testing.T) {
-	m := synth.Generate(synth.Options{Seed: 11, Meshes: 40})
+	m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 11, Meshes: 40}))
 	// v1 has no POSE chunk, and Evaluate applies the pose's starting state:
 	// compare without one.
 	m.Pose = nil
@@ -217,7 +217,7 @@ func TestEncodingsEvaluateIdentically(t *testing.T) {
 // TestExtremeHostValues: any host value, however absurd, evaluates to
 // finite geometry without failing the rig.
 func TestExtremeHostValues(t *testing.T) {
-	m := synth.Generate(synth.Options{Seed: 21, Meshes: 30})
+	m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 21, Meshes: 30}))
 	r := m.NewRig()
 	vals := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e30, -1e30, 0, 1e-30}
 	for f := 0; f < 40; f++ {

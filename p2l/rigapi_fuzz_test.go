@@ -93,7 +93,7 @@ func FuzzRigAPI(f *testing.F) {
 	for i := range rigMethods {
 		f.Add([]byte{1, byte(i), 12, 13, 14, byte(i), 15, 3, 4})
 	}
-	models := []*p2l.Model{synth.Character(2), synth.Advanced(synth.AdvancedOptions{})}
+	models := []*p2l.Model{p2l.ModelForTest(synth.Character(2)), p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // ClothOptions configures ClothSimulation. Zero values take the defaults
@@ -40,15 +42,17 @@ type ClothOptions struct {
 	PhysicsGroups []int
 }
 
-// ClothSimulation builds a SIMS simulation for mesh of m, as a generator or
+// ClothSimulation builds a SIMS simulation for mesh of f, as a generator or
 // importer would write it: every triangle edge a stretch constraint at its
 // rest length, every triangle an area constraint, every pair of triangles
 // sharing an edge a bending constraint, pinned vertices kinematic on their
 // evaluated position, long-range attachments from every free vertex to the
 // nearest pinned one. Rest lengths are measured on the mesh as evaluated at
-// the default pose (canvas pixels). Add the result to
-// m.Simulations.Sims and its parameters and groups to the chunk header.
-func ClothSimulation(m *Model, mesh int, opt ClothOptions) (Simulation, error) {
+// the default pose (canvas pixels), by a model of f made for the call
+// (f is only read). Add the result to f.Simulations.Sims and its
+// parameters and groups to the chunk header.
+func ClothSimulation(f *p2lrt.File, mesh int, opt ClothOptions) (Simulation, error) {
+	m := &Model{file: (*file)(f)}
 	var s Simulation
 	if mesh < 0 || mesh >= len(m.Meshes) {
 		return s, fmt.Errorf("p2l: cloth: mesh %d out of range", mesh)

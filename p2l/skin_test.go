@@ -66,7 +66,7 @@ func armModel() (*Model, *armFrames) {
 		w:    []float64{0, 0, 0.25, 0.5, 0.75, 0, 0},
 	}
 	keys := []float32{0, 45, 90}
-	m := &Model{
+	m := &Model{file: &file{
 		Parameters: []Parameter{{ID: "ParamElbow", Min: 0, Max: 90}},
 		Deformers: []Deformer{
 			{Kind: RotationDeformer, ID: "upper", Parent: -1, Rotation: &Rotation{}},
@@ -76,7 +76,7 @@ func armModel() (*Model, *armFrames) {
 		Skins: &Skins{Header: ExtensionHeader{Feature: FeatureSkin, Hooks: HookMesh}, Meshes: []Skin{{
 			Mesh: 0, Axes: []Axis{{Parameter: 0, Keys: keys}}, Bones: []int{0, 1},
 		}}},
-	}
+	}}
 	return m, &armFrames{keys: keys, truth: truth, rest: rest}
 }
 

@@ -12,7 +12,7 @@ import (
 // one mesh of nv vertices under the home, and a SKIN entry over nb bones
 // and axes of the given key counts (parameters 0..len(keys)-1).
 func skinModel(nb, nv int, keys ...int) *Model {
-	m := &Model{Canvas: Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}
+	m := &Model{file: &file{Canvas: Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}}
 	for a := range max(1, len(keys)) {
 		m.Parameters = append(m.Parameters, Parameter{ID: "p" + string(rune('a'+a)), Min: -100, Max: 100})
 	}

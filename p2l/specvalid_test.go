@@ -58,7 +58,7 @@ func loadSameAs(t *testing.T, data, want []byte) *Model {
 	if err != nil {
 		t.Fatalf("the equivalent file does not load: %v", err)
 	}
-	if !reflect.DeepEqual(m, mw) {
+	if !sameFile(m, mw) {
 		t.Fatalf("the file and its equivalent decode differently: %s", diffModels(mw, m))
 	}
 	if again := mustWrite(t, m, nil); string(again) != string(want) {

@@ -19,7 +19,7 @@ func animModel() *Model {
 		return Part{ID: id, Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: mesh}},
 			Composite: Composite{Opacity: 1, Multiply: White}}
 	}
-	return &Model{
+	return &Model{file: &file{
 		Canvas: Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
 		Parameters: []Parameter{
 			{ID: "a", Min: -20, Max: 20}, {ID: "b", Min: -20, Max: 20},
@@ -38,7 +38,7 @@ func animModel() *Model {
 			Events: []Event{{Time: 0.5, Value: "half"}}}},
 		Expressions: []Expression{{ID: "plus", FadeIn: 0, FadeOut: 0, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionAdd, Value: 5}}}},
 		Pose:        &Pose{FadeIn: 0.5, Groups: []PoseGroup{{Entries: []PoseEntry{{Part: 0}, {Part: 1}}}}},
-	}
+	}}
 }
 
 func TestUpdatePipelineOrder(t *testing.T) {

@@ -3,7 +3,6 @@ package p2l
 import (
 	"io"
 	"math"
-	"reflect"
 	"testing"
 )
 
@@ -230,7 +229,7 @@ func TestReferenceAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, m) {
+			if !sameFile(got, m) {
 				t.Fatalf("round trip: %s", diffModels(m, got))
 			}
 			r := got.NewRig()

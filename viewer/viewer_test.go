@@ -315,9 +315,9 @@ func TestPanelFromPGUI(t *testing.T) {
 	if r := unavailableReason(m, p2l.FeatureExactLinks); r != "the BONE chunk has no arcs" {
 		t.Errorf("exact-links reason = %q", r)
 	}
-	noSkin := *m
+	noSkin := m.Clone()
 	noSkin.Skins = nil
-	if r := unavailableReason(&noSkin, p2l.FeatureSkin); r != "the file has no SKIN chunk" {
+	if r := unavailableReason(noSkin, p2l.FeatureSkin); r != "the file has no SKIN chunk" {
 		t.Errorf("skin reason = %q", r)
 	}
 	gs := clipGroups(m)

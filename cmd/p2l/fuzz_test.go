@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // traceFuzzModel is tinyModel with what trace inputs can name: a clip, an
 // expression, a pose group, physics and the behavior roles.
-func traceFuzzModel() *p2l.Model {
+func traceFuzzModel() *p2lrt.File {
 	m := tinyModel()
 	m.Parameters = append(m.Parameters, p2l.Parameter{ID: "Q", Min: -30, Max: 30})
 	m.Clips = []p2l.Clip{{ID: "Idle", Duration: 1, Loop: true, FadeIn: 0.2, FadeOut: 0.2,
@@ -37,7 +39,7 @@ func FuzzTraceInput(f *testing.F) {
 {"frame": 9, "removeExpression": "Smile", "showPose": [0, 1], "opacity": 0.8, "wind": [0.3, 0], "stabilize": true}`))
 	f.Add([]byte(`{"frame": 2, "set": {"P": 1e30}, "lookAt": [1e38, -1e38], "seek": 1e300, "strength": 3e38}`))
 	f.Add([]byte(`{"frame":1000000000000}`))
-	m := traceFuzzModel()
+	m := synth.MustModel(traceFuzzModel())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		inputs, err := parseTraceInput("fuzz", data)
 		if err != nil {

@@ -14,7 +14,7 @@ func TestImportCommand(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.p2lrt")
 	var b bytes.Buffer
-	if err := p2l.Write(&b, tinyModel(), &p2l.WriteOptions{}); err != nil {
+	if err := tinyModel().Write(&b, &p2l.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, s string) string {

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // tinyModel is the smallest valid model: one parameter, one mesh.
-func tinyModel() *p2l.Model {
-	return &p2l.Model{
+func tinyModel() *p2lrt.File {
+	return &p2lrt.File{
 		Canvas:     p2l.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
 		Parameters: []p2l.Parameter{{ID: "P", Name: "Param", Min: 0, Max: 1}},
 		Parts:      []p2l.Part{{ID: "part", Name: "Part", Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: 0}}, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}},
@@ -34,7 +35,7 @@ func TestCommands(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.p2lrt")
 	var b bytes.Buffer
-	if err := p2l.Write(&b, tinyModel(), &p2l.WriteOptions{}); err != nil {
+	if err := tinyModel().Write(&b, &p2l.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
@@ -72,7 +73,7 @@ func TestCommands(t *testing.T) {
 	// A v1 file: the error names the v1 layout.
 	v1Path := filepath.Join(dir, "v1.p2lrt")
 	var v1 bytes.Buffer
-	if err := p2l.Write(&v1, tinyModel(), &p2l.WriteOptions{V1: true}); err != nil {
+	if err := tinyModel().Write(&v1, &p2l.WriteOptions{V1: true}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(v1Path, v1.Bytes()[:v1.Len()-3], 0o644)

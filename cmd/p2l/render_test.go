@@ -15,12 +15,13 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-func writeTiny(t *testing.T, m *p2l.Model) string {
+func writeTiny(t *testing.T, m *p2lrt.File) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := p2l.Write(&b, m, nil); err != nil {
+	if err := m.Write(&b, nil); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "tiny.p2lrt")
@@ -32,7 +33,7 @@ func writeTiny(t *testing.T, m *p2l.Model) string {
 
 // squareModel is tinyModel with its mesh a 10×10 square (UVs spanning the
 // page) drawn with the given triangle indices.
-func squareModel(indices ...uint32) *p2l.Model {
+func squareModel(indices ...uint32) *p2lrt.File {
 	m := tinyModel()
 	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
 	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}

@@ -37,7 +37,7 @@ func TestTraceCommand(t *testing.T) {
 	m.Expressions = []p2l.Expression{{ID: "up", FadeIn: 0, FadeOut: 0, Entries: []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionAdd, Value: 3}}}}
 	in := filepath.Join(dir, "m.p2lrt")
 	var b bytes.Buffer
-	if err := p2l.Write(&b, m, &p2l.WriteOptions{}); err != nil {
+	if err := m.Write(&b, &p2l.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {

@@ -47,7 +47,7 @@ func TestCharacterScale(t *testing.T) {
 	if !sparseMesh || !sparseWarp || !sparseRot {
 		t.Fatalf("sparse grids: mesh %v warp %v rotation %v", sparseMesh, sparseWarp, sparseRot)
 	}
-	r := m.NewRig()
+	r := MustModel(m).NewRig()
 	r.Evaluate()
 	if err := r.Err(); err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func TestSmallAndOddSizes(t *testing.T) {
 		if err := m.Validate(); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
-		r := m.NewRig()
+		r := MustModel(m).NewRig()
 		r.Evaluate()
 		if r.Err() != nil {
 			t.Fatalf("%+v: %v", o, r.Err())

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The golden files in testdata were produced by running the Live2D Cubism
@@ -66,23 +69,23 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 			for _, p := range c.Params {
 				m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 			}
-			ph, _, err := ImportPhysics(m.File(), c.Name+".physics3.json", c.Physics3)
+			ph, _, err := ImportPhysics(m, c.Name+".physics3.json", c.Physics3)
 			if err != nil {
 				t.Fatal(err)
 			}
 			m.Physics = ph
-			r := m.NewRig()
+			r := synth.MustModel(m).NewRig()
 			if r.Err() != nil {
 				t.Fatal(r.Err())
 			}
 			r.SetPhysicsWind(c.Wind[0], c.Wind[1])
 			in := make([]int, len(c.InputIDs))
 			for k, id := range c.InputIDs {
-				in[k] = m.ParameterIndex(id)
+				in[k] = r.Model().ParameterIndex(id)
 			}
 			out := make([]int, len(c.Outputs))
 			for k, id := range c.Outputs {
-				out[k] = m.ParameterIndex(id)
+				out[k] = r.Model().ParameterIndex(id)
 			}
 			worst := 0.0
 			for f, fr := range c.Frames {
@@ -145,7 +148,7 @@ type goldenMotion struct {
 	} `json:"frames"`
 }
 
-func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
+func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2lrt.File) {
 	data, err := os.ReadFile("testdata/cubism-motion.json")
 	if err != nil {
 		t.Fatal(err)
@@ -166,8 +169,8 @@ func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
 // marked as Import marks the models it builds: it plays as the Cubism
 // framework (p2l.PlaybackCubism; a model built in code without the mark
 // plays as the reference runtime, in float32).
-func cubismModel() *p2l.Model {
-	return &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
+func cubismModel() *p2lrt.File {
+	return &p2lrt.File{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
 		Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()}}}
 }
 
@@ -184,7 +187,7 @@ func rangeTol(p p2l.Parameter) float64 { return 1e-7 * float64(p.Max-p.Min) }
 // segment's end value).
 func TestCurvesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
-	c, _, err := ImportMotion(m.File(), "curves.motion3.json", g.CurveMotion)
+	c, _, err := ImportMotion(m, "curves.motion3.json", g.CurveMotion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,13 +235,13 @@ func TestCurvesMatchCubism(t *testing.T) {
 func TestMotionFadesMatchCubism(t *testing.T) {
 	g, m := loadGoldenMotion(t)
 	for _, name := range []string{"walk", "wave", "nod"} {
-		c, _, err := ImportMotion(m.File(), name+".motion3.json", g.Motions[name])
+		c, _, err := ImportMotion(m, name+".motion3.json", g.Motions[name])
 		if err != nil {
 			t.Fatal(err)
 		}
 		m.Clips = append(m.Clips, c)
 	}
-	r := m.NewRig()
+	r := synth.MustModel(m).NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
@@ -246,7 +249,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 	for f, fr := range g.Frames {
 		var got []string
 		if fr.Play != "" {
-			r.Play(m.ClipIndex(fr.Play))
+			r.Play(r.Model().ClipIndex(fr.Play))
 			r.ResetParameters()
 			r.UpdateStages(0, p2l.StageClips) // as the framework was driven
 			got = newestEvents(r, 0, got)
@@ -331,12 +334,12 @@ func TestPoseMatchesCubism(t *testing.T) {
 	for _, id := range g.Parts {
 		m.Parts = append(m.Parts, p2l.Part{ID: id, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
 	}
-	p, _, err := ImportPose(m.File(), "m.pose3.json", g.Pose3)
+	p, _, err := ImportPose(m, "m.pose3.json", g.Pose3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Pose = p
-	r := m.NewRig()
+	r := synth.MustModel(m).NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
@@ -370,12 +373,12 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	for _, p := range g.Params {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
-	x, _, err := ImportExpression(m.File(), "x.exp3.json", g.Exp3)
+	x, _, err := ImportExpression(m, "x.exp3.json", g.Exp3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Expressions = []p2l.Expression{x}
-	r := m.NewRig()
+	r := synth.MustModel(m).NewRig()
 	worst := 0.0
 	for f, fr := range g.ExprFrames {
 		if fr.Start {
@@ -418,11 +421,11 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	m := &p2l.Model{}
+	m := &p2lrt.File{}
 	for _, p := range g.Params {
 		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max})
 	}
-	c, _, err := ImportMotion(m.File(), "b.motion3.json", g.Motion)
+	c, _, err := ImportMotion(m, "b.motion3.json", g.Motion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,23 +508,23 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 	}
 	// The model3 Groups EyeBlink and LipSync; the other behaviors find
 	// the standard ids.
-	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{m.ParameterIndex("ParamEyeLOpen")}},
-		{Name: "LipSync", Parameters: []int{m.ParameterIndex("ParamMouthOpenY")}}}
+	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{paramByID(m, "ParamEyeLOpen")}},
+		{Name: "LipSync", Parameters: []int{paramByID(m, "ParamMouthOpenY")}}}
 	for _, name := range []string{"idle", "tap", "shake"} {
 		mo := g.Motions[name]
-		c, warn, err := ImportMotion(m.File(), name+".motion3.json", mo.JSON)
+		c, warn, err := ImportMotion(m, name+".motion3.json", mo.JSON)
 		if err != nil || len(warn) > 0 {
 			t.Fatal(name, err, warn)
 		}
 		c.Group = mo.Group
 		m.Clips = append(m.Clips, c)
 	}
-	x, _, err := ImportExpression(m.File(), "smile.exp3.json", g.Exp3)
+	x, _, err := ImportExpression(m, "smile.exp3.json", g.Exp3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Expressions = []p2l.Expression{x}
-	r := m.NewRig()
+	r := synth.MustModel(m).NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
@@ -568,4 +571,9 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 		}
 	}
 	t.Logf("%d frames, worst difference %.3g of the range", len(g.Frames), worst)
+}
+
+// paramByID is the index of the parameter id of f, or −1.
+func paramByID(f *p2lrt.File, id string) int {
+	return slices.IndexFunc(f.Parameters, func(p p2l.Parameter) bool { return p.ID == id })
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // greyColours are greys and near-greys (one channel a step or two away):
@@ -76,7 +77,7 @@ func TestGreysMatchW3C(t *testing.T) {
 		return buf.Bytes()
 	}
 	const cols = int(p2l.NumBlendModes)
-	f := &fakeFrame{m: &p2l.Model{
+	f := &fakeFrame{m: &p2lrt.File{
 		Canvas: p2l.Canvas{Width: float32(cols * size), Height: float32(int(p2l.NumAlphaModes) * size)},
 		Textures: []p2l.TexturePage{
 			{Kind: p2l.TexturePNG, Width: uint32(size), Height: uint32(size), Data: pageOf(func(i, _ int) [4]uint8 { return greyTexel(i) })},

@@ -32,8 +32,8 @@ const (
 )
 
 // memModel returns a model of n minimal records of one kind.
-func memModel(kind string, n int) *p2l.Model {
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
+func memModel(kind string, n int) *p2lrt.File {
+	m := &p2lrt.File{Canvas: p2l.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{{ID: "p", Min: -1, Max: 1}}}
 	tri := func(i int) p2l.Mesh {
 		return p2l.Mesh{ID: fmt.Sprint("m", i), Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
@@ -141,7 +141,7 @@ func loadBytes(t *testing.T, kind string, n int, comp p2l.Compression) (in, allo
 func tryLoad(t *testing.T, kind string, n int, comp p2l.Compression) (in, alloc int64, err error) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := p2l.Write(&b, memModel(kind, n), &p2l.WriteOptions{Compression: comp}); err != nil {
+	if err := memModel(kind, n).Write(&b, &p2l.WriteOptions{Compression: comp}); err != nil {
 		t.Fatalf("%s: %v", kind, err)
 	}
 	data := b.Bytes()
@@ -200,7 +200,7 @@ func TestLoadMemoryFactor(t *testing.T) {
 
 // pageModel is memModel("meshes", n) with its meshes spread over pages
 // PNG pages of side² texels (one colour, so a few hundred bytes each).
-func pageModel(t *testing.T, n, pages, side int) *p2l.Model {
+func pageModel(t *testing.T, n, pages, side int) *p2lrt.File {
 	m := memModel("meshes", n)
 	img := image.NewNRGBA(image.Rect(0, 0, side, side))
 	for i := range img.Pix {
@@ -234,7 +234,7 @@ func TestPeakMemoryOfLoadTexturesRender(t *testing.T) {
 	const side, budget = 512, 4 * 512 * 512
 	for _, comp := range []p2l.Compression{p2l.CompressNone, p2l.CompressZstd} {
 		var b bytes.Buffer
-		if err := p2l.Write(&b, pageModel(t, 500, 24, side), &p2l.WriteOptions{Compression: comp}); err != nil {
+		if err := pageModel(t, 500, 24, side).Write(&b, &p2l.WriteOptions{Compression: comp}); err != nil {
 			t.Fatal(err)
 		}
 		data := b.Bytes()

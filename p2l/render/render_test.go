@@ -6,13 +6,16 @@ import (
 	"math"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // fakeFrame is a hand-made evaluation: the renderer reads only what a Rig's
 // accessors give, so these tests do not depend on the evaluator.
 type fakeFrame struct {
-	m       *p2l.Model
+	m       *p2lrt.File
+	model   *p2l.Model // of m, made on first use (Model)
 	verts   [][]float32
 	uvs     [][]float32
 	idx     [][]uint32
@@ -23,7 +26,18 @@ type fakeFrame struct {
 	groups  map[int]p2l.Composite
 }
 
-func (f *fakeFrame) Model() *p2l.Model                       { return f.m }
+func (f *fakeFrame) Model() *p2l.Model {
+	if f.model == nil {
+		// The file holds only what the renderer reads; make it a valid
+		// one: no deformers (meshes at the root), a root draw group.
+		f.m.Draw.Part = -1
+		for i := range f.m.Meshes {
+			f.m.Meshes[i].Parent = -1
+		}
+		f.model = synth.MustModel(f.m)
+	}
+	return f.model
+}
 func (f *fakeFrame) Err() error                              { return nil }
 func (f *fakeFrame) RenderCommands() []p2l.RenderCommand     { return f.cmds }
 func (f *fakeFrame) MeshVertices(i int) []float32            { return f.verts[i] }
@@ -46,7 +60,7 @@ func (f *fakeFrame) HitTest(x, y float32) int {
 // drawn in order; it returns the mesh index.
 func (f *fakeFrame) addMesh(mesh p2l.Mesh, verts, uvs []float32, idx []uint32) int {
 	if f.m == nil {
-		f.m = &p2l.Model{Canvas: p2l.Canvas{Width: 16, Height: 16}}
+		f.m = &p2lrt.File{Canvas: p2l.Canvas{Width: 16, Height: 16}}
 	}
 	if mesh.Opacity == 0 {
 		mesh.Opacity = 1

@@ -11,8 +11,11 @@ import (
 
 // TestRenderSurvivesGarbage feeds frames with non-finite and huge
 // vertices, indices out of range, odd-length arrays, bad modes, NaN
-// colours and opacities, masks and group commands out of range: the
-// renderer must neither panic nor hang.
+// colours and opacities, group commands out of range: the renderer must
+// neither panic nor hang. The model's own records are valid (a Model is
+// validated when it is made: NewModel refuses bad modes, masks and pages,
+// validate_test.go), with every blend and alpha mode, masks and both
+// texture pages.
 func TestRenderSurvivesGarbage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vals := []float32{0, 1, -1, 5, 31.5, 1e30, -1e30, float32(math.NaN()), float32(math.Inf(1)), 0.5}
@@ -35,10 +38,10 @@ func TestRenderSurvivesGarbage(t *testing.T) {
 				idx[i] = uint32(rng.IntN(nv + 2))
 			}
 			mi := f.addMesh(p2l.Mesh{
-				TexturePage: rng.IntN(4) - 2,
-				Blend:       p2l.BlendMode(rng.IntN(20)),
-				AlphaBlend:  p2l.AlphaMode(rng.IntN(6)),
-				Masks:       []int{rng.IntN(6) - 1},
+				TexturePage: rng.IntN(3) - 1,
+				Blend:       p2l.BlendMode(rng.IntN(p2l.NumBlendModes)),
+				AlphaBlend:  p2l.AlphaMode(rng.IntN(p2l.NumAlphaModes)),
+				Masks:       []int{rng.IntN(n)},
 				Flags:       p2l.MeshFlags(rng.IntN(4)),
 			}, verts, uvs, idx)
 			f.opacity[mi] = pick()
@@ -46,6 +49,7 @@ func TestRenderSurvivesGarbage(t *testing.T) {
 			f.scr[mi] = p2l.Color{pick(), 0, pick()}
 		}
 		f.m.Parts = []p2l.Part{{}, {}}
+		f.m.Textures = []p2l.TexturePage{{Kind: p2l.TexturePNG}, {Kind: p2l.TexturePNG}}
 		f.groups = map[int]p2l.Composite{0: {Opacity: pick(), Multiply: p2l.Color{pick(), 1, 1}, MaskMeshes: []int{9, -3, 0}, Blend: 99, AlphaBlend: 3}}
 		cmds := []p2l.RenderCommand{p2l.CloseGroup, p2l.OpenGroup(0), p2l.OpenGroup(7)}
 		f.cmds = append(cmds, append(f.cmds, p2l.RenderCommand(99))...)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestStraightOutputExactAtLowAlpha draws soft-edged meshes over
@@ -49,7 +50,7 @@ func TestStraightOutputExactAtLowAlpha(t *testing.T) {
 	}
 	const groupRow = 3 // drawn inside a group: Multiply+Over, opacity 0.5
 	f := &fakeFrame{}
-	f.m = &p2l.Model{Canvas: p2l.Canvas{Width: w, Height: float32(len(rows))}, Parts: []p2l.Part{{ID: "g"}}}
+	f.m = &p2lrt.File{Canvas: p2l.Canvas{Width: w, Height: float32(len(rows))}, Parts: []p2l.Part{{ID: "g"}}}
 	f.groups = map[int]p2l.Composite{0: {Blend: p2l.BlendMultiply, Opacity: 0.5, Multiply: p2l.White}}
 	for y, row := range rows {
 		if y == groupRow {
@@ -129,7 +130,7 @@ func TestStraightOutputKeepsTexelColour(t *testing.T) {
 	if err := png.Encode(&buf, src); err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeFrame{m: &p2l.Model{Canvas: p2l.Canvas{Width: 4, Height: 1},
+	f := &fakeFrame{m: &p2lrt.File{Canvas: p2l.Canvas{Width: 4, Height: 1},
 		Textures: []p2l.TexturePage{{Kind: p2l.TexturePNG, Width: 4, Height: 1, Data: buf.Bytes()}}}}
 	v, uv, idx := quad(0, 0, 4, 1)
 	f.addMesh(p2l.Mesh{TexturePage: 0}, v, uv, idx)

@@ -164,7 +164,25 @@ func (e *PageError) Unwrap() error { return e.Err }
 // logged through opts.Logger (or the model's own logger, p2l.WithLogger).
 // The pages share one pixel budget (Options.MaxPixels). opts may be nil;
 // a nil model has no pages.
-func Decode(m *p2l.Model, opts *Options) []Page {
+func Decode(m *p2l.Model, opts *Options) []Page { return decode(sourceOf(m), opts) }
+
+// pageSource is what decoding reads of a model: its pages, the directory
+// its external pages resolve in and its logger.
+type pageSource struct {
+	pages  []p2l.TexturePage
+	dir    fs.FS
+	logger *slog.Logger
+}
+
+// sourceOf returns the pages of m (nil for a nil model).
+func sourceOf(m *p2l.Model) *pageSource {
+	if m == nil {
+		return nil
+	}
+	return &pageSource{pages: m.Textures, dir: m.Dir(), logger: m.Logger()}
+}
+
+func decode(m *pageSource, opts *Options) []Page {
 	if m == nil {
 		return nil
 	}
@@ -172,9 +190,9 @@ func Decode(m *p2l.Model, opts *Options) []Page {
 		opts = &Options{}
 	}
 	budget := int64(opts.budget())
-	pages := make([]Page, len(m.Textures))
+	pages := make([]Page, len(m.pages))
 	if !decodeInParallel(m, opts, budget) {
-		for i := range m.Textures {
+		for i := range m.pages {
 			pages[i] = decodeIndex(m, i, opts, &budget)
 		}
 		return pages
@@ -205,13 +223,13 @@ func Decode(m *p2l.Model, opts *Options) []Page {
 // whichever pages before it decode or fail, so each gets the same result
 // (and the same error) with the whole budget. Anything else is decoded in
 // order.
-func decodeInParallel(m *p2l.Model, opts *Options, budget int64) bool {
-	if opts.Resolve != nil || len(m.Textures) < 2 || runtime.GOMAXPROCS(0) < 2 {
+func decodeInParallel(m *pageSource, opts *Options, budget int64) bool {
+	if opts.Resolve != nil || len(m.pages) < 2 || runtime.GOMAXPROCS(0) < 2 {
 		return false
 	}
 	var need uint64
-	for i := range m.Textures {
-		tp := &m.Textures[i]
+	for i := range m.pages {
+		tp := &m.pages[i]
 		if tp.Kind != p2l.TexturePNG {
 			return false
 		}
@@ -231,7 +249,9 @@ func decodeInParallel(m *p2l.Model, opts *Options, budget int64) bool {
 
 // DecodePage decodes texture page i of m (see Decode) with the whole pixel
 // budget. An index out of range gives an unavailable page.
-func DecodePage(m *p2l.Model, i int, opts *Options) Page {
+func DecodePage(m *p2l.Model, i int, opts *Options) Page { return decodeOne(sourceOf(m), i, opts) }
+
+func decodeOne(m *pageSource, i int, opts *Options) Page {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -248,7 +268,7 @@ func (o *Options) budget() int {
 
 // decodeIndex decodes page i within *budget texels, logs it when it is
 // unavailable, and takes the page's texels from the budget.
-func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
+func decodeIndex(m *pageSource, i int, opts *Options, budget *int64) Page {
 	p := decodeWithin(m, i, opts, *budget)
 	logUnavailable(m, opts, &p)
 	if p.Image != nil {
@@ -258,17 +278,17 @@ func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
 }
 
 // decodeWithin decodes page i within left texels.
-func decodeWithin(m *p2l.Model, i int, opts *Options, left int64) Page {
-	if m == nil || i < 0 || i >= len(m.Textures) {
+func decodeWithin(m *pageSource, i int, opts *Options, left int64) Page {
+	if m == nil || i < 0 || i >= len(m.pages) {
 		n := 0
 		if m != nil {
-			n = len(m.Textures)
+			n = len(m.pages)
 		}
 		return Page{Info: Info{Index: i, Err: fmt.Errorf("texture page %d: index out of range (model has %d pages)", i, n)}}
 	}
-	tp := &m.Textures[i]
+	tp := &m.pages[i]
 	if opts.FS == nil && tp.Kind == p2l.TextureExternal {
-		if dir := m.Dir(); dir != nil {
+		if dir := m.dir; dir != nil {
 			o := *opts
 			o.FS = dir // the directory the model was loaded from
 			opts = &o
@@ -294,13 +314,13 @@ func decodeWithin(m *p2l.Model, i int, opts *Options, left int64) Page {
 
 // logUnavailable logs a page that could not be decoded (an index out of
 // range is not logged: it names no page).
-func logUnavailable(m *p2l.Model, opts *Options, p *Page) {
-	if p.Err == nil || m == nil || p.Index < 0 || p.Index >= len(m.Textures) {
+func logUnavailable(m *pageSource, opts *Options, p *Page) {
+	if p.Err == nil || m == nil || p.Index < 0 || p.Index >= len(m.pages) {
 		return
 	}
 	logger := opts.Logger
 	if logger == nil {
-		logger = m.Logger()
+		logger = m.logger
 	}
 	if logger != nil {
 		var cause error = p.Err

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // fakeRig records what the core asks of it. Its hit test knows two
@@ -99,7 +101,7 @@ func (f *fakeRig) Err() error { return nil }
 // testModel is a 100×200 canvas with two hit areas and clips following the
 // Tap<Name> convention.
 func testModel() *p2l.Model {
-	return &p2l.Model{
+	return synth.MustModel(&p2lrt.File{
 		Canvas: p2l.Canvas{Width: 100, Height: 200},
 		Draw:   p2l.DrawGroup{Part: -1},
 		Parameters: []p2l.Parameter{
@@ -120,7 +122,7 @@ func testModel() *p2l.Model {
 		Physics: p2l.Physics{Groups: []p2l.PhysicsGroup{{
 			Outputs: []p2l.PhysicsOutput{{Parameter: 1}},
 		}}},
-	}
+	})
 }
 
 func newTestCore(t *testing.T) (*Core, *fakeRig) {
