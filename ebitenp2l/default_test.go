@@ -10,6 +10,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -70,7 +71,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 	masked := false
 	distinct := map[int]map[state]bool{} // per target depth (−1: the screen)
 	backdrop := map[int]bool{}
-	classify := func(b p2l.BlendMode, a p2l.AlphaMode, src int, masks bool) state {
+	classify := func(b p2lrt.BlendMode, a p2lrt.AlphaMode, src int, masks bool) state {
 		if masks {
 			masked = true
 			none++

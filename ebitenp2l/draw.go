@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The renderer draws a frame of characters (one for Character.Draw, any
@@ -109,8 +110,8 @@ type pose interface {
 	MeshUVs(i int) []float32
 	MeshIndices(i int) []uint32
 	MeshOpacity(i int) float32
-	MeshColors(i int) (multiply, screen p2l.Color)
-	GroupComposite(part int) p2l.Composite
+	MeshColors(i int) (multiply, screen p2lrt.Color)
+	GroupComposite(part int) p2lrt.Composite
 }
 
 // charPlan is one character's part of the frame.
@@ -157,7 +158,7 @@ type group struct {
 	last     int             // one past the last content item
 	full     image.Rectangle // union of the contents' bounds
 	clip     image.Rectangle // full ∩ the destination
-	comp     p2l.Composite
+	comp     p2lrt.Composite
 	maskSet  int
 	target   int32           // target of its contents; −1: not drawn
 	region   image.Rectangle // on its layer page

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func mesh(i int) p2l.RenderCommand { return p2l.RenderCommand(i) }
@@ -41,11 +42,11 @@ func TestMasks(t *testing.T) {
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
 		a40 := s.page(solid(color.NRGBA{255, 0, 0, 102})) // α 0.4
 		a70 := s.page(solid(color.NRGBA{0, 255, 0, 178})) // α ≈ 0.698
-		ma := s.quad(a40, 0, 0, 20, 10, p2l.Mesh{})
-		mb := s.quad(a70, 10, 0, 30, 10, p2l.Mesh{})
+		ma := s.quad(a40, 0, 0, 20, 10, p2lrt.Mesh{})
+		mb := s.quad(a70, 10, 0, 30, 10, p2lrt.Mesh{})
 		s.pose.op[ma], s.pose.op[mb] = 0, 0 // hidden masks still mask
-		masked := s.quad(white, 0, 0, 30, 5, p2l.Mesh{Masks: []int{ma, mb}})
-		inverted := s.quad(white, 0, 5, 30, 10, p2l.Mesh{Masks: []int{mb, ma}, Flags: p2l.MeshInvertMask})
+		masked := s.quad(white, 0, 0, 30, 5, p2lrt.Mesh{Masks: []int{ma, mb}})
+		inverted := s.quad(white, 0, 5, 30, 10, p2lrt.Mesh{Masks: []int{mb, ma}, Flags: p2lrt.MeshInvertMask})
 		s.pose.cmds = []p2l.RenderCommand{mesh(ma), mesh(mb), mesh(masked), mesh(inverted)}
 		c := s.character(t)
 		if got := len(c.res.maskSets); got != 1 {
@@ -72,10 +73,10 @@ func TestIsolatedGroup(t *testing.T) {
 		s := newScene(20, 10)
 		red := s.page(solid(color.NRGBA{255, 0, 0, 255}))
 		blue := s.page(solid(color.NRGBA{0, 0, 255, 255}))
-		a := s.quad(red, 0, 0, 15, 10, p2l.Mesh{})
-		b := s.quad(blue, 5, 0, 20, 10, p2l.Mesh{})
+		a := s.quad(red, 0, 0, 15, 10, p2lrt.Mesh{})
+		b := s.quad(blue, 5, 0, 20, 10, p2lrt.Mesh{})
 		gp := s.part()
-		s.pose.comps[gp] = p2l.Composite{Opacity: 0.5, Multiply: p2l.White, Screen: p2l.Color{0, 1, 0}}
+		s.pose.comps[gp] = p2lrt.Composite{Opacity: 0.5, Multiply: p2lrt.White, Screen: p2lrt.Color{0, 1, 0}}
 		s.pose.cmds = []p2l.RenderCommand{p2l.OpenGroup(gp), mesh(a), mesh(b), p2l.CloseGroup}
 		c := s.character(t)
 		dst := blackImage(20, 10)
@@ -94,11 +95,11 @@ func TestNestedGroups(t *testing.T) {
 		s := newScene(20, 10)
 		yellow := s.page(solid(color.NRGBA{255, 255, 0, 255}))
 		cyan := s.page(solid(color.NRGBA{0, 255, 255, 255}))
-		a := s.quad(yellow, 0, 0, 20, 10, p2l.Mesh{})
-		b := s.quad(cyan, 10, 0, 20, 10, p2l.Mesh{})
+		a := s.quad(yellow, 0, 0, 20, 10, p2lrt.Mesh{})
+		b := s.quad(cyan, 10, 0, 20, 10, p2lrt.Mesh{})
 		outer, inner := s.part(), s.part()
-		s.pose.comps[outer] = p2l.Composite{Opacity: 0.5, Multiply: p2l.White}
-		s.pose.comps[inner] = p2l.Composite{Opacity: 1, Multiply: p2l.White, Blend: p2l.BlendMultiply}
+		s.pose.comps[outer] = p2lrt.Composite{Opacity: 0.5, Multiply: p2lrt.White}
+		s.pose.comps[inner] = p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Blend: p2lrt.BlendMultiply}
 		s.pose.cmds = []p2l.RenderCommand{p2l.OpenGroup(outer), mesh(a), p2l.OpenGroup(inner), mesh(b), p2l.CloseGroup, p2l.CloseGroup}
 		c := s.character(t)
 		dst := blackImage(20, 10)
@@ -117,7 +118,7 @@ func TestCulling(t *testing.T) {
 	onGame(func() {
 		s := newScene(10, 10)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		m := s.quad(white, 0, 0, 10, 10, p2l.Mesh{Flags: p2l.MeshCulling})
+		m := s.quad(white, 0, 0, 10, 10, p2lrt.Mesh{Flags: p2lrt.MeshCulling})
 		// Triangle 0 (0,0)-(10,0)-(0,10): (b − a) × (c − a) = +100, a back
 		// face; triangle 1 (10,0)-(0,10)-(10,10) = −100, a front face.
 		s.pose.idx[m] = []uint32{0, 1, 2, 1, 2, 3}
@@ -142,9 +143,9 @@ func TestColorsAndScale(t *testing.T) {
 	onGame(func() {
 		s := newScene(4, 4)
 		pg := s.page(solid(color.NRGBA{200, 100, 40, 255}))
-		m := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{})
-		s.pose.mul[m] = p2l.Color{0.5, 1, 1}
-		s.pose.scr[m] = p2l.Color{0, 0, 0.5}
+		m := s.quad(pg, 0, 0, 4, 4, p2lrt.Mesh{})
+		s.pose.mul[m] = p2lrt.Color{0.5, 1, 1}
+		s.pose.scr[m] = p2lrt.Color{0, 0, 0.5}
 		s.pose.op[m] = 0.8
 		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
 		c := s.character(t)
@@ -166,7 +167,7 @@ func TestSplitLargeMesh(t *testing.T) {
 	onGame(func() {
 		s := newScene(64, 64)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		m := s.quad(white, 0, 0, 1, 1, p2l.Mesh{})
+		m := s.quad(white, 0, 0, 1, 1, p2lrt.Mesh{})
 		// A 300×300-vertex grid over the 64×64 canvas: 90,000 vertices.
 		const n = 300
 		var v, uv []float32
@@ -213,9 +214,9 @@ func TestBadMaskIndex(t *testing.T) {
 	for _, masks := range [][]int{{99}, {-3}} {
 		s := newScene(4, 2)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		s.quad(white, 0, 0, 4, 1, p2l.Mesh{Masks: masks})
+		s.quad(white, 0, 0, 4, 1, p2lrt.Mesh{Masks: masks})
 		_, err := p2l.NewModel(&s.model)
-		var fe *p2l.FormatError
+		var fe *p2lrt.FormatError
 		if !errors.As(err, &fe) || fe.Tag != "MESH" || fe.Field != "meshes[0].masks[0]" {
 			t.Errorf("masks %v: NewModel error %v, want a FormatError on MESH meshes[0].masks[0]", masks, err)
 		}
@@ -230,11 +231,11 @@ func TestSubImageTarget(t *testing.T) {
 	onGame(func() {
 		s := newScene(16, 16)
 		pg := s.page(solid(color.NRGBA{200, 120, 40, 220}))
-		mk := s.quad(pg, 2, 2, 12, 12, p2l.Mesh{})
-		a := s.quad(pg, 0, 0, 16, 8, p2l.Mesh{Masks: []int{mk}})
-		b := s.quad(pg, 4, 4, 16, 16, p2l.Mesh{Blend: p2l.BlendOverlay})
+		mk := s.quad(pg, 2, 2, 12, 12, p2lrt.Mesh{})
+		a := s.quad(pg, 0, 0, 16, 8, p2lrt.Mesh{Masks: []int{mk}})
+		b := s.quad(pg, 4, 4, 16, 16, p2lrt.Mesh{Blend: p2lrt.BlendOverlay})
 		g := s.part()
-		s.pose.comps[g] = p2l.Composite{Opacity: 0.8, Multiply: p2l.White, Blend: p2l.BlendHardLight, MaskMeshes: []int{mk}, InvertMask: true}
+		s.pose.comps[g] = p2lrt.Composite{Opacity: 0.8, Multiply: p2lrt.White, Blend: p2lrt.BlendHardLight, MaskMeshes: []int{mk}, InvertMask: true}
 		s.pose.cmds = []p2l.RenderCommand{mesh(a), p2l.OpenGroup(g), mesh(b), p2l.CloseGroup, mesh(b)}
 		c := s.character(t)
 		own := blackImage(16, 16)
@@ -266,8 +267,8 @@ func TestMaskSlotsExhausted(t *testing.T) {
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
 		var cmds []p2l.RenderCommand
 		for range maxSlots + 1 {
-			m := s.quad(clear, 0, 0, 10, 10, p2l.Mesh{})
-			cmds = append(cmds, mesh(m), mesh(s.quad(white, 0, 0, 10, 10, p2l.Mesh{Masks: []int{m}})))
+			m := s.quad(clear, 0, 0, 10, 10, p2lrt.Mesh{})
+			cmds = append(cmds, mesh(m), mesh(s.quad(white, 0, 0, 10, 10, p2lrt.Mesh{Masks: []int{m}})))
 		}
 		s.pose.cmds = cmds
 		c := s.character(t)

@@ -8,9 +8,10 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-const allBits = p2l.FeatureSkin | p2l.FeatureExactLinks | p2l.FeatureSim | p2l.FeatureCollision
+const allBits = p2lrt.FeatureSkin | p2lrt.FeatureExactLinks | p2lrt.FeatureSim | p2lrt.FeatureCollision
 
 func newAdvRig(t *testing.T, opt synth.AdvancedOptions) (*p2l.Model, *p2l.Rig) {
 	t.Helper()
@@ -31,10 +32,10 @@ func TestAdvancedAvailableAndDependencies(t *testing.T) {
 	if got := m.AdvancedAvailable(); got != allBits {
 		t.Fatalf("available %b, want %b", got, allBits)
 	}
-	if got := r.SetAdvanced(p2l.FeatureCollision); got != 0 {
+	if got := r.SetAdvanced(p2lrt.FeatureCollision); got != 0 {
 		t.Errorf("collision alone gave %b, want 0 (needs simulation)", got)
 	}
-	if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+	if got := r.SetAdvanced(p2lrt.FeatureSim | p2lrt.FeatureCollision); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Errorf("sim+collision gave %b", got)
 	}
 	if got := r.SetAdvanced(allBits | 0x100); got != allBits {
@@ -43,7 +44,7 @@ func TestAdvancedAvailableAndDependencies(t *testing.T) {
 	// Without BONE the skin (which depends on it) and the arcs go.
 	nb := m.Clone()
 	nb.Bones = nil
-	if got := nb.AdvancedAvailable(); got != p2l.FeatureSim|p2l.FeatureCollision {
+	if got := nb.AdvancedAvailable(); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Errorf("without BONE available %b, want sim+collision", got)
 	}
 }
@@ -100,7 +101,7 @@ func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		cub := m.NewRig()
-		if got := r.SetAdvanced(p2l.FeatureSkin); got != p2l.FeatureSkin {
+		if got := r.SetAdvanced(p2lrt.FeatureSkin); got != p2lrt.FeatureSkin {
 			t.Fatalf("skin gave %b", got)
 		}
 		n := len(m.Meshes[synth.AdvArmMesh].Positions) / 2
@@ -170,7 +171,7 @@ func TestArcPivotAndVirtualBone(t *testing.T) {
 	if !ok || math.Abs(hand.TX-wantX) > 1e-4 || math.Abs(hand.TY-wantY) > 1e-4 {
 		t.Fatalf("baked hand pivot (%v, %v), want chord midpoint (%v, %v)", hand.TX, hand.TY, wantX, wantY)
 	}
-	if got := r.SetAdvanced(p2l.FeatureExactLinks); got != p2l.FeatureExactLinks {
+	if got := r.SetAdvanced(p2lrt.FeatureExactLinks); got != p2lrt.FeatureExactLinks {
 		t.Fatalf("exact links gave %b", got)
 	}
 	hand, _ = r.BoneTransform(1)
@@ -211,7 +212,7 @@ func ribbonTarget(v int, body float64) (float64, float64) {
 
 func TestSimulationTargetStepsAndRest(t *testing.T) {
 	m, r := newAdvRig(t, synth.AdvancedOptions{})
-	if got := r.SetAdvanced(p2l.FeatureSim); got != p2l.FeatureSim {
+	if got := r.SetAdvanced(p2lrt.FeatureSim); got != p2lrt.FeatureSim {
 		t.Fatalf("sim gave %b", got)
 	}
 	r.SetParameter(synth.AdvParamSwing, 1)
@@ -293,7 +294,7 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 func TestSimulationDeterministicAndCollides(t *testing.T) {
 	run := func() ([]uint32, float64) {
 		m, r := newAdvRig(t, synth.AdvancedOptions{})
-		if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+		if got := r.SetAdvanced(p2lrt.FeatureSim | p2lrt.FeatureCollision); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 			t.Fatalf("sim+collision gave %b", got)
 		}
 		post := m.Collision.Colliders[0]
@@ -369,7 +370,7 @@ func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
 	} else {
 		t.Log(err)
 	}
-	if got := bad.NewRig().SetAdvanced(allBits); got != p2l.FeatureSkin|p2l.FeatureExactLinks {
+	if got := bad.NewRig().SetAdvanced(allBits); got != p2lrt.FeatureSkin|p2lrt.FeatureExactLinks {
 		t.Fatalf("with a broken simulation SetAdvanced gave %b, want skin+exact links", got)
 	}
 }
@@ -400,14 +401,14 @@ func BenchmarkSetAdvancedFit(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 		r := m.NewRig()
-		if r.SetAdvanced(p2l.FeatureSkin) != p2l.FeatureSkin {
+		if r.SetAdvanced(p2lrt.FeatureSkin) != p2lrt.FeatureSkin {
 			b.Fatal("skin not enabled")
 		}
 	}
 }
 
 func BenchmarkAdvancedUpdate(b *testing.B) {
-	for _, bits := range []uint16{0, p2l.FeatureSkin | p2l.FeatureExactLinks, allBits} {
+	for _, bits := range []uint16{0, p2lrt.FeatureSkin | p2lrt.FeatureExactLinks, allBits} {
 		b.Run(map[uint16]string{0: "off", 3: "skin+links", allBits: "all"}[bits], func(b *testing.B) {
 			m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 			r := m.NewRig()
@@ -436,7 +437,7 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p2l.Write(&buf1, m, &p2l.WriteOptions{V1: true}); err != nil {
+	if err := p2l.Write(&buf1, m, &p2lrt.WriteOptions{V1: true}); err != nil {
 		t.Fatal(err)
 	}
 	v1, err := p2l.Load(buf1.Bytes())
@@ -555,13 +556,13 @@ func TestClothSimulationBuilder(t *testing.T) {
 		t.Fatalf("bottom-right vertex tied to %d at %v, want 1 at %v", s.LongRoot[last], s.MaxDistance[last], 6*synth.AdvRibbonStep*1.05)
 	}
 	// It runs: the built simulation replaces the hand-written one.
-	f.Simulations.Sims = []p2l.Simulation{s}
+	f.Simulations.Sims = []p2lrt.Simulation{s}
 	m := p2l.ModelForTest(f)
 	if err := m.PrepareAdvanced(); err != nil {
 		t.Fatal(err)
 	}
 	r := m.NewRig()
-	if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+	if got := r.SetAdvanced(p2lrt.FeatureSim | p2lrt.FeatureCollision); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Fatalf("enabled %b", got)
 	}
 	for f := 0; f < 120; f++ {
@@ -614,7 +615,7 @@ func underWarp() *p2l.Model {
 	// A 2×2-cell warp over the canvas square 0..300, sheared by the body
 	// parameter; the upper arm's origin at (1/3, 1/3) is canvas (100, 100)
 	// at rest.
-	grid := &p2l.Grid[[]float32]{Axes: []p2l.Axis{{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}}}}
+	grid := &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}}}}
 	for k, body := range []float32{-10, 0, 10} {
 		var pts []float32
 		for j := 0; j <= 2; j++ {
@@ -623,16 +624,16 @@ func underWarp() *p2l.Model {
 				pts = append(pts, x+body*float32(j)*2, y+body*float32(i*i))
 			}
 		}
-		grid.Cells = append(grid.Cells, p2l.Cell[[]float32]{Coord: []uint16{uint16(k)}, Value: pts})
+		grid.Cells = append(grid.Cells, p2lrt.Cell[[]float32]{Coord: []uint16{uint16(k)}, Value: pts})
 	}
-	warp := p2l.Deformer{Kind: p2l.WarpDeformer, ID: "BodyWarp", Parent: -1, Part: -1,
-		Flags: p2l.DeformerVisible | p2l.DeformerEnabled, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
-		Warp: &p2l.Warp{Columns: 2, Rows: 2, Keyforms: grid}}
-	m.Deformers = append([]p2l.Deformer{warp}, m.Deformers...)
+	warp := p2lrt.Deformer{Kind: p2lrt.WarpDeformer, ID: "BodyWarp", Parent: -1, Part: -1,
+		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
+		Warp: &p2lrt.Warp{Columns: 2, Rows: 2, Keyforms: grid}}
+	m.Deformers = append([]p2lrt.Deformer{warp}, m.Deformers...)
 	m.Deformers[1].Parent = 0
 	m.Deformers[1].Rotation.Keyforms.Cells[0].Value.X = 1.0 / 3
 	m.Deformers[1].Rotation.Keyforms.Cells[0].Value.Y = 1.0 / 3
-	m.Skins.Meshes[0].Axes = append(m.Skins.Meshes[0].Axes, p2l.Axis{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}})
+	m.Skins.Meshes[0].Axes = append(m.Skins.Meshes[0].Axes, p2lrt.Axis{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}})
 	return m
 }
 
@@ -642,7 +643,7 @@ func TestSkinExactAtEveryKeyUnderWarp(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, cub := m.NewRig(), m.NewRig()
-	if got := r.SetAdvanced(p2l.FeatureSkin | p2l.FeatureExactLinks); got != p2l.FeatureSkin|p2l.FeatureExactLinks {
+	if got := r.SetAdvanced(p2lrt.FeatureSkin | p2lrt.FeatureExactLinks); got != p2lrt.FeatureSkin|p2lrt.FeatureExactLinks {
 		t.Fatalf("enabled %b", got)
 	}
 	maxErr, between := 0.0, 0.0

@@ -13,7 +13,7 @@ import (
 )
 
 func TestInspect(t *testing.T) {
-	data := mustWrite(t, fullModel(), &WriteOptions{Compression: CompressZstd, StripNames: true})
+	data := mustWrite(t, fullModel(), &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd, StripNames: true})
 	fi, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func TestInspect(t *testing.T) {
 	if len(fi.Meta) != 2 || fi.Meta[1].Value != "BONE SKIN COLL SIMS" {
 		t.Fatalf("meta %+v", fi.Meta)
 	}
-	v1, err := p2lrt.Inspect(mustWrite(t, coreModel(), &WriteOptions{V1: true}))
+	v1, err := p2lrt.Inspect(mustWrite(t, coreModel(), &p2lrt.WriteOptions{V1: true}))
 	if err != nil || v1.Major != 1 || v1.Chunks != nil {
 		t.Fatalf("v1 inspect %+v %v", v1, err)
 	}
@@ -94,7 +94,7 @@ func TestOptionalChunksOmitted(t *testing.T) {
 
 func TestStripNames(t *testing.T) {
 	m := fullModel()
-	got, err := Load(mustWrite(t, m, &WriteOptions{StripNames: true}))
+	got, err := Load(mustWrite(t, m, &p2lrt.WriteOptions{StripNames: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestStripNames(t *testing.T) {
 
 func TestDeterministicAndConcurrentWrite(t *testing.T) {
 	m := fullModel()
-	want := mustWrite(t, m, &WriteOptions{Compression: CompressZstd})
+	want := mustWrite(t, m, &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd})
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for i := 0; i < 8; i++ {
@@ -123,7 +123,7 @@ func TestDeterministicAndConcurrentWrite(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var b bytes.Buffer
-			if err := Write(&b, m, &WriteOptions{Compression: CompressZstd}); err != nil || !bytes.Equal(b.Bytes(), want) {
+			if err := Write(&b, m, &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd}); err != nil || !bytes.Equal(b.Bytes(), want) {
 				errs <- "concurrent write differs"
 			}
 			if _, err := Load(want); err != nil {
@@ -168,7 +168,7 @@ func TestF16Precision(t *testing.T) {
 	// Canvas-scale coordinates that f16 cannot hold exactly.
 	m.Meshes[0].Positions = []float32{100.123, 200.456, 517.77, 201.01, 517.5, 611.3, 99.99, 640.2}
 	m.Meshes[0].UVs = []float32{0.1, 0.2, 0.3, 0.4, 0.55, 0.66, 0.777, 0.999}
-	got, err := Load(mustWrite(t, m, &WriteOptions{Codec: CodecF16}))
+	got, err := Load(mustWrite(t, m, &p2lrt.WriteOptions{Codec: p2lrt.CodecF16}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,14 +195,14 @@ func TestF16Precision(t *testing.T) {
 		t.Errorf("exactly representable warp points changed: %s", d)
 	}
 	// The f16 file is smaller and re-writes identically.
-	f16 := mustWrite(t, got, &WriteOptions{Codec: CodecF16})
+	f16 := mustWrite(t, got, &p2lrt.WriteOptions{Codec: p2lrt.CodecF16})
 	if len(f16) >= len(mustWrite(t, m, nil)) {
 		t.Error("f16 file not smaller")
 	}
 	if maxPos == 0 || maxUV == 0 {
 		t.Error("test values were exact; the codec was not exercised")
 	}
-	if !bytes.Equal(f16, mustWrite(t, m, &WriteOptions{Codec: CodecF16})) {
+	if !bytes.Equal(f16, mustWrite(t, m, &p2lrt.WriteOptions{Codec: p2lrt.CodecF16})) {
 		t.Error("f16 rewrite differs")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/evalfloor"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // benchPose puts every parameter of a grid axis the fraction f of the way
@@ -19,7 +20,7 @@ func benchPose(m *p2l.Model, f float32) []float32 {
 	for i, p := range m.Parameters {
 		v[i] = p.Default
 	}
-	set := func(axes []p2l.Axis) {
+	set := func(axes []p2lrt.Axis) {
 		for _, a := range axes {
 			if len(a.Keys) > 1 {
 				v[a.Parameter] = a.Keys[0] + (a.Keys[1]-a.Keys[0])*f

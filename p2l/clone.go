@@ -1,6 +1,10 @@
 package p2l
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // Clone returns a new Model with the same records as m, the same Dir and
 // Logger, and lookups (ClipIndex, ExpressionIndex, ...) of its own, built
@@ -14,7 +18,7 @@ import "io/fs"
 // empty one (no records, Draw.Part −1).
 func (m *Model) Clone() *Model {
 	if m == nil {
-		return &Model{file: &file{Draw: DrawGroup{Part: -1}}}
+		return &Model{file: &file{Draw: p2lrt.DrawGroup{Part: -1}}}
 	}
 	f := *m.file
 	return &Model{file: &f, log: m.log, dir: m.dir}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/testfile"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestFuzzCorpus regenerates the committed seed corpus in testdata/fuzz
@@ -20,7 +21,7 @@ func TestFuzzCorpus(t *testing.T) {
 		return
 	}
 	small := mustWrite(t, minimalModel(), nil)
-	for _, o := range []*WriteOptions{nil, {Compression: CompressDeflate}, {Compression: CompressZstd}, {V1: true}} {
+	for _, o := range []*p2lrt.WriteOptions{nil, {Compression: p2lrt.CompressDeflate}, {Compression: p2lrt.CompressZstd}, {V1: true}} {
 		for _, v := range testfile.CorpusVariants(mustWrite(t, minimalModel(), o)) {
 			testfile.WriteCorpusEntry(t, "FuzzLoad", v)
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file evaluates motion curves as the reference runtime does
@@ -25,14 +27,16 @@ import (
 // then the one a scan from the start meets, as the players use. Value
 // checks the order on every call (O(n)) and finds the segment by binary
 // search when end times never decrease (O(log n)), by a scan otherwise.
-func CurveValue(c *Curve, t float64) float32 { return curveValueIn(c, t, arith{}, curveDecreasing(c)) }
+func CurveValue(c *p2lrt.Curve, t float64) float32 {
+	return curveValueIn(c, t, arith{}, curveDecreasing(c))
+}
 
 // curveValueIn is curveValue in the arithmetic a; in float32 arithmetic t must hold a
 // float32 value (a reference clip clock). scan finds the segment by a
 // scan from the start, as value_at does, for curves whose end times
 // decrease somewhere (files may hold them; the binary search assumes
 // they do not).
-func curveValueIn(c *Curve, t float64, a arith, scan bool) float32 {
+func curveValueIn(c *p2lrt.Curve, t float64, a arith, scan bool) float32 {
 	n := len(c.Segments)
 	if n == 0 || t <= float64(c.Start.T) {
 		return c.Start.V
@@ -57,7 +61,7 @@ func curveValueIn(c *Curve, t float64, a arith, scan bool) float32 {
 
 // curveDecreasing reports whether some segment of c ends before the one before
 // it (or before the start).
-func curveDecreasing(c *Curve) bool {
+func curveDecreasing(c *p2lrt.Curve) bool {
 	prev := c.Start.T
 	for i := range c.Segments {
 		if c.Segments[i].End.T < prev {
@@ -70,7 +74,7 @@ func curveDecreasing(c *Curve) bool {
 
 // segmentValue evaluates segment s, which starts at p0, at a time t with
 // p0.T < t ≤ s.End.T, in the order of operations of clip.rs value_at.
-func segmentValue(s *Segment, p0 Point, t float64, a arith) float64 {
+func segmentValue(s *p2lrt.Segment, p0 p2lrt.Point, t float64, a arith) float64 {
 	t0, t1 := float64(p0.T), float64(s.End.T)
 	v0, v1 := float64(p0.V), float64(s.End.V)
 	u := 1.0
@@ -78,14 +82,14 @@ func segmentValue(s *Segment, p0 Point, t float64, a arith) float64 {
 		u = a.r(a.r(t-t0) / span)
 	}
 	switch s.Kind {
-	case SegmentStepped:
+	case p2lrt.SegmentStepped:
 		if t >= t1 {
 			return v1
 		}
 		return v0
-	case SegmentInverseStepped:
+	case p2lrt.SegmentInverseStepped:
 		return v1
-	case SegmentBezier:
+	case p2lrt.SegmentBezier:
 		c1, c2 := float64(s.C1.V), float64(s.C2.V)
 		if a.f32 {
 			// clip.rs cubic: the Bernstein form, left to right.
@@ -124,7 +128,7 @@ func lerp64(a, b, u float64) float64 { return a + (b-a)*u }
 // linear after a linear or Bezier segment, the last value after a stepped
 // one, the first after an inverse-stepped one (correctEndPoint). scan
 // finds the segment by a scan from the start (end times that go back).
-func curveValueCubism(c *Curve, t float64, times []float64, scan bool, loopEnd float64) float64 {
+func curveValueCubism(c *p2lrt.Curve, t float64, times []float64, scan bool, loopEnd float64) float64 {
 	n := len(c.Segments)
 	var i int
 	if scan {
@@ -136,7 +140,7 @@ func curveValueCubism(c *Curve, t float64, times []float64, scan bool, loopEnd f
 	}
 	if i == n {
 		last, first := float64(c.Start.V), float64(c.Start.V)
-		kind := SegmentLinear
+		kind := p2lrt.SegmentLinear
 		if n > 0 {
 			last, kind = float64(c.Segments[n-1].End.V), c.Segments[n-1].Kind
 		}
@@ -144,9 +148,9 @@ func curveValueCubism(c *Curve, t float64, times []float64, scan bool, loopEnd f
 			return last
 		}
 		switch kind {
-		case SegmentStepped:
+		case p2lrt.SegmentStepped:
 			return last
-		case SegmentInverseStepped:
+		case p2lrt.SegmentInverseStepped:
 			return first
 		}
 		return lerp64(last, first, max((t-times[n])/(loopEnd-times[n]), 0))
@@ -157,13 +161,13 @@ func curveValueCubism(c *Curve, t float64, times []float64, scan bool, loopEnd f
 		v0 = float64(c.Segments[i-1].End.V)
 	}
 	switch s.Kind {
-	case SegmentStepped:
+	case p2lrt.SegmentStepped:
 		return v0
-	case SegmentInverseStepped:
+	case p2lrt.SegmentInverseStepped:
 		return v1
 	}
 	u := max((t-times[i])/(times[i+1]-times[i]), 0)
-	if s.Kind == SegmentBezier {
+	if s.Kind == p2lrt.SegmentBezier {
 		c1, c2 := float64(s.C1.V), float64(s.C2.V)
 		p, q, r := lerp64(v0, c1, u), lerp64(c1, c2, u), lerp64(c2, v1, u)
 		return lerp64(lerp64(p, q, u), lerp64(q, r, u), u)

@@ -3,6 +3,8 @@ package p2l
 import (
 	"math"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -12,14 +14,14 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // else the first segment whose end is at least t (inclusive end), so at a
 // key time the value is that key's.
 func TestCurveSegments(t *testing.T) {
-	c := Curve{
-		Start: Point{T: 0, V: 0},
-		Segments: []Segment{
-			{Kind: SegmentLinear, End: Point{T: 1, V: 10}},
+	c := p2lrt.Curve{
+		Start: p2lrt.Point{T: 0, V: 0},
+		Segments: []p2lrt.Segment{
+			{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 10}},
 			// Bezier from (1,10) to (2,0): restricted control times 4/3, 5/3.
-			{Kind: SegmentBezier, C1: Point{T: 4.0 / 3, V: 20}, C2: Point{T: 5.0 / 3, V: -10}, End: Point{T: 2, V: 0}},
-			{Kind: SegmentStepped, End: Point{T: 3, V: 5}},
-			{Kind: SegmentInverseStepped, End: Point{T: 4, V: 7}},
+			{Kind: p2lrt.SegmentBezier, C1: p2lrt.Point{T: 4.0 / 3, V: 20}, C2: p2lrt.Point{T: 5.0 / 3, V: -10}, End: p2lrt.Point{T: 2, V: 0}},
+			{Kind: p2lrt.SegmentStepped, End: p2lrt.Point{T: 3, V: 5}},
+			{Kind: p2lrt.SegmentInverseStepped, End: p2lrt.Point{T: 4, V: 7}},
 		},
 	}
 	cases := []struct{ t, want float64 }{
@@ -49,13 +51,13 @@ func TestCurveSegments(t *testing.T) {
 			t.Errorf("Value(%v) = %v, want %v", cs.t, got, cs.want)
 		}
 	}
-	empty := Curve{Start: Point{T: 0, V: 3}}
+	empty := p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 3}}
 	if got := CurveValue(&empty, 5); got != 3 {
 		t.Errorf("curve without segments = %v, want its start value 3", got)
 	}
 	// An inverse-stepped first segment: its end value after the start, the
 	// start value at and before it (Cubism gives the end value there too).
-	inv := Curve{Start: Point{T: 1, V: 2}, Segments: []Segment{{Kind: SegmentInverseStepped, End: Point{T: 2, V: 9}}}}
+	inv := p2lrt.Curve{Start: p2lrt.Point{T: 1, V: 2}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentInverseStepped, End: p2lrt.Point{T: 2, V: 9}}}}
 	for _, cs := range []struct{ t, want float64 }{{0, 2}, {1, 2}, {1.5, 9}, {2, 9}, {3, 9}} {
 		if got := CurveValue(&inv, cs.t); float64(got) != cs.want {
 			t.Errorf("inverse first: Value(%v) = %v, want %v", cs.t, got, cs.want)
@@ -66,14 +68,14 @@ func TestCurveSegments(t *testing.T) {
 // TestCurveSearch: the binary search finds the same segment as a scan, on
 // a long curve with repeated key times (zero-length segments).
 func TestCurveSearch(t *testing.T) {
-	var c Curve
+	var c p2lrt.Curve
 	tm := float32(0)
 	for i := range 1000 {
 		if i%7 != 3 {
 			tm += 0.01
 		}
-		c.Segments = append(c.Segments, Segment{Kind: SegmentKind(i % 4), End: Point{T: tm, V: float32(i % 13)},
-			C1: Point{T: tm, V: 3}, C2: Point{T: tm, V: -3}})
+		c.Segments = append(c.Segments, p2lrt.Segment{Kind: p2lrt.SegmentKind(i % 4), End: p2lrt.Point{T: tm, V: float32(i % 13)},
+			C1: p2lrt.Point{T: tm, V: 3}, C2: p2lrt.Point{T: tm, V: -3}})
 	}
 	scan := func(t float64) float32 {
 		if t <= float64(c.Start.T) {
@@ -104,10 +106,10 @@ func TestCurveSearch(t *testing.T) {
 // which would give 20 + 10·(1.5−1)/(3−1) = 22.5). At 2.5 the scan, too,
 // reaches segment 2, from (1, 20): 20 + 10·(2.5−1)/2 = 27.5.
 func TestCurveValueDecreasing(t *testing.T) {
-	c := Curve{Segments: []Segment{
-		{Kind: SegmentLinear, End: Point{T: 2, V: 10}},
-		{Kind: SegmentLinear, End: Point{T: 1, V: 20}},
-		{Kind: SegmentLinear, End: Point{T: 3, V: 30}},
+	c := p2lrt.Curve{Segments: []p2lrt.Segment{
+		{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 2, V: 10}},
+		{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 20}},
+		{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 3, V: 30}},
 	}}
 	for _, cs := range []struct{ t, want float64 }{{1.5, 7.5}, {2, 10}, {2.5, 27.5}, {4, 30}} {
 		if got := CurveValue(&c, cs.t); float64(got) != cs.want {

@@ -1,13 +1,17 @@
 package p2l
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 func exprModel() *Model {
 	return &Model{file: &file{
-		Parameters: []Parameter{{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100}, {ID: "c", Min: -100, Max: 100}},
-		Expressions: []Expression{
-			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionAdd, Value: 10}, {Parameter: 1, Blend: ExpressionMultiply, Value: 3}, {Parameter: 2, Blend: ExpressionOverwrite, Value: 50}}},
-			{ID: "over", FadeIn: 0.5, FadeOut: 0.5, Entries: []ExpressionEntry{{Parameter: 0, Blend: ExpressionOverwrite, Value: 40}}},
+		Parameters: []p2lrt.Parameter{{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100}, {ID: "c", Min: -100, Max: 100}},
+		Expressions: []p2lrt.Expression{
+			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 10}, {Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 3}, {Parameter: 2, Blend: p2lrt.ExpressionOverwrite, Value: 50}}},
+			{ID: "over", FadeIn: 0.5, FadeOut: 0.5, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionOverwrite, Value: 40}}},
 			{ID: "neutral", FadeIn: 1, FadeOut: 1},
 		},
 	}}

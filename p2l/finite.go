@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/nonfinite"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Numeric hygiene (docs/LIMITS.md): setters ignore values that are not
@@ -28,7 +29,7 @@ func zeroIfFinite(s []float32) float32 { return nonfinite.Probe(s) }
 func nonFinite(s []float32) int { return nonfinite.Index(s) }
 
 // unitColor clamps every component to [0, 1].
-func unitColor(c Color) Color {
+func unitColor(c p2lrt.Color) p2lrt.Color {
 	for k, v := range c {
 		c[k] = max(0, min(1, v))
 	}

@@ -8,13 +8,14 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Synthetic models from the evaluation helper's generator must pass
 // validation and survive every writer variant.
 func TestSynthRoundTrip(t *testing.T) {
 	for _, m := range []*p2l.Model{p2l.ModelForTest(synth.Character(1)), p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{SkinWeights: true}))} {
-		for _, o := range []*p2l.WriteOptions{nil, {Compression: p2l.CompressZstd}} {
+		for _, o := range []*p2lrt.WriteOptions{nil, {Compression: p2lrt.CompressZstd}} {
 			var b bytes.Buffer
 			if err := p2l.Write(&b, m, o); err != nil {
 				t.Fatal(err)
@@ -40,7 +41,7 @@ func TestSynthRoundTrip(t *testing.T) {
 	}
 }
 
-func largeModelFile(b *testing.B, o *p2l.WriteOptions) []byte {
+func largeModelFile(b *testing.B, o *p2lrt.WriteOptions) []byte {
 	m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64}))
 	var buf bytes.Buffer
 	if err := p2l.Write(&buf, m, o); err != nil {
@@ -55,8 +56,8 @@ func largeModelFile(b *testing.B, o *p2l.WriteOptions) []byte {
 func BenchmarkLoad(b *testing.B) {
 	for _, c := range []struct {
 		name string
-		o    *p2l.WriteOptions
-	}{{"f32", nil}, {"zstd", &p2l.WriteOptions{Compression: p2l.CompressZstd}}, {"deflate", &p2l.WriteOptions{Compression: p2l.CompressDeflate}}, {"f16", &p2l.WriteOptions{Codec: p2l.CodecF16}}, {"v1", &p2l.WriteOptions{V1: true}}} {
+		o    *p2lrt.WriteOptions
+	}{{"f32", nil}, {"zstd", &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd}}, {"deflate", &p2lrt.WriteOptions{Compression: p2lrt.CompressDeflate}}, {"f16", &p2lrt.WriteOptions{Codec: p2lrt.CodecF16}}, {"v1", &p2lrt.WriteOptions{V1: true}}} {
 		data := largeModelFile(b, c.o)
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -105,7 +106,7 @@ func BenchmarkWrite(b *testing.B) {
 // that, with S the canvas's larger side.
 func TestF16EvaluatedError(t *testing.T) {
 	m := p2l.ModelForTest(synth.Character(1))
-	load := func(o *p2l.WriteOptions) *p2l.Rig {
+	load := func(o *p2lrt.WriteOptions) *p2l.Rig {
 		var b bytes.Buffer
 		if err := p2l.Write(&b, m, o); err != nil {
 			t.Fatal(err)
@@ -118,7 +119,7 @@ func TestF16EvaluatedError(t *testing.T) {
 		r.Evaluate()
 		return r
 	}
-	a, h := load(nil), load(&p2l.WriteOptions{Codec: p2l.CodecF16})
+	a, h := load(nil), load(&p2lrt.WriteOptions{Codec: p2lrt.CodecF16})
 	s := float64(max(m.Canvas.Width, m.Canvas.Height))
 	bound := 2 * s / 2048
 	var worst float64

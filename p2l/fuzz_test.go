@@ -15,10 +15,10 @@ import (
 // seedFiles returns writer outputs for several option sets.
 func seedFiles(t testing.TB) [][]byte {
 	var out [][]byte
-	for _, o := range []*WriteOptions{nil, {Compression: CompressDeflate}, {Compression: CompressZstd, StripNames: true}, {Codec: CodecF16}} {
+	for _, o := range []*p2lrt.WriteOptions{nil, {Compression: p2lrt.CompressDeflate}, {Compression: p2lrt.CompressZstd, StripNames: true}, {Codec: p2lrt.CodecF16}} {
 		out = append(out, mustWrite(t, fullModel(), o))
 	}
-	out = append(out, mustWrite(t, coreModel(), &WriteOptions{V1: true}))
+	out = append(out, mustWrite(t, coreModel(), &p2lrt.WriteOptions{V1: true}))
 	out = append(out, buildV2(minimalChunks()...))
 	for _, name := range []string{"physics", "v1-physics-clips", "binding-absent-keys", "empty-deltas", "keyformless", "page-without-texr"} {
 		out = append(out, referenceFixtures()[name]) // hand-built in the reference layout

@@ -38,7 +38,7 @@ func WithCRC() LoadOption { return func(c *loadConfig) { c.decode.VerifyCRC = tr
 // WithMaxDecompressed bounds the decompressed size of the file's compressed
 // chunks, added up: a chunk whose raw_length exceeds what is left is
 // rejected before it is decompressed. n ≤ 0 restores the default
-// (DefaultMaxDecompressed).
+// (p2lrt.DefaultMaxDecompressed).
 func WithMaxDecompressed(n int64) LoadOption {
 	return func(c *loadConfig) { c.decode.MaxDecompressed = n }
 }
@@ -46,7 +46,7 @@ func WithMaxDecompressed(n int64) LoadOption {
 // WithMaxFileSize bounds the size of the file: Load refuses longer data,
 // LoadFile and LoadFS refuse a longer file before reading it (and any file
 // that is not a regular file, such as a device or a pipe). n ≤ 0 restores
-// the default (DefaultMaxFileSize).
+// the default (p2lrt.DefaultMaxFileSize).
 func WithMaxFileSize(n int64) LoadOption {
 	return func(c *loadConfig) { c.decode.MaxFileSize = n }
 }
@@ -113,7 +113,7 @@ func prepareModel(f *p2lrt.File, cfg *loadConfig) (*Model, error) {
 // the file holds it: the layout, and the start of the chunk named in a v2
 // file (−1 in a v1 file, which has no chunk table).
 func locateTrialError(err error, data []byte) {
-	var fe *FormatError
+	var fe *p2lrt.FormatError
 	if !errors.As(err, &fe) {
 		return
 	}
@@ -174,7 +174,7 @@ func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
 func trialEvaluate(m *Model) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &FormatError{Offset: -1, Msg: fmt.Sprintf("trial evaluation panicked: %v\n%s", r, debug.Stack())}
+			err = &p2lrt.FormatError{Offset: -1, Msg: fmt.Sprintf("trial evaluation panicked: %v\n%s", r, debug.Stack())}
 		}
 	}()
 	r := m.NewRig()
@@ -183,7 +183,7 @@ func trialEvaluate(m *Model) (err error) {
 	if e == nil {
 		return nil
 	}
-	fe := &FormatError{Offset: -1, Msg: "trial evaluation failed: " + e.Error()}
+	fe := &p2lrt.FormatError{Offset: -1, Msg: "trial evaluation failed: " + e.Error()}
 	var re *recordError
 	if errors.As(e, &re) {
 		fe.Tag, fe.Field = re.tag, re.field
@@ -193,7 +193,7 @@ func trialEvaluate(m *Model) (err error) {
 }
 
 // Write validates m's file and writes it to w (p2lrt.File.Write).
-func Write(w io.Writer, m *Model, opts *WriteOptions) error {
+func Write(w io.Writer, m *Model, opts *p2lrt.WriteOptions) error {
 	if m == nil {
 		return errNilModel
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-func writeModel(t testing.TB, m *p2l.Model, o *p2l.WriteOptions) []byte {
+func writeModel(t testing.TB, m *p2l.Model, o *p2lrt.WriteOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := p2l.Write(&b, m, o); err != nil {
@@ -50,7 +50,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(p2l.DefaultMaxFileSize + 1); err != nil { // sparse
+	if err := f.Truncate(p2lrt.DefaultMaxFileSize + 1); err != nil { // sparse
 		t.Skip(err)
 	}
 	f.Close()
@@ -99,7 +99,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 // decompressed chunks together, not each one.
 func TestDecompressionBudgetIsShared(t *testing.T) {
 	m := p2l.ModelForTest(synth.Character(1))
-	data := writeModel(t, m, &p2l.WriteOptions{Compression: p2l.CompressZstd})
+	data := writeModel(t, m, &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd})
 	h, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)

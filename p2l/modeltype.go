@@ -37,7 +37,7 @@ type Model struct {
 // convert it (p2lrt.File.Clone: nothing of it is shared with m).
 func (m *Model) File() *p2lrt.File {
 	if m == nil {
-		return &p2lrt.File{Draw: DrawGroup{Part: -1}} // the file of an empty model
+		return &p2lrt.File{Draw: p2lrt.DrawGroup{Part: -1}} // the file of an empty model
 	}
 	return m.f().Clone()
 }

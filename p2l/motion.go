@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file is the layer a game plays clips through: clip groups (Cubism's
@@ -82,7 +84,7 @@ func (r *Rig) motions() *motionState {
 		s.poseCurves = make([][]poseCurve, len(m.Clips))
 		for ci := range m.Clips {
 			for k, tc := range m.Clips[ci].TargetCurves {
-				if tc.Target != TargetPartOpacity {
+				if tc.Target != p2lrt.TargetPartOpacity {
 					continue
 				}
 				for gi, pg := range m.Pose.Groups {

@@ -22,7 +22,7 @@ import (
 // names a part that does not exist).
 func failedRig(t *testing.T) *Rig {
 	t.Helper()
-	r := (ModelForTest(&p2lrt.File{Parameters: []Parameter{{ID: "p", Min: 0, Max: 1}}, Draw: DrawGroup{Part: 5}})).NewRig()
+	r := (ModelForTest(&p2lrt.File{Parameters: []p2lrt.Parameter{{ID: "p", Min: 0, Max: 1}}, Draw: p2lrt.DrawGroup{Part: 5}})).NewRig()
 	if r.Err() == nil {
 		t.Fatal("the broken model gave a live rig")
 	}
@@ -219,7 +219,7 @@ func TestLiveRigSurvivesHostileArguments(t *testing.T) {
 
 func TestNilModelIsEmpty(t *testing.T) {
 	var nilModel *Model
-	empty := ModelForTest(&p2lrt.File{Draw: DrawGroup{Part: -1}})
+	empty := ModelForTest(&p2lrt.File{Draw: p2lrt.DrawGroup{Part: -1}})
 	typ := reflect.TypeOf(nilModel)
 	for i := 0; i < typ.NumMethod(); i++ {
 		m := typ.Method(i)

@@ -66,8 +66,8 @@ type physicsParticle struct {
 // physicsState is the running physics of one rig.
 type physicsState struct {
 	a      arith
-	groups []PhysicsGroup
-	params []Parameter
+	groups []p2lrt.PhysicsGroup
+	params []p2lrt.Parameter
 	fps    float64
 
 	particles []physicsParticle
@@ -207,11 +207,11 @@ func (s *physicsState) groupInputs(g int, values []float32) (tx, ty, angle float
 		var sum *float64
 		nmin, nmax, nmid := n.PositionMin, n.PositionMax, n.PositionDefault
 		switch in.Source {
-		case PhysicsX:
+		case p2lrt.PhysicsX:
 			sum = &tx
-		case PhysicsY:
+		case p2lrt.PhysicsY:
 			sum = &ty
-		case PhysicsAngle:
+		case p2lrt.PhysicsAngle:
 			sum, nmin, nmax, nmid = &angle, n.AngleMin, n.AngleMax, n.AngleDefault
 		default:
 			continue
@@ -346,7 +346,7 @@ func (s *physicsState) stabilizeGroup(g int, tx, ty, angle float64) {
 
 // outputRaw is the unscaled value of output o of group g (GetValue), and
 // false when its vertex is the root or out of range (Cubism skips it).
-func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
+func (s *physicsState) outputRaw(g int, o *p2lrt.PhysicsOutput) (float64, bool) {
 	n := len(s.groups[g].Segments) + 1
 	k := o.Vertex
 	if k < 1 || k >= n {
@@ -357,11 +357,11 @@ func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
 	tx, ty := a.r(st[k].px-st[k-1].px), a.r(st[k].py-st[k-1].py)
 	var v float64
 	switch o.Source {
-	case PhysicsX:
+	case p2lrt.PhysicsX:
 		v = tx
-	case PhysicsY:
+	case p2lrt.PhysicsY:
 		v = ty
-	case PhysicsAngle:
+	case p2lrt.PhysicsAngle:
 		// The parent direction of particle 1 is −gravity, gravity being
 		// Cubism's default option (0, −1).
 		px, py := 0.0, 1.0
@@ -379,11 +379,11 @@ func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
 // applyOutput is Cubism's UpdateOutputParameterValue: scale (angles only),
 // clamp to the parameter range, then blend by the output weight (in the
 // reference's precision: physics.rs write_output, its range ordered).
-func (s *physicsState) applyOutput(dst *float32, o *PhysicsOutput, raw float64) {
+func (s *physicsState) applyOutput(dst *float32, o *p2lrt.PhysicsOutput, raw float64) {
 	a := s.a
 	p := &s.params[o.Parameter]
 	scale := 0.0 // Cubism never sets the translation scale
-	if o.Source == PhysicsAngle {
+	if o.Source == p2lrt.PhysicsAngle {
 		scale = float64(o.Scale)
 	}
 	lo, hi := float64(p.Min), float64(p.Max)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // pose sets a varied pose from a frame number.
@@ -24,7 +25,7 @@ func pose(r *p2l.Rig, m *p2l.Model, frame int) {
 type snapshot struct {
 	Verts   [][]float32
 	Opacity []float32
-	Colors  [][2]p2l.Color
+	Colors  [][2]p2lrt.Color
 	Draw    []float32
 	Order   []int
 	Cmds    []p2l.RenderCommand
@@ -37,7 +38,7 @@ func snap(r *p2l.Rig) snapshot {
 		s.Verts = append(s.Verts, append([]float32(nil), r.MeshVertices(i)...))
 		s.Opacity = append(s.Opacity, r.MeshOpacity(i))
 		mul, scr := r.MeshColors(i)
-		s.Colors = append(s.Colors, [2]p2l.Color{mul, scr})
+		s.Colors = append(s.Colors, [2]p2lrt.Color{mul, scr})
 		s.Draw = append(s.Draw, r.MeshDrawOrder(i))
 	}
 	s.Order = append(s.Order, r.RenderOrder()...)
@@ -184,7 +185,7 @@ func TestEncodingsEvaluateIdentically(t *testing.T) {
 	// v1 has no POSE chunk, and Evaluate applies the pose's starting state:
 	// compare without one.
 	m.Pose = nil
-	opts := []*p2l.WriteOptions{{}, {V1: true}, {Compression: p2l.CompressDeflate}, {Compression: p2l.CompressZstd}}
+	opts := []*p2lrt.WriteOptions{{}, {V1: true}, {Compression: p2lrt.CompressDeflate}, {Compression: p2lrt.CompressZstd}}
 	var rigs []*p2l.Rig
 	for _, o := range opts {
 		var buf bytes.Buffer

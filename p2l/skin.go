@@ -50,7 +50,7 @@ const (
 
 // fitSamples is the number of samples the weight fit of sk takes: every key
 // combination, or with more than maxFitSamples the keys of each axis.
-func fitSamples(sk *Skin) int {
+func fitSamples(sk *p2lrt.Skin) int {
 	total, sum := 1, 0
 	for _, ax := range sk.Axes {
 		sum += len(ax.Keys)
@@ -128,7 +128,7 @@ type skinWeights struct {
 
 // skinRun is one skinned mesh's runtime state.
 type skinRun struct {
-	skin      *Skin
+	skin      *p2lrt.Skin
 	home      int // the mesh's parent deformer
 	weights   *skinWeights
 	restCarry []Affine // per bone: B_rest⁻¹ · H_rest
@@ -150,7 +150,7 @@ func checkSkin(m *Model, si int) (int, error) {
 	}
 	mesh := &m.Meshes[sk.Mesh]
 	home := mesh.Parent
-	if home < 0 || home >= len(m.Deformers) || m.Deformers[home].Kind != RotationDeformer {
+	if home < 0 || home >= len(m.Deformers) || m.Deformers[home].Kind != p2lrt.RotationDeformer {
 		return fail("mesh %d's parent is not a rotation deformer", sk.Mesh)
 	}
 	nd := deformerCount(m)
@@ -161,7 +161,7 @@ func checkSkin(m *Model, si int) (int, error) {
 		if b < 0 || b >= nd {
 			return fail("bone %d: deformer %d out of range", i, b)
 		}
-		if b < len(m.Deformers) && m.Deformers[b].Kind != RotationDeformer {
+		if b < len(m.Deformers) && m.Deformers[b].Kind != p2lrt.RotationDeformer {
 			return fail("bone %d: deformer %d is not a rotation deformer", i, b)
 		}
 	}
@@ -199,7 +199,7 @@ func checkSkin(m *Model, si int) (int, error) {
 }
 
 // fileWeights returns the weights the chunk gives, or nil when it has none.
-func fileWeights(sk *Skin) *skinWeights {
+func fileWeights(sk *p2lrt.Skin) *skinWeights {
 	if len(sk.Weight) == 0 {
 		return nil
 	}
@@ -222,7 +222,7 @@ func defaults(m *Model) []float32 {
 // restCarries returns B_rest⁻¹ · H_rest per bone, the rest pose being every
 // parameter at its default. A singular rest frame (scale 0) cannot carry
 // anything: the bone is an error.
-func restCarries(m *Model, sk *Skin, home int, fs frameSource) ([]Affine, error) {
+func restCarries(m *Model, sk *p2lrt.Skin, home int, fs frameSource) ([]Affine, error) {
 	def := defaults(m)
 	h := fs.frameAt(def, home)
 	out := make([]Affine, len(sk.Bones))
@@ -294,7 +294,7 @@ func (s *skinRun) apply(m *Model, cur []float32, local []float64) {
 // more than maxFitSamples combinations, at every key of each axis alone, it
 // compares where the baking put each vertex with where each bone carries
 // its rest position, and keeps the best pair (skinFit.best).
-func fitSkin(m *Model, sk *Skin, home int, restCarry []Affine, fs frameSource) (*skinWeights, error) {
+func fitSkin(m *Model, sk *p2lrt.Skin, home int, restCarry []Affine, fs frameSource) (*skinWeights, error) {
 	def := defaults(m)
 	var samples [][]float32
 	total := 1

@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Files the spec allows that the reader used to refuse (issue 35), built
@@ -193,7 +195,7 @@ func TestMeshWithoutGeometry(t *testing.T) {
 			data := withMESH(mesh)
 			m := loadSameAs(t, data, data)
 			me := &m.Meshes[0]
-			if me.Flags != MeshVisible || me.Positions != nil || me.UVs != nil || me.Indices != nil {
+			if me.Flags != p2lrt.MeshVisible || me.Positions != nil || me.UVs != nil || me.Indices != nil {
 				t.Fatalf("mesh %+v", me)
 			}
 			r := m.NewRig()

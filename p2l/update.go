@@ -1,6 +1,10 @@
 package p2l
 
-import "math"
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file is the animation layer of the Rig: Update and UpdateStages, and
 // the API of clips, expressions, pose, behaviors, physics and host layers.
@@ -510,7 +514,7 @@ func (r *Rig) SetPartOpacity(part int, a float32) {
 // SetMeshColors replaces mesh i's evaluated multiply and screen colors.
 // Components are clamped to [0, 1], like evaluated colors; colors with a
 // component that is not finite are ignored.
-func (r *Rig) SetMeshColors(i int, multiply, screen Color) {
+func (r *Rig) SetMeshColors(i int, multiply, screen p2lrt.Color) {
 	if r.dead() || i < 0 || i >= len(r.meshColorOverride) || !allFinite(multiply[:]) || !allFinite(screen[:]) {
 		return
 	}
@@ -528,7 +532,7 @@ func (r *Rig) ClearMeshColors(i int) {
 // SetPartColors replaces the evaluated colors of every mesh below part
 // that has no override of its own or of a nearer part (clamped and checked
 // as by SetMeshColors).
-func (r *Rig) SetPartColors(part int, multiply, screen Color) {
+func (r *Rig) SetPartColors(part int, multiply, screen p2lrt.Color) {
 	if r.dead() || part < 0 || part >= len(r.partColorOverride) || !allFinite(multiply[:]) || !allFinite(screen[:]) {
 		return
 	}

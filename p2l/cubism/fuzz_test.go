@@ -14,6 +14,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/moc3write"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/moc3"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // FuzzImport feeds arbitrary bytes to every importer: each must return a
@@ -27,8 +28,8 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0, 1, 0, 1, 0.5, 2, 1]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := baseModel()
-		m.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
-		m.Draw = p2l.DrawGroup{Part: -1}
+		m.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+		m.Draw = p2lrt.DrawGroup{Part: -1}
 		for _, name := range []string{"f.motion3.json", "f.physics3.json", "f.exp3.json", "f.pose3.json"} {
 			out, _, err := Import(m, "", File{Name: name, Data: data})
 			if err != nil {

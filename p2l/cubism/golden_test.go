@@ -67,7 +67,7 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			m := cubismModel()
 			for _, p := range c.Params {
-				m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+				m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 			}
 			ph, _, err := ImportPhysics(m, c.Name+".physics3.json", c.Physics3)
 			if err != nil {
@@ -159,9 +159,9 @@ func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2lrt.File) {
 	}
 	m := cubismModel()
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
-	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}}
+	m.Roles = []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}}
 	return &g, m
 }
 
@@ -170,13 +170,13 @@ func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2lrt.File) {
 // framework (p2l.PlaybackCubism; a model built in code without the mark
 // plays as the reference runtime, in float32).
 func cubismModel() *p2lrt.File {
-	return &p2lrt.File{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
-		Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()}}}
+	return &p2lrt.File{Canvas: p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1},
+		Meta: []p2lrt.MetaEntry{{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()}}}
 }
 
 // rangeTol is the bound on differences from the framework for curves,
 // fades, expressions and pose: 1e-7 of the parameter's range (issue 15).
-func rangeTol(p p2l.Parameter) float64 { return 1e-7 * float64(p.Max-p.Min) }
+func rangeTol(p p2lrt.Parameter) float64 { return 1e-7 * float64(p.Max-p.Min) }
 
 // TestCurvesMatchCubism: every segment kind of an imported motion3 curve
 // evaluates as the framework's CubismMotion.ts evaluateCurve at 306 times
@@ -198,7 +198,7 @@ func TestCurvesMatchCubism(t *testing.T) {
 		for i, tm := range g.Times {
 			want := gc.Values[i]
 			for j, s := range cv.Segments {
-				if float64(s.End.T) == tm && j+1 < len(cv.Segments) && cv.Segments[j+1].Kind == p2l.SegmentInverseStepped {
+				if float64(s.End.T) == tm && j+1 < len(cv.Segments) && cv.Segments[j+1].Kind == p2lrt.SegmentInverseStepped {
 					want = float64(s.End.V) // the reference's inclusive end
 					shifted++
 				}
@@ -332,7 +332,7 @@ func TestPoseMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
 	m := cubismModel()
 	for _, id := range g.Parts {
-		m.Parts = append(m.Parts, p2l.Part{ID: id, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
+		m.Parts = append(m.Parts, p2lrt.Part{ID: id, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}})
 	}
 	p, _, err := ImportPose(m, "m.pose3.json", g.Pose3)
 	if err != nil {
@@ -371,13 +371,13 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
 	m := cubismModel()
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
 	x, _, err := ImportExpression(m, "x.exp3.json", g.Exp3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Expressions = []p2l.Expression{x}
+	m.Expressions = []p2lrt.Expression{x}
 	r := synth.MustModel(m).NewRig()
 	worst := 0.0
 	for f, fr := range g.ExprFrames {
@@ -423,7 +423,7 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	}
 	m := &p2lrt.File{}
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max})
 	}
 	c, _, err := ImportMotion(m, "b.motion3.json", g.Motion)
 	if err != nil {
@@ -504,11 +504,11 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 	}
 	m := cubismModel()
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
 	// The model3 Groups EyeBlink and LipSync; the other behaviors find
 	// the standard ids.
-	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{paramByID(m, "ParamEyeLOpen")}},
+	m.Roles = []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{paramByID(m, "ParamEyeLOpen")}},
 		{Name: "LipSync", Parameters: []int{paramByID(m, "ParamMouthOpenY")}}}
 	for _, name := range []string{"idle", "tap", "shake"} {
 		mo := g.Motions[name]
@@ -523,7 +523,7 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Expressions = []p2l.Expression{x}
+	m.Expressions = []p2lrt.Expression{x}
 	r := synth.MustModel(m).NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
@@ -575,5 +575,5 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 
 // paramByID is the index of the parameter id of f, or −1.
 func paramByID(f *p2lrt.File, id string) int {
-	return slices.IndexFunc(f.Parameters, func(p p2l.Parameter) bool { return p.ID == id })
+	return slices.IndexFunc(f.Parameters, func(p p2lrt.Parameter) bool { return p.ID == id })
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
@@ -23,7 +22,7 @@ func bigUnrestrictedMotion(segsPerCurve int) ([]byte, *p2lrt.File) {
 	var b strings.Builder
 	b.WriteString(`{"Version": 3, "Meta": {"Duration": 1000, "Fps": 30}, "Curves": [`)
 	for c := range 40 {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: fmt.Sprintf("P%d", c), Min: -30, Max: 30})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprintf("P%d", c), Min: -30, Max: 30})
 		if c > 0 {
 			b.WriteString(",")
 		}
@@ -68,15 +67,15 @@ func TestUnrestrictedMotionMemory(t *testing.T) {
 	for _, cv := range c.Curves {
 		segs += len(cv.Segments)
 	}
-	retained := segs * int(unsafe.Sizeof(p2l.Segment{}))
-	m.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
-	m.Draw = p2l.DrawGroup{Part: -1}
-	m.Clips = []p2l.Clip{c}
+	retained := segs * int(unsafe.Sizeof(p2lrt.Segment{}))
+	m.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+	m.Draw = p2lrt.DrawGroup{Part: -1}
+	m.Clips = []p2lrt.Clip{c}
 	var file bytes.Buffer
 	if err := m.Write(&file, nil); err != nil {
 		t.Fatal(err)
 	}
-	old := 64 * beziers * int(unsafe.Sizeof(p2l.Segment{}))
+	old := 64 * beziers * int(unsafe.Sizeof(p2lrt.Segment{}))
 	t.Logf("JSON %d bytes, %d Bezier segments → %d restricted pieces (%.2f per segment); segments %d bytes = %.2f× the JSON (64 linear pieces: %d bytes = %.1f×); written file %d bytes = %.2f×; import allocated %d bytes = %.1f× the JSON",
 		len(data), beziers, segs, float64(segs)/float64(beziers), retained, float64(retained)/float64(len(data)),
 		old, float64(old)/float64(len(data)), file.Len(), float64(file.Len())/float64(len(data)),

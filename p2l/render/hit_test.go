@@ -143,7 +143,7 @@ func TestMeshAtTexels(t *testing.T) {
 func TestMeshAtMasksAndCulling(t *testing.T) {
 	c := conformance.Features()
 	m := c.Model
-	m.Meshes[meshByID(t, m, "mask3")].Flags |= p2l.MeshVisible
+	m.Meshes[meshByID(t, m, "mask3")].Flags |= p2lrt.MeshVisible
 	rig, r := rigAt(t, synth.MustModel(m), nil)
 	checkMeshAt(t, r, rig, []hitCase{
 		// mask3 at (101, 9): texel coordinates (30.5, 0.5), texels 30–31
@@ -217,7 +217,7 @@ func TestMeshAtGroups(t *testing.T) {
 // by the pixel test only where something is drawn.
 func TestHitTestAlphaByPixels(t *testing.T) {
 	f := conformance.BlendMatrix().Model
-	f.HitAreas = []p2l.HitArea{{ID: "HitAreaSource", Meshes: []int{meshByID(t, f, "gsource_0_0")}}}
+	f.HitAreas = []p2lrt.HitArea{{ID: "HitAreaSource", Meshes: []int{meshByID(t, f, "gsource_0_0")}}}
 	m := synth.MustModel(f)
 	rig, r := rigAt(t, m, nil)
 	for _, c := range []struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestRenderSurvivesGarbage feeds frames with non-finite and huge
@@ -37,20 +38,20 @@ func TestRenderSurvivesGarbage(t *testing.T) {
 			for i := range idx {
 				idx[i] = uint32(rng.IntN(nv + 2))
 			}
-			mi := f.addMesh(p2l.Mesh{
+			mi := f.addMesh(p2lrt.Mesh{
 				TexturePage: rng.IntN(3) - 1,
-				Blend:       p2l.BlendMode(rng.IntN(p2l.NumBlendModes)),
-				AlphaBlend:  p2l.AlphaMode(rng.IntN(p2l.NumAlphaModes)),
+				Blend:       p2lrt.BlendMode(rng.IntN(p2lrt.NumBlendModes)),
+				AlphaBlend:  p2lrt.AlphaMode(rng.IntN(p2lrt.NumAlphaModes)),
 				Masks:       []int{rng.IntN(n)},
-				Flags:       p2l.MeshFlags(rng.IntN(4)),
+				Flags:       p2lrt.MeshFlags(rng.IntN(4)),
 			}, verts, uvs, idx)
 			f.opacity[mi] = pick()
-			f.mul[mi] = p2l.Color{pick(), pick(), pick()}
-			f.scr[mi] = p2l.Color{pick(), 0, pick()}
+			f.mul[mi] = p2lrt.Color{pick(), pick(), pick()}
+			f.scr[mi] = p2lrt.Color{pick(), 0, pick()}
 		}
-		f.m.Parts = []p2l.Part{{}, {}}
-		f.m.Textures = []p2l.TexturePage{{Kind: p2l.TexturePNG}, {Kind: p2l.TexturePNG}}
-		f.groups = map[int]p2l.Composite{0: {Opacity: pick(), Multiply: p2l.Color{pick(), 1, 1}, MaskMeshes: []int{9, -3, 0}, Blend: 99, AlphaBlend: 3}}
+		f.m.Parts = []p2lrt.Part{{}, {}}
+		f.m.Textures = []p2lrt.TexturePage{{Kind: p2lrt.TexturePNG}, {Kind: p2lrt.TexturePNG}}
+		f.groups = map[int]p2lrt.Composite{0: {Opacity: pick(), Multiply: p2lrt.Color{pick(), 1, 1}, MaskMeshes: []int{9, -3, 0}, Blend: 99, AlphaBlend: 3}}
 		cmds := []p2l.RenderCommand{p2l.CloseGroup, p2l.OpenGroup(0), p2l.OpenGroup(7)}
 		f.cmds = append(cmds, append(f.cmds, p2l.RenderCommand(99))...)
 		r := Renderer{Pages: []*image.RGBA{softMaskPage(), nil}}

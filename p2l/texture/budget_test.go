@@ -10,7 +10,6 @@ import (
 	"testing/fstest"
 
 	"github.com/psd2live/p2l-ebiten/internal/alloctest"
-	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
@@ -34,7 +33,7 @@ func TestPixelBudgetIsShared(t *testing.T) {
 	page := grayPNG(t, side, side)
 	m := &p2lrt.File{}
 	for i := 0; i < 24; i++ {
-		m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TexturePNG, Width: side, Height: side, Data: page})
+		m.Textures = append(m.Textures, p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: side, Height: side, Data: page})
 	}
 	budget := 2*side*side + side // room for two pages, not three
 	var pages []Page
@@ -133,7 +132,7 @@ func (i statInfo) Size() int64 {
 
 func TestExternalPageBounds(t *testing.T) {
 	page := grayPNG(t, 64, 64)
-	m := &p2lrt.File{Textures: []p2l.TexturePage{{Kind: p2l.TextureExternal, URI: "p.png"}}}
+	m := &p2lrt.File{Textures: []p2lrt.TexturePage{{Kind: p2lrt.TextureExternal, URI: "p.png"}}}
 	files := fstest.MapFS{"p.png": {Data: page}}
 	if p := decodeOne(fileSource(m), 0, &Options{FS: files}); !p.Available() {
 		t.Fatalf("regular file: %v", p.Err)

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
@@ -35,7 +34,7 @@ func TestParallelDecodeIsSequential(t *testing.T) {
 				img.Pix[i] = uint8(rng.IntN(256))
 			}
 			data := encodePNG(t, img)
-			page := p2l.TexturePage{Kind: p2l.TexturePNG, Width: uint32(w), Height: uint32(h), Data: data}
+			page := p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: uint32(w), Height: uint32(h), Data: data}
 			switch rng.IntN(6) {
 			case 0: // cut inside the pixel data: the header reads, decoding fails
 				page.Data = data[:len(data)-12-rng.IntN(8)]

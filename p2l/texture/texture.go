@@ -47,6 +47,7 @@ import (
 	"sync/atomic"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // DefaultMaxPixels is the pixel budget when Options.MaxPixels is zero:
@@ -70,7 +71,7 @@ type Options struct {
 	// page's pixels (any image.Image; they are converted to premultiplied
 	// RGBA), or nil and a nil error to let the built-in decoders handle the
 	// page, or an error that makes the page unavailable.
-	Resolve func(index int, page *p2l.TexturePage) (image.Image, error)
+	Resolve func(index int, page *p2lrt.TexturePage) (image.Image, error)
 
 	// FS holds external pages. A page's URI is a slash-separated path
 	// relative to the model file; the loader does not read the page (a page
@@ -106,7 +107,7 @@ type Options struct {
 // project's TextureInfo: kind, declared size and URI as the file gives them.
 type Info struct {
 	Index int
-	Kind  p2l.TextureKind
+	Kind  p2lrt.TextureKind
 	// Width and Height are the size declared in the TEXR record.
 	Width, Height int
 	// URI is the path of an external page ("" for embedded pages).
@@ -137,10 +138,10 @@ type Page struct {
 
 // PageError is the error of a page that could not be decoded.
 type PageError struct {
-	Index int             // page index in Model.Textures
-	Kind  p2l.TextureKind // the page's kind
-	URI   string          // the external page's URI ("" for embedded pages)
-	Err   error           // the cause
+	Index int               // page index in Model.Textures
+	Kind  p2lrt.TextureKind // the page's kind
+	URI   string            // the external page's URI ("" for embedded pages)
+	Err   error             // the cause
 }
 
 // Error names the page, its kind and URI, and the cause.
@@ -169,7 +170,7 @@ func Decode(m *p2l.Model, opts *Options) []Page { return decode(sourceOf(m), opt
 // pageSource is what decoding reads of a model: its pages, the directory
 // its external pages resolve in and its logger.
 type pageSource struct {
-	pages  []p2l.TexturePage
+	pages  []p2lrt.TexturePage
 	dir    fs.FS
 	logger *slog.Logger
 }
@@ -230,7 +231,7 @@ func decodeInParallel(m *pageSource, opts *Options, budget int64) bool {
 	var need uint64
 	for i := range m.pages {
 		tp := &m.pages[i]
-		if tp.Kind != p2l.TexturePNG {
+		if tp.Kind != p2lrt.TexturePNG {
 			return false
 		}
 		size := uint64(tp.Width) * uint64(tp.Height)
@@ -287,7 +288,7 @@ func decodeWithin(m *pageSource, i int, opts *Options, left int64) Page {
 		return Page{Info: Info{Index: i, Err: fmt.Errorf("texture page %d: index out of range (model has %d pages)", i, n)}}
 	}
 	tp := &m.pages[i]
-	if opts.FS == nil && tp.Kind == p2l.TextureExternal {
+	if opts.FS == nil && tp.Kind == p2lrt.TextureExternal {
 		if dir := m.dir; dir != nil {
 			o := *opts
 			o.FS = dir // the directory the model was loaded from
@@ -343,7 +344,7 @@ func fits(w, h uint64, left int64) bool {
 
 // decodePage decodes page i within left texels; a non-nil straight
 // receives its straight texels when it has them (Options.Straight).
-func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
+func decodePage(i int, tp *p2lrt.TexturePage, opts *Options, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
 	// The size the TEXR record declares is checked first: a page the
 	// budget cannot hold is refused before its bytes are looked at.
 	if !fits(uint64(tp.Width), uint64(tp.Height), left) {
@@ -369,13 +370,13 @@ func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64, straight 
 		}
 	}
 	switch tp.Kind {
-	case p2l.TexturePNG:
+	case p2lrt.TexturePNG:
 		img, err := decodePNG(tp.Data, left, straight)
 		return img, "png", err
-	case p2l.TextureKTX2:
+	case p2lrt.TextureKTX2:
 		img, format, err := decodeKTX2(tp.Data, left, straight)
 		return img, "ktx2 " + format, err
-	case p2l.TextureExternal:
+	case p2lrt.TextureExternal:
 		if len(tp.Data) > 0 {
 			// A tool (not the loader) put the file's bytes in Data.
 			return decodeSniffed(tp.URI, tp.Data, left, straight)

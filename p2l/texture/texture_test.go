@@ -313,20 +313,20 @@ func TestDecodeModelPages(t *testing.T) {
 	src := straight()
 	pngBytes := encodePNG(t, src)
 	ktx := makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: src.Pix, w: 2, h: 2})
-	m := &p2lrt.File{Textures: []p2l.TexturePage{
-		{Kind: p2l.TexturePNG, Width: 2, Height: 2, Data: pngBytes},
-		{Kind: p2l.TextureKTX2, Width: 2, Height: 2, Data: ktx},
-		{Kind: p2l.TextureExternal, Width: 2, Height: 2, URI: "tex/page.png"},
-		{Kind: p2l.TextureExternal, Width: 2, Height: 2, URI: "tex\\page.ktx2"},
-		{Kind: p2l.TextureExternal, URI: "../outside.png"},
-		{Kind: p2l.TextureExternal, URI: "missing.png"},
-		{Kind: p2l.TextureKTX2, Data: makeKTX2(t, ktx2Options{vk: 131, pix: src.Pix, w: 2, h: 2})},
-		{Kind: p2l.TexturePNG, Data: []byte("garbage")},
-		{Kind: p2l.TextureExternal, URI: "x.bmp", Data: []byte("BM....")},
+	m := &p2lrt.File{Textures: []p2lrt.TexturePage{
+		{Kind: p2lrt.TexturePNG, Width: 2, Height: 2, Data: pngBytes},
+		{Kind: p2lrt.TextureKTX2, Width: 2, Height: 2, Data: ktx},
+		{Kind: p2lrt.TextureExternal, Width: 2, Height: 2, URI: "tex/page.png"},
+		{Kind: p2lrt.TextureExternal, Width: 2, Height: 2, URI: "tex\\page.ktx2"},
+		{Kind: p2lrt.TextureExternal, URI: "../outside.png"},
+		{Kind: p2lrt.TextureExternal, URI: "missing.png"},
+		{Kind: p2lrt.TextureKTX2, Data: makeKTX2(t, ktx2Options{vk: 131, pix: src.Pix, w: 2, h: 2})},
+		{Kind: p2lrt.TexturePNG, Data: []byte("garbage")},
+		{Kind: p2lrt.TextureExternal, URI: "x.bmp", Data: []byte("BM....")},
 		{Kind: 7},
 	}}
 	// An external page whose bytes the loader already read.
-	m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: "loaded.png", Data: pngBytes})
+	m.Textures = append(m.Textures, p2lrt.TexturePage{Kind: p2lrt.TextureExternal, URI: "loaded.png", Data: pngBytes})
 	fsys := fstest.MapFS{
 		"tex/page.png":  {Data: pngBytes},
 		"tex/page.ktx2": {Data: ktx},
@@ -373,13 +373,13 @@ func TestDecodeModelPages(t *testing.T) {
 }
 
 func TestResolveCallback(t *testing.T) {
-	m := &p2lrt.File{Textures: []p2l.TexturePage{
-		{Kind: p2l.TextureExternal, URI: "a.png"},
-		{Kind: p2l.TexturePNG, Data: encodePNG(t, straight())},
-		{Kind: p2l.TextureKTX2, Data: []byte("x")},
+	m := &p2lrt.File{Textures: []p2lrt.TexturePage{
+		{Kind: p2lrt.TextureExternal, URI: "a.png"},
+		{Kind: p2lrt.TexturePNG, Data: encodePNG(t, straight())},
+		{Kind: p2lrt.TextureKTX2, Data: []byte("x")},
 	}}
 	host := straight()
-	pages := decode(fileSource(m), &Options{Resolve: func(i int, tp *p2l.TexturePage) (image.Image, error) {
+	pages := decode(fileSource(m), &Options{Resolve: func(i int, tp *p2lrt.TexturePage) (image.Image, error) {
 		switch i {
 		case 0:
 			return host, nil
@@ -443,7 +443,7 @@ func TestExternalPagesBesideTheModel(t *testing.T) {
 	}
 	external := -1
 	for i, tp := range fromBytes.Textures {
-		if tp.Kind == p2l.TextureExternal {
+		if tp.Kind == p2lrt.TextureExternal {
 			external = i
 		}
 	}

@@ -66,7 +66,7 @@ var h = &harness{}
 func (h *harness) setup() error {
 	h.c = core.New()
 	h.g = New(h.c)
-	if err := h.c.SetModel(synth.MustModel(&p2lrt.File{Canvas: p2l.Canvas{Width: 100, Height: 100}, Draw: p2l.DrawGroup{Part: -1}})); err != nil {
+	if err := h.c.SetModel(synth.MustModel(&p2lrt.File{Canvas: p2lrt.Canvas{Width: 100, Height: 100}, Draw: p2lrt.DrawGroup{Part: -1}})); err != nil {
 		return err
 	}
 	h.c.SetViewSize(100, 100)
