@@ -12,6 +12,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // calls returns the DrawTrianglesShader calls made by f.
@@ -32,7 +33,7 @@ func TestBatching(t *testing.T) {
 			s := newScene(64, 64)
 			pg := s.page(red)
 			for i := range 6 {
-				m := s.quad(pg, float32(i), 0, float32(i)+10, 10, p2l.Mesh{})
+				m := s.quad(pg, float32(i), 0, float32(i)+10, 10, p2lrt.Mesh{})
 				s.pose.cmds = append(s.pose.cmds, mesh(m))
 			}
 			c := s.character(t)
@@ -49,7 +50,7 @@ func TestBatching(t *testing.T) {
 			s := newScene(64, 64)
 			a, b := s.page(red), s.page(solid(color.NRGBA{0, 0, 255, 255}))
 			for i := range 4 {
-				m := s.quad([]int{a, a, b, a}[i], 0, 0, 10, 10, p2l.Mesh{})
+				m := s.quad([]int{a, a, b, a}[i], 0, 0, 10, 10, p2lrt.Mesh{})
 				s.pose.cmds = append(s.pose.cmds, mesh(m))
 			}
 			c := s.character(t)
@@ -65,8 +66,8 @@ func TestBatching(t *testing.T) {
 			pg := s.page(red)
 			// Overlapping: the order must stay, so the blends split the
 			// calls, except that AddCompatible shares Normal's blend.
-			for _, b := range []p2l.BlendMode{p2l.BlendNormal, p2l.BlendAddCompatible, p2l.BlendMultiplyCompatible, p2l.BlendMultiplyCompatible, p2l.BlendNormal} {
-				m := s.quad(pg, 0, 0, 10, 10, p2l.Mesh{Blend: b})
+			for _, b := range []p2lrt.BlendMode{p2lrt.BlendNormal, p2lrt.BlendAddCompatible, p2lrt.BlendMultiplyCompatible, p2lrt.BlendMultiplyCompatible, p2lrt.BlendNormal} {
+				m := s.quad(pg, 0, 0, 10, 10, p2lrt.Mesh{Blend: b})
 				s.pose.cmds = append(s.pose.cmds, mesh(m))
 			}
 			c := s.character(t)
@@ -81,10 +82,10 @@ func TestBatching(t *testing.T) {
 			pg := s.page(red)
 			// normal A, multiply B over A, normal C beside both: C joins A's
 			// call (it overlaps nothing drawn since), so two calls.
-			a := s.quad(pg, 0, 0, 10, 10, p2l.Mesh{})
-			b := s.quad(pg, 5, 0, 15, 10, p2l.Mesh{Blend: p2l.BlendMultiplyCompatible})
-			c := s.quad(pg, 20, 0, 30, 10, p2l.Mesh{})
-			d := s.quad(pg, 12, 0, 22, 10, p2l.Mesh{}) // over B and C: a third call
+			a := s.quad(pg, 0, 0, 10, 10, p2lrt.Mesh{})
+			b := s.quad(pg, 5, 0, 15, 10, p2lrt.Mesh{Blend: p2lrt.BlendMultiplyCompatible})
+			c := s.quad(pg, 20, 0, 30, 10, p2lrt.Mesh{})
+			d := s.quad(pg, 12, 0, 22, 10, p2lrt.Mesh{}) // over B and C: a third call
 			s.pose.cmds = []p2l.RenderCommand{mesh(a), mesh(b), mesh(c)}
 			ch := s.character(t)
 			if n := calls(func() { ch.Draw(dst, nil) }); n != 2 {
@@ -100,10 +101,10 @@ func TestBatching(t *testing.T) {
 		onGame(func() {
 			s := newScene(64, 64)
 			pg := s.page(red)
-			mk := s.quad(pg, 0, 0, 10, 10, p2l.Mesh{})
+			mk := s.quad(pg, 0, 0, 10, 10, p2lrt.Mesh{})
 			s.pose.cmds = append(s.pose.cmds, mesh(mk))
 			for i := range 3 {
-				m := s.quad(pg, 0, 0, 10, 10, p2l.Mesh{Masks: []int{mk}, Flags: p2l.MeshFlags(i & 1)})
+				m := s.quad(pg, 0, 0, 10, 10, p2lrt.Mesh{Masks: []int{mk}, Flags: p2lrt.MeshFlags(i & 1)})
 				s.pose.cmds = append(s.pose.cmds, mesh(m))
 			}
 			c := s.character(t)
@@ -118,7 +119,7 @@ func TestBatching(t *testing.T) {
 		onGame(func() {
 			s := newScene(64, 64)
 			pg := s.page(solid(color.NRGBA{128, 255, 128, 255}))
-			screen := p2l.Mesh{Blend: p2l.BlendScreen, AlphaBlend: p2l.AlphaAtop}
+			screen := p2lrt.Mesh{Blend: p2lrt.BlendScreen, AlphaBlend: p2lrt.AlphaAtop}
 			// Two disjoint Screen+Atop meshes (which read the backdrop) share
 			// one copy and one draw; the third overlaps the second, so it
 			// needs a fresh copy.
@@ -148,7 +149,7 @@ func TestBatching(t *testing.T) {
 			s := newScene(64, 64)
 			pg := s.page(red)
 			for range 5 {
-				m := s.quad(pg, 0, 0, 10, 10, p2l.Mesh{})
+				m := s.quad(pg, 0, 0, 10, 10, p2lrt.Mesh{})
 				s.pose.cmds = append(s.pose.cmds, mesh(m))
 			}
 			var cs []*Character
@@ -237,11 +238,11 @@ func ownProfiled() int64 {
 func TestDrawAllocs(t *testing.T) {
 	s := newScene(40, 40)
 	pg := s.page(solid(color.NRGBA{200, 100, 50, 200}))
-	mk := s.quad(pg, 0, 0, 20, 20, p2l.Mesh{})
-	a := s.quad(pg, 5, 5, 30, 30, p2l.Mesh{Masks: []int{mk}})
-	b := s.quad(pg, 10, 10, 40, 40, p2l.Mesh{Blend: p2l.BlendOverlay, AlphaBlend: p2l.AlphaAtop})
+	mk := s.quad(pg, 0, 0, 20, 20, p2lrt.Mesh{})
+	a := s.quad(pg, 5, 5, 30, 30, p2lrt.Mesh{Masks: []int{mk}})
+	b := s.quad(pg, 10, 10, 40, 40, p2lrt.Mesh{Blend: p2lrt.BlendOverlay, AlphaBlend: p2lrt.AlphaAtop})
 	g := s.part()
-	s.pose.comps[g] = p2l.Composite{Opacity: 0.7, Multiply: p2l.White, Blend: p2l.BlendScreen}
+	s.pose.comps[g] = p2lrt.Composite{Opacity: 0.7, Multiply: p2lrt.White, Blend: p2lrt.BlendScreen}
 	s.pose.cmds = []p2l.RenderCommand{mesh(mk), p2l.OpenGroup(g), mesh(a), mesh(b), p2l.CloseGroup, mesh(b)}
 	var c *Character
 	var dst *ebiten.Image
@@ -264,7 +265,7 @@ func TestDrawAllocs(t *testing.T) {
 // allocation in this package.
 func TestSynthFrameAllocs(t *testing.T) {
 	var s *benchScene
-	onGame(func() { s = newBenchScene(synth.Character(1), 3) })
+	onGame(func() { s = newBenchScene(synth.MustModel(synth.Character(1)), 3) })
 	defer onGame(s.dispose)
 	if n := ownAllocs(10, func() { s.frame(true, false) }); n != 0 {
 		t.Errorf("allocations per frame: %v, want 0", n)
@@ -281,7 +282,7 @@ func TestBatchMatchesDraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	models := []*p2l.Model{synth.Character(1), def}
+	models := []*p2l.Model{synth.MustModel(synth.Character(1)), def}
 	type placed struct {
 		model int
 		x, y  float64

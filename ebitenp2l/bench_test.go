@@ -21,7 +21,7 @@ import (
 // benchModels are the benchmarked models: the default character (assets:
 // 36 meshes, 1,622 drawn vertices, one page, one isolated group, masks, and
 // Add and Multiply meshes that read the backdrop) and the character-scale
-// synthetic model (synth.Character(1): 118 drawn meshes, 8,496 vertices,
+// synthetic model (synth.MustModel(synth.Character(1)): 118 drawn meshes, 8,496 vertices,
 // two pages, random blend and alpha modes, masks, isolated groups).
 func benchModels(b testing.TB) []struct {
 	name  string
@@ -34,7 +34,7 @@ func benchModels(b testing.TB) []struct {
 	return []struct {
 		name  string
 		model *p2l.Model
-	}{{"default", m}, {"synth", synth.Character(1)}}
+	}{{"default", m}, {"synth", synth.MustModel(synth.Character(1))}}
 }
 
 // benchScene is n characters tiled over a 512×512 target.

@@ -2,8 +2,7 @@ package ebitenp2l
 
 import (
 	"github.com/hajimehoshi/ebiten/v2"
-
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The blend × alpha combinations drawn with fixed-function blending, with
@@ -132,12 +131,12 @@ const (
 
 // knownModes returns (b, a) with modes out of range read as Normal and
 // Over, as render.Composite treats them.
-func knownModes(b p2l.BlendMode, a p2l.AlphaMode) (p2l.BlendMode, p2l.AlphaMode) {
-	if b >= p2l.NumBlendModes {
-		b = p2l.BlendNormal
+func knownModes(b p2lrt.BlendMode, a p2lrt.AlphaMode) (p2lrt.BlendMode, p2lrt.AlphaMode) {
+	if b >= p2lrt.NumBlendModes {
+		b = p2lrt.BlendNormal
 	}
-	if a >= p2l.NumAlphaModes {
-		a = p2l.AlphaOver
+	if a >= p2lrt.NumAlphaModes {
+		a = p2lrt.AlphaOver
 	}
 	return b, a
 }
@@ -145,31 +144,31 @@ func knownModes(b p2l.BlendMode, a p2l.AlphaMode) (p2l.BlendMode, p2l.AlphaMode)
 // fixedFunction returns how combination (b, a) is drawn without reading
 // the backdrop, or ok = false when it must read it. Modes out of range are
 // Normal and Over, as render.Composite treats them.
-func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
+func fixedFunction(b p2lrt.BlendMode, a p2lrt.AlphaMode) (f fixedBlend, ok bool) {
 	b, a = knownModes(b, a)
 	switch {
-	case b == p2l.BlendAddCompatible:
+	case b == p2lrt.BlendAddCompatible:
 		return fixedBlend{blendNormal, true, formulaNormal}, true
-	case b == p2l.BlendMultiplyCompatible:
+	case b == p2lrt.BlendMultiplyCompatible:
 		return fixedBlend{blendMultiply, false, formulaMultiply}, true
-	case a == p2l.AlphaOut:
+	case a == p2lrt.AlphaOut:
 		return fixedBlend{blendOut, false, formulaOut}, true
-	case a == p2l.AlphaOver:
+	case a == p2lrt.AlphaOver:
 		switch b {
-		case p2l.BlendNormal:
+		case p2lrt.BlendNormal:
 			return fixedBlend{blendNormal, false, formulaNormal}, true
-		case p2l.BlendAddGlow:
+		case p2lrt.BlendAddGlow:
 			return fixedBlend{blendGlowOver, false, formulaGlowOver}, true
-		case p2l.BlendScreen:
+		case p2lrt.BlendScreen:
 			return fixedBlend{blendScreenOver, false, formulaScreenOver}, true
 		}
-	case a == p2l.AlphaAtop:
+	case a == p2lrt.AlphaAtop:
 		switch b {
-		case p2l.BlendNormal:
+		case p2lrt.BlendNormal:
 			return fixedBlend{blendAtop, false, formulaAtop}, true
-		case p2l.BlendMultiply:
+		case p2lrt.BlendMultiply:
 			return fixedBlend{blendMultiply, false, formulaMultiply}, true
-		case p2l.BlendAddGlow:
+		case p2lrt.BlendAddGlow:
 			return fixedBlend{blendGlowAtop, false, formulaGlowAtop}, true
 		}
 	}
@@ -187,15 +186,15 @@ func fixedFunction(b p2l.BlendMode, a p2l.AlphaMode) (f fixedBlend, ok bool) {
 // no backdrop copy; a backdrop-reading mesh that overlaps itself lets its
 // last triangle win either way, a fixed-function one must lie flat
 // (flat.go).
-func overClear(b p2l.BlendMode, a p2l.AlphaMode) bool {
+func overClear(b p2lrt.BlendMode, a p2lrt.AlphaMode) bool {
 	b, a = knownModes(b, a)
 	switch {
-	case b == p2l.BlendAddCompatible:
+	case b == p2lrt.BlendAddCompatible:
 		return true // S + D, ad: colour over zero alpha, whatever the alpha mode
-	case a == p2l.AlphaAtop || a == p2l.AlphaOut:
+	case a == p2lrt.AlphaAtop || a == p2lrt.AlphaOut:
 		// D'.a = ad·… = 0, and every colour term carries ad or D (AddGlow
 		// + Atop: S·ad + D; the W3C weights as·ad and ad·(1 − as)).
 		return false
 	}
-	return b != p2l.BlendMultiplyCompatible // S·D + D·(1 − as), ad
+	return b != p2lrt.BlendMultiplyCompatible // S·D + D·(1 − as), ad
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
@@ -81,8 +81,8 @@ func TestFixedFunctionTable(t *testing.T) {
 	alphas := []float64{0, 0.1, 0.5, 0.9, 1}
 	premul := func(c [3]float64, a float64) [4]float64 { return [4]float64{c[0] * a, c[1] * a, c[2] * a, a} }
 	fixed := 0
-	for b := range p2l.BlendMode(p2l.NumBlendModes) {
-		for a := range p2l.AlphaMode(p2l.NumAlphaModes) {
+	for b := range p2lrt.BlendMode(p2lrt.NumBlendModes) {
+		for a := range p2lrt.AlphaMode(p2lrt.NumAlphaModes) {
 			f, ok := fixedFunction(b, a)
 			if ok != render.FixedFunction(b, a) {
 				// The two must agree: a fixed-function mesh overlapping
@@ -120,5 +120,5 @@ func TestFixedFunctionTable(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d of %d combinations drawn with fixed-function blending", fixed, int(p2l.NumBlendModes)*int(p2l.NumAlphaModes))
+	t.Logf("%d of %d combinations drawn with fixed-function blending", fixed, int(p2lrt.NumBlendModes)*int(p2lrt.NumAlphaModes))
 }

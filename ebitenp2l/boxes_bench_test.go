@@ -16,7 +16,7 @@ import (
 // when the positions have left the CPU's caches), "none" only evaluates.
 // Thread CPU of one frame's evaluations and boxes.
 func BenchmarkUpdateBoxes(b *testing.B) {
-	model := synth.Character(1)
+	model := synth.MustModel(synth.Character(1))
 	var rigs []*p2l.Rig
 	for range 100 {
 		rigs = append(rigs, model.NewRig())

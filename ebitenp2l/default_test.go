@@ -10,6 +10,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -70,7 +71,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 	masked := false
 	distinct := map[int]map[state]bool{} // per target depth (−1: the screen)
 	backdrop := map[int]bool{}
-	classify := func(b p2l.BlendMode, a p2l.AlphaMode, src int, masks bool) state {
+	classify := func(b p2lrt.BlendMode, a p2lrt.AlphaMode, src int, masks bool) state {
 		if masks {
 			masked = true
 			none++
@@ -161,8 +162,8 @@ func TestDefaultCharacterCalls(t *testing.T) {
 // backdrop-reading calls).
 func TestSynthCharacterCalls(t *testing.T) {
 	const most = 40
-	if n := checkCharacterCalls(t, "synth.Character(1)", synth.Character(1)); n > most {
-		t.Errorf("synth.Character(1): %d draws, more than %d", n, most)
+	if n := checkCharacterCalls(t, "synth.MustModel(synth.Character(1))", synth.MustModel(synth.Character(1))); n > most {
+		t.Errorf("synth.MustModel(synth.Character(1)): %d draws, more than %d", n, most)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The renderer draws a frame of characters (one for Character.Draw, any
@@ -109,8 +110,8 @@ type pose interface {
 	MeshUVs(i int) []float32
 	MeshIndices(i int) []uint32
 	MeshOpacity(i int) float32
-	MeshColors(i int) (multiply, screen p2l.Color)
-	GroupComposite(part int) p2l.Composite
+	MeshColors(i int) (multiply, screen p2lrt.Color)
+	GroupComposite(part int) p2lrt.Composite
 }
 
 // rigPose is a rig read as a pose (and as revisioned, revisionCounter):
@@ -122,11 +123,11 @@ func (p rigPose) MeshVertices(i int) []float32 { return p.Mesh(i).Vertices() }
 func (p rigPose) MeshUVs(i int) []float32      { return p.Mesh(i).UVs() }
 func (p rigPose) MeshIndices(i int) []uint32   { return p.Mesh(i).Indices() }
 func (p rigPose) MeshOpacity(i int) float32    { return p.Mesh(i).Opacity() }
-func (p rigPose) MeshColors(i int) (multiply, screen p2l.Color) {
+func (p rigPose) MeshColors(i int) (multiply, screen p2lrt.Color) {
 	return p.Mesh(i).Colors()
 }
-func (p rigPose) MeshRevision(i int) uint64             { return p.Mesh(i).Revision() }
-func (p rigPose) GroupComposite(part int) p2l.Composite { return p.Part(part).Composite() }
+func (p rigPose) MeshRevision(i int) uint64               { return p.Mesh(i).Revision() }
+func (p rigPose) GroupComposite(part int) p2lrt.Composite { return p.Part(part).Composite() }
 
 // charPlan is one character's part of the frame.
 type charPlan struct {
@@ -172,7 +173,7 @@ type group struct {
 	last     int             // one past the last content item
 	full     image.Rectangle // union of the contents' bounds
 	clip     image.Rectangle // full ∩ the destination
-	comp     p2l.Composite
+	comp     p2lrt.Composite
 	maskSet  int
 	target   int32           // target of its contents; −1: not drawn
 	region   image.Rectangle // on its layer page

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // refComposite is the drawing rules' compositing, written here from the
@@ -16,17 +17,17 @@ import (
 // functions, blend_equation_advanced overlap weights, Cubism's fixed
 // function formulas for Normal+Over and the Compatible modes), in float64,
 // independently of the shader. s and d are premultiplied RGBA.
-func refComposite(b p2l.BlendMode, a p2l.AlphaMode, s, d [4]float64) [4]float64 {
+func refComposite(b p2lrt.BlendMode, a p2lrt.AlphaMode, s, d [4]float64) [4]float64 {
 	switch {
-	case b == p2l.BlendNormal && a == p2l.AlphaOver:
+	case b == p2lrt.BlendNormal && a == p2lrt.AlphaOver:
 		var o [4]float64
 		for i := range 4 {
 			o[i] = s[i] + d[i]*(1-s[3])
 		}
 		return o
-	case b == p2l.BlendAddCompatible:
+	case b == p2lrt.BlendAddCompatible:
 		return [4]float64{min(s[0]+d[0], 1), min(s[1]+d[1], 1), min(s[2]+d[2], 1), d[3]}
-	case b == p2l.BlendMultiplyCompatible:
+	case b == p2lrt.BlendMultiplyCompatible:
 		var o [4]float64
 		for i := range 3 {
 			o[i] = s[i]*d[i] + d[i]*(1-s[3])
@@ -46,15 +47,15 @@ func refComposite(b p2l.BlendMode, a p2l.AlphaMode, s, d [4]float64) [4]float64 
 	}
 	var p0, p1, p2 float64
 	switch a {
-	case p2l.AlphaOver:
+	case p2lrt.AlphaOver:
 		p0, p1, p2 = as*ad, as*(1-ad), ad*(1-as)
-	case p2l.AlphaAtop:
+	case p2lrt.AlphaAtop:
 		p0, p1, p2 = as*ad, 0, ad*(1-as)
-	case p2l.AlphaOut:
+	case p2lrt.AlphaOut:
 		p0, p1, p2 = 0, 0, ad*(1-as)
-	case p2l.AlphaConjointOver:
+	case p2lrt.AlphaConjointOver:
 		p0, p1, p2 = min(as, ad), max(as-ad, 0), max(ad-as, 0)
-	case p2l.AlphaDisjointOver:
+	case p2lrt.AlphaDisjointOver:
 		p0, p1, p2 = max(as+ad-1, 0), min(as, 1-ad), min(ad, 1-as)
 	}
 	bc := refBlend(b, cs, cd)
@@ -66,7 +67,7 @@ func refComposite(b p2l.BlendMode, a p2l.AlphaMode, s, d [4]float64) [4]float64 
 	return o
 }
 
-func refBlend(b p2l.BlendMode, s, d [3]float64) [3]float64 {
+func refBlend(b p2lrt.BlendMode, s, d [3]float64) [3]float64 {
 	var o [3]float64
 	lum := func(c [3]float64) float64 { return 0.3*c[0] + 0.59*c[1] + 0.11*c[2] }
 	clip := func(c [3]float64) [3]float64 {
@@ -90,9 +91,9 @@ func refBlend(b p2l.BlendMode, s, d [3]float64) [3]float64 {
 		return clip([3]float64{c[0] + dl, c[1] + dl, c[2] + dl})
 	}
 	switch b {
-	case p2l.BlendHue, p2l.BlendColor:
+	case p2lrt.BlendHue, p2lrt.BlendColor:
 		c := s
-		if b == p2l.BlendHue {
+		if b == p2lrt.BlendHue {
 			// SetSat(s, Sat(d)): max → Sat(d), min → 0, mid scaled.
 			sat := max(d[0], d[1], d[2]) - min(d[0], d[1], d[2])
 			mx, mn := max(s[0], s[1], s[2]), min(s[0], s[1], s[2])
@@ -110,17 +111,17 @@ func refBlend(b p2l.BlendMode, s, d [3]float64) [3]float64 {
 		x, y := s[i], d[i]
 		var r float64
 		switch b {
-		case p2l.BlendNormal:
+		case p2lrt.BlendNormal:
 			r = x
-		case p2l.BlendAdd:
+		case p2lrt.BlendAdd:
 			r = min(x+y, 1)
-		case p2l.BlendAddGlow:
+		case p2lrt.BlendAddGlow:
 			r = x + y
-		case p2l.BlendDarken:
+		case p2lrt.BlendDarken:
 			r = min(x, y)
-		case p2l.BlendMultiply:
+		case p2lrt.BlendMultiply:
 			r = x * y
-		case p2l.BlendColorBurn:
+		case p2lrt.BlendColorBurn:
 			switch {
 			case y >= 1:
 				r = 1
@@ -129,13 +130,13 @@ func refBlend(b p2l.BlendMode, s, d [3]float64) [3]float64 {
 			default:
 				r = 1 - min(1, (1-y)/x)
 			}
-		case p2l.BlendLinearBurn:
+		case p2lrt.BlendLinearBurn:
 			r = max(0, x+y-1)
-		case p2l.BlendLighten:
+		case p2lrt.BlendLighten:
 			r = max(x, y)
-		case p2l.BlendScreen:
+		case p2lrt.BlendScreen:
 			r = x + y - x*y
-		case p2l.BlendColorDodge:
+		case p2lrt.BlendColorDodge:
 			switch {
 			case y <= 0:
 				r = 0
@@ -144,19 +145,19 @@ func refBlend(b p2l.BlendMode, s, d [3]float64) [3]float64 {
 			default:
 				r = min(1, y/(1-x))
 			}
-		case p2l.BlendOverlay:
+		case p2lrt.BlendOverlay:
 			if y <= 0.5 {
 				r = 2 * x * y
 			} else {
 				r = 1 - 2*(1-x)*(1-y)
 			}
-		case p2l.BlendHardLight:
+		case p2lrt.BlendHardLight:
 			if x <= 0.5 {
 				r = 2 * x * y
 			} else {
 				r = 1 - 2*(1-x)*(1-y)
 			}
-		case p2l.BlendSoftLight:
+		case p2lrt.BlendSoftLight:
 			switch {
 			case x <= 0.5:
 				r = y - (1-2*x)*y*(1-y)
@@ -165,7 +166,7 @@ func refBlend(b p2l.BlendMode, s, d [3]float64) [3]float64 {
 			default:
 				r = y + (2*x-1)*(math.Sqrt(y)-y)
 			}
-		case p2l.BlendLinearLight:
+		case p2lrt.BlendLinearLight:
 			if x < 0.5 {
 				r = max(0, 2*x+y-1)
 			} else {
@@ -198,13 +199,13 @@ func TestCompositeFormulas(t *testing.T) {
 		for pi, pr := range pairs {
 			src := premul8(pr.s)
 			bd := premul8(pr.d)
-			for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
-				for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
+			for b := p2lrt.BlendMode(0); b < p2lrt.NumBlendModes; b++ {
+				for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
 					// A model of its own for each combination: a Model
 					// does not change once characters use it.
 					s := newScene(4, 4)
 					pg := s.page(solid(pr.s))
-					mi := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{Blend: b, AlphaBlend: a})
+					mi := s.quad(pg, 0, 0, 4, 4, p2lrt.Mesh{Blend: b, AlphaBlend: a})
 					s.pose.cmds = []p2l.RenderCommand{p2l.RenderCommand(mi)}
 					c := s.character(t)
 					dst.Fill(color.RGBA{uint8(bd[0]*255 + 0.5), uint8(bd[1]*255 + 0.5), uint8(bd[2]*255 + 0.5), uint8(bd[3]*255 + 0.5)})

@@ -5,7 +5,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestGeoM: the GeoM maps points as the affine transform does, by its
@@ -26,22 +28,23 @@ func TestGeoM(t *testing.T) {
 // TestBoneGeoM: BoneGeoM is the bone's canvas transform followed by the last
 // Draw's GeoM.
 func TestBoneGeoM(t *testing.T) {
-	m := &p2l.Model{
-		Canvas: p2l.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1},
-		Deformers: []p2l.Deformer{{
-			Kind: p2l.RotationDeformer, ID: "arm", Parent: -1, Part: -1,
-			Flags: p2l.DeformerVisible | p2l.DeformerEnabled, Opacity: 1,
-			Multiply: p2l.White, Screen: p2l.Black,
-			Rotation: &p2l.Rotation{Keyforms: &p2l.Grid[p2l.RotationKey]{
-				Cells: []p2l.Cell[p2l.RotationKey]{{Value: p2l.RotationKey{X: 40, Y: 30, Angle: 30, Scale: 2}}},
+	m := &p2lrt.File{
+		Canvas: p2lrt.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1},
+		Deformers: []p2lrt.Deformer{{
+			Kind: p2lrt.RotationDeformer, ID: "arm", Parent: -1, Part: -1,
+			Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1,
+			Multiply: p2lrt.White, Screen: p2lrt.Black,
+			Rotation: &p2lrt.Rotation{Keyforms: &p2lrt.Grid[p2lrt.RotationKey]{
+				Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Value: p2lrt.RotationKey{X: 40, Y: 30, Angle: 30, Scale: 2}}},
 			}},
 		}},
-		Draw:  p2l.DrawGroup{Part: -1},
-		Bones: &p2l.Bones{Attachable: []p2l.AttachableBone{{Deformer: 0, ID: "arm"}}},
+		Draw: p2lrt.DrawGroup{Part: -1},
+		Bones: &p2lrt.Bones{Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureExactLinks},
+			Attachable: []p2lrt.AttachableBone{{Deformer: 0, ID: "arm"}}},
 	}
 	var c *Character
 	onGame(func() {
-		c = NewCharacter(m)
+		c = NewCharacter(synth.MustModel(m))
 		var o DrawOptions
 		o.GeoM.Scale(3, 3)
 		o.GeoM.Translate(5, 7)
@@ -82,7 +85,7 @@ func TestBoneGeoM(t *testing.T) {
 // (1, 1) (x right, y up); from another anchor with a reach of 100 pixels,
 // a point 50 pixels right of and 100 above the anchor is (0.5, 1).
 func TestLookAtTarget(t *testing.T) {
-	cv := p2l.Canvas{Width: 1000, Height: 1200}
+	cv := p2lrt.Canvas{Width: 1000, Height: 1200}
 	for _, c := range []struct{ ax, ay, reach, cx, cy, x, y float64 }{
 		{500, 600, 0, 500, 600, 0, 0}, {500, 600, 0, 1000, 0, 1, 1}, {500, 600, 0, 0, 1200, -1, -1},
 		{500, 600, 0, 750, 900, 0.5, -0.5},

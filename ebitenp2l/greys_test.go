@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestGreysCompositeFormulas is TestCompositeFormulas over greys and
@@ -45,23 +46,23 @@ func TestGreysCompositeFormulas(t *testing.T) {
 	}
 	// Cells: 9 columns × 10 rows of blend × alpha combinations.
 	const cols = 9
-	rows := (int(p2l.NumBlendModes)*int(p2l.NumAlphaModes) + cols - 1) / cols
+	rows := (int(p2lrt.NumBlendModes)*int(p2lrt.NumAlphaModes) + cols - 1) / cols
 	w, h := cols*size, rows*size
-	cell := func(b p2l.BlendMode, a p2l.AlphaMode) (int, int) {
-		k := int(a)*int(p2l.NumBlendModes) + int(b)
+	cell := func(b p2lrt.BlendMode, a p2lrt.AlphaMode) (int, int) {
+		k := int(a)*int(p2lrt.NumBlendModes) + int(b)
 		return k % cols * size, k / cols * size
 	}
 	onGame(func() {
 		s := newScene(float32(w), float32(h))
 		src := s.page(page(func(i, _ int) color.NRGBA { return texel(i) }))
 		back := s.page(page(func(_, j int) color.NRGBA { return texel(j) }))
-		for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-			for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
+		for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
+			for b := p2lrt.BlendMode(0); b < p2lrt.NumBlendModes; b++ {
 				x, y := cell(b, a)
 				x0, y0, x1, y1 := float32(x), float32(y), float32(x+size), float32(y+size)
 				s.pose.cmds = append(s.pose.cmds,
-					p2l.RenderCommand(s.quad(back, x0, y0, x1, y1, p2l.Mesh{})),
-					p2l.RenderCommand(s.quad(src, x0, y0, x1, y1, p2l.Mesh{Blend: b, AlphaBlend: a})))
+					p2l.RenderCommand(s.quad(back, x0, y0, x1, y1, p2lrt.Mesh{})),
+					p2l.RenderCommand(s.quad(src, x0, y0, x1, y1, p2lrt.Mesh{Blend: b, AlphaBlend: a})))
 			}
 		}
 		c := s.character(t)
@@ -70,8 +71,8 @@ func TestGreysCompositeFormulas(t *testing.T) {
 		c.Draw(dst, nil)
 		px := pixels(dst)
 		worst, fails := 0.0, 0
-		for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-			for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
+		for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
+			for b := p2lrt.BlendMode(0); b < p2lrt.NumBlendModes; b++ {
 				x0, y0 := cell(b, a)
 				for j := 0; j < n; j++ {
 					for i := 0; i < n; i++ {

@@ -16,6 +16,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -206,7 +207,7 @@ func TestTextureInfo(t *testing.T) {
 			if errors.Is(err, texture.ErrUnsupported) {
 				unsupported++
 			}
-			if p.Kind == p2l.TextureExternal && err == nil {
+			if p.Kind == p2lrt.TextureExternal && err == nil {
 				external++
 			}
 		}
@@ -228,7 +229,7 @@ func TestFilterNearest(t *testing.T) {
 		img.SetNRGBA(0, 0, color.NRGBA{0, 0, 0, 255})
 		img.SetNRGBA(1, 0, color.NRGBA{255, 255, 255, 255})
 		pg := s.page(img)
-		m := s.quad(pg, 0, 0, 4, 1, p2l.Mesh{})
+		m := s.quad(pg, 0, 0, 4, 1, p2lrt.Mesh{})
 		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
 		c := s.character(t)
 		dst := blackImage(4, 1)

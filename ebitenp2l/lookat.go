@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // lookAim is where LookAtScreen aims from and how far it reaches.
@@ -100,7 +101,7 @@ func (c *Character) SetLookAtReach(r float64) {
 // lookAtTarget maps canvas point (cx, cy) to the look-at range, measured
 // from the anchor (ax, ay): reach pixels give ±1 (reach 0: half the canvas
 // width for x, half the height for y); y is up.
-func lookAtTarget(cv p2l.Canvas, ax, ay, reach, cx, cy float64) (x, y float32) {
+func lookAtTarget(cv p2lrt.Canvas, ax, ay, reach, cx, cy float64) (x, y float32) {
 	rx, ry := reach, reach
 	if reach == 0 {
 		rx, ry = float64(cv.Width)/2, float64(cv.Height)/2

@@ -3,7 +3,7 @@ package ebitenp2l
 import (
 	"image"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Phase 3 of a frame (see renderer, draw.go): the ops of every target,
@@ -127,10 +127,10 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 				continue
 			}
 			set = cp.res.meshMask[mi]
-			invert = mesh.Flags&p2l.MeshInvertMask != 0
+			invert = mesh.Flags&p2lrt.MeshInvertMask != 0
 			x.mesh = int32(mi)
 			x.off = off
-			x.cull = mesh.Flags&p2l.MeshCulling != 0
+			x.cull = mesh.Flags&p2lrt.MeshCulling != 0
 			src, _, _, _, _, _ := cp.page(mi)
 			key.src = src
 			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], cp.flags}
@@ -172,7 +172,7 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 				flags += flagInvert
 			}
 		}
-		blend, alpha := p2l.BlendMode(mode[0]), p2l.AlphaMode(mode[1])
+		blend, alpha := p2lrt.BlendMode(mode[0]), p2lrt.AlphaMode(mode[1])
 		f, fixed := fixedFunction(blend, alpha)
 		if fixed && f.zeroAlpha {
 			flags += flagZeroAlpha
@@ -303,7 +303,7 @@ func (r *renderer) assignSlots(k, from int, top bool) {
 // then ·opacity; so M = mul·(1 − s), S = s. A ColorScale k scales the
 // premultiplied result per channel: rgb by k.rgb, alpha by k.a; that is
 // o = opacity·k.a and M, S scaled by k.rgb/k.a.
-func (cp *charPlan) colors(op float32, mul, scr p2l.Color, top bool) (M, S [3]float32, o float32, ok bool) {
+func (cp *charPlan) colors(op float32, mul, scr p2lrt.Color, top bool) (M, S [3]float32, o float32, ok bool) {
 	o = op
 	for i := range 3 {
 		M[i] = mul[i] * (1 - scr[i])

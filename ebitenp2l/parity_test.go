@@ -14,6 +14,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
@@ -118,14 +119,14 @@ func TestParity(t *testing.T) {
 // amplifying returns, for model name drawn at scale s, whether output pixel
 // (x, y) of the output lies in a ColorBurn or ColorDodge cell of the blend
 // matrix (columns of conformance.Cell = 16 canvas pixels, one per blend
-// mode in p2l.BlendMode order).
+// mode in p2lrt.BlendMode order).
 func amplifying(name string, s float64) func(x, y int) bool {
 	if name != "blend-matrix" {
 		return func(int, int) bool { return false }
 	}
 	return func(x, y int) bool {
-		b := p2l.BlendMode(int(float64(x)/s) / 16)
-		return b == p2l.BlendColorBurn || b == p2l.BlendColorDodge
+		b := p2lrt.BlendMode(int(float64(x)/s) / 16)
+		return b == p2lrt.BlendColorBurn || b == p2lrt.BlendColorDodge
 	}
 }
 
@@ -184,7 +185,7 @@ func TestParityCharacters(t *testing.T) {
 		name       string
 		model      *p2l.Model
 		tol, noisy int
-	}{{"default", def, parityTolerance, 0}, {"synth", synth.Character(1), 6, synthNoisyPixels}} {
+	}{{"default", def, parityTolerance, 0}, {"synth", synth.MustModel(synth.Character(1)), 6, synthNoisyPixels}} {
 		m := tc.model
 		s := 512 / float64(max(m.Canvas.Width, m.Canvas.Height))
 		w, h := int(float64(m.Canvas.Width)*s+0.5), int(float64(m.Canvas.Height)*s+0.5)

@@ -1,6 +1,7 @@
 package ebitenp2l
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func mesh(i int) p2l.RenderCommand { return p2l.RenderCommand(i) }
@@ -40,11 +42,11 @@ func TestMasks(t *testing.T) {
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
 		a40 := s.page(solid(color.NRGBA{255, 0, 0, 102})) // α 0.4
 		a70 := s.page(solid(color.NRGBA{0, 255, 0, 178})) // α ≈ 0.698
-		ma := s.quad(a40, 0, 0, 20, 10, p2l.Mesh{})
-		mb := s.quad(a70, 10, 0, 30, 10, p2l.Mesh{})
+		ma := s.quad(a40, 0, 0, 20, 10, p2lrt.Mesh{})
+		mb := s.quad(a70, 10, 0, 30, 10, p2lrt.Mesh{})
 		s.pose.op[ma], s.pose.op[mb] = 0, 0 // hidden masks still mask
-		masked := s.quad(white, 0, 0, 30, 5, p2l.Mesh{Masks: []int{ma, mb}})
-		inverted := s.quad(white, 0, 5, 30, 10, p2l.Mesh{Masks: []int{mb, ma}, Flags: p2l.MeshInvertMask})
+		masked := s.quad(white, 0, 0, 30, 5, p2lrt.Mesh{Masks: []int{ma, mb}})
+		inverted := s.quad(white, 0, 5, 30, 10, p2lrt.Mesh{Masks: []int{mb, ma}, Flags: p2lrt.MeshInvertMask})
 		s.pose.cmds = []p2l.RenderCommand{mesh(ma), mesh(mb), mesh(masked), mesh(inverted)}
 		c := s.character(t)
 		if got := len(c.res.maskSets); got != 1 {
@@ -71,10 +73,10 @@ func TestIsolatedGroup(t *testing.T) {
 		s := newScene(20, 10)
 		red := s.page(solid(color.NRGBA{255, 0, 0, 255}))
 		blue := s.page(solid(color.NRGBA{0, 0, 255, 255}))
-		a := s.quad(red, 0, 0, 15, 10, p2l.Mesh{})
-		b := s.quad(blue, 5, 0, 20, 10, p2l.Mesh{})
+		a := s.quad(red, 0, 0, 15, 10, p2lrt.Mesh{})
+		b := s.quad(blue, 5, 0, 20, 10, p2lrt.Mesh{})
 		gp := s.part()
-		s.pose.comps[gp] = p2l.Composite{Opacity: 0.5, Multiply: p2l.White, Screen: p2l.Color{0, 1, 0}}
+		s.pose.comps[gp] = p2lrt.Composite{Opacity: 0.5, Multiply: p2lrt.White, Screen: p2lrt.Color{0, 1, 0}}
 		s.pose.cmds = []p2l.RenderCommand{p2l.OpenGroup(gp), mesh(a), mesh(b), p2l.CloseGroup}
 		c := s.character(t)
 		dst := blackImage(20, 10)
@@ -93,11 +95,11 @@ func TestNestedGroups(t *testing.T) {
 		s := newScene(20, 10)
 		yellow := s.page(solid(color.NRGBA{255, 255, 0, 255}))
 		cyan := s.page(solid(color.NRGBA{0, 255, 255, 255}))
-		a := s.quad(yellow, 0, 0, 20, 10, p2l.Mesh{})
-		b := s.quad(cyan, 10, 0, 20, 10, p2l.Mesh{})
+		a := s.quad(yellow, 0, 0, 20, 10, p2lrt.Mesh{})
+		b := s.quad(cyan, 10, 0, 20, 10, p2lrt.Mesh{})
 		outer, inner := s.part(), s.part()
-		s.pose.comps[outer] = p2l.Composite{Opacity: 0.5, Multiply: p2l.White}
-		s.pose.comps[inner] = p2l.Composite{Opacity: 1, Multiply: p2l.White, Blend: p2l.BlendMultiply}
+		s.pose.comps[outer] = p2lrt.Composite{Opacity: 0.5, Multiply: p2lrt.White}
+		s.pose.comps[inner] = p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Blend: p2lrt.BlendMultiply}
 		s.pose.cmds = []p2l.RenderCommand{p2l.OpenGroup(outer), mesh(a), p2l.OpenGroup(inner), mesh(b), p2l.CloseGroup, p2l.CloseGroup}
 		c := s.character(t)
 		dst := blackImage(20, 10)
@@ -116,7 +118,7 @@ func TestCulling(t *testing.T) {
 	onGame(func() {
 		s := newScene(10, 10)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		m := s.quad(white, 0, 0, 10, 10, p2l.Mesh{Flags: p2l.MeshCulling})
+		m := s.quad(white, 0, 0, 10, 10, p2lrt.Mesh{Flags: p2lrt.MeshCulling})
 		// Triangle 0 (0,0)-(10,0)-(0,10): (b − a) × (c − a) = +100, a back
 		// face; triangle 1 (10,0)-(0,10)-(10,10) = −100, a front face.
 		s.pose.idx[m] = []uint32{0, 1, 2, 1, 2, 3}
@@ -128,6 +130,8 @@ func TestCulling(t *testing.T) {
 		check(t, p, 10, 2, 2, [4]float64{0, 0, 0, 1}, 0, "back face")
 		check(t, p, 10, 8, 8, [4]float64{1, 1, 1, 1}, 0, "front face")
 		s.model.Meshes[m].Flags = 0
+		s.built = nil
+		c = s.character(t) // a model is immutable: a new one without culling
 		c.Draw(dst, nil)
 		check(t, pixels(dst), 10, 2, 2, [4]float64{1, 1, 1, 1}, 0, "back face without culling")
 	})
@@ -139,9 +143,9 @@ func TestColorsAndScale(t *testing.T) {
 	onGame(func() {
 		s := newScene(4, 4)
 		pg := s.page(solid(color.NRGBA{200, 100, 40, 255}))
-		m := s.quad(pg, 0, 0, 4, 4, p2l.Mesh{})
-		s.pose.mul[m] = p2l.Color{0.5, 1, 1}
-		s.pose.scr[m] = p2l.Color{0, 0, 0.5}
+		m := s.quad(pg, 0, 0, 4, 4, p2lrt.Mesh{})
+		s.pose.mul[m] = p2lrt.Color{0.5, 1, 1}
+		s.pose.scr[m] = p2lrt.Color{0, 0, 0.5}
 		s.pose.op[m] = 0.8
 		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
 		c := s.character(t)
@@ -163,7 +167,7 @@ func TestSplitLargeMesh(t *testing.T) {
 	onGame(func() {
 		s := newScene(64, 64)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		m := s.quad(white, 0, 0, 1, 1, p2l.Mesh{})
+		m := s.quad(white, 0, 0, 1, 1, p2lrt.Mesh{})
 		// A 300×300-vertex grid over the 64×64 canvas: 90,000 vertices.
 		const n = 300
 		var v, uv []float32
@@ -202,23 +206,21 @@ func TestSplitLargeMesh(t *testing.T) {
 	})
 }
 
-// TestBadMaskIndex: a mask index out of range contributes no coverage (the
-// masked mesh disappears, its inverted twin shows fully), without a panic.
+// TestBadMaskIndex: a mask index out of range cannot reach the renderer:
+// a model is made by p2l.NewModel, which refuses it with a FormatError
+// naming the mask (before models were validated, the masked mesh drew
+// nothing and its inverted twin fully).
 func TestBadMaskIndex(t *testing.T) {
-	onGame(func() {
+	for _, masks := range [][]int{{99}, {-3}} {
 		s := newScene(4, 2)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		a := s.quad(white, 0, 0, 4, 1, p2l.Mesh{Masks: []int{99}})
-		b := s.quad(white, 0, 1, 4, 2, p2l.Mesh{Masks: []int{-3}, Flags: p2l.MeshInvertMask})
-		s.pose.cmds = []p2l.RenderCommand{mesh(a), mesh(b)}
-		c := s.character(t)
-		dst := blackImage(4, 2)
-		defer dst.Deallocate()
-		c.Draw(dst, nil)
-		p := pixels(dst)
-		check(t, p, 4, 1, 0, [4]float64{0, 0, 0, 1}, 0, "masked by nothing")
-		check(t, p, 4, 1, 1, [4]float64{1, 1, 1, 1}, 0, "inverted, masked by nothing")
-	})
+		s.quad(white, 0, 0, 4, 1, p2lrt.Mesh{Masks: masks})
+		_, err := p2l.NewModel(&s.model)
+		var fe *p2lrt.FormatError
+		if !errors.As(err, &fe) || fe.Tag != "MESH" || fe.Field != "meshes[0].masks[0]" {
+			t.Errorf("masks %v: NewModel error %v, want a FormatError on MESH meshes[0].masks[0]", masks, err)
+		}
+	}
 }
 
 // TestSubImageTarget: drawing into a sub-image (whose bounds do not start
@@ -229,11 +231,11 @@ func TestSubImageTarget(t *testing.T) {
 	onGame(func() {
 		s := newScene(16, 16)
 		pg := s.page(solid(color.NRGBA{200, 120, 40, 220}))
-		mk := s.quad(pg, 2, 2, 12, 12, p2l.Mesh{})
-		a := s.quad(pg, 0, 0, 16, 8, p2l.Mesh{Masks: []int{mk}})
-		b := s.quad(pg, 4, 4, 16, 16, p2l.Mesh{Blend: p2l.BlendOverlay})
+		mk := s.quad(pg, 2, 2, 12, 12, p2lrt.Mesh{})
+		a := s.quad(pg, 0, 0, 16, 8, p2lrt.Mesh{Masks: []int{mk}})
+		b := s.quad(pg, 4, 4, 16, 16, p2lrt.Mesh{Blend: p2lrt.BlendOverlay})
 		g := s.part()
-		s.pose.comps[g] = p2l.Composite{Opacity: 0.8, Multiply: p2l.White, Blend: p2l.BlendHardLight, MaskMeshes: []int{mk}, InvertMask: true}
+		s.pose.comps[g] = p2lrt.Composite{Opacity: 0.8, Multiply: p2lrt.White, Blend: p2lrt.BlendHardLight, MaskMeshes: []int{mk}, InvertMask: true}
 		s.pose.cmds = []p2l.RenderCommand{mesh(a), p2l.OpenGroup(g), mesh(b), p2l.CloseGroup, mesh(b)}
 		c := s.character(t)
 		own := blackImage(16, 16)
@@ -265,8 +267,8 @@ func TestMaskSlotsExhausted(t *testing.T) {
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
 		var cmds []p2l.RenderCommand
 		for range maxSlots + 1 {
-			m := s.quad(clear, 0, 0, 10, 10, p2l.Mesh{})
-			cmds = append(cmds, mesh(m), mesh(s.quad(white, 0, 0, 10, 10, p2l.Mesh{Masks: []int{m}})))
+			m := s.quad(clear, 0, 0, 10, 10, p2lrt.Mesh{})
+			cmds = append(cmds, mesh(m), mesh(s.quad(white, 0, 0, 10, 10, p2lrt.Mesh{Masks: []int{m}})))
 		}
 		s.pose.cmds = cmds
 		c := s.character(t)

@@ -12,7 +12,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/assets"
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Parameters of replayModel.
@@ -27,43 +29,43 @@ const (
 // output (see rp*), with an isolated group, a masked mesh and a mesh that
 // reads the backdrop, all on white (no page).
 func replayModel() *p2l.Model {
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	m := &p2lrt.File{Canvas: p2lrt.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}
 	for _, id := range []string{"move", "fade", "order", "group"} {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: id, Min: 0, Max: 1})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: id, Min: 0, Max: 1})
 	}
-	quad := func(x0, y0, x1, y1 float32, mul p2l.Color) int {
-		m.Meshes = append(m.Meshes, p2l.Mesh{
-			ID: string(rune('a' + len(m.Meshes))), Parent: -1, Flags: p2l.MeshVisible | p2l.MeshGeometry,
+	quad := func(x0, y0, x1, y1 float32, mul p2lrt.Color) int {
+		m.Meshes = append(m.Meshes, p2lrt.Mesh{
+			ID: string(rune('a' + len(m.Meshes))), Parent: -1, Flags: p2lrt.MeshVisible | p2lrt.MeshGeometry,
 			TexturePage: -1, Positions: []float32{x0, y0, x1, y0, x0, y1, x1, y1}, UVs: make([]float32, 8),
-			Indices: []uint32{0, 1, 2, 1, 3, 2}, Opacity: 1, Multiply: mul, Screen: p2l.Black, DrawOrder: 550,
+			Indices: []uint32{0, 1, 2, 1, 3, 2}, Opacity: 1, Multiply: mul, Screen: p2lrt.Black, DrawOrder: 550,
 		})
 		return len(m.Meshes) - 1
 	}
-	ramp := func(p int, from, to float32) *p2l.Grid[p2l.ChannelValue] {
-		return &p2l.Grid[p2l.ChannelValue]{Axes: []p2l.Axis{{Parameter: p, Keys: []float32{0, 1}}},
-			Cells: []p2l.Cell[p2l.ChannelValue]{{Coord: []uint16{0}, Value: p2l.ChannelValue{from}}, {Coord: []uint16{1}, Value: p2l.ChannelValue{to}}}}
+	ramp := func(p int, from, to float32) *p2lrt.Grid[p2lrt.ChannelValue] {
+		return &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: p, Keys: []float32{0, 1}}},
+			Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{from}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{to}}}}
 	}
-	a := quad(4, 4, 40, 40, p2l.Color{1, 0, 0})
-	b := quad(20, 20, 60, 60, p2l.Color{0, 0, 1})
-	g := quad(30, 0, 64, 30, p2l.Color{0, 1, 0})
-	k := quad(10, 30, 50, 50, p2l.Color{1, 1, 0})
+	a := quad(4, 4, 40, 40, p2lrt.Color{1, 0, 0})
+	b := quad(20, 20, 60, 60, p2lrt.Color{0, 0, 1})
+	g := quad(30, 0, 64, 30, p2lrt.Color{0, 1, 0})
+	k := quad(10, 30, 50, 50, p2lrt.Color{1, 1, 0})
 	shift := make([]float32, 8)
 	for i := range shift {
 		shift[i] = 6
 	}
-	m.Meshes[a].Keyforms = &p2l.Grid[[]float32]{Axes: []p2l.Axis{{Parameter: rpMove, Keys: []float32{0, 1}}},
-		Cells: []p2l.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 8)}, {Coord: []uint16{1}, Value: shift}}}
-	m.Meshes[a].Channels = []p2l.Channel{{ID: p2l.ChannelDrawOrder, Kind: p2l.ChannelScalar, Grid: ramp(rpOrder, 500, 600)}}
-	m.Meshes[b].Channels = []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: ramp(rpFade, 1, 0.4)}}
-	m.Meshes[b].Blend = p2l.BlendLighten // reads the backdrop
+	m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: rpMove, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 8)}, {Coord: []uint16{1}, Value: shift}}}
+	m.Meshes[a].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: ramp(rpOrder, 500, 600)}}
+	m.Meshes[b].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: ramp(rpFade, 1, 0.4)}}
+	m.Meshes[b].Blend = p2lrt.BlendLighten // reads the backdrop
 	m.Meshes[k].Masks = []int{a}
-	comp := p2l.Composite{Opacity: 1, Multiply: p2l.White, Blend: p2l.BlendScreen}
-	m.Parts = []p2l.Part{{ID: "iso", Flags: p2l.PartVisible, GroupMode: p2l.GroupIsolated,
-		Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: g}}, Composite: comp}}
-	m.Draw.Children = []p2l.DrawNode{{Mesh: a}, {Mesh: b}, {Group: &p2l.DrawGroup{Part: 0, Composite: &comp,
-		Channels: []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: ramp(rpGroup, 1, 0.5)}},
-		Children: []p2l.DrawNode{{Mesh: g}}}}, {Mesh: k}}
-	return m
+	comp := p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Blend: p2lrt.BlendScreen}
+	m.Parts = []p2lrt.Part{{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated,
+		Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: g}}, Composite: comp}}
+	m.Draw.Children = []p2lrt.DrawNode{{Mesh: a}, {Mesh: b}, {Group: &p2lrt.DrawGroup{Part: 0, Composite: &comp,
+		Channels: []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: ramp(rpGroup, 1, 0.5)}},
+		Children: []p2lrt.DrawNode{{Mesh: g}}}}, {Mesh: k}}
+	return synth.MustModel(m)
 }
 
 // TestReplay draws a scene through one Batch until its frame is replayed,
@@ -171,7 +173,7 @@ func checkReplay(t *testing.T) {
 		{"draw order only", param(rpOrder, 1), p2l.MeshDrawOrderChanged | p2l.MeshRenderOrderChanged, false},
 		{"group composite only", param(rpGroup, 1), 0, true},
 		{"vertices", param(rpMove, 1), p2l.MeshVerticesChanged, false},
-		{"colour only", func() { rig.Mesh(0).SetColors(p2l.Color{0, 1, 1}, p2l.Black); rig.Evaluate() }, p2l.MeshColorsChanged, false},
+		{"colour only", func() { rig.Mesh(0).SetColors(p2lrt.Color{0, 1, 1}, p2lrt.Black); rig.Evaluate() }, p2l.MeshColorsChanged, false},
 		// Identity, not revision: a character of the same revision and
 		// options in the place of another (its rig at another pose).
 		{"another character, same revision", func() {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -111,15 +112,19 @@ func TestCulledIndicesFollowRevisions(t *testing.T) {
 	onGame(func() {
 		s := newScene(10, 10)
 		white := s.page(solid(color.NRGBA{255, 255, 255, 255}))
-		m := s.quad(white, 0, 0, 10, 10, p2l.Mesh{Flags: p2l.MeshCulling})
+		m := s.quad(white, 0, 0, 10, 10, p2lrt.Mesh{Flags: p2lrt.MeshCulling})
 		// As TestCulling: triangle 0 is a back face, triangle 1 a front face.
 		s.pose.idx[m] = []uint32{0, 1, 2, 1, 2, 3}
 		s.pose.cmds = []p2l.RenderCommand{mesh(m)}
 		rp := &revPose{fakePose: &s.pose, revs: []uint64{1}}
-		opts := &Options{Textures: texture.Options{Resolve: func(i int, _ *p2l.TexturePage) (image.Image, error) {
+		opts := &Options{Textures: texture.Options{Resolve: func(i int, _ *p2lrt.TexturePage) (image.Image, error) {
 			return s.pages[i], nil
 		}}}
-		c := newCharacter(&s.model, opts, nil, rp)
+		model, err := p2l.NewModel(&s.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newCharacter(model, opts, nil, rp)
 		defer c.Deallocate()
 		dst := blackImage(10, 10)
 		defer dst.Deallocate()

@@ -31,6 +31,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/mobile/internal/core"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // std is the character behind the one EbitenView.
@@ -38,10 +39,10 @@ var std = core.New()
 
 // Advanced-mode feature bits, for SetAdvanced and AdvancedFeatures.
 const (
-	AdvancedSkin       = p2l.FeatureSkin       // runtime skinning
-	AdvancedExactLinks = p2l.FeatureExactLinks // pivots keyed on a circle move along it
-	AdvancedSim        = p2l.FeatureSim        // real-time cloth and hair simulation
-	AdvancedCollision  = p2l.FeatureCollision  // colliders for the simulation
+	AdvancedSkin       = p2lrt.FeatureSkin       // runtime skinning
+	AdvancedExactLinks = p2lrt.FeatureExactLinks // pivots keyed on a circle move along it
+	AdvancedSim        = p2lrt.FeatureSim        // real-time cloth and hair simulation
+	AdvancedCollision  = p2lrt.FeatureCollision  // colliders for the simulation
 )
 
 // Procedural behaviours, for SetBehaviors.

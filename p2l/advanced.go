@@ -1,6 +1,10 @@
 package p2l
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file is the switchboard of the advanced mode (P2LRT_V2.md,
 // "特性位与模式开关"; RUNTIME.md, "高级模式"): which feature bits a model
@@ -17,7 +21,7 @@ import "fmt"
 type Features uint16
 
 // AllFeatures is every feature this runtime supports.
-const AllFeatures Features = FeatureSkin | FeatureExactLinks | FeatureSim | FeatureCollision
+const AllFeatures Features = p2lrt.FeatureSkin | p2lrt.FeatureExactLinks | p2lrt.FeatureSim | p2lrt.FeatureCollision
 
 // featureNames are the names String gives the features, by bit.
 var featureNames = [...]string{"skin", "exact-links", "sim", "collision"}
@@ -58,18 +62,18 @@ func (m *Model) AdvancedAvailable() Features {
 		return 0
 	}
 	if m.Skins != nil && len(m.Skins.Meshes) > 0 && m.depsPresent(&m.Skins.Header) {
-		bits |= FeatureSkin
+		bits |= p2lrt.FeatureSkin
 	}
 	if m.Bones != nil && len(m.Bones.Arcs) > 0 && m.depsPresent(&m.Bones.Header) {
-		bits |= FeatureExactLinks
+		bits |= p2lrt.FeatureExactLinks
 	}
 	if m.Simulations != nil && len(m.Simulations.Sims) > 0 && m.depsPresent(&m.Simulations.Header) {
-		bits |= FeatureSim
+		bits |= p2lrt.FeatureSim
 	}
-	if bits&FeatureSim != 0 && m.Collision != nil && len(m.Collision.Colliders) > 0 && m.depsPresent(&m.Collision.Header) {
+	if bits&p2lrt.FeatureSim != 0 && m.Collision != nil && len(m.Collision.Colliders) > 0 && m.depsPresent(&m.Collision.Header) {
 		for i := range m.Simulations.Sims {
 			if len(m.Simulations.Sims[i].Colliders) > 0 {
-				bits |= FeatureCollision
+				bits |= p2lrt.FeatureCollision
 				break
 			}
 		}
@@ -78,7 +82,7 @@ func (m *Model) AdvancedAvailable() Features {
 }
 
 // depsPresent reports whether every chunk h depends on is in the model.
-func (m *Model) depsPresent(h *ExtensionHeader) bool {
+func (m *Model) depsPresent(h *p2lrt.ExtensionHeader) bool {
 	for _, tag := range h.DependsOn {
 		switch tag {
 		case "BONE":
@@ -122,19 +126,19 @@ func (m *Model) resolveFeatures(want Features) Features {
 				changed = true
 			}
 		}
-		if bits&FeatureSim == 0 {
-			drop(FeatureCollision)
+		if bits&p2lrt.FeatureSim == 0 {
+			drop(p2lrt.FeatureCollision)
 		}
-		check := func(bit Features, h *ExtensionHeader) {
+		check := func(bit Features, h *p2lrt.ExtensionHeader) {
 			for _, tag := range h.DependsOn {
 				on := true
 				switch tag {
 				case "SKIN":
-					on = bits&FeatureSkin != 0
+					on = bits&p2lrt.FeatureSkin != 0
 				case "SIMS":
-					on = bits&FeatureSim != 0
+					on = bits&p2lrt.FeatureSim != 0
 				case "COLL":
-					on = bits&FeatureCollision != 0
+					on = bits&p2lrt.FeatureCollision != 0
 				}
 				if !on {
 					drop(bit)
@@ -142,16 +146,16 @@ func (m *Model) resolveFeatures(want Features) Features {
 			}
 		}
 		if m.Skins != nil {
-			check(FeatureSkin, &m.Skins.Header)
+			check(p2lrt.FeatureSkin, &m.Skins.Header)
 		}
 		if m.Bones != nil {
-			check(FeatureExactLinks, &m.Bones.Header)
+			check(p2lrt.FeatureExactLinks, &m.Bones.Header)
 		}
 		if m.Simulations != nil {
-			check(FeatureSim, &m.Simulations.Header)
+			check(p2lrt.FeatureSim, &m.Simulations.Header)
 		}
 		if m.Collision != nil {
-			check(FeatureCollision, &m.Collision.Header)
+			check(p2lrt.FeatureCollision, &m.Collision.Header)
 		}
 	}
 	return bits

@@ -8,13 +8,14 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-const allBits = p2l.FeatureSkin | p2l.FeatureExactLinks | p2l.FeatureSim | p2l.FeatureCollision
+const allBits = p2lrt.FeatureSkin | p2lrt.FeatureExactLinks | p2lrt.FeatureSim | p2lrt.FeatureCollision
 
 func newAdvRig(t *testing.T, opt synth.AdvancedOptions) (*p2l.Model, *p2l.Rig) {
 	t.Helper()
-	m := synth.Advanced(opt)
+	m := p2l.ModelForTest(synth.Advanced(opt))
 	r := m.NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
@@ -31,19 +32,19 @@ func TestAdvancedAvailableAndDependencies(t *testing.T) {
 	if got := m.AdvancedAvailable(); got != allBits {
 		t.Fatalf("available %b, want %b", got, allBits)
 	}
-	if got := r.SetAdvanced(p2l.FeatureCollision); got != 0 {
+	if got := r.SetAdvanced(p2lrt.FeatureCollision); got != 0 {
 		t.Errorf("collision alone gave %b, want 0 (needs simulation)", got)
 	}
-	if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+	if got := r.SetAdvanced(p2lrt.FeatureSim | p2lrt.FeatureCollision); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Errorf("sim+collision gave %b", got)
 	}
 	if got := r.SetAdvanced(allBits | 0x100); got != allBits {
 		t.Errorf("all bits gave %b, want %b", got, allBits)
 	}
 	// Without BONE the skin (which depends on it) and the arcs go.
-	nb := *m
+	nb := m.Clone()
 	nb.Bones = nil
-	if got := nb.AdvancedAvailable(); got != p2l.FeatureSim|p2l.FeatureCollision {
+	if got := nb.AdvancedAvailable(); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Errorf("without BONE available %b, want sim+collision", got)
 	}
 }
@@ -59,7 +60,7 @@ func setPose(r *p2l.Rig, p [3]float32) {
 
 func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
 	m, withExt := newAdvRig(t, synth.AdvancedOptions{})
-	plain := synth.WithoutExtensions(m).NewRig()
+	plain := p2l.ModelForTest(synth.WithoutExtensions(m.File())).NewRig()
 	toggled := m.NewRig()
 	toggled.SetAdvanced(allBits)
 	for _, p := range poses {
@@ -100,7 +101,7 @@ func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		cub := m.NewRig()
-		if got := r.SetAdvanced(p2l.FeatureSkin); got != p2l.FeatureSkin {
+		if got := r.SetAdvanced(p2lrt.FeatureSkin); got != p2lrt.FeatureSkin {
 			t.Fatalf("skin gave %b", got)
 		}
 		n := len(m.Meshes[synth.AdvArmMesh].Positions) / 2
@@ -173,7 +174,7 @@ func TestArcPivotAndVirtualBone(t *testing.T) {
 	if !ok || math.Abs(hand.TX-wantX) > 1e-4 || math.Abs(hand.TY-wantY) > 1e-4 {
 		t.Fatalf("baked hand pivot (%v, %v), want chord midpoint (%v, %v)", hand.TX, hand.TY, wantX, wantY)
 	}
-	if got := r.SetAdvanced(p2l.FeatureExactLinks); got != p2l.FeatureExactLinks {
+	if got := r.SetAdvanced(p2lrt.FeatureExactLinks); got != p2lrt.FeatureExactLinks {
 		t.Fatalf("exact links gave %b", got)
 	}
 	hand, _ = r.BoneTransform(1)
@@ -214,7 +215,7 @@ func ribbonTarget(v int, body float64) (float64, float64) {
 
 func TestSimulationTargetStepsAndRest(t *testing.T) {
 	m, r := newAdvRig(t, synth.AdvancedOptions{})
-	if got := r.SetAdvanced(p2l.FeatureSim); got != p2l.FeatureSim {
+	if got := r.SetAdvanced(p2lrt.FeatureSim); got != p2lrt.FeatureSim {
 		t.Fatalf("sim gave %b", got)
 	}
 	r.SetParameter(synth.AdvParamSwing, 1)
@@ -296,7 +297,7 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 func TestSimulationDeterministicAndCollides(t *testing.T) {
 	run := func() ([]uint32, float64) {
 		m, r := newAdvRig(t, synth.AdvancedOptions{})
-		if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+		if got := r.SetAdvanced(p2lrt.FeatureSim | p2lrt.FeatureCollision); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 			t.Fatalf("sim+collision gave %b", got)
 		}
 		post := m.Collision.Colliders[0]
@@ -345,7 +346,7 @@ func TestSimulationDeterministicAndCollides(t *testing.T) {
 }
 
 func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
-	m := synth.Advanced(synth.AdvancedOptions{})
+	m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
@@ -365,14 +366,14 @@ func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bad := synth.Advanced(synth.AdvancedOptions{})
+	bad := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	bad.Simulations.Sims[0].Targets[0].VertexCount = 3
 	if err := bad.PrepareAdvanced(); err == nil {
 		t.Fatal("a wrong target vertex count was accepted")
 	} else {
 		t.Log(err)
 	}
-	if got := bad.NewRig().SetAdvanced(allBits); got != p2l.FeatureSkin|p2l.FeatureExactLinks {
+	if got := bad.NewRig().SetAdvanced(allBits); got != p2lrt.FeatureSkin|p2lrt.FeatureExactLinks {
 		t.Fatalf("with a broken simulation SetAdvanced gave %b, want skin+exact links", got)
 	}
 }
@@ -401,18 +402,18 @@ func BenchmarkSetAdvancedFit(b *testing.B) {
 	// combinations × 16 vertices × 2 bones).
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		m := synth.Advanced(synth.AdvancedOptions{})
+		m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 		r := m.NewRig()
-		if r.SetAdvanced(p2l.FeatureSkin) != p2l.FeatureSkin {
+		if r.SetAdvanced(p2lrt.FeatureSkin) != p2lrt.FeatureSkin {
 			b.Fatal("skin not enabled")
 		}
 	}
 }
 
 func BenchmarkAdvancedUpdate(b *testing.B) {
-	for _, bits := range []p2l.Features{0, p2l.FeatureSkin | p2l.FeatureExactLinks, allBits} {
+	for _, bits := range []p2l.Features{0, p2lrt.FeatureSkin | p2lrt.FeatureExactLinks, allBits} {
 		b.Run(map[p2l.Features]string{0: "off", 3: "skin+links", allBits: "all"}[bits], func(b *testing.B) {
-			m := synth.Advanced(synth.AdvancedOptions{})
+			m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 			r := m.NewRig()
 			r.SetAdvanced(bits)
 			r.Update(1.0 / 60) // creates the animation state
@@ -430,7 +431,7 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 	// Written and read back, the model plays the same in every mode (the
 	// writer and reader keep all four chunks), and the v1 layout, which
 	// keeps only the core, plays as Cubism mode.
-	m := synth.Advanced(synth.AdvancedOptions{})
+	m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	var buf, buf1 bytes.Buffer
 	if err := p2l.Write(&buf, m, nil); err != nil {
 		t.Fatal(err)
@@ -439,7 +440,7 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p2l.Write(&buf1, m, &p2l.WriteOptions{V1: true}); err != nil {
+	if err := p2l.Write(&buf1, m, &p2lrt.WriteOptions{V1: true}); err != nil {
 		t.Fatal(err)
 	}
 	v1, err := p2l.Load(buf1.Bytes())
@@ -508,7 +509,7 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 		"collider deformer": func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = 12 },
 	}
 	for name, mut := range muts {
-		m := synth.Advanced(synth.AdvancedOptions{})
+		m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 		mut(m)
 		err := m.PrepareAdvanced()
 		r := m.NewRig()
@@ -530,8 +531,8 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 }
 
 func TestClothSimulationBuilder(t *testing.T) {
-	m := synth.Advanced(synth.AdvancedOptions{})
-	s, err := p2l.ClothSimulation(m, synth.AdvRibbonMesh, p2l.ClothOptions{ID: "Built", Pinned: func(v int) bool { return v < 2 },
+	f := synth.Advanced(synth.AdvancedOptions{})
+	s, err := p2l.ClothSimulation(f, synth.AdvRibbonMesh, p2l.ClothOptions{ID: "Built", Pinned: func(v int) bool { return v < 2 },
 		Colliders: []int{0}, Parameters: []int{synth.AdvParamSwing}})
 	if err != nil {
 		t.Fatal(err)
@@ -560,12 +561,13 @@ func TestClothSimulationBuilder(t *testing.T) {
 		t.Fatalf("bottom-right vertex tied to %d at %v, want 1 at %v", s.LongRoot[last], s.MaxDistance[last], 6*synth.AdvRibbonStep*1.05)
 	}
 	// It runs: the built simulation replaces the hand-written one.
-	m.Simulations.Sims = []p2l.Simulation{s}
+	f.Simulations.Sims = []p2lrt.Simulation{s}
+	m := p2l.ModelForTest(f)
 	if err := m.PrepareAdvanced(); err != nil {
 		t.Fatal(err)
 	}
 	r := m.NewRig()
-	if got := r.SetAdvanced(p2l.FeatureSim | p2l.FeatureCollision); got != p2l.FeatureSim|p2l.FeatureCollision {
+	if got := r.SetAdvanced(p2lrt.FeatureSim | p2lrt.FeatureCollision); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Fatalf("enabled %b", got)
 	}
 	for f := 0; f < 120; f++ {
@@ -575,7 +577,7 @@ func TestClothSimulationBuilder(t *testing.T) {
 	if l := math.Hypot(float64(v[26]-v[2]), float64(v[27]-v[3])); l > 6*synth.AdvRibbonStep*1.05+1e-3 {
 		t.Fatalf("bottom vertex %v from the top, beyond its long-range limit", l)
 	}
-	if _, err := p2l.ClothSimulation(m, 9, p2l.ClothOptions{}); err == nil {
+	if _, err := p2l.ClothSimulation(f, 9, p2l.ClothOptions{}); err == nil {
 		t.Fatal("mesh 9 accepted")
 	}
 }
@@ -585,7 +587,7 @@ func TestClothSimulationBuilder(t *testing.T) {
 // shifts by one) and the body parameter added as a second skin axis: bone
 // frames then come through a warp, rigidly at the upper arm's origin.
 func underWarp() *p2l.Model {
-	m := synth.Advanced(synth.AdvancedOptions{})
+	m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 	shift := func(d *int) {
 		if *d >= 0 {
 			*d++
@@ -618,7 +620,7 @@ func underWarp() *p2l.Model {
 	// A 2×2-cell warp over the canvas square 0..300, sheared by the body
 	// parameter; the upper arm's origin at (1/3, 1/3) is canvas (100, 100)
 	// at rest.
-	grid := &p2l.Grid[[]float32]{Axes: []p2l.Axis{{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}}}}
+	grid := &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}}}}
 	for k, body := range []float32{-10, 0, 10} {
 		var pts []float32
 		for j := 0; j <= 2; j++ {
@@ -627,16 +629,16 @@ func underWarp() *p2l.Model {
 				pts = append(pts, x+body*float32(j)*2, y+body*float32(i*i))
 			}
 		}
-		grid.Cells = append(grid.Cells, p2l.Cell[[]float32]{Coord: []uint16{uint16(k)}, Value: pts})
+		grid.Cells = append(grid.Cells, p2lrt.Cell[[]float32]{Coord: []uint16{uint16(k)}, Value: pts})
 	}
-	warp := p2l.Deformer{Kind: p2l.WarpDeformer, ID: "BodyWarp", Parent: -1, Part: -1,
-		Flags: p2l.DeformerVisible | p2l.DeformerEnabled, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
-		Warp: &p2l.Warp{Columns: 2, Rows: 2, Keyforms: grid}}
-	m.Deformers = append([]p2l.Deformer{warp}, m.Deformers...)
+	warp := p2lrt.Deformer{Kind: p2lrt.WarpDeformer, ID: "BodyWarp", Parent: -1, Part: -1,
+		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
+		Warp: &p2lrt.Warp{Columns: 2, Rows: 2, Keyforms: grid}}
+	m.Deformers = append([]p2lrt.Deformer{warp}, m.Deformers...)
 	m.Deformers[1].Parent = 0
 	m.Deformers[1].Rotation.Keyforms.Cells[0].Value.X = 1.0 / 3
 	m.Deformers[1].Rotation.Keyforms.Cells[0].Value.Y = 1.0 / 3
-	m.Skins.Meshes[0].Axes = append(m.Skins.Meshes[0].Axes, p2l.Axis{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}})
+	m.Skins.Meshes[0].Axes = append(m.Skins.Meshes[0].Axes, p2lrt.Axis{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}})
 	return m
 }
 
@@ -646,7 +648,7 @@ func TestSkinExactAtEveryKeyUnderWarp(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, cub := m.NewRig(), m.NewRig()
-	if got := r.SetAdvanced(p2l.FeatureSkin | p2l.FeatureExactLinks); got != p2l.FeatureSkin|p2l.FeatureExactLinks {
+	if got := r.SetAdvanced(p2lrt.FeatureSkin | p2lrt.FeatureExactLinks); got != p2lrt.FeatureSkin|p2lrt.FeatureExactLinks {
 		t.Fatalf("enabled %b", got)
 	}
 	maxErr, between := 0.0, 0.0

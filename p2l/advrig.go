@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file connects the advanced mode to a Rig: SetAdvanced, the bone
@@ -94,7 +96,7 @@ func (a *advModel) build(m *Model) error {
 		if p := all[i].Parent; p >= i {
 			return fmt.Errorf("BONE virtual bone %d: parent %d is not earlier", i-len(m.Deformers), p)
 		}
-		if all[i].Kind != RotationDeformer {
+		if all[i].Kind != p2lrt.RotationDeformer {
 			return fmt.Errorf("BONE virtual bone %d is not a rotation deformer", i-len(m.Deformers))
 		}
 	}
@@ -151,9 +153,9 @@ func (a *advModel) build(m *Model) error {
 // sideModel builds the side model of the deformers marked in need (which
 // must hold every ancestor of a marked one), with the arcs of those kept,
 // so bone frames follow exact links too.
-func sideModel(m *Model, all []Deformer, need []bool) boneModel {
+func sideModel(m *Model, all []p2lrt.Deformer, need []bool) boneModel {
 	nd := len(all)
-	bm := boneModel{m: &Model{Parameters: m.Parameters, Canvas: m.Canvas, Draw: DrawGroup{Part: -1}}, idx: make([]int32, nd)}
+	bm := boneModel{m: &Model{file: &file{Parameters: m.Parameters, Canvas: m.Canvas, Draw: p2lrt.DrawGroup{Part: -1}}}, idx: make([]int32, nd)}
 	for d := 0; d < nd; d++ {
 		bm.idx[d] = -1
 		if !need[d] {
@@ -171,7 +173,7 @@ func sideModel(m *Model, all []Deformer, need []bool) boneModel {
 		for _, arc := range m.Bones.Arcs {
 			if arc.Deformer >= 0 && arc.Deformer < nd && bm.idx[arc.Deformer] >= 0 {
 				if bm.m.Bones == nil {
-					bm.m.Bones = &Bones{Header: m.Bones.Header}
+					bm.m.Bones = &p2lrt.Bones{Header: m.Bones.Header}
 				}
 				arc.Deformer = int(bm.idx[arc.Deformer])
 				bm.m.Bones.Arcs = append(bm.m.Bones.Arcs, arc)
@@ -294,7 +296,7 @@ func (bs *boneSource) setExact(on bool) {
 	bs.exact = on
 	bs.valid = false
 	if on && bs.bm.m.Bones != nil && len(bs.bm.m.Bones.Arcs) > 0 {
-		bs.rig.adv = &advRig{bits: FeatureExactLinks}
+		bs.rig.adv = &advRig{bits: p2lrt.FeatureExactLinks}
 		bs.rig.adv.initArcs(bs.bm.m)
 	} else {
 		bs.rig.adv = nil
@@ -344,7 +346,7 @@ func (bs *boneSource) meshLocalAt(cur []float32, mesh int, out []float64) {
 // (unit square to canvas).
 func (r *Rig) deformerFrame(d int) Affine {
 	f := &r.frames[d]
-	if r.p.defs[d].kind == RotationDeformer {
+	if r.p.defs[d].kind == p2lrt.RotationDeformer {
 		return Affine{f.m[0], f.m[1], f.m[2], f.m[3], f.m[4], f.m[5]}
 	}
 	a := &f.aff
@@ -367,7 +369,7 @@ type advRig struct {
 	// H4: per mesh, its skin run (nil: none) and the simulations whose
 	// static corrections it carries.
 	skins       []*skinRun
-	corrections [][]*Simulation
+	corrections [][]*p2lrt.Simulation
 
 	// H6.
 	sims   []*simRun
@@ -423,25 +425,25 @@ func newAdvRig(r *Rig, bits Features) *advRig {
 	a := m.adv()
 	ad := &advRig{bits: bits}
 	if a.err != nil {
-		ad.bits &^= FeatureSkin
+		ad.bits &^= p2lrt.FeatureSkin
 	}
-	if ad.bits&(FeatureSkin) != 0 || (m.Bones != nil && len(m.Bones.Virtual) > 0) || ad.bits&FeatureCollision != 0 {
+	if ad.bits&(p2lrt.FeatureSkin) != 0 || (m.Bones != nil && len(m.Bones.Virtual) > 0) || ad.bits&p2lrt.FeatureCollision != 0 {
 		if a.err == nil {
 			ad.bs = newBoneSource(m, &a.bones)
-			ad.bs.setExact(ad.bits&FeatureExactLinks != 0)
+			ad.bs.setExact(ad.bits&p2lrt.FeatureExactLinks != 0)
 		}
 	}
-	if ad.bits&FeatureExactLinks != 0 {
+	if ad.bits&p2lrt.FeatureExactLinks != 0 {
 		ad.initArcs(m)
 		if ad.arcs == nil {
-			ad.bits &^= FeatureExactLinks
+			ad.bits &^= p2lrt.FeatureExactLinks
 		}
 	}
-	if ad.bits&FeatureSkin != 0 {
+	if ad.bits&p2lrt.FeatureSkin != 0 {
 		ad.skins = make([]*skinRun, len(m.Meshes))
 		ok := false
 		for si := range m.Skins.Meshes {
-			exact := ad.bits&FeatureExactLinks != 0
+			exact := ad.bits&p2lrt.FeatureExactLinks != 0
 			e, err := a.skinFit(m, si, exact)
 			if err != nil {
 				continue
@@ -451,11 +453,11 @@ func newAdvRig(r *Rig, bits Features) *advRig {
 		}
 		if !ok {
 			ad.skins = nil
-			ad.bits &^= FeatureSkin
+			ad.bits &^= p2lrt.FeatureSkin
 		}
 	}
-	if ad.bits&FeatureSim != 0 {
-		coll := ad.bits&FeatureCollision != 0
+	if ad.bits&p2lrt.FeatureSim != 0 {
+		coll := ad.bits&p2lrt.FeatureCollision != 0
 		for si := range m.Simulations.Sims {
 			run, err := newSimRun(m, si, coll)
 			if err != nil {
@@ -464,15 +466,15 @@ func newAdvRig(r *Rig, bits Features) *advRig {
 			ad.sims = append(ad.sims, run)
 		}
 		if len(ad.sims) == 0 {
-			ad.bits &^= FeatureSim | FeatureCollision
+			ad.bits &^= p2lrt.FeatureSim | p2lrt.FeatureCollision
 		} else {
 			ad.initHeld(m)
 		}
 		if !coll {
-			ad.bits &^= FeatureCollision
+			ad.bits &^= p2lrt.FeatureCollision
 		}
 	} else {
-		ad.bits &^= FeatureCollision
+		ad.bits &^= p2lrt.FeatureCollision
 	}
 	return ad
 }
@@ -498,7 +500,7 @@ func (ad *advRig) initHeld(m *Model) {
 	for _, g := range m.Simulations.Header.PhysicsGroups {
 		skip(g)
 	}
-	ad.corrections = make([][]*Simulation, len(m.Meshes))
+	ad.corrections = make([][]*p2lrt.Simulation, len(m.Meshes))
 	for _, s := range ad.sims {
 		for _, p := range s.sim.Parameters {
 			add(p)
@@ -634,7 +636,7 @@ func (in *rigSimInputs) vertices(mesh int) []float32 {
 func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 	r := in.r
 	if d < len(r.model.Deformers) {
-		if r.p.defs[d].kind == RotationDeformer {
+		if r.p.defs[d].kind == p2lrt.RotationDeformer {
 			// The frame in float32, as the meshes under it are placed
 			// (the reference's Transform::apply).
 			fx, fy := r.frames[d].apply(float32(x), float32(y))

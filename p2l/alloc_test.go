@@ -39,7 +39,7 @@ func TestHugeCountSmallChunk(t *testing.T) {
 		}
 		if !found {
 			flags := uint16(0)
-			if findDef(tag).core {
+			if coreChunks[tag] {
 				flags = 1
 			}
 			cs = append(cs, tchunk{tag, 1, flags, content})

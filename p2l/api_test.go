@@ -8,11 +8,13 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func TestInspect(t *testing.T) {
-	data := mustWrite(t, fullModel(), &WriteOptions{Compression: CompressZstd, StripNames: true})
-	fi, err := Inspect(data)
+	data := mustWrite(t, fullModel(), &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd, StripNames: true})
+	fi, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestInspect(t *testing.T) {
 		if c.Tag == "PHYS" && c.Version != 2 {
 			t.Errorf("PHYS with a Y source must be version 2, got %d", c.Version)
 		}
-		core := findDef(c.Tag).core
+		core := coreChunks[c.Tag]
 		if c.Required != core {
 			t.Errorf("%s required=%v", c.Tag, c.Required)
 		}
@@ -43,13 +45,13 @@ func TestInspect(t *testing.T) {
 	if len(fi.Meta) != 2 || fi.Meta[1].Value != "BONE SKIN COLL SIMS" {
 		t.Fatalf("meta %+v", fi.Meta)
 	}
-	v1, err := Inspect(mustWrite(t, coreModel(), &WriteOptions{V1: true}))
+	v1, err := p2lrt.Inspect(mustWrite(t, coreModel(), &p2lrt.WriteOptions{V1: true}))
 	if err != nil || v1.Major != 1 || v1.Chunks != nil {
 		t.Fatalf("v1 inspect %+v %v", v1, err)
 	}
 	// PHYS without Y is written as version 1.
 	m := coreModel()
-	fi, _ = Inspect(mustWrite(t, m, nil))
+	fi, _ = p2lrt.Inspect(mustWrite(t, m, nil))
 	for _, c := range fi.Chunks {
 		if c.Tag == "PHYS" && c.Version != 1 {
 			t.Errorf("PHYS without Y: version %d", c.Version)
@@ -58,7 +60,7 @@ func TestInspect(t *testing.T) {
 }
 
 func TestFormatSupport(t *testing.T) {
-	s := FormatSupport()
+	s := p2lrt.FormatSupport()
 	if len(s.Majors) != 2 || s.Majors[0] != 1 || s.Majors[1] != 2 || len(s.Chunks) != 23 {
 		t.Fatalf("%+v", s)
 	}
@@ -77,7 +79,7 @@ func TestFormatSupport(t *testing.T) {
 }
 
 func TestOptionalChunksOmitted(t *testing.T) {
-	fi, err := Inspect(mustWrite(t, minimalModel(), nil))
+	fi, err := p2lrt.Inspect(mustWrite(t, minimalModel(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func TestOptionalChunksOmitted(t *testing.T) {
 
 func TestStripNames(t *testing.T) {
 	m := fullModel()
-	got, err := Load(mustWrite(t, m, &WriteOptions{StripNames: true}))
+	got, err := Load(mustWrite(t, m, &p2lrt.WriteOptions{StripNames: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func TestStripNames(t *testing.T) {
 
 func TestDeterministicAndConcurrentWrite(t *testing.T) {
 	m := fullModel()
-	want := mustWrite(t, m, &WriteOptions{Compression: CompressZstd})
+	want := mustWrite(t, m, &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd})
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for i := 0; i < 8; i++ {
@@ -121,7 +123,7 @@ func TestDeterministicAndConcurrentWrite(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var b bytes.Buffer
-			if err := Write(&b, m, &WriteOptions{Compression: CompressZstd}); err != nil || !bytes.Equal(b.Bytes(), want) {
+			if err := Write(&b, m, &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd}); err != nil || !bytes.Equal(b.Bytes(), want) {
 				errs <- "concurrent write differs"
 			}
 			if _, err := Load(want); err != nil {
@@ -166,7 +168,7 @@ func TestF16Precision(t *testing.T) {
 	// Canvas-scale coordinates that f16 cannot hold exactly.
 	m.Meshes[0].Positions = []float32{100.123, 200.456, 517.77, 201.01, 517.5, 611.3, 99.99, 640.2}
 	m.Meshes[0].UVs = []float32{0.1, 0.2, 0.3, 0.4, 0.55, 0.66, 0.777, 0.999}
-	got, err := Load(mustWrite(t, m, &WriteOptions{Codec: CodecF16}))
+	got, err := Load(mustWrite(t, m, &p2lrt.WriteOptions{Codec: p2lrt.CodecF16}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,14 +195,14 @@ func TestF16Precision(t *testing.T) {
 		t.Errorf("exactly representable warp points changed: %s", d)
 	}
 	// The f16 file is smaller and re-writes identically.
-	f16 := mustWrite(t, got, &WriteOptions{Codec: CodecF16})
+	f16 := mustWrite(t, got, &p2lrt.WriteOptions{Codec: p2lrt.CodecF16})
 	if len(f16) >= len(mustWrite(t, m, nil)) {
 		t.Error("f16 file not smaller")
 	}
 	if maxPos == 0 || maxUV == 0 {
 		t.Error("test values were exact; the codec was not exercised")
 	}
-	if !bytes.Equal(f16, mustWrite(t, m, &WriteOptions{Codec: CodecF16})) {
+	if !bytes.Equal(f16, mustWrite(t, m, &p2lrt.WriteOptions{Codec: p2lrt.CodecF16})) {
 		t.Error("f16 rewrite differs")
 	}
 }

@@ -3,11 +3,13 @@ package p2l
 import (
 	"math"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func behaviorModel() *Model {
-	return &Model{
-		Parameters: []Parameter{
+	return &Model{file: &file{
+		Parameters: []p2lrt.Parameter{
 			{ID: "ParamEyeLOpen", Min: 0, Max: 1, Default: 1},
 			{ID: "mouth", Min: 0, Max: 2},
 			{ID: "breath", Min: 0, Max: 1},
@@ -17,11 +19,11 @@ func behaviorModel() *Model {
 		},
 		// The roles as the editor writes them for the standard parameters
 		// present; the behaviors read nothing but these.
-		Roles: []Role{
+		Roles: []p2lrt.Role{
 			{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{1}}, {Name: "Breath", Parameters: []int{2}},
 			{Name: "AngleX", Parameters: []int{3}}, {Name: "AngleZ", Parameters: []int{4}}, {Name: "EyeBallX", Parameters: []int{5}},
 		},
-	}
+	}}
 }
 
 // xorshift32 is the reference runtime's blink generator (behavior.rs
@@ -175,8 +177,8 @@ func TestBreath(t *testing.T) {
 // settings are the ones used.
 func TestBehaviorsOneByOne(t *testing.T) {
 	m := behaviorModel()
-	m.Canvas = Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
-	m.Draw = DrawGroup{Part: -1}
+	m.Canvas = p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
+	m.Draw = p2lrt.DrawGroup{Part: -1}
 	const dt = 1.0 / 64 // exact in float32
 	// moved runs 1 s of updates with only b on and returns which
 	// parameters left their default at some frame.
@@ -277,8 +279,8 @@ func TestBehaviorsOneByOne(t *testing.T) {
 // ones, within 2–6 s either way).
 func TestDefaultBehaviors(t *testing.T) {
 	m := behaviorModel()
-	m.Canvas = Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
-	m.Draw = DrawGroup{Part: -1}
+	m.Canvas = p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
+	m.Draw = p2lrt.DrawGroup{Part: -1}
 	r := m.NewRig()
 	if r.Behaviors() != BehaviorBlink|BehaviorBreath {
 		t.Fatalf("a new rig's behaviors: %b, want blink and breath", r.Behaviors())
@@ -324,14 +326,14 @@ func TestDefaultBehaviors(t *testing.T) {
 func TestBehaviorRolesOnly(t *testing.T) {
 	ids := []string{"ParamEyeLOpen", "ParamEyeROpen", "ParamMouthOpenY", "ParamBreath", "ParamAngleX", "ParamAngleY",
 		"ParamAngleZ", "ParamBodyAngleX", "ParamEyeBallX", "ParamEyeBallY", "ParamMouthForm"}
-	m := &Model{Canvas: Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}
+	m := &Model{file: &file{Canvas: p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
 	for _, id := range ids {
-		p := Parameter{ID: id, Min: -1, Max: 1}
+		p := p2lrt.Parameter{ID: id, Min: -1, Max: 1}
 		switch id {
 		case "ParamEyeLOpen", "ParamEyeROpen":
-			p = Parameter{ID: id, Min: 0, Max: 1, Default: 1}
+			p = p2lrt.Parameter{ID: id, Min: 0, Max: 1, Default: 1}
 		case "ParamMouthOpenY":
-			p = Parameter{ID: id, Min: 0, Max: 1}
+			p = p2lrt.Parameter{ID: id, Min: 0, Max: 1}
 		}
 		m.Parameters = append(m.Parameters, p)
 	}
@@ -363,14 +365,14 @@ func TestBehaviorRolesOnly(t *testing.T) {
 	}
 	// Roles for all but ParamEyeROpen, EyeBlink and AngleX split over two
 	// records each: every listed parameter moves, the unlisted one does not.
-	m2 := *m
-	m2.Roles = []Role{
+	m2 := m.Clone()
+	m2.Roles = []p2lrt.Role{
 		{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{2}},
 		{Name: "Breath", Parameters: []int{3}}, {Name: "AngleX", Parameters: []int{4}}, {Name: "AngleY", Parameters: []int{5}},
 		{Name: "AngleZ", Parameters: []int{6}}, {Name: "BodyAngleX", Parameters: []int{7}}, {Name: "EyeBallX", Parameters: []int{8}},
 		{Name: "AngleX", Parameters: []int{9}}, // EyeBallY as a second AngleX record
 	}
-	got := run(&m2)
+	got := run(m2)
 	for i, id := range ids {
 		want := i != 1 // ParamEyeROpen has no role
 		if got[id] != want {

@@ -9,6 +9,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/evalfloor"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // benchPose puts every parameter of a grid axis the fraction f of the way
@@ -19,7 +20,7 @@ func benchPose(m *p2l.Model, f float32) []float32 {
 	for i, p := range m.Parameters {
 		v[i] = p.Default
 	}
-	set := func(axes []p2l.Axis) {
+	set := func(axes []p2lrt.Axis) {
 		for _, a := range axes {
 			if len(a.Keys) > 1 {
 				v[a.Parameter] = a.Keys[0] + (a.Keys[1]-a.Keys[0])*f
@@ -110,13 +111,15 @@ func evaluatePoses(m *p2l.Model, worst bool) [2][]float32 {
 // BenchmarkEvaluate evaluates the character-scale synthetic model (120
 // meshes, 8640 vertices, 56 deformers, 48 parameters, blend shapes, glue)
 // at a typical animated pose (see animatedPose).
-func BenchmarkEvaluate(b *testing.B) { runEvaluate(b, synth.Character(1), false) }
+func BenchmarkEvaluate(b *testing.B) { runEvaluate(b, p2l.ModelForTest(synth.Character(1)), false) }
 
 // BenchmarkEvaluateAllCorners is the worst case of the same model: every
 // grid parameter lies between two grid keys, so every grid blends all its
 // cells, and moves from one evaluation to the next, so every deformer and
 // mesh is recomputed.
-func BenchmarkEvaluateAllCorners(b *testing.B) { runEvaluate(b, synth.Character(1), true) }
+func BenchmarkEvaluateAllCorners(b *testing.B) {
+	runEvaluate(b, p2l.ModelForTest(synth.Character(1)), true)
+}
 
 // BenchmarkEvaluateScaling evaluates the worst case with 1×, 4× and 16× the
 // vertices (same meshes, deformers and parameters): time should grow
@@ -124,7 +127,7 @@ func BenchmarkEvaluateAllCorners(b *testing.B) { runEvaluate(b, synth.Character(
 func BenchmarkEvaluateScaling(b *testing.B) {
 	for _, k := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("%dx", k), func(b *testing.B) {
-			runEvaluate(b, synth.Generate(synth.Options{Seed: 1, VerticesPerMesh: 72 * k}), true)
+			runEvaluate(b, p2l.ModelForTest(synth.Generate(synth.Options{Seed: 1, VerticesPerMesh: 72 * k})), true)
 		})
 	}
 }
@@ -138,7 +141,7 @@ var floorSink float64
 func BenchmarkFloor(b *testing.B) {
 	for _, k := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("%dx", k), func(b *testing.B) {
-			m := synth.Generate(synth.Options{Seed: 1, VerticesPerMesh: 72 * k})
+			m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 1, VerticesPerMesh: 72 * k}))
 			buf := make([]float32, evalfloor.KeyformBytes(m, benchPose(m, 0.5))/4)
 			for i := range buf {
 				buf[i] = float32(i & 1023)
@@ -172,7 +175,7 @@ func BenchmarkFloor(b *testing.B) {
 // key, two between keys) and writes the evaluated vertices once (8 bytes
 // per vertex). Deformer, parameter and index data are not counted, so it
 // is a lower bound.
-func BenchmarkEvaluateFloor(b *testing.B) { runEvaluateFloor(b, synth.Character(1)) }
+func BenchmarkEvaluateFloor(b *testing.B) { runEvaluateFloor(b, p2l.ModelForTest(synth.Character(1))) }
 
 // BenchmarkEvaluateDefault evaluates the default character (assets/) at
 // the typical animated pose of BenchmarkEvaluate: a real model, whose head
@@ -215,7 +218,7 @@ func runEvaluateFloor(b *testing.B, m *p2l.Model) {
 // BenchmarkEvaluateUnchanged evaluates the character again with unchanged
 // inputs (a paused or fully idle rig): the results are kept.
 func BenchmarkEvaluateUnchanged(b *testing.B) {
-	m := synth.Character(1)
+	m := p2l.ModelForTest(synth.Character(1))
 	r := m.NewRig()
 	r.SetParameterValues(animatedPose(m, 0))
 	r.Evaluate()
@@ -230,7 +233,7 @@ func BenchmarkEvaluateUnchanged(b *testing.B) {
 // model of BenchmarkEvaluate; compare its cpu-ns/op with that benchmark's
 // in the same run.
 func BenchmarkOutputCheck(b *testing.B) {
-	m := synth.Character(1)
+	m := p2l.ModelForTest(synth.Character(1))
 	r := m.NewRig()
 	r.SetParameterValues(animatedPose(m, 0))
 	r.Evaluate()

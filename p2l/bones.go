@@ -1,5 +1,7 @@
 package p2l
 
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+
 // This file runs the arcs of the BONE chunk at hook H2 (exact links,
 // FeatureExactLinks): a rotation deformer whose pivot is keyed on one
 // parameter with every key on one circle moves between adjacent keys along
@@ -19,12 +21,12 @@ type arcRun struct {
 // returns nil when the arc cannot apply: not a rotation deformer, no grid
 // axis on the arc's parameter, fewer than two keys, or a key without a
 // keyform (a missing cell would be the zero keyform, not on the circle).
-func newArcRun(m *Model, arc Arc) *arcRun {
+func newArcRun(m *Model, arc p2lrt.Arc) *arcRun {
 	if arc.Deformer < 0 || arc.Deformer >= len(m.Deformers) {
 		return nil
 	}
 	d := &m.Deformers[arc.Deformer]
-	if d.Kind != RotationDeformer || d.Rotation == nil || d.Rotation.Keyforms == nil {
+	if d.Kind != p2lrt.RotationDeformer || d.Rotation == nil || d.Rotation.Keyforms == nil {
 		return nil
 	}
 	g := d.Rotation.Keyforms

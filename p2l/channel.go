@@ -1,16 +1,20 @@
 package p2l
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // numChannelIDs is the number of channel identifiers the format defines.
-const numChannelIDs = int(ChannelGlueIntensity) + 1
+const numChannelIDs = int(p2lrt.ChannelGlueIntensity) + 1
 
 // cchan is one channel prepared for evaluation.
 type cchan struct {
-	id   ChannelID
-	kind ChannelKind
+	id   p2lrt.ChannelID
+	kind p2lrt.ChannelKind
 	g    cgrid
-	vals []ChannelValue
+	vals []p2lrt.ChannelValue
 }
 
 // chanSet holds an object's channels by identifier; at[id] is −1 when the
@@ -20,7 +24,7 @@ type chanSet struct {
 	list []cchan
 }
 
-func compileChannels(chs []Channel, nparams int, snap float32) (chanSet, error) {
+func compileChannels(chs []p2lrt.Channel, nparams int, snap float32) (chanSet, error) {
 	var s chanSet
 	for i := range s.at {
 		s.at[i] = -1
@@ -29,7 +33,7 @@ func compileChannels(chs []Channel, nparams int, snap float32) (chanSet, error) 
 		if int(ch.ID) >= numChannelIDs {
 			return s, fmt.Errorf("channel %d: unknown channel id %d", i, ch.ID)
 		}
-		if ch.Kind > ChannelFlag {
+		if ch.Kind > p2lrt.ChannelFlag {
 			return s, fmt.Errorf("channel %d: unknown kind %d", i, ch.Kind)
 		}
 		if ch.Grid == nil {
@@ -39,7 +43,7 @@ func compileChannels(chs []Channel, nparams int, snap float32) (chanSet, error) 
 		if err != nil {
 			return s, fmt.Errorf("channel %d: %w", i, err)
 		}
-		vals := make([]ChannelValue, len(ch.Grid.Cells))
+		vals := make([]p2lrt.ChannelValue, len(ch.Grid.Cells))
 		for c := range ch.Grid.Cells {
 			vals[c] = ch.Grid.Cells[c].Value
 		}
@@ -56,7 +60,7 @@ func compileChannels(chs []Channel, nparams int, snap float32) (chanSet, error) 
 // channels blend multilinearly (a missing cell contributes zero); flag
 // channels take the cell at the key not above the value on every axis.
 // ok is false when the set has no such channel.
-func (s *chanSet) value(id ChannelID, cur []float32, scratch []corner) (v [3]float64, ok bool) {
+func (s *chanSet) value(id p2lrt.ChannelID, cur []float32, scratch []corner) (v [3]float64, ok bool) {
 	i := s.at[id]
 	if i < 0 {
 		return v, false
@@ -68,7 +72,7 @@ func (s *chanSet) value(id ChannelID, cur []float32, scratch []corner) (v [3]flo
 // a flag channel whose cell is missing: the value before it stays (eval.rs
 // apply_channels).
 func (ch *cchan) eval(cur []float32, scratch []corner) (v [3]float64, ok bool) {
-	if ch.kind == ChannelFlag {
+	if ch.kind == p2lrt.ChannelFlag {
 		c := ch.g.flagCell(cur)
 		if c < 0 {
 			return v, false
@@ -90,7 +94,7 @@ func (ch *cchan) eval(cur []float32, scratch []corner) (v [3]float64, ok bool) {
 }
 
 // scalar evaluates a scalar channel, or returns def when absent.
-func (s *chanSet) scalar(id ChannelID, def float32, cur []float32, scratch []corner) float64 {
+func (s *chanSet) scalar(id p2lrt.ChannelID, def float32, cur []float32, scratch []corner) float64 {
 	if v, ok := s.value(id, cur, scratch); ok {
 		return v[0]
 	}
@@ -98,7 +102,7 @@ func (s *chanSet) scalar(id ChannelID, def float32, cur []float32, scratch []cor
 }
 
 // color evaluates a color channel, or returns def when absent.
-func (s *chanSet) color(id ChannelID, def Color, cur []float32, scratch []corner) [3]float64 {
+func (s *chanSet) color(id p2lrt.ChannelID, def p2lrt.Color, cur []float32, scratch []corner) [3]float64 {
 	if v, ok := s.value(id, cur, scratch); ok {
 		return v
 	}

@@ -1,6 +1,10 @@
 package p2l
 
-import "math"
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file is the clip player: up to MaxLayers layers, each playing one
 // clip at a time with a priority, the clips it replaced fading out under
@@ -105,7 +109,7 @@ type clipInfo struct {
 	// curveFade is indexed like Clip.Curves: the first CEXT fade record of
 	// each curve (clip.rs finds the first), Curve −1 where none; a negative
 	// fade time in it means the clip's.
-	curveFade []CurveFade
+	curveFade []p2lrt.CurveFade
 	hasOwn    bool // some curve has a fade record
 	scan      bool // some curve's end times decrease: find segments by a scan
 	blink     int  // index into TargetCurves of the blink effect, or −1
@@ -138,7 +142,7 @@ type clipDecimals struct {
 }
 
 // newClipDecimals returns the decimals of clip c.
-func newClipDecimals(c *Clip, inf *clipInfo) *clipDecimals {
+func newClipDecimals(c *p2lrt.Clip, inf *clipInfo) *clipDecimals {
 	n := 0
 	for k := range c.Curves {
 		n += len(c.Curves[k].Curve.Segments) + 1
@@ -147,7 +151,7 @@ func newClipDecimals(c *Clip, inf *clipInfo) *clipDecimals {
 		n += len(c.TargetCurves[k].Curve.Segments) + 1
 	}
 	flat := make([]float64, 0, n)
-	times := func(cv *Curve) []float64 {
+	times := func(cv *p2lrt.Curve) []float64 {
 		at := len(flat)
 		flat = append(flat, decimal32(cv.Start.T))
 		for i := range cv.Segments {
@@ -235,14 +239,14 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 		inf.blink, inf.lip = -1, -1
 		inf.longestOut = float64(clipFade(c.FadeOut))
 		for k := range c.Curves {
-			inf.scan = inf.scan || c.Curves[k].Curve.decreasing()
+			inf.scan = inf.scan || curveDecreasing(&c.Curves[k].Curve)
 		}
 		for k, tc := range c.TargetCurves {
-			inf.scan = inf.scan || tc.Curve.decreasing()
+			inf.scan = inf.scan || curveDecreasing(&tc.Curve)
 			switch tc.Target {
-			case TargetBlink:
+			case p2lrt.TargetBlink:
 				inf.blink = k
-			case TargetLipSync:
+			case p2lrt.TargetLipSync:
 				inf.lip = k
 			}
 			if tc.FadeOut >= 0 {
@@ -250,9 +254,9 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 			}
 		}
 		if len(c.CurveFades) > 0 {
-			inf.curveFade = make([]CurveFade, len(c.Curves))
+			inf.curveFade = make([]p2lrt.CurveFade, len(c.Curves))
 			for k := range inf.curveFade {
-				inf.curveFade[k] = CurveFade{Curve: -1, FadeIn: -1, FadeOut: -1}
+				inf.curveFade[k] = p2lrt.CurveFade{Curve: -1, FadeIn: -1, FadeOut: -1}
 			}
 			for _, f := range c.CurveFades {
 				if f.Curve < 0 || f.Curve >= len(c.Curves) {
@@ -676,7 +680,7 @@ func loopTime(t, lap float64) float64 {
 // fires those at time 0; after a lap the window starts before the new
 // lap, so the events at the end of the lap just passed are skipped that
 // update (a framework quirk); clips fading out fire too.
-func (p *clipPlayer) fireCubism(layer int, e *clipEntry, c *Clip, d *clipDecimals) {
+func (p *clipPlayer) fireCubism(layer int, e *clipEntry, c *p2lrt.Clip, d *clipDecimals) {
 	before, upTo := e.lastCheck-e.start, p.now-e.start
 	for k, ev := range c.Events {
 		if at := d.events[k]; at > before && at <= upTo {
@@ -713,7 +717,7 @@ func (p *clipPlayer) layerFinished(layer int) bool {
 // each event once per lap passed (each event once when more than
 // maxEventLaps laps passed in one update), a one-shot clip stops at its
 // end; the first update fires the events at time 0 too.
-func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip) {
+func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *p2lrt.Clip) {
 	from, to := e.fired, e.time
 	e.fired = e.time
 	if len(c.Events) == 0 || !(to > from) {
@@ -752,7 +756,7 @@ func (p *clipPlayer) fireEvents(layer int, e *clipEntry, c *Clip) {
 	}
 }
 
-func (p *clipPlayer) emit(layer, clip int, ev Event) {
+func (p *clipPlayer) emit(layer, clip int, ev p2lrt.Event) {
 	p.events = append(p.events, FiredEvent{Value: ev.Value, Layer: layer, Clip: clip, Time: ev.Time})
 }
 
@@ -821,9 +825,9 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 		}
 		var v float64
 		if p.cubism {
-			v = pc.Curve.valueCubism(t, inf.dec.curve[k], inf.scan, p.loopEnd(c, inf.dec))
+			v = curveValueCubism(&pc.Curve, t, inf.dec.curve[k], inf.scan, p.loopEnd(c, inf.dec))
 		} else {
-			v = float64(pc.value(t, a, inf.scan))
+			v = float64(curveValueIn(&pc.Curve, t, a, inf.scan))
 		}
 		if hasBlink && p.isEffect(p.blinkP, p.isBlink, pi) {
 			v = a.r(v * blink)
@@ -881,7 +885,7 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 	for k := range c.TargetCurves {
 		tc := &c.TargetCurves[k]
 		switch tc.Target {
-		case TargetPartOpacity:
+		case p2lrt.TargetPartOpacity:
 			if tc.Part < 0 || tc.Part >= len(out.partOpacity) {
 				continue
 			}
@@ -892,7 +896,7 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 			} else {
 				out.partOpacity[tc.Part] = unitOpacity(float32(p.targetValue(e, k)))
 			}
-		case TargetModelOpacity:
+		case p2lrt.TargetModelOpacity:
 			out.modelOpacity = unitOpacity(float32(p.targetValue(e, k)))
 		}
 	}
@@ -903,15 +907,15 @@ func (p *clipPlayer) targetValue(e *clipEntry, k int) float64 {
 	c := &p.model.Clips[e.clip]
 	inf := &p.info[e.clip]
 	if p.cubism {
-		return c.TargetCurves[k].Curve.valueCubism(e.t, inf.dec.target[k], inf.scan, p.loopEnd(c, inf.dec))
+		return curveValueCubism(&c.TargetCurves[k].Curve, e.t, inf.dec.target[k], inf.scan, p.loopEnd(c, inf.dec))
 	}
-	return float64(c.TargetCurves[k].value(e.t, p.a, inf.scan))
+	return float64(curveValueIn(&c.TargetCurves[k].Curve, e.t, p.a, inf.scan))
 }
 
 // loopEnd is the end of the end-correction segment of a Cubism looping
 // clip (duration + 1/Fps, cubismmotion.ts evaluateCurve's isCorrection),
 // 0 for a one-shot clip (no correction).
-func (p *clipPlayer) loopEnd(c *Clip, d *clipDecimals) float64 {
+func (p *clipPlayer) loopEnd(c *p2lrt.Clip, d *clipDecimals) float64 {
 	if !c.Loop {
 		return 0
 	}
@@ -941,7 +945,7 @@ func (p *clipPlayer) isEffect(role []int, in []bool, pi int) bool {
 // weighted by the clip weight w (reference), or, for Cubism, pulling them
 // to the effect value by w (v + (effect − v)·w) for the role's first
 // maxEffectIDs parameters.
-func (p *clipPlayer) effectWithoutCurve(values []float32, c *Clip, role []int, w, effect float64, blink bool) {
+func (p *clipPlayer) effectWithoutCurve(values []float32, c *p2lrt.Clip, role []int, w, effect float64, blink bool) {
 	a := p.a
 	for k, pi := range role {
 		if p.cubism && k >= maxEffectIDs {
@@ -971,7 +975,7 @@ func unitOpacity(v float32) float32 {
 	return min(max(v, 0), 1)
 }
 
-func clipHasCurve(c *Clip, param int) bool {
+func clipHasCurve(c *p2lrt.Clip, param int) bool {
 	for k := range c.Curves {
 		if c.Curves[k].Parameter == param {
 			return true

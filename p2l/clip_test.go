@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // easeSine is Cubism's CubismMath::GetEasingSine, written out here for the
@@ -19,22 +21,22 @@ func easeSine(x float64) float64 {
 	return 0.5 - 0.5*math.Cos(math.Pi*x)
 }
 
-func constCurve(p int, v float32) ParameterCurve {
-	return ParameterCurve{Parameter: p, Curve: Curve{Start: Point{0, v}, Segments: []Segment{{Kind: SegmentLinear, End: Point{10, v}}}}}
+func constCurve(p int, v float32) p2lrt.ParameterCurve {
+	return p2lrt.ParameterCurve{Parameter: p, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: v}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 10, V: v}}}}}
 }
 
 // clipModel: parameters a, b, eye (EyeBlink role), mouth (LipSync role),
 // two parts.
-func clipModel(clips ...Clip) *Model {
-	return &Model{
-		Parameters: []Parameter{
+func clipModel(clips ...p2lrt.Clip) *Model {
+	return &Model{file: &file{
+		Parameters: []p2lrt.Parameter{
 			{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100},
 			{ID: "eye", Min: 0, Max: 1, Default: 1}, {ID: "mouth", Min: 0, Max: 1},
 		},
-		Parts: []Part{{ID: "p0"}, {ID: "p1"}},
-		Roles: []Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}},
+		Parts: []p2lrt.Part{{ID: "p0"}, {ID: "p1"}},
+		Roles: []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}},
 		Clips: clips,
-	}
+	}}
 }
 
 func newTestPlayer(m *Model) *clipPlayer {
@@ -59,7 +61,7 @@ func clipFrame(p *clipPlayer, base []float32, dt float64) ([]float32, clipOutput
 // fade-out = 1 − ease(fading/fadeOut).
 
 func TestClipFadeIn(t *testing.T) {
-	m := clipModel(Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1, Curves: []ParameterCurve{constCurve(0, 10)}})
+	m := clipModel(p2lrt.Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1, Curves: []p2lrt.ParameterCurve{constCurve(0, 10)}})
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
@@ -79,8 +81,8 @@ func TestClipFadeIn(t *testing.T) {
 // TestClipFirstUpdateAdvances: the first update after Play samples the clip
 // at t = dt (the reference advances before sampling; Cubism samples t = 0).
 func TestClipFirstUpdateAdvances(t *testing.T) {
-	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{1, 10}}}}}
-	m := clipModel(Clip{ID: "ramp", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}})
+	ramp := p2lrt.ParameterCurve{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 10}}}}}
+	m := clipModel(p2lrt.Clip{ID: "ramp", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{ramp}})
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	if e := p.current(0); e == nil || e.t != 0 {
@@ -99,8 +101,8 @@ func TestClipFirstUpdateAdvances(t *testing.T) {
 // its fade-out has passed.
 func TestClipCrossfade(t *testing.T) {
 	m := clipModel(
-		Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 0.5, Curves: []ParameterCurve{constCurve(0, 10)}},
-		Clip{ID: "B", Duration: 10, Loop: true, FadeIn: 1, FadeOut: 1, Curves: []ParameterCurve{constCurve(0, 20)}},
+		p2lrt.Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 0.5, Curves: []p2lrt.ParameterCurve{constCurve(0, 10)}},
+		p2lrt.Clip{ID: "B", Duration: 10, Loop: true, FadeIn: 1, FadeOut: 1, Curves: []p2lrt.ParameterCurve{constCurve(0, 20)}},
 	)
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
@@ -128,7 +130,7 @@ func TestClipCrossfade(t *testing.T) {
 		t.Errorf("%d entries after A faded out, want 1", n)
 	}
 	// A fade-out of 0 drops the clip at once.
-	p = newTestPlayer(clipModel(Clip{ID: "C", Duration: 10, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{constCurve(0, 10)}}))
+	p = newTestPlayer(clipModel(p2lrt.Clip{ID: "C", Duration: 10, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{constCurve(0, 10)}}))
 	p.play(0, 0, 0)
 	clipFrame(p, base, 0.125)
 	p.stop(0)
@@ -141,8 +143,8 @@ func TestClipCrossfade(t *testing.T) {
 // moment it was replaced, however quickly the switches come.
 func TestClipRapidSwitch(t *testing.T) {
 	m := clipModel(
-		Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 1, Curves: []ParameterCurve{constCurve(0, 10)}},
-		Clip{ID: "B", Duration: 10, Loop: true, FadeIn: 1, FadeOut: 1, Curves: []ParameterCurve{constCurve(0, 20)}},
+		p2lrt.Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 1, Curves: []p2lrt.ParameterCurve{constCurve(0, 10)}},
+		p2lrt.Clip{ID: "B", Duration: 10, Loop: true, FadeIn: 1, FadeOut: 1, Curves: []p2lrt.ParameterCurve{constCurve(0, 20)}},
 	)
 	p := newTestPlayer(m)
 	base := []float32{0, 0, 1, 0}
@@ -163,9 +165,9 @@ func TestClipRapidSwitch(t *testing.T) {
 // TestClipPerCurveFadeOutOutlasts: a clip fading out stays while a curve's
 // own fade-out outlasts the clip's, and that curve keeps its own weight.
 func TestClipPerCurveFadeOutOutlasts(t *testing.T) {
-	m := clipModel(Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 0.25,
-		Curves:     []ParameterCurve{constCurve(0, 10), constCurve(1, 10)},
-		CurveFades: []CurveFade{{Curve: 1, FadeIn: -1, FadeOut: 1}}})
+	m := clipModel(p2lrt.Clip{ID: "A", Duration: 10, Loop: true, FadeIn: 0, FadeOut: 0.25,
+		Curves:     []p2lrt.ParameterCurve{constCurve(0, 10), constCurve(1, 10)},
+		CurveFades: []p2lrt.CurveFade{{Curve: 1, FadeIn: -1, FadeOut: 1}}})
 	p := newTestPlayer(m)
 	base := []float32{0, 0, 1, 0}
 	p.play(0, 0, 1)
@@ -189,8 +191,8 @@ func TestClipPerCurveFadeOutOutlasts(t *testing.T) {
 
 func TestClipPriorities(t *testing.T) {
 	m := clipModel(
-		Clip{ID: "once", Duration: 0.5, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{constCurve(0, 1)}},
-		Clip{ID: "other", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{constCurve(0, 2)}},
+		p2lrt.Clip{ID: "once", Duration: 0.5, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{constCurve(0, 1)}},
+		p2lrt.Clip{ID: "other", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{constCurve(0, 2)}},
 	)
 	p := newTestPlayer(m)
 	base := []float32{0, 0, 1, 0}
@@ -226,9 +228,9 @@ func TestClipPriorities(t *testing.T) {
 // (the reference's local_time), so keys after the duration never show; a
 // looping clip wraps.
 func TestClipOneShotClamp(t *testing.T) {
-	ramp := ParameterCurve{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{2, 20}}}}}
-	m := clipModel(Clip{ID: "once", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}},
-		Clip{ID: "loop", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{ramp}})
+	ramp := p2lrt.ParameterCurve{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 2, V: 20}}}}}
+	m := clipModel(p2lrt.Clip{ID: "once", Duration: 1, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{ramp}},
+		p2lrt.Clip{ID: "loop", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{ramp}})
 	for c, want := range []float64{10, 2.5} { // at 1.25 s: clamped to 1 s; wrapped to 0.25 s
 		p := newTestPlayer(m)
 		p.play(0, c, 0)
@@ -244,8 +246,8 @@ func TestClipOneShotClamp(t *testing.T) {
 
 func TestClipLayers(t *testing.T) {
 	m := clipModel(
-		Clip{ID: "base", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{constCurve(0, 10), constCurve(1, 4)}},
-		Clip{ID: "over", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []ParameterCurve{constCurve(0, 30)}},
+		p2lrt.Clip{ID: "base", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{constCurve(0, 10), constCurve(1, 4)}},
+		p2lrt.Clip{ID: "over", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{constCurve(0, 30)}},
 	)
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
@@ -260,8 +262,8 @@ func TestClipLayers(t *testing.T) {
 }
 
 func TestClipEvents(t *testing.T) {
-	m := clipModel(Clip{ID: "loop", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0,
-		Events: []Event{{0, "start"}, {0.5, "mid"}, {1, "end"}}})
+	m := clipModel(p2lrt.Clip{ID: "loop", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0,
+		Events: []p2lrt.Event{{Time: 0, Value: "start"}, {Time: 0.5, Value: "mid"}, {Time: 1, Value: "end"}}})
 	p := newTestPlayer(m)
 	p.play(2, 0, 1)
 	base := []float32{0, 0, 1, 0}
@@ -317,8 +319,8 @@ func TestClipEvents(t *testing.T) {
 // (the reference fires the current clip's only; Cubism fires every queued
 // motion's).
 func TestClipEventsOfThePlayingClipOnly(t *testing.T) {
-	m := clipModel(Clip{ID: "A", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{0.5, "a"}}},
-		Clip{ID: "B", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []Event{{0.75, "b"}}})
+	m := clipModel(p2lrt.Clip{ID: "A", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []p2lrt.Event{{Time: 0.5, Value: "a"}}},
+		p2lrt.Clip{ID: "B", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 1, Events: []p2lrt.Event{{Time: 0.75, Value: "b"}}})
 	p := newTestPlayer(m)
 	base := []float32{0, 0, 1, 0}
 	p.play(0, 0, 0)
@@ -337,8 +339,8 @@ func TestClipEventsOfThePlayingClipOnly(t *testing.T) {
 }
 
 func TestClipSeekKeepsFadeIn(t *testing.T) {
-	m := clipModel(Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1,
-		Curves: []ParameterCurve{{Parameter: 0, Curve: Curve{Start: Point{0, 0}, Segments: []Segment{{Kind: SegmentLinear, End: Point{10, 100}}}}}}})
+	m := clipModel(p2lrt.Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1,
+		Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 10, V: 100}}}}}}})
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
@@ -352,18 +354,18 @@ func TestClipSeekKeepsFadeIn(t *testing.T) {
 }
 
 func TestClipEffectsAndOpacity(t *testing.T) {
-	blink := TargetCurve{Target: TargetBlink, Part: -1, Curve: Curve{Start: Point{0, 0.5}}}
-	lip := TargetCurve{Target: TargetLipSync, Part: -1, Curve: Curve{Start: Point{0, 0.25}}}
-	partOp := TargetCurve{Target: TargetPartOpacity, Part: 1, Curve: Curve{Start: Point{0, 0.3}}}
-	modelOp := TargetCurve{Target: TargetModelOpacity, Part: -1, Curve: Curve{Start: Point{0, 1.6}}}
+	blink := p2lrt.TargetCurve{Target: p2lrt.TargetBlink, Part: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0.5}}}
+	lip := p2lrt.TargetCurve{Target: p2lrt.TargetLipSync, Part: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0.25}}}
+	partOp := p2lrt.TargetCurve{Target: p2lrt.TargetPartOpacity, Part: 1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0.3}}}
+	modelOp := p2lrt.TargetCurve{Target: p2lrt.TargetModelOpacity, Part: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 1.6}}}
 	m := clipModel(
 		// Own curves for eye and mouth: the effects act on the curve values.
-		Clip{ID: "own", Duration: 1, Loop: true, FadeIn: 1, FadeOut: 1,
-			Curves:       []ParameterCurve{constCurve(2, 0.8), constCurve(3, 0.5)},
-			TargetCurves: []TargetCurve{blink, lip, partOp, modelOp}},
+		p2lrt.Clip{ID: "own", Duration: 1, Loop: true, FadeIn: 1, FadeOut: 1,
+			Curves:       []p2lrt.ParameterCurve{constCurve(2, 0.8), constCurve(3, 0.5)},
+			TargetCurves: []p2lrt.TargetCurve{blink, lip, partOp, modelOp}},
 		// No own curves: the effects act on the current value by the weight.
-		Clip{ID: "none", Duration: 1, Loop: true, FadeIn: 1, FadeOut: 1,
-			TargetCurves: []TargetCurve{blink, lip}},
+		p2lrt.Clip{ID: "none", Duration: 1, Loop: true, FadeIn: 1, FadeOut: 1,
+			TargetCurves: []p2lrt.TargetCurve{blink, lip}},
 	)
 	base := []float32{0, 0, 1, 0.1}
 	p := newTestPlayer(m)
@@ -394,9 +396,9 @@ func TestClipEffectsAndOpacity(t *testing.T) {
 }
 
 func TestClipCurveFades(t *testing.T) {
-	m := clipModel(Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1,
-		Curves:     []ParameterCurve{constCurve(0, 10), constCurve(1, 10)},
-		CurveFades: []CurveFade{{Curve: 1, FadeIn: 0.5, FadeOut: -1}}})
+	m := clipModel(p2lrt.Clip{ID: "A", Duration: 10, FadeIn: 1, FadeOut: 1,
+		Curves:     []p2lrt.ParameterCurve{constCurve(0, 10), constCurve(1, 10)},
+		CurveFades: []p2lrt.CurveFade{{Curve: 1, FadeIn: 0.5, FadeOut: -1}}})
 	p := newTestPlayer(m)
 	p.play(0, 0, 1)
 	base := []float32{0, 0, 1, 0}
@@ -417,9 +419,9 @@ func TestClipHostileTimes(t *testing.T) {
 	for _, d := range []float32{math.SmallestNonzeroFloat32, 1e-13, 1e-6, 1, 1e7, math.MaxFloat32} {
 		for _, fade := range []float32{0, 1e-30, 1, 1e38} {
 			for _, loop := range []bool{false, true} {
-				c := Clip{ID: "c", Duration: d, Loop: loop, FadeIn: fade, FadeOut: fade,
-					Curves: []ParameterCurve{{Parameter: 0, Curve: Curve{Start: Point{0, 1}, Segments: []Segment{{Kind: SegmentLinear, End: Point{d, 5}}}}}},
-					Events: []Event{{0, "a"}, {d / 2, "b"}}}
+				c := p2lrt.Clip{ID: "c", Duration: d, Loop: loop, FadeIn: fade, FadeOut: fade,
+					Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 1}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: d, V: 5}}}}}},
+					Events: []p2lrt.Event{{Time: 0, Value: "a"}, {Time: d / 2, Value: "b"}}}
 				p := newTestPlayer(clipModel(c))
 				p.play(0, 0, 0)
 				for _, dt := range []float64{1e-300, 1000, 2e-13, 3600, 2e-13, 1e-9, 0.5} {

@@ -1,6 +1,10 @@
 package p2l
 
-import "math"
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file is how PlaybackCubism models write parameter values: as the
 // Cubism framework's CubismModel (cubismmodel.ts setParameterValueByIndex,
@@ -20,7 +24,7 @@ import "math"
 // cubismLimit is the framework's stored value of parameter p for v
 // (getParameterClampValue, in float64): v clamped to [Min, Max]. A NaN v
 // (which the framework would store) gives the parameter's default.
-func cubismLimit(p *Parameter, v float64) float64 {
+func cubismLimit(p *p2lrt.Parameter, v float64) float64 {
 	switch {
 	case math.IsNaN(v):
 		return float64(p.Default)
@@ -35,7 +39,7 @@ func cubismLimit(p *Parameter, v float64) float64 {
 // cubismSet is SetParameterValue(i, v, w): v clamped (cubismLimit), then
 // stored outright for w = 1, else blended into the current value as
 // current·(1 − w) + v·w.
-func cubismSet(params []Parameter, values []float32, i int, v, w float64) {
+func cubismSet(params []p2lrt.Parameter, values []float32, i int, v, w float64) {
 	v = cubismLimit(&params[i], v)
 	if w != 1 {
 		v = float64(values[i])*(1-w) + v*w
@@ -45,6 +49,6 @@ func cubismSet(params []Parameter, values []float32, i int, v, w float64) {
 
 // cubismAdd is AddParameterValue(i, v, w): SetParameterValue(i,
 // current + v·w).
-func cubismAdd(params []Parameter, values []float32, i int, v, w float64) {
+func cubismAdd(params []p2lrt.Parameter, values []float32, i int, v, w float64) {
 	cubismSet(params, values, i, float64(values[i])+v*w, 1)
 }

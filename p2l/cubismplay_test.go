@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The tests of this file check the Cubism framework's rules that
@@ -18,14 +19,14 @@ import (
 
 // cubismClipModel has parameters X, Y in [−100, 100] and Eye in [0, 1]
 // (role EyeBlink), the given clips, and plays as Cubism.
-func cubismClipModel(clips ...p2l.Clip) *p2l.Model {
-	m := &p2l.Model{
-		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
-		Draw:       p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}, {ID: "Y", Min: -100, Max: 100}, {ID: "Eye", Min: 0, Max: 1, Default: 1}},
-		Roles:      []p2l.Role{{Name: "EyeBlink", Parameters: []int{2}}},
+func cubismClipModel(clips ...p2lrt.Clip) *p2l.Model {
+	m := p2l.ModelForTest(&p2lrt.File{
+		Canvas:     p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2lrt.DrawGroup{Part: -1},
+		Parameters: []p2lrt.Parameter{{ID: "X", Min: -100, Max: 100}, {ID: "Y", Min: -100, Max: 100}, {ID: "Eye", Min: 0, Max: 1, Default: 1}},
+		Roles:      []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{2}}},
 		Clips:      clips,
-	}
+	})
 	return m.WithPlayback(p2l.PlaybackCubism)
 }
 
@@ -46,12 +47,12 @@ func near(t *testing.T, what string, got float32, want float64) {
 // fade-out blends from the frame base, its own last value unless the host
 // wrote another, and what it leaves stays.
 func TestCubismOneShotEnd(t *testing.T) {
-	clip := p2l.Clip{ID: "C", Duration: 1, Fps: 30, FadeIn: 0, FadeOut: 0.5,
-		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
-			{Kind: p2l.SegmentStepped, End: p2l.Point{T: 0.4, V: 10}},
-			{Kind: p2l.SegmentStepped, End: p2l.Point{T: 1, V: 10}},
+	clip := p2lrt.Clip{ID: "C", Duration: 1, Fps: 30, FadeIn: 0, FadeOut: 0.5,
+		Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Segments: []p2lrt.Segment{
+			{Kind: p2lrt.SegmentStepped, End: p2lrt.Point{T: 0.4, V: 10}},
+			{Kind: p2lrt.SegmentStepped, End: p2lrt.Point{T: 1, V: 10}},
 		}}}},
-		Events: []p2l.Event{{Time: 0, Value: "start"}}}
+		Events: []p2lrt.Event{{Time: 0, Value: "start"}}}
 	m := cubismClipModel(clip)
 	r := m.NewRig()
 	r.SetBehaviors(0)
@@ -120,9 +121,9 @@ func TestCubismOneShotEnd(t *testing.T) {
 // FadeIn 0.5, steps of 0.125 s after a first update of 0. Each update
 // blends from the last one's result (the frame base).
 func TestCubismLoopShape(t *testing.T) {
-	clip := p2l.Clip{ID: "L", Duration: 1, Fps: 4, Loop: true, FadeIn: 0.5, FadeOut: 0,
-		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
-			{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 8}}}}}}}
+	clip := p2lrt.Clip{ID: "L", Duration: 1, Fps: 4, Loop: true, FadeIn: 0.5, FadeOut: 0,
+		Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Segments: []p2lrt.Segment{
+			{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 8}}}}}}}
 	r := cubismClipModel(clip).NewRig()
 	r.SetBehaviors(0)
 	r.Layer(0).Start(0)
@@ -159,9 +160,9 @@ func TestCubismLoopShape(t *testing.T) {
 // the framework's recursive filter: the older blends from the last
 // update's result, the newer from the older's.
 func TestCubismReplacedFadesOneUpdateLater(t *testing.T) {
-	flat := func(id string, v float32) p2l.Clip {
-		return p2l.Clip{ID: id, Duration: 10, Fps: 30, FadeIn: 0, FadeOut: 1, Curves: []p2l.ParameterCurve{{Parameter: 0,
-			Curve: p2l.Curve{Start: p2l.Point{V: v}, Segments: []p2l.Segment{{End: p2l.Point{T: 10, V: v}}}}}}}
+	flat := func(id string, v float32) p2lrt.Clip {
+		return p2lrt.Clip{ID: id, Duration: 10, Fps: 30, FadeIn: 0, FadeOut: 1, Curves: []p2lrt.ParameterCurve{{Parameter: 0,
+			Curve: p2lrt.Curve{Start: p2lrt.Point{V: v}, Segments: []p2lrt.Segment{{End: p2lrt.Point{T: 10, V: v}}}}}}}
 	}
 	b := flat("B", 20)
 	b.FadeIn = 1
@@ -194,9 +195,9 @@ func TestCubismReplacedFadesOneUpdateLater(t *testing.T) {
 // EyeBlink parameter that has no curve of its own to the effect value by
 // the motion's weight (v + (e − v)·w), where the reference multiplies.
 func TestCubismEffectWithoutCurve(t *testing.T) {
-	clip := p2l.Clip{ID: "E", Duration: 10, Fps: 30, FadeIn: 0.5, FadeOut: 1,
-		TargetCurves: []p2l.TargetCurve{{Target: p2l.TargetBlink, Part: -1, FadeIn: -1, FadeOut: -1,
-			Curve: p2l.Curve{Start: p2l.Point{V: 0.25}, Segments: []p2l.Segment{{End: p2l.Point{T: 10, V: 0.25}}}}}}}
+	clip := p2lrt.Clip{ID: "E", Duration: 10, Fps: 30, FadeIn: 0.5, FadeOut: 1,
+		TargetCurves: []p2lrt.TargetCurve{{Target: p2lrt.TargetBlink, Part: -1, FadeIn: -1, FadeOut: -1,
+			Curve: p2lrt.Curve{Start: p2lrt.Point{V: 0.25}, Segments: []p2lrt.Segment{{End: p2lrt.Point{T: 10, V: 0.25}}}}}}}
 	m := cubismClipModel(clip)
 	r := m.NewRig()
 	r.SetBehaviors(0)
@@ -225,7 +226,7 @@ func TestCubismEffectWithoutCurve(t *testing.T) {
 // 1.125: still 0, opening starts; 1.25: 0.5; 1.375: open (1), next at
 // 1.875.
 func TestCubismBlink(t *testing.T) {
-	m := cubismClipModel(p2l.Clip{ID: "C", Duration: 0.5, Fps: 30, FadeIn: 0, FadeOut: 0})
+	m := cubismClipModel(p2lrt.Clip{ID: "C", Duration: 0.5, Fps: 30, FadeIn: 0, FadeOut: 0})
 	r := m.NewRig()
 	r.SetBehaviors(p2l.BehaviorBlink)
 	s := r.BehaviorSettings()
@@ -256,11 +257,11 @@ func TestCubismBlink(t *testing.T) {
 // 0.5) over the host value and ParamBreath (0.5, 0.5, 3.2345, 1), found by
 // their standard ids (the model has no ROLE records).
 func TestCubismBreath(t *testing.T) {
-	m := (&p2l.Model{
-		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
-		Draw:       p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamBreath", Min: 0, Max: 1}},
-	}).WithPlayback(p2l.PlaybackCubism)
+	m := (p2l.ModelForTest(&p2lrt.File{
+		Canvas:     p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2lrt.DrawGroup{Part: -1},
+		Parameters: []p2lrt.Parameter{{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamBreath", Min: 0, Max: 1}},
+	})).WithPlayback(p2l.PlaybackCubism)
 	r := m.NewRig()
 	r.SetBehaviors(p2l.BehaviorBreath)
 	r.SetParameter(0, 5)
@@ -279,9 +280,9 @@ func TestCubismBreath(t *testing.T) {
 // newer is fully in.
 func TestCubismExpressionSwitch(t *testing.T) {
 	m := cubismClipModel()
-	m.Expressions = []p2l.Expression{
-		{ID: "X1", FadeIn: 1, FadeOut: 1, Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionAdd, Value: 10}}},
-		{ID: "X2", FadeIn: 0.5, FadeOut: 1, Entries: []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionAdd, Value: 20}}},
+	m.Expressions = []p2lrt.Expression{
+		{ID: "X1", FadeIn: 1, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 10}}},
+		{ID: "X2", FadeIn: 0.5, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 20}}},
 	}
 	r := m.NewRig()
 	r.SetBehaviors(0)
@@ -308,7 +309,7 @@ func TestCubismExpressionSwitch(t *testing.T) {
 	}
 	// The expression clamp: X2 overwritten to 150 is clamped to 100 before
 	// the blend (SetParameterValue clamps the target).
-	m.Expressions[1].Entries[0] = p2l.ExpressionEntry{Parameter: 1, Blend: p2l.ExpressionOverwrite, Value: 150}
+	m.Expressions[1].Entries[0] = p2lrt.ExpressionEntry{Parameter: 1, Blend: p2lrt.ExpressionOverwrite, Value: 150}
 	r2 := m.NewRig()
 	r2.Expressions().Set(1)
 	r2.UpdateStages(0, p2l.StageExpressions)
@@ -324,15 +325,15 @@ func TestCubismExpressionSwitch(t *testing.T) {
 // 0.5, PA: a = (1 − 0.5)·0.5/0.5 = 0.5, (1 − 0.5)·(1 − 0.5) = 0.25 > 0.15
 // so a = 1 − 0.15/0.5 = 0.7; after 0.5 s PB 1, PA 0.
 func TestCubismPoseSlots(t *testing.T) {
-	constant := func(v float32) p2l.Curve {
-		return p2l.Curve{Start: p2l.Point{V: v}, Segments: []p2l.Segment{{End: p2l.Point{T: 10, V: v}}}}
+	constant := func(v float32) p2lrt.Curve {
+		return p2lrt.Curve{Start: p2lrt.Point{V: v}, Segments: []p2lrt.Segment{{End: p2lrt.Point{T: 10, V: v}}}}
 	}
-	m := cubismClipModel(p2l.Clip{ID: "B", Duration: 10, Fps: 30, FadeIn: 0, FadeOut: 0, TargetCurves: []p2l.TargetCurve{
-		{Target: p2l.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: constant(0)},
-		{Target: p2l.TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: constant(1)},
+	m := cubismClipModel(p2lrt.Clip{ID: "B", Duration: 10, Fps: 30, FadeIn: 0, FadeOut: 0, TargetCurves: []p2lrt.TargetCurve{
+		{Target: p2lrt.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: constant(0)},
+		{Target: p2lrt.TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: constant(1)},
 	}})
-	m.Parts = []p2l.Part{{ID: "PA", Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}, {ID: "PB", Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}}
-	m.Pose = &p2l.Pose{FadeIn: 0.5, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 0}, {Part: 1}}}}}
+	m.Parts = []p2lrt.Part{{ID: "PA", Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}, {ID: "PB", Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}}
+	m.Pose = &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0}, {Part: 1}}}}}
 	r := m.NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
@@ -353,12 +354,12 @@ func TestCubismPoseSlots(t *testing.T) {
 // events, an expression, blink, breath, look-at, lip sync and a host
 // override, over its frame base, allocates nothing per update.
 func TestCubismUpdateAllocs(t *testing.T) {
-	clip := p2l.Clip{ID: "L", Duration: 1, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
-		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{
-			{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 8}}}}}},
-		Events: []p2l.Event{{Time: 0.5, Value: "e"}}}
+	clip := p2lrt.Clip{ID: "L", Duration: 1, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
+		Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Segments: []p2lrt.Segment{
+			{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 8}}}}}},
+		Events: []p2lrt.Event{{Time: 0.5, Value: "e"}}}
 	m := cubismClipModel(clip)
-	m.Expressions = []p2l.Expression{{ID: "X", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{{Parameter: 1, Value: 5}}}}
+	m.Expressions = []p2lrt.Expression{{ID: "X", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Value: 5}}}}
 	r := m.NewRig()
 	r.Layer(0).Start(0)
 	r.Expressions().Set(0)
@@ -376,9 +377,9 @@ func TestCubismUpdateAllocs(t *testing.T) {
 
 // flatClip is a one-shot clip of duration d holding parameter param at v,
 // without fades.
-func flatClip(id string, param int, v, d float32) p2l.Clip {
-	return p2l.Clip{ID: id, Duration: d, Fps: 30, FadeIn: 0, FadeOut: 0, Curves: []p2l.ParameterCurve{{Parameter: param,
-		Curve: p2l.Curve{Start: p2l.Point{V: v}, Segments: []p2l.Segment{{End: p2l.Point{T: d, V: v}}}}}}}
+func flatClip(id string, param int, v, d float32) p2lrt.Clip {
+	return p2lrt.Clip{ID: id, Duration: d, Fps: 30, FadeIn: 0, FadeOut: 0, Curves: []p2lrt.ParameterCurve{{Parameter: param,
+		Curve: p2lrt.Curve{Start: p2lrt.Point{V: v}, Segments: []p2lrt.Segment{{End: p2lrt.Point{T: d, V: v}}}}}}}
 }
 
 // TestCubismFrameBase: each update starts from the frame base, the last
@@ -415,7 +416,7 @@ func TestCubismFrameBase(t *testing.T) {
 	// into it: clamp(100 + 20) = 100; after it is switched off, Y is
 	// the base's 100, and with the base at 50, 50 + 20 = 70.
 	m2 := cubismClipModel()
-	m2.Expressions = []p2l.Expression{{ID: "E", FadeIn: 0, FadeOut: 0, Entries: []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionAdd, Value: 20}}}}
+	m2.Expressions = []p2lrt.Expression{{ID: "E", FadeIn: 0, FadeOut: 0, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 20}}}}
 	r2 := m2.NewRig()
 	r2.SetBehaviors(0)
 	r2.SetParameter(1, 50)
@@ -532,13 +533,13 @@ func TestCubismPriorities(t *testing.T) {
 // AngleX += 30x, AngleY += 30y, AngleZ += x·y·(−30), BodyAngleX += 10x,
 // EyeBallX += x, EyeBallY += y. Within 0.01 of the target it stays.
 func TestCubismLookAt(t *testing.T) {
-	m := (&p2l.Model{
-		Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
-		Draw:   p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamAngleY", Min: -30, Max: 30},
+	m := (p2l.ModelForTest(&p2lrt.File{
+		Canvas: p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:   p2lrt.DrawGroup{Part: -1},
+		Parameters: []p2lrt.Parameter{{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamAngleY", Min: -30, Max: 30},
 			{ID: "ParamAngleZ", Min: -30, Max: 30}, {ID: "ParamBodyAngleX", Min: -10, Max: 10},
 			{ID: "ParamEyeBallX", Min: -1, Max: 1}, {ID: "ParamEyeBallY", Min: -1, Max: 1}},
-	}).WithPlayback(p2l.PlaybackCubism)
+	})).WithPlayback(p2l.PlaybackCubism)
 	for _, dt := range []float64{0.5, 0.25} {
 		r := m.NewRig()
 		r.SetBehaviors(p2l.BehaviorLookAt)
@@ -571,12 +572,12 @@ func TestCubismLookAt(t *testing.T) {
 // level 0.5 gives 0.3 + 0.4 = 0.7 and level 1 gives clamp(1.1) = 1, where
 // the reference takes the larger of the value and the level (0.5, 1).
 func TestCubismLipSync(t *testing.T) {
-	m := (&p2l.Model{
-		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
-		Draw:       p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "ParamMouthOpenY", Min: 0, Max: 1}},
-		Roles:      []p2l.Role{{Name: "LipSync", Parameters: []int{0}}},
-	})
+	m := (p2l.ModelForTest(&p2lrt.File{
+		Canvas:     p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2lrt.DrawGroup{Part: -1},
+		Parameters: []p2lrt.Parameter{{ID: "ParamMouthOpenY", Min: 0, Max: 1}},
+		Roles:      []p2lrt.Role{{Name: "LipSync", Parameters: []int{0}}},
+	}))
 	for _, c := range []struct {
 		pb         p2l.Playback
 		half, full float64

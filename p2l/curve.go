@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file evaluates motion curves as the reference runtime does
@@ -13,7 +15,7 @@ import (
 // segment and advances the curve parameter linearly in time instead of
 // solving the cubic for t.
 
-// Value returns the curve's value at time t (seconds of clip time).
+// CurveValue returns the curve's value at time t (seconds of clip time).
 //
 // At or before the start point the start value holds; otherwise the
 // segment used is the first whose end time is at least t (an inclusive
@@ -25,14 +27,16 @@ import (
 // then the one a scan from the start meets, as the players use. Value
 // checks the order on every call (O(n)) and finds the segment by binary
 // search when end times never decrease (O(log n)), by a scan otherwise.
-func (c *Curve) Value(t float64) float32 { return c.value(t, arith{}, c.decreasing()) }
+func CurveValue(c *p2lrt.Curve, t float64) float32 {
+	return curveValueIn(c, t, arith{}, curveDecreasing(c))
+}
 
-// value is Value in the arithmetic a; in float32 arithmetic t must hold a
+// curveValueIn is curveValue in the arithmetic a; in float32 arithmetic t must hold a
 // float32 value (a reference clip clock). scan finds the segment by a
 // scan from the start, as value_at does, for curves whose end times
 // decrease somewhere (files may hold them; the binary search assumes
 // they do not).
-func (c *Curve) value(t float64, a arith, scan bool) float32 {
+func curveValueIn(c *p2lrt.Curve, t float64, a arith, scan bool) float32 {
 	n := len(c.Segments)
 	if n == 0 || t <= float64(c.Start.T) {
 		return c.Start.V
@@ -52,12 +56,12 @@ func (c *Curve) value(t float64, a arith, scan bool) float32 {
 	if i > 0 {
 		p0 = c.Segments[i-1].End
 	}
-	return float32(c.Segments[i].eval(p0, t, a))
+	return float32(segmentValue(&c.Segments[i], p0, t, a))
 }
 
-// decreasing reports whether some segment of c ends before the one before
+// curveDecreasing reports whether some segment of c ends before the one before
 // it (or before the start).
-func (c *Curve) decreasing() bool {
+func curveDecreasing(c *p2lrt.Curve) bool {
 	prev := c.Start.T
 	for i := range c.Segments {
 		if c.Segments[i].End.T < prev {
@@ -68,9 +72,9 @@ func (c *Curve) decreasing() bool {
 	return false
 }
 
-// eval evaluates segment s, which starts at p0, at a time t with
+// segmentValue evaluates segment s, which starts at p0, at a time t with
 // p0.T < t ≤ s.End.T, in the order of operations of clip.rs value_at.
-func (s *Segment) eval(p0 Point, t float64, a arith) float64 {
+func segmentValue(s *p2lrt.Segment, p0 p2lrt.Point, t float64, a arith) float64 {
 	t0, t1 := float64(p0.T), float64(s.End.T)
 	v0, v1 := float64(p0.V), float64(s.End.V)
 	u := 1.0
@@ -78,14 +82,14 @@ func (s *Segment) eval(p0 Point, t float64, a arith) float64 {
 		u = a.r(a.r(t-t0) / span)
 	}
 	switch s.Kind {
-	case SegmentStepped:
+	case p2lrt.SegmentStepped:
 		if t >= t1 {
 			return v1
 		}
 		return v0
-	case SegmentInverseStepped:
+	case p2lrt.SegmentInverseStepped:
 		return v1
-	case SegmentBezier:
+	case p2lrt.SegmentBezier:
 		c1, c2 := float64(s.C1.V), float64(s.C2.V)
 		if a.f32 {
 			// clip.rs cubic: the Bernstein form, left to right.
@@ -109,7 +113,7 @@ func (s *Segment) eval(p0 Point, t float64, a arith) float64 {
 
 func lerp64(a, b, u float64) float64 { return a + (b-a)*u }
 
-// valueCubism evaluates the curve at t as the Cubism framework's
+// curveValueCubism evaluates the curve at t as the Cubism framework's
 // evaluateCurve (cubismmotion.ts), in float64: times holds the curve's
 // key times as the motion3.json's decimals (times[0] the start, times[s+1]
 // the end of segment s; see clipDecimals). The segment used is the first
@@ -124,7 +128,7 @@ func lerp64(a, b, u float64) float64 { return a + (b-a)*u }
 // linear after a linear or Bezier segment, the last value after a stepped
 // one, the first after an inverse-stepped one (correctEndPoint). scan
 // finds the segment by a scan from the start (end times that go back).
-func (c *Curve) valueCubism(t float64, times []float64, scan bool, loopEnd float64) float64 {
+func curveValueCubism(c *p2lrt.Curve, t float64, times []float64, scan bool, loopEnd float64) float64 {
 	n := len(c.Segments)
 	var i int
 	if scan {
@@ -136,7 +140,7 @@ func (c *Curve) valueCubism(t float64, times []float64, scan bool, loopEnd float
 	}
 	if i == n {
 		last, first := float64(c.Start.V), float64(c.Start.V)
-		kind := SegmentLinear
+		kind := p2lrt.SegmentLinear
 		if n > 0 {
 			last, kind = float64(c.Segments[n-1].End.V), c.Segments[n-1].Kind
 		}
@@ -144,9 +148,9 @@ func (c *Curve) valueCubism(t float64, times []float64, scan bool, loopEnd float
 			return last
 		}
 		switch kind {
-		case SegmentStepped:
+		case p2lrt.SegmentStepped:
 			return last
-		case SegmentInverseStepped:
+		case p2lrt.SegmentInverseStepped:
 			return first
 		}
 		return lerp64(last, first, max((t-times[n])/(loopEnd-times[n]), 0))
@@ -157,13 +161,13 @@ func (c *Curve) valueCubism(t float64, times []float64, scan bool, loopEnd float
 		v0 = float64(c.Segments[i-1].End.V)
 	}
 	switch s.Kind {
-	case SegmentStepped:
+	case p2lrt.SegmentStepped:
 		return v0
-	case SegmentInverseStepped:
+	case p2lrt.SegmentInverseStepped:
 		return v1
 	}
 	u := max((t-times[i])/(times[i+1]-times[i]), 0)
-	if s.Kind == SegmentBezier {
+	if s.Kind == p2lrt.SegmentBezier {
 		c1, c2 := float64(s.C1.V), float64(s.C2.V)
 		p, q, r := lerp64(v0, c1, u), lerp64(c1, c2, u), lerp64(c2, v1, u)
 		return lerp64(lerp64(p, q, u), lerp64(q, r, u), u)

@@ -3,6 +3,8 @@ package p2l
 import (
 	"math"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -12,14 +14,14 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // else the first segment whose end is at least t (inclusive end), so at a
 // key time the value is that key's.
 func TestCurveSegments(t *testing.T) {
-	c := Curve{
-		Start: Point{0, 0},
-		Segments: []Segment{
-			{Kind: SegmentLinear, End: Point{1, 10}},
+	c := p2lrt.Curve{
+		Start: p2lrt.Point{T: 0, V: 0},
+		Segments: []p2lrt.Segment{
+			{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 10}},
 			// Bezier from (1,10) to (2,0): restricted control times 4/3, 5/3.
-			{Kind: SegmentBezier, C1: Point{4.0 / 3, 20}, C2: Point{5.0 / 3, -10}, End: Point{2, 0}},
-			{Kind: SegmentStepped, End: Point{3, 5}},
-			{Kind: SegmentInverseStepped, End: Point{4, 7}},
+			{Kind: p2lrt.SegmentBezier, C1: p2lrt.Point{T: 4.0 / 3, V: 20}, C2: p2lrt.Point{T: 5.0 / 3, V: -10}, End: p2lrt.Point{T: 2, V: 0}},
+			{Kind: p2lrt.SegmentStepped, End: p2lrt.Point{T: 3, V: 5}},
+			{Kind: p2lrt.SegmentInverseStepped, End: p2lrt.Point{T: 4, V: 7}},
 		},
 	}
 	cases := []struct{ t, want float64 }{
@@ -45,19 +47,19 @@ func TestCurveSegments(t *testing.T) {
 		{math.NaN(), 7},
 	}
 	for _, cs := range cases {
-		if got := c.Value(cs.t); !near(float64(got), cs.want, 1e-5) {
+		if got := CurveValue(&c, cs.t); !near(float64(got), cs.want, 1e-5) {
 			t.Errorf("Value(%v) = %v, want %v", cs.t, got, cs.want)
 		}
 	}
-	empty := Curve{Start: Point{0, 3}}
-	if got := empty.Value(5); got != 3 {
+	empty := p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 3}}
+	if got := CurveValue(&empty, 5); got != 3 {
 		t.Errorf("curve without segments = %v, want its start value 3", got)
 	}
 	// An inverse-stepped first segment: its end value after the start, the
 	// start value at and before it (Cubism gives the end value there too).
-	inv := Curve{Start: Point{1, 2}, Segments: []Segment{{Kind: SegmentInverseStepped, End: Point{2, 9}}}}
+	inv := p2lrt.Curve{Start: p2lrt.Point{T: 1, V: 2}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentInverseStepped, End: p2lrt.Point{T: 2, V: 9}}}}
 	for _, cs := range []struct{ t, want float64 }{{0, 2}, {1, 2}, {1.5, 9}, {2, 9}, {3, 9}} {
-		if got := inv.Value(cs.t); float64(got) != cs.want {
+		if got := CurveValue(&inv, cs.t); float64(got) != cs.want {
 			t.Errorf("inverse first: Value(%v) = %v, want %v", cs.t, got, cs.want)
 		}
 	}
@@ -66,14 +68,14 @@ func TestCurveSegments(t *testing.T) {
 // TestCurveSearch: the binary search finds the same segment as a scan, on
 // a long curve with repeated key times (zero-length segments).
 func TestCurveSearch(t *testing.T) {
-	var c Curve
+	var c p2lrt.Curve
 	tm := float32(0)
 	for i := range 1000 {
 		if i%7 != 3 {
 			tm += 0.01
 		}
-		c.Segments = append(c.Segments, Segment{Kind: SegmentKind(i % 4), End: Point{tm, float32(i % 13)},
-			C1: Point{tm, 3}, C2: Point{tm, -3}})
+		c.Segments = append(c.Segments, p2lrt.Segment{Kind: p2lrt.SegmentKind(i % 4), End: p2lrt.Point{T: tm, V: float32(i % 13)},
+			C1: p2lrt.Point{T: tm, V: 3}, C2: p2lrt.Point{T: tm, V: -3}})
 	}
 	scan := func(t float64) float32 {
 		if t <= float64(c.Start.T) {
@@ -82,7 +84,7 @@ func TestCurveSearch(t *testing.T) {
 		p0 := c.Start
 		for i := range c.Segments {
 			if t <= float64(c.Segments[i].End.T) {
-				return float32(c.Segments[i].eval(p0, t, arith{}))
+				return float32(segmentValue(&c.Segments[i], p0, t, arith{}))
 			}
 			p0 = c.Segments[i].End
 		}
@@ -90,7 +92,7 @@ func TestCurveSearch(t *testing.T) {
 	}
 	for k := -10; k <= 10000; k++ {
 		x := float64(k) * 0.001
-		if got, want := c.Value(x), scan(x); got != want {
+		if got, want := CurveValue(&c, x), scan(x); got != want {
 			t.Fatalf("Value(%v) = %v, a scan gives %v", x, got, want)
 		}
 	}
@@ -104,13 +106,13 @@ func TestCurveSearch(t *testing.T) {
 // which would give 20 + 10·(1.5−1)/(3−1) = 22.5). At 2.5 the scan, too,
 // reaches segment 2, from (1, 20): 20 + 10·(2.5−1)/2 = 27.5.
 func TestCurveValueDecreasing(t *testing.T) {
-	c := Curve{Segments: []Segment{
-		{Kind: SegmentLinear, End: Point{2, 10}},
-		{Kind: SegmentLinear, End: Point{1, 20}},
-		{Kind: SegmentLinear, End: Point{3, 30}},
+	c := p2lrt.Curve{Segments: []p2lrt.Segment{
+		{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 2, V: 10}},
+		{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 20}},
+		{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 3, V: 30}},
 	}}
 	for _, cs := range []struct{ t, want float64 }{{1.5, 7.5}, {2, 10}, {2.5, 27.5}, {4, 30}} {
-		if got := c.Value(cs.t); float64(got) != cs.want {
+		if got := CurveValue(&c, cs.t); float64(got) != cs.want {
 			t.Errorf("Value(%v) = %v, want %v", cs.t, got, cs.want)
 		}
 	}

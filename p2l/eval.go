@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/libm"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file is the core evaluation (stages 1 to 7 of P2LRT_V2.md without
@@ -20,7 +21,7 @@ import (
 // min + (v − min) mod⁺ (max − min), in f32 as Rust's rem_euclid, so both
 // ends stay as they are and min − k·range wraps to min; otherwise the value
 // is clamped to [min(min, max), max(min, max)].
-func clampParam(p *Parameter, v float32) float32 {
+func clampParam(p *p2lrt.Parameter, v float32) float32 {
 	if !finite(v) {
 		return p.Default
 	}
@@ -127,7 +128,9 @@ func clamp01(v float64) float64 {
 	return v
 }
 
-func toColor(c [3]float64) Color { return Color{float32(c[0]), float32(c[1]), float32(c[2])} }
+func toColor(c [3]float64) p2lrt.Color {
+	return p2lrt.Color{float32(c[0]), float32(c[1]), float32(c[2])}
+}
 
 // Rust's f32::to_radians and to_degrees factors (core's RADS_PER_DEG =
 // PI / 180 in f32, PIS_IN_180).
@@ -185,7 +188,7 @@ func (r *Rig) evalDeformers() {
 			r.defMul[i], r.defScr[i] = r.inheritColors(*pr, c.parent)
 		}
 		f := &r.frames[i]
-		if c.kind == WarpDeformer {
+		if c.kind == p2lrt.WarpDeformer {
 			n := 2 * c.npts
 			local := r.warpLocals[c.ptOff : c.ptOff+n]
 			if own {
@@ -265,7 +268,7 @@ func (r *Rig) evalDeformers() {
 		ox, oy := v[0], v[1]
 		switch {
 		case c.parent < 0:
-		case p.defs[c.parent].kind == RotationDeformer:
+		case p.defs[c.parent].kind == p2lrt.RotationDeformer:
 			// Origin through the parent (its flips included); angle and
 			// scale compose; a parent's vertical flip and a negative parent
 			// scale each turn the child frame by a half turn, a horizontal
@@ -372,7 +375,7 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 		return
 	}
 	c := &r.p.defs[d]
-	if c.kind == RotationDeformer {
+	if c.kind == p2lrt.RotationDeformer {
 		m := &r.frames[d].m
 		for j := 0; j+1 < len(pts); j += 2 {
 			x, y := pts[j], pts[j+1]
@@ -521,7 +524,7 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 	case d < 0:
 		copy(dst, src)
 		return false
-	case r.p.defs[d].kind == RotationDeformer:
+	case r.p.defs[d].kind == p2lrt.RotationDeformer:
 		f := &r.frames[d]
 		sx, sy, sin, cos, ox, oy := f.sx, f.sy, f.sin, f.cos, f.ox, f.oy
 		// The sums of the coordinates are finite only if every one is
@@ -614,7 +617,7 @@ func placeBilinear(c *cdef, quads [][8]float64, in, out [][2]float32, pl placeme
 // lattice moved since, so their cells, triangles and weights stand and
 // each point is one interpolation. It reports what mapPoints does.
 func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool) {
-	if d < 0 || r.p.defs[d].kind != WarpDeformer {
+	if d < 0 || r.p.defs[d].kind != p2lrt.WarpDeformer {
 		return r.mapPoints(d, src, dst, pl)
 	}
 	c := &r.p.defs[d]
@@ -933,7 +936,7 @@ func (r *Rig) evalGlues() {
 			// vertices.
 			continue
 		}
-		in := float32(g.ch.scalar(ChannelGlueIntensity, g.intensity, r.current, r.sc))
+		in := float32(g.ch.scalar(p2lrt.ChannelGlueIntensity, g.intensity, r.current, r.sc))
 		va := out[p.meshes[g.a].vOff:]
 		vb := out[p.meshes[g.b].vOff:]
 		for _, pr := range g.pairs {
@@ -964,9 +967,9 @@ func (r *Rig) evalParts() {
 		src := &p.gsrc[i]
 		c := *src.comp
 		c.MaskMeshes = src.masks
-		c.Opacity = float32(clamp01(src.ch.scalar(ChannelOpacity, c.Opacity, r.current, r.sc)))
-		c.Multiply = toColor(src.ch.color(ChannelMultiply, c.Multiply, r.current, r.sc))
-		c.Screen = toColor(src.ch.color(ChannelScreen, c.Screen, r.current, r.sc))
+		c.Opacity = float32(clamp01(src.ch.scalar(p2lrt.ChannelOpacity, c.Opacity, r.current, r.sc)))
+		c.Multiply = toColor(src.ch.color(p2lrt.ChannelMultiply, c.Multiply, r.current, r.sc))
+		c.Screen = toColor(src.ch.color(p2lrt.ChannelScreen, c.Screen, r.current, r.sc))
 		r.comps[i] = c
 	}
 }
@@ -1204,7 +1207,7 @@ func (r *Rig) updateChanges() {
 
 // sameComposite reports whether two group composites are equal: numbers
 // bit for bit, mask lists by identity (they belong to the model).
-func sameComposite(a, b *Composite) bool {
+func sameComposite(a, b *p2lrt.Composite) bool {
 	return a.Blend == b.Blend && a.AlphaBlend == b.AlphaBlend && a.InvertMask == b.InvertMask &&
 		math.Float32bits(a.Opacity) == math.Float32bits(b.Opacity) &&
 		bitsEqual32(a.Multiply[:], b.Multiply[:]) && bitsEqual32(a.Screen[:], b.Screen[:]) &&

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The expected numbers in these tests are worked out by hand from the rules
@@ -19,12 +21,12 @@ const tol = 1e-4
 // testModel is a small model builder.
 type testModel struct{ Model }
 
-func newTestModel(params ...Parameter) *testModel {
-	return &testModel{Model{Canvas: Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Parameters: params, Draw: DrawGroup{Part: -1}}}
+func newTestModel(params ...p2lrt.Parameter) *testModel {
+	return &testModel{Model{file: &file{Canvas: p2lrt.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Parameters: params, Draw: p2lrt.DrawGroup{Part: -1}}}}
 }
 
-func param(id string, min, max, def float32) Parameter {
-	return Parameter{ID: id, Min: min, Max: max, Default: def}
+func param(id string, min, max, def float32) p2lrt.Parameter {
+	return p2lrt.Parameter{ID: id, Min: min, Max: max, Default: def}
 }
 
 // mesh adds a visible mesh with the given positions (x,y pairs), one
@@ -35,31 +37,33 @@ func (t *testModel) mesh(parent int, pos ...float32) int {
 	for k := 1; k+1 < n; k++ {
 		idx = append(idx, 0, uint32(k), uint32(k+1))
 	}
-	t.Meshes = append(t.Meshes, Mesh{
-		ID: "m" + string(rune('0'+len(t.Meshes))), Parent: parent, Flags: MeshVisible | MeshGeometry,
+	t.Meshes = append(t.Meshes, p2lrt.Mesh{
+		ID: "m" + string(rune('0'+len(t.Meshes))), Parent: parent, Flags: p2lrt.MeshVisible | p2lrt.MeshGeometry,
 		TexturePage: -1, Positions: pos, UVs: make([]float32, len(pos)), Indices: idx,
-		Opacity: 1, Multiply: White, Screen: Black,
+		Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 	})
 	i := len(t.Meshes) - 1
-	t.Draw.Children = append(t.Draw.Children, DrawNode{Mesh: i})
+	t.Draw.Children = append(t.Draw.Children, p2lrt.DrawNode{Mesh: i})
 	return i
 }
 
-func (t *testModel) warp(parent, cols, rows int, g *Grid[[]float32]) int {
-	t.Deformers = append(t.Deformers, Deformer{Kind: WarpDeformer, Parent: parent, Part: -1,
-		Flags: DeformerVisible | DeformerEnabled, Opacity: 1, Multiply: White, Screen: Black,
-		Warp: &Warp{Columns: cols, Rows: rows, Keyforms: g}})
+func (t *testModel) warp(parent, cols, rows int, g *p2lrt.Grid[[]float32]) int {
+	t.Deformers = append(t.Deformers, p2lrt.Deformer{Kind: p2lrt.WarpDeformer, Parent: parent, Part: -1,
+		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
+		Warp: &p2lrt.Warp{Columns: cols, Rows: rows, Keyforms: g}})
 	return len(t.Deformers) - 1
 }
 
-func (t *testModel) rotation(parent int, base float32, g *Grid[RotationKey]) int {
-	t.Deformers = append(t.Deformers, Deformer{Kind: RotationDeformer, Parent: parent, Part: -1,
-		Flags: DeformerVisible | DeformerEnabled, Opacity: 1, Multiply: White, Screen: Black,
-		Rotation: &Rotation{BaseAngle: base, Keyforms: g}})
+func (t *testModel) rotation(parent int, base float32, g *p2lrt.Grid[p2lrt.RotationKey]) int {
+	t.Deformers = append(t.Deformers, p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: parent, Part: -1,
+		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
+		Rotation: &p2lrt.Rotation{BaseAngle: base, Keyforms: g}})
 	return len(t.Deformers) - 1
 }
 
-func static[T any](v T) *Grid[T] { return &Grid[T]{Cells: []Cell[T]{{Coord: []uint16{}, Value: v}}} }
+func static[T any](v T) *p2lrt.Grid[T] {
+	return &p2lrt.Grid[T]{Cells: []p2lrt.Cell[T]{{Coord: []uint16{}, Value: v}}}
+}
 
 func (t *testModel) rig(tb testing.TB) *Rig {
 	tb.Helper()
@@ -92,8 +96,8 @@ func checkVerts(tb testing.TB, r *Rig, mesh int, want ...float64) {
 }
 
 func TestParameterClampAndWrap(t *testing.T) {
-	m := newTestModel(param("a", -10, 10, 2), Parameter{ID: "spin", Min: -180, Max: 180, Repeat: true},
-		Parameter{ID: "swapped", Min: 5, Max: -5, Default: 9})
+	m := newTestModel(param("a", -10, 10, 2), p2lrt.Parameter{ID: "spin", Min: -180, Max: 180, Repeat: true},
+		p2lrt.Parameter{ID: "swapped", Min: 5, Max: -5, Default: 9})
 	r := m.rig(t)
 	// rig.rs Parameter::normalize: min + (v − min) rem_euclid (max − min)
 	// outside the range; a plain parameter clamps to [min(min,max), max(..)].
@@ -132,10 +136,10 @@ func TestKeyformMultilinear(t *testing.T) {
 	m := newTestModel(param("p", 0, 10, 0), param("q", 0, 2, 0))
 	mi := m.mesh(-1, 1, 1)
 	// Cell (i,j) offsets x = 10i + j, y = 100j.
-	g := &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}, {1, []float32{0, 1, 2}}}}
+	g := &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10}}, {Parameter: 1, Keys: []float32{0, 1, 2}}}}
 	for i := 0; i < 2; i++ {
 		for j := 0; j < 3; j++ {
-			g.Cells = append(g.Cells, Cell[[]float32]{Coord: []uint16{uint16(i), uint16(j)}, Value: []float32{float32(10*i + j), float32(100 * j)}})
+			g.Cells = append(g.Cells, p2lrt.Cell[[]float32]{Coord: []uint16{uint16(i), uint16(j)}, Value: []float32{float32(10*i + j), float32(100 * j)}})
 		}
 	}
 	m.Meshes[mi].Keyforms = g
@@ -161,12 +165,12 @@ func TestSparseGridZeroShape(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	// Mesh keyforms: key 0 offsets (4, 8), key 1 missing → zero offset.
 	mi := m.mesh(-1, 10, 10)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
-		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{4, 8}}}}
+	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{4, 8}}}}
 	// Warp keyforms: key 0 a 1×1 grid over (20,20)–(60,60); key 1 missing →
 	// every point at the origin.
-	w := m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
-		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{20, 20, 60, 20, 20, 60, 60, 60}}}})
+	w := m.warp(-1, 1, 1, &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{20, 20, 60, 20, 20, 60, 60, 60}}}})
 	wi := m.mesh(w, 0.5, 0.5)
 	r := m.rig(t)
 	r.SetParameter(0, 0.25)
@@ -179,10 +183,10 @@ func TestSparseGridZeroShape(t *testing.T) {
 
 func TestFlagChannelTakesKeyNotAbove(t *testing.T) {
 	m := newTestModel(param("p", 0, 2, 0))
-	d := m.rotation(-1, 0, static(RotationKey{X: 50, Y: 50, Scale: 1}))
-	m.Deformers[d].Channels = []Channel{{ID: ChannelFlipX, Kind: ChannelFlag, Grid: &Grid[ChannelValue]{
-		Axes:  []Axis{{0, []float32{0, 1, 2}}},
-		Cells: []Cell[ChannelValue]{{Coord: []uint16{0}}, {Coord: []uint16{1}, Value: ChannelValue{1}}, {Coord: []uint16{2}}},
+	d := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 50, Y: 50, Scale: 1}))
+	m.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelFlipX, Kind: p2lrt.ChannelFlag, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+		Axes:  []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1, 2}}},
+		Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{2}}},
 	}}}
 	mi := m.mesh(d, 5, 0)
 	r := m.rig(t)
@@ -201,7 +205,7 @@ func warpModel(bilinear bool, pts ...float32) (*testModel, int) {
 	m := newTestModel()
 	w := m.warp(-1, 1, 1, static([]float32{0, 0, 10, 0, 0, 10, 20, 20}))
 	if bilinear {
-		m.Deformers[w].Flags |= DeformerBilinear
+		m.Deformers[w].Flags |= p2lrt.DeformerBilinear
 	}
 	return m, m.mesh(w, pts...)
 }
@@ -264,14 +268,14 @@ func TestWarpOutside(t *testing.T) {
 
 func TestRotationRoot(t *testing.T) {
 	m := newTestModel()
-	d := m.rotation(-1, 60, static(RotationKey{X: 100, Y: 50, Angle: 30, Scale: 2}))
+	d := m.rotation(-1, 60, static(p2lrt.RotationKey{X: 100, Y: 50, Angle: 30, Scale: 2}))
 	mi := m.mesh(d, 1, 0, 0, 1)
 	r := m.rig(t)
 	eval(t, r)
 	// Angle 30 + 60 = 90: (x, y) → (100 − 2y, 50 + 2x).
 	checkVerts(t, r, mi, 100, 52, 98, 50)
-	m.Deformers[d].Flags |= DeformerFlipX | DeformerFlipY
-	m2 := &testModel{m.Model} // a fresh *Model: preparation is per model
+	m.Deformers[d].Flags |= p2lrt.DeformerFlipX | p2lrt.DeformerFlipY
+	m2 := &testModel{Model{file: m.file}} // a fresh *Model: preparation is per model
 	r = m2.rig(t)
 	eval(t, r)
 	// Own flips negate the child coordinates: (1,0) → (−1,0), (0,1) → (0,−1).
@@ -280,11 +284,11 @@ func TestRotationRoot(t *testing.T) {
 
 // rotationPair has a parent rotation at (100,100), angle 90, scale ps and a
 // child at (10,0) in the parent, angle 0, scale 0.5, with a mesh point (4,0).
-func rotationPair(ps float32, flags DeformerFlags) (*testModel, int) {
+func rotationPair(ps float32, flags p2lrt.DeformerFlags) (*testModel, int) {
 	m := newTestModel()
-	p := m.rotation(-1, 0, static(RotationKey{X: 100, Y: 100, Angle: 90, Scale: ps}))
+	p := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 100, Y: 100, Angle: 90, Scale: ps}))
 	m.Deformers[p].Flags |= flags
-	c := m.rotation(p, 0, static(RotationKey{X: 10, Y: 0, Angle: 0, Scale: 0.5}))
+	c := m.rotation(p, 0, static(p2lrt.RotationKey{X: 10, Y: 0, Angle: 0, Scale: 0.5}))
 	return m, m.mesh(c, 4, 0)
 }
 
@@ -292,23 +296,23 @@ func TestRotationUnderRotation(t *testing.T) {
 	cases := []struct {
 		name  string
 		scale float32
-		flags DeformerFlags
+		flags p2lrt.DeformerFlags
 		x, y  float64
 	}{
 		// Origin P(10,0) = (100, 120); angle 90; scale 1: (4,0) → (100, 124).
 		{"plain", 2, 0, 100, 124},
 		// Parent flipY: origin unchanged (y = 0), child frame +180 → 270:
 		// (4,0) → (100, 116).
-		{"parent flipY", 2, DeformerFlipY, 100, 116},
+		{"parent flipY", 2, p2lrt.DeformerFlipY, 100, 116},
 		// Parent flipX: origin (−10,0) → (100, 80); no extra turn: (100, 84).
-		{"parent flipX", 2, DeformerFlipX, 100, 84},
+		{"parent flipX", 2, p2lrt.DeformerFlipX, 100, 84},
 		// Parent scale −2: origin (100, 80); angle 90 + 180, scale −1:
 		// (4,0) → (100 − 1·cos270·4, 80 − 1·sin270·4) = (100, 84).
 		{"parent negative scale", -2, 0, 100, 84},
 		// Both: the half turns cancel; origin (100 + 2·0, 100 − 20)... flipY
 		// leaves (10,0); scale −2 → origin (100, 80); angle 90, scale −1:
 		// (4,0) → (100, 80 − 4).
-		{"parent flipY and negative scale", -2, DeformerFlipY, 100, 76},
+		{"parent flipY and negative scale", -2, p2lrt.DeformerFlipY, 100, 76},
 	}
 	for _, c := range cases {
 		m, mi := rotationPair(c.scale, c.flags)
@@ -325,7 +329,7 @@ func TestRotationUnderWarp(t *testing.T) {
 	// A warp turning the unit square by 90°: W(u,v) = (−100v, 100u).
 	m := newTestModel()
 	w := m.warp(-1, 1, 1, static([]float32{0, 0, 0, 100, -100, 0, -100, 100}))
-	d := m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
+	d := m.rotation(w, 0, static(p2lrt.RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
 	mi := m.mesh(d, 5, 0)
 	r := m.rig(t)
 	eval(t, r)
@@ -335,9 +339,9 @@ func TestRotationUnderWarp(t *testing.T) {
 
 	// Scale from the nearest rotation above the warp: root rotation scale 3.
 	m = newTestModel()
-	top := m.rotation(-1, 0, static(RotationKey{X: 0, Y: 0, Angle: 0, Scale: 3}))
+	top := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 0, Y: 0, Angle: 0, Scale: 3}))
 	w = m.warp(top, 1, 1, static([]float32{0, 0, 10, 0, 0, 10, 10, 10}))
-	d = m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
+	d = m.rotation(w, 0, static(p2lrt.RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
 	mi = m.mesh(d, 1, 0)
 	r = m.rig(t)
 	eval(t, r)
@@ -348,9 +352,9 @@ func TestRotationUnderWarp(t *testing.T) {
 
 func TestRotationAngleIsKeyPlusBase(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
-	d := m.rotation(-1, 90, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
-		{Coord: []uint16{0}, Value: RotationKey{X: 0, Y: 0, Angle: 0, Scale: 1}},
-		{Coord: []uint16{1}, Value: RotationKey{X: 10, Y: 0, Angle: 90, Scale: 3}},
+	d := m.rotation(-1, 90, &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.RotationKey]{
+		{Coord: []uint16{0}, Value: p2lrt.RotationKey{X: 0, Y: 0, Angle: 0, Scale: 1}},
+		{Coord: []uint16{1}, Value: p2lrt.RotationKey{X: 10, Y: 0, Angle: 90, Scale: 3}},
 	}})
 	mi := m.mesh(d, 2, 0)
 	r := m.rig(t)
@@ -362,25 +366,25 @@ func TestRotationAngleIsKeyPlusBase(t *testing.T) {
 }
 
 func TestBlendShapes(t *testing.T) {
-	m := newTestModel(param("p", 0, 1, 0), Parameter{ID: "b", Min: -1, Max: 1, Blend: true}, param("lim", 0, 1, 1))
+	m := newTestModel(param("p", 0, 1, 0), p2lrt.Parameter{ID: "b", Min: -1, Max: 1, Blend: true}, param("lim", 0, 1, 1))
 	mi := m.mesh(-1, 0, 0)
 	me := &m.Meshes[mi]
 	// Keyforms on p: offset (1,1) at 0 (the default), (3,3) at 1.
-	me.Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	me.Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{1, 1}}, {Coord: []uint16{1}, Value: []float32{3, 3}}}}
 	// Opacity channel on p: 1 at 0, 0.5 at 1.
-	me.Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
-		Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0.5}}}}}}
+	me.Channels = []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0.5}}}}}}
 	// Binding on b: keys −1, 0 (neutral), 1; the neutral key's shape is
 	// ignored; limit on lim: weight = lim.
-	me.Shapes = []Binding[MeshShape]{{Parameter: 1, Keys: []float32{-1, 0, 1}, Neutral: 1,
+	me.Shapes = []p2lrt.Binding[p2lrt.MeshShape]{{Parameter: 1, Keys: []float32{-1, 0, 1}, Neutral: 1,
 		Present: []bool{true, true, true},
-		Shapes: []MeshShape{
-			{Deltas: []float32{-1, 1}, Opacity: 1, Multiply: White},
-			{Deltas: []float32{100, 100}, Opacity: 0, Multiply: White},
-			{Deltas: []float32{5, 5}, Opacity: 0.2, Multiply: White, DrawOrder: 10},
+		Shapes: []p2lrt.MeshShape{
+			{Deltas: []float32{-1, 1}, Opacity: 1, Multiply: p2lrt.White},
+			{Deltas: []float32{100, 100}, Opacity: 0, Multiply: p2lrt.White},
+			{Deltas: []float32{5, 5}, Opacity: 0.2, Multiply: p2lrt.White, DrawOrder: 10},
 		},
-		Limits: []Limit{{Parameter: 2, Points: []LimitPoint{{0, 0}, {1, 1}}}},
+		Limits: []p2lrt.Limit{{Parameter: 2, Points: []p2lrt.LimitPoint{{Value: 0, Weight: 0}, {Value: 1, Weight: 1}}}},
 	}}
 	r := m.rig(t)
 	check := func(p, b, lim float32, x, y, op, do float64) {
@@ -405,17 +409,17 @@ func TestBlendShapes(t *testing.T) {
 	check(1, 1, 1, 7, 7, 0, 10)
 	// An absent key contributes nothing.
 	r.model.Meshes[mi].Shapes[0].Present[2] = false
-	m2 := &testModel{m.Model}
+	m2 := &testModel{Model{file: m.file}}
 	r = m2.rig(t)
 	check(0, 1, 1, 1, 1, 1, 0)
 }
 
 func TestDeformerBlendShape(t *testing.T) {
-	m := newTestModel(Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
-	d := m.rotation(-1, 0, static(RotationKey{X: 10, Y: 10, Angle: 10, Scale: 1}))
-	m.Deformers[d].Rotation.Shapes = []Binding[RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+	m := newTestModel(p2lrt.Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
+	d := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 10, Y: 10, Angle: 10, Scale: 1}))
+	m.Deformers[d].Rotation.Shapes = []p2lrt.Binding[p2lrt.RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
 		Present: []bool{false, true},
-		Shapes:  []RotationShape{{}, {X: 10, Y: 20, Angle: 100, Scale: 1, Opacity: 0.5, Multiply: Color{0, 1, 1}}}}}
+		Shapes:  []p2lrt.RotationShape{{}, {X: 10, Y: 20, Angle: 100, Scale: 1, Opacity: 0.5, Multiply: p2lrt.Color{0, 1, 1}}}}}
 	mi := m.mesh(d, 1, 0)
 	r := m.rig(t)
 	r.SetParameter(0, 0.5)
@@ -426,25 +430,25 @@ func TestDeformerBlendShape(t *testing.T) {
 	s, c := math.Sincos(55 * math.Pi / 180)
 	checkVerts(t, r, mi, 10+c, 15+s)
 	mul, _ := r.Mesh(mi).Colors()
-	if !near(float64(r.Mesh(mi).Opacity()), 0.75, tol) || mul != White {
+	if !near(float64(r.Mesh(mi).Opacity()), 0.75, tol) || mul != p2lrt.White {
 		t.Errorf("opacity %v multiply %v", r.Mesh(mi).Opacity(), mul)
 	}
 }
 
 func TestOpacityAndColorChain(t *testing.T) {
 	m := newTestModel()
-	a := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
-	b := m.rotation(a, 0, static(RotationKey{Scale: 1}))
+	a := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
+	b := m.rotation(a, 0, static(p2lrt.RotationKey{Scale: 1}))
 	m.Deformers[a].Opacity = 0.5
-	m.Deformers[a].Multiply = Color{0.5, 1, 1}
-	m.Deformers[a].Screen = Color{0.5, 0, 0}
+	m.Deformers[a].Multiply = p2lrt.Color{0.5, 1, 1}
+	m.Deformers[a].Screen = p2lrt.Color{0.5, 0, 0}
 	m.Deformers[b].Opacity = 1.5 // clamped to 1 at its level
 	mi := m.mesh(b, 0, 0, 1, 0, 0, 1)
 	m.Meshes[mi].Opacity = 0.8
-	m.Meshes[mi].Multiply = Color{1.5, 0.5, 1}
-	m.Meshes[mi].Screen = Color{0.5, 0, -0.25}
-	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{ChildMesh, mi}},
-		Composite: Composite{Opacity: 0.3, Multiply: White}}}
+	m.Meshes[mi].Multiply = p2lrt.Color{1.5, 0.5, 1}
+	m.Meshes[mi].Screen = p2lrt.Color{0.5, 0, -0.25}
+	m.Parts = []p2lrt.Part{{ID: "p", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mi}},
+		Composite: p2lrt.Composite{Opacity: 0.3, Multiply: p2lrt.White}}}
 	r := m.rig(t)
 	eval(t, r)
 	// 0.8 · 1 · 0.5; the part's 0.3 is not multiplied in.
@@ -457,7 +461,7 @@ func TestOpacityAndColorChain(t *testing.T) {
 	// Colors: the mesh's own, unclamped; the deformers' never reach it
 	// (eval.rs evaluate_ext pushes the mesh's own state).
 	mul, scr := r.Mesh(mi).Colors()
-	if mul != (Color{1.5, 0.5, 1}) || scr != (Color{0.5, 0, -0.25}) {
+	if mul != (p2lrt.Color{1.5, 0.5, 1}) || scr != (p2lrt.Color{0.5, 0, -0.25}) {
 		t.Errorf("colors %v %v", mul, scr)
 	}
 }
@@ -466,16 +470,16 @@ func TestGlue(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 50, 50)
 	b := m.mesh(-1, 10, 0, 70, 70)
-	m.Glues = []Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 0.5, Pairs: []GluePair{{A: 0, B: 0, WeightA: 0.2, WeightB: 0.5}}}}
+	m.Glues = []p2lrt.Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 0.5, Pairs: []p2lrt.GluePair{{A: 0, B: 0, WeightA: 0.2, WeightB: 0.5}}}}
 	r := m.rig(t)
 	eval(t, r)
 	// A moves 0.2·0.5 of the way to B: 0 + 0.1·10 = 1; B: 10 − 0.25·10 = 7.5.
 	checkVerts(t, r, a, 1, 0, 50, 50)
 	checkVerts(t, r, b, 7.5, 0, 70, 70)
 	// Glue intensity channel: 1 at p = 1 → A goes 0.2 of the way: 2; B 5.
-	m.Glues[0].Channels = []Channel{{ID: ChannelGlueIntensity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{1}}}}}}
-	m2 := &testModel{m.Model}
+	m.Glues[0].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelGlueIntensity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{0.5}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{1}}}}}}
+	m2 := &testModel{Model{file: m.file}}
 	r = m2.rig(t)
 	r.SetParameter(0, 1)
 	eval(t, r)
@@ -494,18 +498,18 @@ func TestDrawOrder(t *testing.T) {
 	for i, d := range do {
 		m.Meshes[i].DrawOrder = d
 	}
-	m.Meshes[6].Flags &^= MeshVisible // hidden: not drawn
-	m.Parts = []Part{
-		{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, DrawOrder: 700,
-			Children: []PartChild{{ChildMesh, 3}, {ChildMesh, 4}}, Composite: Composite{Opacity: 1, Multiply: White}},
+	m.Meshes[6].Flags &^= p2lrt.MeshVisible // hidden: not drawn
+	m.Parts = []p2lrt.Part{
+		{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, DrawOrder: 700,
+			Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 3}, {Kind: p2lrt.ChildMesh, Index: 4}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}},
 	}
 	// The part's draw order is driven by a channel: 700 at p = 0, 400 at p = 1.
-	m.Parts[0].Channels = []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{700}}, {Coord: []uint16{1}, Value: ChannelValue{400}}}}}}
-	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{
+	m.Parts[0].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{700}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{400}}}}}}
+	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{
 		{Mesh: 0}, {Mesh: 1}, {Mesh: 2},
-		{Group: &DrawGroup{Part: 0, DrawOrder: 0, Composite: &Composite{Opacity: 1, Multiply: White}, Children: []DrawNode{{Mesh: 4}, {Mesh: 3}}}},
-		{Group: &DrawGroup{Part: -1, DrawOrder: 600, Children: []DrawNode{{Mesh: 5}, {Mesh: 6}}}},
+		{Group: &p2lrt.DrawGroup{Part: 0, DrawOrder: 0, Composite: &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}, Children: []p2lrt.DrawNode{{Mesh: 4}, {Mesh: 3}}}},
+		{Group: &p2lrt.DrawGroup{Part: -1, DrawOrder: 600, Children: []p2lrt.DrawNode{{Mesh: 5}, {Mesh: 6}}}},
 	}}
 	r := m.rig(t)
 	eval(t, r)
@@ -549,14 +553,14 @@ func TestHiddenAndSketchParts(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m.mesh(-1, tri...)
 	}
-	m.Meshes = append(m.Meshes, Mesh{ID: "nogeom", Parent: -1, TexturePage: -1, Flags: MeshVisible, Opacity: 1, Multiply: White})
-	m.Meshes = append(m.Meshes, Mesh{ID: "off", Parent: -1, TexturePage: -1, Flags: MeshGeometry,
-		Positions: tri, UVs: tri, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: White})
-	m.Draw.Children = append(m.Draw.Children, DrawNode{Mesh: 3}, DrawNode{Mesh: 4})
-	m.Parts = []Part{
-		{ID: "root", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}, {ChildPart, 2}, {ChildMesh, 0}}},
-		{ID: "hidden", Flags: 0, Children: []PartChild{{ChildMesh, 1}}},
-		{ID: "sketch", Flags: PartVisible | PartSketch, Children: []PartChild{{ChildMesh, 2}}},
+	m.Meshes = append(m.Meshes, p2lrt.Mesh{ID: "nogeom", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshVisible, Opacity: 1, Multiply: p2lrt.White})
+	m.Meshes = append(m.Meshes, p2lrt.Mesh{ID: "off", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry,
+		Positions: tri, UVs: tri, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White})
+	m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: 3}, p2lrt.DrawNode{Mesh: 4})
+	m.Parts = []p2lrt.Part{
+		{ID: "root", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}, {Kind: p2lrt.ChildPart, Index: 2}, {Kind: p2lrt.ChildMesh, Index: 0}}},
+		{ID: "hidden", Flags: 0, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}}},
+		{ID: "sketch", Flags: p2lrt.PartVisible | p2lrt.PartSketch, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 2}}},
 	}
 	r := m.rig(t)
 	eval(t, r)
@@ -573,7 +577,7 @@ func TestHiddenAndSketchParts(t *testing.T) {
 
 func TestDeformerFlagsDoNotAffectEvaluation(t *testing.T) {
 	m := newTestModel()
-	d := m.rotation(-1, 0, static(RotationKey{X: 10, Scale: 1}))
+	d := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 10, Scale: 1}))
 	mi := m.mesh(d, 1, 1)
 	m.Deformers[d].Flags = 0 // neither visible nor enabled
 	r := m.rig(t)
@@ -590,13 +594,13 @@ func TestMeshChanges(t *testing.T) {
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	// c: under a rotation whose angle moves with p; only the y of its
 	// second vertex changes... x too: (1,0) turns to (cos 90, sin 90).
-	d := m.rotation(-1, 0, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
-		{Coord: []uint16{0}, Value: RotationKey{Scale: 1}}, {Coord: []uint16{1}, Value: RotationKey{Angle: 90, Scale: 1}}}})
+	d := m.rotation(-1, 0, &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.RotationKey]{
+		{Coord: []uint16{0}, Value: p2lrt.RotationKey{Scale: 1}}, {Coord: []uint16{1}, Value: p2lrt.RotationKey{Angle: 90, Scale: 1}}}})
 	c := m.mesh(d, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Meshes[b].Channels = []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
+	m.Meshes[b].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0}}}}}}
 	r := m.rig(t)
 	eval(t, r)
 	all := MeshDrawn | MeshVisibilityChanged | MeshOpacityChanged | MeshDrawOrderChanged | MeshRenderOrderChanged | MeshVerticesChanged | MeshColorsChanged
@@ -627,7 +631,7 @@ func TestMeshRevision(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
 	r := m.rig(t)
 	if r.Mesh(a).Revision() != 0 {
@@ -670,8 +674,8 @@ func TestMeshChangeFlagsOrderAndColors(t *testing.T) {
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	// a's draw order goes 500 -> 600 with p; b stays at 550, so at p = 1
 	// the two swap places in the render order.
-	m.Meshes[a].Channels = []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{
-		Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{500}}, {Coord: []uint16{1}, Value: ChannelValue{600}}}}}}
+	m.Meshes[a].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{500}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{600}}}}}}
 	m.Meshes[b].DrawOrder = 550
 	r := m.rig(t)
 	eval(t, r)
@@ -689,7 +693,7 @@ func TestMeshChangeFlagsOrderAndColors(t *testing.T) {
 	if got, want := r.Mesh(b).Changes(), MeshDrawn|MeshRenderOrderChanged; got != want {
 		t.Errorf("b (only its position changed): %07b, want %07b", got, want)
 	}
-	r.Mesh(b).SetColors(Color{0.5, 0.5, 0.5}, Black)
+	r.Mesh(b).SetColors(p2lrt.Color{0.5, 0.5, 0.5}, p2lrt.Black)
 	eval(t, r)
 	if r.Mesh(a).Changes() != MeshDrawn || r.Mesh(b).Changes() != MeshDrawn|MeshColorsChanged {
 		t.Errorf("colour override: a %07b, b %07b", r.Mesh(a).Changes(), r.Mesh(b).Changes())
@@ -712,7 +716,7 @@ func TestHitTest(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 10, 0, 0, 10)
 	b := m.mesh(-1, 0, 0, 20, 0, 0, 20)
-	m.HitAreas = []HitArea{{ID: "small", Meshes: []int{a}}, {ID: "big", Meshes: []int{b}}}
+	m.HitAreas = []p2lrt.HitArea{{ID: "small", Meshes: []int{a}}, {ID: "big", Meshes: []int{b}}}
 	r := m.rig(t)
 	eval(t, r)
 	for _, c := range []struct {
@@ -734,26 +738,26 @@ func TestPostMultipliers(t *testing.T) {
 	m := newTestModel()
 	mi := m.mesh(-1, 0, 0)
 	m.Meshes[mi].Opacity = 0.8
-	m.Parts = []Part{
-		{ID: "outer", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}}},
-		{ID: "inner", Flags: PartVisible, Children: []PartChild{{ChildMesh, mi}}},
+	m.Parts = []p2lrt.Part{
+		{ID: "outer", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}}},
+		{ID: "inner", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mi}}},
 	}
 	r := m.rig(t)
 	r.partOpacityMul[0] = 0.5
 	r.partOpacityMul[1] = 0.5
 	r.modelOpacity = 0.5
-	r.partColorOverride[0] = colorOverride{set: true, mul: Color{0, 0, 0}, scr: Color{1, 1, 1}}
+	r.partColorOverride[0] = colorOverride{set: true, mul: p2lrt.Color{0, 0, 0}, scr: p2lrt.Color{1, 1, 1}}
 	eval(t, r)
 	// 0.8 · 0.5 · 0.5 · 0.5.
 	if got := r.Mesh(mi).Opacity(); !near(float64(got), 0.1, tol) {
 		t.Errorf("opacity %v, want 0.1", got)
 	}
-	if mul, scr := r.Mesh(mi).Colors(); mul != (Color{}) || scr != (Color{1, 1, 1}) {
+	if mul, scr := r.Mesh(mi).Colors(); mul != (p2lrt.Color{}) || scr != (p2lrt.Color{1, 1, 1}) {
 		t.Errorf("part override not applied: %v %v", mul, scr)
 	}
-	r.meshColorOverride[mi] = colorOverride{set: true, mul: Color{1, 0, 1}, scr: Black}
+	r.meshColorOverride[mi] = colorOverride{set: true, mul: p2lrt.Color{1, 0, 1}, scr: p2lrt.Black}
 	eval(t, r)
-	if mul, _ := r.Mesh(mi).Colors(); mul != (Color{1, 0, 1}) {
+	if mul, _ := r.Mesh(mi).Colors(); mul != (p2lrt.Color{1, 0, 1}) {
 		t.Errorf("mesh override does not win: %v", mul)
 	}
 }
@@ -764,21 +768,21 @@ func TestGroupComposite(t *testing.T) {
 		m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	}
 	m.Draw.Children = nil
-	m.Parts = []Part{
-		{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 0}},
-			Composite: Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: White}},
-		{ID: "maskpart", Flags: PartVisible, Children: []PartChild{{ChildMesh, 1}, {ChildMesh, 2}}},
+	m.Parts = []p2lrt.Part{
+		{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 0}},
+			Composite: p2lrt.Composite{Blend: p2lrt.BlendMultiply, AlphaBlend: p2lrt.AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: p2lrt.White}},
+		{ID: "maskpart", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}, {Kind: p2lrt.ChildMesh, Index: 2}}},
 	}
-	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{{Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 0}},
-		Composite: &Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: White},
-		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
-			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{0.5}}, {Coord: []uint16{1}, Value: ChannelValue{0.25}}}}}}}}}}
+	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Group: &p2lrt.DrawGroup{Part: 0, Children: []p2lrt.DrawNode{{Mesh: 0}},
+		Composite: &p2lrt.Composite{Blend: p2lrt.BlendMultiply, AlphaBlend: p2lrt.AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: p2lrt.White},
+		Channels: []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+			Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{0.5}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0.25}}}}}}}}}}
 	r := m.rig(t)
 	r.SetParameter(0, 0.5)
 	eval(t, r)
 	c := r.Part(0).Composite()
 	// The draw group's channel overrides the static 0.9: ½·0.5 + ½·0.25.
-	if c.Blend != BlendMultiply || c.AlphaBlend != AlphaAtop || !near(float64(c.Opacity), 0.375, tol) {
+	if c.Blend != p2lrt.BlendMultiply || c.AlphaBlend != p2lrt.AlphaAtop || !near(float64(c.Opacity), 0.375, tol) {
 		t.Errorf("composite %+v", c)
 	}
 	// Mask meshes: 2, then part 1's meshes 1 and 2 without the duplicate.
@@ -795,9 +799,9 @@ func TestGroupComposite(t *testing.T) {
 // of a mesh as they are: the mesh then reads p, so that a new value of p
 // recomputes it (evaluation keeps the results of meshes whose inputs did
 // not change).
-func readsParam(p, n int) *Grid[[]float32] {
-	return &Grid[[]float32]{Axes: []Axis{{Parameter: p, Keys: []float32{0, 1}}},
-		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, n)}, {Coord: []uint16{1}, Value: make([]float32, n)}}}
+func readsParam(p, n int) *p2lrt.Grid[[]float32] {
+	return &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: p, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, n)}, {Coord: []uint16{1}, Value: make([]float32, n)}}}
 }
 
 func TestOutOfRangeAndFailure(t *testing.T) {
@@ -850,7 +854,7 @@ func TestOutOfRangeAndFailure(t *testing.T) {
 
 func TestWarpUnderRotation(t *testing.T) {
 	m := newTestModel()
-	d := m.rotation(-1, 0, static(RotationKey{X: 100, Y: 0, Angle: 90, Scale: 2}))
+	d := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 100, Y: 0, Angle: 90, Scale: 2}))
 	// Grid in the rotation's space; p → (100 − 2y, 2x) on the canvas:
 	// (0,0) → (100,0), (10,0) → (100,20), (0,10) → (80,0), (10,10) → (80,20).
 	w := m.warp(d, 1, 1, static([]float32{0, 0, 10, 0, 0, 10, 10, 10}))
@@ -884,15 +888,15 @@ func TestNestedIsolatedGroups(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m.mesh(-1, tri...)
 	}
-	m.Parts = []Part{
-		{ID: "a", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildPart, 1}, {ChildMesh, 0}}},
-		{ID: "b", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 1}}},
-		{ID: "empty", Flags: PartVisible, GroupMode: GroupIsolated},
+	m.Parts = []p2lrt.Part{
+		{ID: "a", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}, {Kind: p2lrt.ChildMesh, Index: 0}}},
+		{ID: "b", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}}},
+		{ID: "empty", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated},
 	}
-	iso := func() *Composite { return &Composite{Opacity: 1, Multiply: White} }
-	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{
-		{Group: &DrawGroup{Part: 0, Composite: iso(), Children: []DrawNode{{Mesh: 0}, {Group: &DrawGroup{Part: 1, Composite: iso(), Children: []DrawNode{{Mesh: 1}}}}}}},
-		{Group: &DrawGroup{Part: 2, Composite: iso()}}, // draws nothing: no commands
+	iso := func() *p2lrt.Composite { return &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White} }
+	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{
+		{Group: &p2lrt.DrawGroup{Part: 0, Composite: iso(), Children: []p2lrt.DrawNode{{Mesh: 0}, {Group: &p2lrt.DrawGroup{Part: 1, Composite: iso(), Children: []p2lrt.DrawNode{{Mesh: 1}}}}}}},
+		{Group: &p2lrt.DrawGroup{Part: 2, Composite: iso()}}, // draws nothing: no commands
 		{Mesh: 2},
 	}}
 	r := m.rig(t)
@@ -912,11 +916,11 @@ func TestNestedIsolatedGroups(t *testing.T) {
 func TestModelLookups(t *testing.T) {
 	m := newTestModel(param("a", 0, 1, 0), param("b", 0, 1, 0))
 	m.mesh(-1, 0, 0)
-	m.GUI = &GUI{Snaps: []Snap{{Parameter: 1, Keys: []float32{0, 0.5, 1}}}}
-	m.Meta = []MetaEntry{{Key: "generator", Value: "test"}}
-	m.Roles = []Role{{Name: "EyeBlink", Parameters: []int{0, 1}}}
-	m.UserData = []UserData{{Kind: 0, Target: 0, Value: "hello"}}
-	m.Textures = []TexturePage{{Kind: TextureExternal, Width: 4, Height: 2, URI: "a.png"}}
+	m.GUI = &p2lrt.GUI{Snaps: []p2lrt.Snap{{Parameter: 1, Keys: []float32{0, 0.5, 1}}}}
+	m.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "test"}}
+	m.Roles = []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{0, 1}}}
+	m.UserData = []p2lrt.UserData{{Kind: 0, Target: 0, Value: "hello"}}
+	m.Textures = []p2lrt.TexturePage{{Kind: p2lrt.TextureExternal, Width: 4, Height: 2, URI: "a.png"}}
 	md := &m.Model
 	if s := md.ParameterSnaps(1); len(s) != 3 || md.ParameterSnaps(0) != nil {
 		t.Errorf("snaps %v", s)
@@ -936,7 +940,7 @@ func TestModelLookups(t *testing.T) {
 	if _, ok := md.MeshUserData(1); ok {
 		t.Error("user data out of range")
 	}
-	if ti, ok := md.TextureInfo(0); !ok || ti.URI != "a.png" || ti.Width != 4 || ti.Kind != TextureExternal {
+	if ti, ok := md.TextureInfo(0); !ok || ti.URI != "a.png" || ti.Width != 4 || ti.Kind != p2lrt.TextureExternal {
 		t.Error("texture info")
 	}
 	if _, ok := md.TextureInfo(1); ok {
@@ -952,9 +956,9 @@ func TestModelLookups(t *testing.T) {
 func TestUnchangedInputsKeepResults(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Parts = []Part{{ID: "p", Flags: PartVisible, Children: []PartChild{{ChildMesh, a}}}}
+	m.Parts = []p2lrt.Part{{ID: "p", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: a}}}}
 	r := m.rig(t)
 	eval(t, r)
 	eval(t, r)
@@ -980,7 +984,7 @@ func TestUnchangedInputsKeepResults(t *testing.T) {
 	if r.Mesh(a).Changes() != MeshDrawn|MeshOpacityChanged || r.Mesh(a).Opacity() != 0.5 {
 		t.Fatalf("part multiplier: %b %v", r.Mesh(a).Changes(), r.Mesh(a).Opacity())
 	}
-	r.partColorOverride[0] = colorOverride{set: true, mul: Color{1, 0, 0}}
+	r.partColorOverride[0] = colorOverride{set: true, mul: p2lrt.Color{1, 0, 0}}
 	eval(t, r)
 	if r.Mesh(a).Changes() != MeshDrawn|MeshColorsChanged {
 		t.Fatalf("part color: %b", r.Mesh(a).Changes())
@@ -994,15 +998,15 @@ func TestUnchangedInputsKeepResults(t *testing.T) {
 
 func TestColorChannels(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
-	d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
-	colorGrid := func(a, b Color) *Grid[ChannelValue] {
-		return &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
-			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue(a)}, {Coord: []uint16{1}, Value: ChannelValue(b)}}}
+	d := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
+	colorGrid := func(a, b p2lrt.Color) *p2lrt.Grid[p2lrt.ChannelValue] {
+		return &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+			Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue(a)}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue(b)}}}
 	}
-	m.Deformers[d].Channels = []Channel{{ID: ChannelScreen, Kind: ChannelColor, Grid: colorGrid(Color{0, 0, 0}, Color{0.4, 0.2, 0})}}
+	m.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelScreen, Kind: p2lrt.ChannelColor, Grid: colorGrid(p2lrt.Color{0, 0, 0}, p2lrt.Color{0.4, 0.2, 0})}}
 	mi := m.mesh(d, 0, 0)
-	m.Meshes[mi].Channels = []Channel{{ID: ChannelMultiply, Kind: ChannelColor, Grid: colorGrid(Color{1, 1, 1}, Color{0, 0.5, 1})}}
-	m.Meshes[mi].Screen = Color{0.5, 0, 0}
+	m.Meshes[mi].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelMultiply, Kind: p2lrt.ChannelColor, Grid: colorGrid(p2lrt.Color{1, 1, 1}, p2lrt.Color{0, 0.5, 1})}}
+	m.Meshes[mi].Screen = p2lrt.Color{0.5, 0, 0}
 	r := m.rig(t)
 	r.SetParameter(0, 0.5)
 	eval(t, r)
@@ -1027,7 +1031,7 @@ func TestBulkHostPose(t *testing.T) {
 	// One mesh whose first vertex moves by a's value along x (offset
 	// keyforms 0 at a = 0 and 10 at a = 10: the vertex x equals a).
 	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}}, Cells: []Cell[[]float32]{
+	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{10, 0, 0, 0, 0, 0}}}}
 	r := m.rig(t)
 	if got := r.ParameterValues(nil); len(got) != 2 || got[0] != 2 || got[1] != 0 {
@@ -1062,7 +1066,7 @@ func TestRigFailureLogged(t *testing.T) {
 	// A keyform with 4 floats for 3 vertices: the model cannot be prepared.
 	m.Meshes[mi].Keyforms = static([]float32{1, 2, 3, 4})
 	var buf bytes.Buffer
-	setLogger(&m.Model, slog.New(slog.NewTextHandler(&buf, nil)))
+	m.Model.log = slog.New(slog.NewTextHandler(&buf, nil))
 	r := m.Model.NewRig()
 	if r.Err() == nil {
 		t.Fatal("a model with a short keyform gave a working rig")
@@ -1089,8 +1093,8 @@ func TestRigFailureLogged(t *testing.T) {
 func TestLoadLoggerReceivesRigFailures(t *testing.T) {
 	tm := newTestModel(param("p", 0, 1, 0))
 	mi := tm.mesh(-1, 3e38, 0, 3e38, 1, 0, 0)
-	tm.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
-		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
+	tm.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
 	var file bytes.Buffer
 	if err := Write(&file, &tm.Model, nil); err != nil {
 		t.Fatal(err)
@@ -1124,7 +1128,7 @@ func TestReferenceEvalRules(t *testing.T) {
 		// the frame turns 90°: (10, 0) → (50, 50) + R(90°)(10, 0) = (50, 60).
 		m := newTestModel()
 		w := m.warp(-1, 1, 1, static([]float32{50, 50, 50, 50, 50, 50, 50, 50}))
-		d := m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Scale: 1}))
+		d := m.rotation(w, 0, static(p2lrt.RotationKey{X: 0.5, Y: 0.5, Scale: 1}))
 		mi := m.mesh(d, 10, 0)
 		r := m.rig(t)
 		eval(t, r)
@@ -1151,7 +1155,7 @@ func TestReferenceEvalRules(t *testing.T) {
 	t.Run("a mesh listed twice is drawn twice", func(t *testing.T) {
 		m := newTestModel()
 		mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-		m.Draw.Children = append(m.Draw.Children, DrawNode{Mesh: mi})
+		m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: mi})
 		r := m.rig(t)
 		eval(t, r)
 		if o := r.RenderOrder(); len(o) != 2 || o[0] != 0 || o[1] != 0 || r.Mesh(0).RenderPosition() != 0 {
@@ -1161,7 +1165,7 @@ func TestReferenceEvalRules(t *testing.T) {
 	t.Run("a glue on one mesh does nothing", func(t *testing.T) {
 		m := newTestModel()
 		mi := m.mesh(-1, 0, 0, 10, 0)
-		m.Glues = []Glue{{ID: "g", MeshA: mi, MeshB: mi, Intensity: 1, Pairs: []GluePair{{A: 0, B: 1, WeightA: 0.5, WeightB: 0.5}}}}
+		m.Glues = []p2lrt.Glue{{ID: "g", MeshA: mi, MeshB: mi, Intensity: 1, Pairs: []p2lrt.GluePair{{A: 0, B: 1, WeightA: 0.5, WeightB: 0.5}}}}
 		r := m.rig(t)
 		eval(t, r)
 		checkVerts(t, r, mi, 0, 0, 10, 0)
@@ -1171,10 +1175,10 @@ func TestReferenceEvalRules(t *testing.T) {
 		// rotation is flipped in x by its flags; the FlipX channel has only
 		// the cell at key 1 (false).
 		m := newTestModel(param("p", 0, 1, 0))
-		d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
-		m.Deformers[d].Flags |= DeformerFlipX
-		m.Deformers[d].Channels = []Channel{{ID: ChannelFlipX, Kind: ChannelFlag, Grid: &Grid[ChannelValue]{
-			Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[ChannelValue]{{Coord: []uint16{1}, Value: ChannelValue{0}}}}}}
+		d := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
+		m.Deformers[d].Flags |= p2lrt.DeformerFlipX
+		m.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelFlipX, Kind: p2lrt.ChannelFlag, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+			Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{1}, Value: p2lrt.ChannelValue{0}}}}}}
 		mi := m.mesh(d, 1, 0)
 		r := m.rig(t)
 		eval(t, r)
@@ -1184,10 +1188,10 @@ func TestReferenceEvalRules(t *testing.T) {
 		checkVerts(t, r, mi, 1, 0)
 	})
 	t.Run("rotation shapes do not flip", func(t *testing.T) {
-		m := newTestModel(Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
-		d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
-		m.Deformers[d].Rotation.Shapes = []Binding[RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
-			Present: []bool{false, true}, Shapes: []RotationShape{{}, {Scale: 1, FlipX: 1, FlipY: 1, Opacity: 1, Multiply: White}}}}
+		m := newTestModel(p2lrt.Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
+		d := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
+		m.Deformers[d].Rotation.Shapes = []p2lrt.Binding[p2lrt.RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+			Present: []bool{false, true}, Shapes: []p2lrt.RotationShape{{}, {Scale: 1, FlipX: 1, FlipY: 1, Opacity: 1, Multiply: p2lrt.White}}}}
 		mi := m.mesh(d, 1, 2)
 		r := m.rig(t)
 		r.SetParameter(0, 1)
@@ -1198,11 +1202,11 @@ func TestReferenceEvalRules(t *testing.T) {
 		// eval.rs piecewise with points (1, 0.5), (0, 1) at x = 0.5: x is
 		// at or below the first point's value, so the factor is 0.5 (sorted
 		// points would give 0.75). Mesh shape at b = 1: 0.5·(4, 0).
-		m := newTestModel(Parameter{ID: "b", Min: 0, Max: 1, Default: 0, Blend: true}, param("x", 0, 1, 0.5))
+		m := newTestModel(p2lrt.Parameter{ID: "b", Min: 0, Max: 1, Default: 0, Blend: true}, param("x", 0, 1, 0.5))
 		mi := m.mesh(-1, 0, 0)
-		m.Meshes[mi].Shapes = []Binding[MeshShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
-			Present: []bool{false, true}, Shapes: []MeshShape{{}, {Deltas: []float32{4, 0}, Opacity: 1, Multiply: White}},
-			Limits: []Limit{{Parameter: 1, Points: []LimitPoint{{1, 0.5}, {0, 1}}}}}}
+		m.Meshes[mi].Shapes = []p2lrt.Binding[p2lrt.MeshShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+			Present: []bool{false, true}, Shapes: []p2lrt.MeshShape{{}, {Deltas: []float32{4, 0}, Opacity: 1, Multiply: p2lrt.White}},
+			Limits: []p2lrt.Limit{{Parameter: 1, Points: []p2lrt.LimitPoint{{Value: 1, Weight: 0.5}, {Value: 0, Weight: 1}}}}}}
 		r := m.rig(t)
 		r.SetParameter(0, 1)
 		eval(t, r)
@@ -1216,11 +1220,11 @@ func TestReferenceEvalRules(t *testing.T) {
 		// (rig.rs Grid::new). A grid without axes reads its first cell.
 		m := newTestModel(param("p", 0, 2, 0))
 		a := m.mesh(-1, 0, 0)
-		m.Meshes[a].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1, 1, 2}}}, Cells: []Cell[[]float32]{
+		m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1, 1, 2}}}, Cells: []p2lrt.Cell[[]float32]{
 			{Coord: []uint16{1}, Value: []float32{10, 0}}, {Coord: []uint16{2}, Value: []float32{20, 0}},
 			{Coord: []uint16{3}, Value: []float32{30, 0}}, {Coord: []uint16{3}, Value: []float32{40, 0}}}}
 		b := m.mesh(-1, 0, 0)
-		m.Meshes[b].Keyforms = &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: []float32{1, 1}}, {Value: []float32{2, 2}}}}
+		m.Meshes[b].Keyforms = &p2lrt.Grid[[]float32]{Cells: []p2lrt.Cell[[]float32]{{Value: []float32{1, 1}}, {Value: []float32{2, 2}}}}
 		r := m.rig(t)
 		for _, c := range []struct{ v, x float32 }{{1, 20}, {1.0005, 20}, {2, 40}, {1.5, 30}} {
 			r.SetParameter(0, c.v)
@@ -1242,14 +1246,14 @@ func TestRevision(t *testing.T) {
 	}
 	// p moves mesh 0's vertices; q changes only the group's opacity;
 	// "idle" drives nothing.
-	m.Meshes[0].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[0].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Parts = []Part{{ID: "iso", Flags: PartVisible, GroupMode: GroupIsolated, Children: []PartChild{{ChildMesh, 1}},
-		Composite: Composite{Opacity: 1, Multiply: White}}}
-	m.Draw = DrawGroup{Part: -1, Children: []DrawNode{{Mesh: 0}, {Group: &DrawGroup{Part: 0, Children: []DrawNode{{Mesh: 1}},
-		Composite: &Composite{Opacity: 1, Multiply: White},
-		Channels: []Channel{{ID: ChannelOpacity, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{1, []float32{0, 1}}},
-			Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{1}}, {Coord: []uint16{1}, Value: ChannelValue{0.5}}}}}}}}}}
+	m.Parts = []p2lrt.Part{{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}},
+		Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}}
+	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: 0}, {Group: &p2lrt.DrawGroup{Part: 0, Children: []p2lrt.DrawNode{{Mesh: 1}},
+		Composite: &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White},
+		Channels: []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 1, Keys: []float32{0, 1}}},
+			Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0.5}}}}}}}}}}
 	r := m.rig(t)
 	if r.Revision() != 0 {
 		t.Fatalf("before the first evaluation: %d", r.Revision())
@@ -1276,7 +1280,7 @@ func TestRevision(t *testing.T) {
 	if c := r.Part(0).Composite(); c.Opacity != 0.5 || r.Mesh(0).Changes()&^MeshDrawn != 0 || r.Mesh(1).Changes()&^MeshDrawn != 0 {
 		t.Errorf("the group step changed more than the composite: %+v, %b %b", c, r.Mesh(0).Changes(), r.Mesh(1).Changes())
 	}
-	step("mesh colours", func() { r.meshColorOverride[0] = colorOverride{set: true, mul: Color{1, 0, 1}} }, true)
+	step("mesh colours", func() { r.meshColorOverride[0] = colorOverride{set: true, mul: p2lrt.Color{1, 0, 1}} }, true)
 	step("mesh opacity", func() { r.modelOpacity = 0.5 }, true)
 	step("unchanged again", func() {}, false)
 	r.fail(errors.New("test failure"))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/libm"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Evaluation is the rule set a model's deformation and drawing state are
@@ -75,9 +76,9 @@ func (m *Model) Evaluation() Evaluation {
 // replacing any earlier MetaEvaluation entry; m is not changed.
 func (m *Model) WithEvaluation(e Evaluation) *Model {
 	c := m.Clone()
-	meta := slices.DeleteFunc(slices.Clone(c.Meta), func(x MetaEntry) bool { return x.Key == MetaEvaluation })
+	meta := slices.DeleteFunc(slices.Clone(c.Meta), func(x p2lrt.MetaEntry) bool { return x.Key == MetaEvaluation })
 	if e == EvaluationCubism {
-		meta = append(meta, MetaEntry{Key: MetaEvaluation, Value: e.String()})
+		meta = append(meta, p2lrt.MetaEntry{Key: MetaEvaluation, Value: e.String()})
 	}
 	if len(meta) == 0 {
 		meta = nil
@@ -291,7 +292,7 @@ func initialHostPartOpacity(m *Model, op []float32) {
 		}
 	}
 	for i := range op {
-		if i < len(m.Parts) && m.Parts[i].Flags&PartVisible == 0 && !inPose[i] {
+		if i < len(m.Parts) && m.Parts[i].Flags&p2lrt.PartVisible == 0 && !inPose[i] {
 			op[i] = 0
 		}
 	}

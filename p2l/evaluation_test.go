@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Tests of Cubism evaluation (evaluation.go; docs/CUBISM.md, "Evaluation:
@@ -12,9 +14,9 @@ import (
 
 // cubism marks the test model for Cubism evaluation, with key epsilons.
 func (t *testModel) cubism(eps string) *testModel {
-	t.Meta = []MetaEntry{{Key: MetaEvaluation, Value: "cubism"}}
+	t.Meta = []p2lrt.MetaEntry{{Key: MetaEvaluation, Value: "cubism"}}
 	if eps != "" {
-		t.Meta = append(t.Meta, MetaEntry{Key: MetaKeyEpsilons, Value: eps})
+		t.Meta = append(t.Meta, p2lrt.MetaEntry{Key: MetaKeyEpsilons, Value: eps})
 	}
 	return t
 }
@@ -53,7 +55,7 @@ func TestEvaluationSelector(t *testing.T) {
 func TestCubismKeyformsDoNotSnap(t *testing.T) {
 	m := newTestModel(param("p", 0, 10, 0)).cubism("")
 	mi := m.mesh(-1, 0, 0)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 10}}}, Cells: []Cell[[]float32]{
+	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0}}, {Coord: []uint16{1}, Value: []float32{1000, 0}}}}
 	r := m.rig(t)
 	r.SetParameter(0, 9.9995)
@@ -70,16 +72,16 @@ func TestCubismKeyformsDoNotSnap(t *testing.T) {
 // moc3-rs key_table_is_outside: outside when v < 0 − 0.1 or v ≥ 1 + 0.1.
 func TestCubismOutOfRangeDisables(t *testing.T) {
 	m := newTestModel(param("p", -1, 2, 0), param("q", 0, 1, 0)).cubism("0.1,0.1")
-	keyed := &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	keyed := &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0}}, {Coord: []uint16{1}, Value: []float32{0, 0}}}}
 	// A warp keyed on p, a mesh under it (keyed on q), a free mesh keyed on p.
-	w := m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	w := m.warp(-1, 1, 1, &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0, 10, 0, 0, 10, 10, 10}}, {Coord: []uint16{1}, Value: []float32{0, 0, 10, 0, 0, 10, 10, 10}}}})
 	under := m.mesh(w, 0.5, 0.5, 1, 0.5, 1, 1)
-	m.Meshes[under].Keyforms = &Grid[[]float32]{Axes: []Axis{{1, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+	m.Meshes[under].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 1, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0, 0, 0, 0, 0}}, {Coord: []uint16{1}, Value: []float32{0, 0, 0, 0, 0, 0}}}}
 	free := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[free].Keyforms = &Grid[[]float32]{Axes: keyed.Axes, Cells: []Cell[[]float32]{
+	m.Meshes[free].Keyforms = &p2lrt.Grid[[]float32]{Axes: keyed.Axes, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: make([]float32, 6)}}}
 	r := m.rig(t)
 	for _, c := range []struct {
@@ -122,15 +124,15 @@ func TestCubismOutOfRangeDisables(t *testing.T) {
 // (moc3-rs resolve_enabled).
 func TestCubismDisabledParentsPropagate(t *testing.T) {
 	m := newTestModel(param("p", 0, 2, 0)).cubism("0.001")
-	d := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+	d := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
 	a := m.mesh(d, 0, 0, 1, 0, 0, 1)
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	c := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Parts = []Part{
-		{ID: "top", Flags: PartVisible, Children: []PartChild{{ChildPart, 1}}, Composite: Composite{Opacity: 1, Multiply: White},
-			Channels: []Channel{{ID: ChannelDrawOrder, Kind: ChannelScalar, Grid: &Grid[ChannelValue]{Axes: []Axis{{0, []float32{0, 1}}},
-				Cells: []Cell[ChannelValue]{{Coord: []uint16{0}, Value: ChannelValue{500}}, {Coord: []uint16{1}, Value: ChannelValue{500}}}}}}},
-		{ID: "inner", Flags: PartVisible, Children: []PartChild{{ChildMesh, b}}, Composite: Composite{Opacity: 1, Multiply: White}},
+	m.Parts = []p2lrt.Part{
+		{ID: "top", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White},
+			Channels: []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+				Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{500}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{500}}}}}}},
+		{ID: "inner", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: b}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}},
 	}
 	r := m.rig(t)
 	eval(t, r)
@@ -144,7 +146,7 @@ func TestCubismDisabledParentsPropagate(t *testing.T) {
 		t.Errorf("part out of range: b visible %v (want false), c %v (want true)", r.Mesh(b).Visible(), r.Mesh(c).Visible())
 	}
 	m = &testModel{*m.Model.Clone()}
-	m.Deformers[d].Flags &^= DeformerEnabled
+	m.Deformers[d].Flags &^= p2lrt.DeformerEnabled
 	r = m.rig(t)
 	eval(t, r)
 	if r.Mesh(a).Visible() {
@@ -156,19 +158,19 @@ func TestCubismDisabledParentsPropagate(t *testing.T) {
 // chain: multiply = parent·child, screen = p + c − p·c.
 func TestCubismColorsInherit(t *testing.T) {
 	m := newTestModel().cubism("")
-	d0 := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
-	d1 := m.rotation(d0, 0, static(RotationKey{Scale: 1}))
-	m.Deformers[d0].Multiply, m.Deformers[d0].Screen = Color{0.5, 1, 0.8}, Color{0.2, 0, 0.5}
-	m.Deformers[d1].Multiply, m.Deformers[d1].Screen = Color{0.5, 0.5, 1}, Color{0.5, 0.1, 0}
+	d0 := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
+	d1 := m.rotation(d0, 0, static(p2lrt.RotationKey{Scale: 1}))
+	m.Deformers[d0].Multiply, m.Deformers[d0].Screen = p2lrt.Color{0.5, 1, 0.8}, p2lrt.Color{0.2, 0, 0.5}
+	m.Deformers[d1].Multiply, m.Deformers[d1].Screen = p2lrt.Color{0.5, 0.5, 1}, p2lrt.Color{0.5, 0.1, 0}
 	mi := m.mesh(d1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[mi].Multiply, m.Meshes[mi].Screen = Color{0.5, 1, 0.5}, Color{0, 0, 0.5}
+	m.Meshes[mi].Multiply, m.Meshes[mi].Screen = p2lrt.Color{0.5, 1, 0.5}, p2lrt.Color{0, 0, 0.5}
 	r := m.rig(t)
 	eval(t, r)
 	mul, scr := r.Mesh(mi).Colors()
 	// multiply: (0.5·0.5·0.5, 1·0.5·1, 0.8·1·0.5) = (0.125, 0.5, 0.4).
 	// screen d0∘d1: (0.2+0.5−0.1, 0+0.1−0, 0.5+0−0) = (0.6, 0.1, 0.5);
 	// then ∘ mesh: (0.6, 0.1, 0.5+0.5−0.25) = (0.6, 0.1, 0.75).
-	want := [2]Color{{0.125, 0.5, 0.4}, {0.6, 0.1, 0.75}}
+	want := [2]p2lrt.Color{{0.125, 0.5, 0.4}, {0.6, 0.1, 0.75}}
 	for k := range 3 {
 		if !near(float64(mul[k]), float64(want[0][k]), 1e-6) || !near(float64(scr[k]), float64(want[1][k]), 1e-6) {
 			t.Fatalf("colors %v %v, want %v %v", mul, scr, want[0], want[1])
@@ -184,7 +186,7 @@ func TestCubismColorsInherit(t *testing.T) {
 func TestCubismRotationUnderWarp(t *testing.T) {
 	m := newTestModel().cubism("")
 	w := m.warp(-1, 1, 1, static([]float32{0, 0, 0, 100, -100, 0, -100, 100}))
-	d := m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
+	d := m.rotation(w, 0, static(p2lrt.RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
 	mi := m.mesh(d, 5, 0)
 	r := m.rig(t)
 	eval(t, r)
@@ -194,7 +196,7 @@ func TestCubismRotationUnderWarp(t *testing.T) {
 	// (50, 50): direction (0, −10), atan2 −90° + 90° = 0: (5,0) → (55, 50).
 	m = newTestModel().cubism("")
 	w = m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
-	d = m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
+	d = m.rotation(w, 0, static(p2lrt.RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
 	mi = m.mesh(d, 5, 0)
 	r = m.rig(t)
 	eval(t, r)
@@ -204,7 +206,7 @@ func TestCubismRotationUnderWarp(t *testing.T) {
 	// origin: no usable direction, turn 0 (the reference turns by 90°).
 	m = newTestModel().cubism("")
 	w = m.warp(-1, 1, 1, static([]float32{7, 7, 7, 7, 7, 7, 7, 7}))
-	d = m.rotation(w, 0, static(RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
+	d = m.rotation(w, 0, static(p2lrt.RotationKey{X: 0.5, Y: 0.5, Angle: 0, Scale: 1}))
 	mi = m.mesh(d, 5, 0)
 	r = m.rig(t)
 	eval(t, r)
@@ -238,8 +240,8 @@ func TestCubismDrawOrderRounds(t *testing.T) {
 func TestCubismEvaluateDoesNotAllocate(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0)).cubism("0.1")
 	w := m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
-	d := m.rotation(w, 0, &Grid[RotationKey]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[RotationKey]{
-		{Coord: []uint16{0}, Value: RotationKey{X: 0.5, Y: 0.5, Scale: 1}}, {Coord: []uint16{1}, Value: RotationKey{X: 0.5, Y: 0.5, Angle: 30, Scale: 1}}}})
+	d := m.rotation(w, 0, &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.RotationKey]{
+		{Coord: []uint16{0}, Value: p2lrt.RotationKey{X: 0.5, Y: 0.5, Scale: 1}}, {Coord: []uint16{1}, Value: p2lrt.RotationKey{X: 0.5, Y: 0.5, Angle: 30, Scale: 1}}}})
 	m.mesh(d, 5, 0, 6, 0, 5, 1)
 	r := m.rig(t)
 	eval(t, r)

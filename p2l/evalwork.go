@@ -1,6 +1,10 @@
 package p2l
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // maxEvalWork bounds what one evaluation of a model can cost in its grids
 // (docs/LIMITS.md): a grid of a axes with two keys or more blends up to 2^a
@@ -40,7 +44,7 @@ func (s workShare) field() string {
 func evalWorkTop(m *Model) (int64, workShare) {
 	var w int64
 	var top, at workShare
-	axes := func(ax []Axis, floats int, channel int) {
+	axes := func(ax []p2lrt.Axis, floats int, channel int) {
 		corners := int64(1)
 		for _, a := range ax {
 			if len(a.Keys) > 1 {
@@ -54,7 +58,7 @@ func evalWorkTop(m *Model) (int64, workShare) {
 			top.channel, top.work = channel, n
 		}
 	}
-	chans := func(cs []Channel) {
+	chans := func(cs []p2lrt.Channel) {
 		for k, c := range cs {
 			if c.Grid != nil {
 				axes(c.Grid.Axes, 3, k)
@@ -89,8 +93,8 @@ func evalWorkTop(m *Model) (int64, workShare) {
 		chans(m.Glues[i].Channels)
 	}
 	at = workShare{tag: "DRAW", index: -1}
-	var groups func(g *DrawGroup, depth int)
-	groups = func(g *DrawGroup, depth int) {
+	var groups func(g *p2lrt.DrawGroup, depth int)
+	groups = func(g *p2lrt.DrawGroup, depth int) {
 		if depth > 1<<12 {
 			return // buildDraw refuses it
 		}

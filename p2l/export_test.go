@@ -1,5 +1,7 @@
 package p2l
 
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+
 // DiffModels is diffModels for the external test package.
 var DiffModels = diffModels
 
@@ -8,7 +10,7 @@ var DiffLenient = diffLenient
 
 // DecodeForBench decodes and validates without the trial evaluation.
 func DecodeForBench(data []byte) error {
-	_, _, err := decode(data, defaultConfig())
+	_, err := p2lrt.Decode(data, nil)
 	return err
 }
 
@@ -18,3 +20,9 @@ func (r *Rig) CheckOutputsForTest() { r.checkOutputs() }
 
 // EvalWorkForTest is the model's evaluation work bound (evalwork.go).
 func (m *Model) EvalWorkForTest() int64 { return evalWork(m) }
+
+// ModelForTest makes a model of f as a Model literal did before models
+// were made by NewModel: without its checks and copy, prepared on first
+// use, so that the external tests can build the models no file can give
+// (a model that cannot evaluate) and finish a model before its first rig.
+func ModelForTest(f *p2lrt.File) *Model { return &Model{file: (*file)(f)} }

@@ -1,5 +1,7 @@
 package p2l
 
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+
 // This file plays EXPR expressions as the reference runtime does
 // (PSD2Live runtime/src/expression.rs, ExpressionPlayer). Each playing
 // expression has a weight w and changes the value v of each of its
@@ -275,12 +277,12 @@ func (p *expressionPlayer) apply(values []float32) {
 
 // expression is the spec's formula for one expression entry, in the order
 // of expression.rs apply.
-func (a arith) expression(v float32, blend ExpressionBlend, value float32, w float64) float32 {
+func (a arith) expression(v float32, blend p2lrt.ExpressionBlend, value float32, w float64) float32 {
 	x, y := float64(v), float64(value)
 	switch blend {
-	case ExpressionMultiply:
+	case p2lrt.ExpressionMultiply:
 		return float32(x * a.r(1+a.r(a.r(y-1)*w)))
-	case ExpressionOverwrite:
+	case p2lrt.ExpressionOverwrite:
 		return float32(a.r(x*a.r(1-w)) + a.r(y*w))
 	default:
 		return float32(x + a.r(y*w))
@@ -357,7 +359,7 @@ func (p *expressionPlayer) applyCubism(values []float32) {
 // x, −1 for the neutral one) of weight fw; first is the oldest entry,
 // whose targets are taken unweighted.
 func (p *expressionPlayer) accumulate(values []float32, x int, first bool, fw float64) {
-	var entries []ExpressionEntry
+	var entries []p2lrt.ExpressionEntry
 	if x >= 0 {
 		entries = p.model.Expressions[x].Entries
 	}
@@ -371,9 +373,9 @@ func (p *expressionPlayer) accumulate(values []float32, x int, first bool, fw fl
 			}
 			v := float64(en.Value)
 			switch en.Blend {
-			case ExpressionMultiply:
+			case p2lrt.ExpressionMultiply:
 				m = v
-			case ExpressionOverwrite:
+			case p2lrt.ExpressionOverwrite:
 				o = v
 			default:
 				a = v

@@ -1,16 +1,20 @@
 package p2l
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 func exprModel() *Model {
-	return &Model{
-		Parameters: []Parameter{{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100}, {ID: "c", Min: -100, Max: 100}},
-		Expressions: []Expression{
-			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []ExpressionEntry{{0, ExpressionAdd, 10}, {1, ExpressionMultiply, 3}, {2, ExpressionOverwrite, 50}}},
-			{ID: "over", FadeIn: 0.5, FadeOut: 0.5, Entries: []ExpressionEntry{{0, ExpressionOverwrite, 40}}},
+	return &Model{file: &file{
+		Parameters: []p2lrt.Parameter{{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100}, {ID: "c", Min: -100, Max: 100}},
+		Expressions: []p2lrt.Expression{
+			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 10}, {Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 3}, {Parameter: 2, Blend: p2lrt.ExpressionOverwrite, Value: 50}}},
+			{ID: "over", FadeIn: 0.5, FadeOut: 0.5, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionOverwrite, Value: 40}}},
 			{ID: "neutral", FadeIn: 1, FadeOut: 1},
 		},
-	}
+	}}
 }
 
 func exprFrame(p *expressionPlayer, base []float32, dt float64) []float32 {

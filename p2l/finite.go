@@ -1,6 +1,11 @@
 package p2l
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/nonfinite"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // Numeric hygiene (docs/LIMITS.md): setters ignore values that are not
 // finite, and an evaluation whose outputs are not all finite makes the rig
@@ -12,44 +17,19 @@ func finite64(v float64) bool { return v-v == 0 }
 // allFinite reports whether every value of s is finite.
 func allFinite(s []float32) bool { return zeroIfFinite(s) == 0 }
 
-// zeroIfFinite returns 0 when every value of s is finite and NaN otherwise:
-// v − v is 0 for a finite v and NaN for NaN and ±Inf, and NaN survives
-// the sums. Four independent sums, eight values a step taken as one array
-// (one bounds check), keep the loop at about one value per cycle, so the
-// check every evaluation ends with costs a few percent of it
-// (BenchmarkOutputCheck against BenchmarkEvaluate).
-func zeroIfFinite(s []float32) float32 {
-	var a, b, c, d float32
-	for len(s) >= 8 {
-		x := (*[8]float32)(s)
-		a += (x[0] - x[0]) + (x[4] - x[4])
-		b += (x[1] - x[1]) + (x[5] - x[5])
-		c += (x[2] - x[2]) + (x[6] - x[6])
-		d += (x[3] - x[3]) + (x[7] - x[7])
-		s = s[8:]
-	}
-	for _, v := range s {
-		a += v - v
-	}
-	return a + b + c + d
-}
+// finite reports whether f is neither NaN nor ±Inf.
+func finite(f float32) bool { return nonfinite.Finite(f) }
+
+// zeroIfFinite returns 0 when every value of s is finite and NaN otherwise
+// (nonfinite.Probe).
+func zeroIfFinite(s []float32) float32 { return nonfinite.Probe(s) }
 
 // nonFinite returns the index of the first value of s that is NaN or ±Inf,
 // or −1.
-func nonFinite(s []float32) int {
-	if zeroIfFinite(s) == 0 {
-		return -1
-	}
-	for i, v := range s {
-		if !finite(v) {
-			return i
-		}
-	}
-	return -1
-}
+func nonFinite(s []float32) int { return nonfinite.Index(s) }
 
 // unitColor clamps every component to [0, 1].
-func unitColor(c Color) Color {
+func unitColor(c p2lrt.Color) p2lrt.Color {
 	for k, v := range c {
 		c[k] = max(0, min(1, v))
 	}

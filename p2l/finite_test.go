@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // hygieneModels are live models covering every stage: clips, expressions,
@@ -16,10 +18,10 @@ func hygieneModels(t *testing.T) map[string]*Rig {
 	t.Helper()
 	out := map[string]*Rig{}
 	for name, m := range map[string]*Model{
-		"anim": animModel(), "full": fullModel(), "pendulum": pendulumModel(30, PhysicsAngle), "behavior": behaviorModel(),
+		"anim": animModel(), "full": fullModel(), "pendulum": pendulumModel(30, p2lrt.PhysicsAngle), "behavior": behaviorModel(),
 	} {
 		if len(m.Parts) == 0 {
-			m.Draw = DrawGroup{Part: -1}
+			m.Draw = p2lrt.DrawGroup{Part: -1}
 		}
 		r := m.NewRig()
 		if err := r.Err(); err != nil {
@@ -291,8 +293,8 @@ func TestExtremeFiniteInputsKeepStateFinite(t *testing.T) {
 func TestOverflowingPoseFailsTheRig(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	mi := m.mesh(-1, 3e38, 0, 3e38, 1, 0, 0)
-	m.Meshes[mi].Keyforms = &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}},
-		Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
+	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
 	r := m.rig(t)
 	eval(t, r)
 	if v := r.Mesh(mi).Vertices(); len(v) != 6 || v[0] != 3e38 {
@@ -393,7 +395,7 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 		}
 		w := m.warp(-1, 3, 2, static(pts))
 		if bilinear {
-			m.Deformers[w].Flags |= DeformerBilinear
+			m.Deformers[w].Flags |= p2lrt.DeformerBilinear
 		}
 		pos := make([]float32, 2*50)
 		for j := range pos {
@@ -428,10 +430,10 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 	// A rotation scaling the lattice by 10 carries 3e38 to infinity: the
 	// vertices through it are not finite, and the rig fails.
 	m, mi = build(false, func() float32 { return 3e38 })
-	m.Deformers = append([]Deformer{m.Deformers[0]}, m.Deformers[0])
-	m.Deformers[0] = Deformer{Kind: RotationDeformer, Parent: -1, Part: -1,
-		Flags: DeformerVisible | DeformerEnabled, Opacity: 1, Multiply: White, Screen: Black,
-		Rotation: &Rotation{Keyforms: static(RotationKey{Scale: 10})}}
+	m.Deformers = append([]p2lrt.Deformer{m.Deformers[0]}, m.Deformers[0])
+	m.Deformers[0] = p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: -1, Part: -1,
+		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
+		Rotation: &p2lrt.Rotation{Keyforms: static(p2lrt.RotationKey{Scale: 10})}}
 	m.Deformers[1].Parent = 0
 	m.Meshes[mi].Parent = 1
 	r = m.Model.NewRig()
@@ -455,7 +457,7 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 func TestOutsideUnitSquareOverflowFailsTheRig(t *testing.T) {
 	build := func() *testModel {
 		m := newTestModel(param("p", 0, 1, 0))
-		m.warp(-1, 1, 1, &Grid[[]float32]{Axes: []Axis{{0, []float32{0, 1}}}, Cells: []Cell[[]float32]{
+		m.warp(-1, 1, 1, &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 			{Coord: []uint16{0}, Value: []float32{0, 0, 100, 0, 0, 100, 100, 100}},
 			{Coord: []uint16{1}, Value: []float32{0, 0, 200, 0, 0, 200, 200, 200}},
 		}})
@@ -487,7 +489,7 @@ func TestOutsideUnitSquareOverflowFailsTheRig(t *testing.T) {
 // (3e38, 1) → (0 + 3e38·1 − 1·0, 0 + 3e38·0 + 1·1) = (3e38, 1).
 func TestRotationSumOverflowIsNotAFailure(t *testing.T) {
 	m := newTestModel()
-	rot := m.rotation(-1, 0, static(RotationKey{Scale: 1}))
+	rot := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
 	mi := m.mesh(rot, 3e38, 1, 3e38, 2, 0, 0)
 	r := m.rig(t)
 	eval(t, r)
@@ -513,7 +515,7 @@ func TestGlueOverflowFailsTheRig(t *testing.T) {
 		w := m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
 		a := m.mesh(w, 0.25, 0.25, 0.5, 0.25, 0.25, 0.5)
 		b := m.mesh(w, 0.75, 0.25, 0.5, 0.75, 0.75, 0.75)
-		m.Glues = []Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 1, Pairs: []GluePair{{A: 0, B: 0, WeightA: c.weight}}}}
+		m.Glues = []p2lrt.Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 1, Pairs: []p2lrt.GluePair{{A: 0, B: 0, WeightA: c.weight}}}}
 		r := m.Model.NewRig()
 		if !c.fails {
 			eval(t, r)

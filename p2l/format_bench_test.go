@@ -8,13 +8,14 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Synthetic models from the evaluation helper's generator must pass
 // validation and survive every writer variant.
 func TestSynthRoundTrip(t *testing.T) {
-	for _, m := range []*p2l.Model{synth.Character(1), synth.Advanced(synth.AdvancedOptions{SkinWeights: true})} {
-		for _, o := range []*p2l.WriteOptions{nil, {Compression: p2l.CompressZstd}} {
+	for _, m := range []*p2l.Model{p2l.ModelForTest(synth.Character(1)), p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{SkinWeights: true}))} {
+		for _, o := range []*p2lrt.WriteOptions{nil, {Compression: p2lrt.CompressZstd}} {
 			var b bytes.Buffer
 			if err := p2l.Write(&b, m, o); err != nil {
 				t.Fatal(err)
@@ -33,15 +34,15 @@ func TestSynthRoundTrip(t *testing.T) {
 				t.Fatal("bytes -> model -> bytes differ")
 			}
 			got2, _ := p2l.Load(again.Bytes())
-			if !reflect.DeepEqual(got, got2) {
+			if !reflect.DeepEqual(got.File(), got2.File()) {
 				t.Fatalf("second load differs: %s", p2l.DiffModels(got, got2))
 			}
 		}
 	}
 }
 
-func largeModelFile(b *testing.B, o *p2l.WriteOptions) []byte {
-	m := synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64})
+func largeModelFile(b *testing.B, o *p2lrt.WriteOptions) []byte {
+	m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64}))
 	var buf bytes.Buffer
 	if err := p2l.Write(&buf, m, o); err != nil {
 		b.Fatal(err)
@@ -55,8 +56,8 @@ func largeModelFile(b *testing.B, o *p2l.WriteOptions) []byte {
 func BenchmarkLoad(b *testing.B) {
 	for _, c := range []struct {
 		name string
-		o    *p2l.WriteOptions
-	}{{"f32", nil}, {"zstd", &p2l.WriteOptions{Compression: p2l.CompressZstd}}, {"deflate", &p2l.WriteOptions{Compression: p2l.CompressDeflate}}, {"f16", &p2l.WriteOptions{Codec: p2l.CodecF16}}, {"v1", &p2l.WriteOptions{V1: true}}} {
+		o    *p2lrt.WriteOptions
+	}{{"f32", nil}, {"zstd", &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd}}, {"deflate", &p2lrt.WriteOptions{Compression: p2lrt.CompressDeflate}}, {"f16", &p2lrt.WriteOptions{Codec: p2lrt.CodecF16}}, {"v1", &p2lrt.WriteOptions{V1: true}}} {
 		data := largeModelFile(b, c.o)
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -85,7 +86,7 @@ func BenchmarkDecode(b *testing.B) {
 
 // BenchmarkWrite encodes the same large model.
 func BenchmarkWrite(b *testing.B) {
-	m := synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64})
+	m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 7, Meshes: 400, VerticesPerMesh: 400, Deformers: 120, Parameters: 64}))
 	var buf bytes.Buffer
 	p2l.Write(&buf, m, nil)
 	b.SetBytes(int64(buf.Len()))
@@ -104,8 +105,8 @@ func BenchmarkWrite(b *testing.B) {
 // vertex at canvas scale S moves by about S·2⁻¹¹; the test allows twice
 // that, with S the canvas's larger side.
 func TestF16EvaluatedError(t *testing.T) {
-	m := synth.Character(1)
-	load := func(o *p2l.WriteOptions) *p2l.Rig {
+	m := p2l.ModelForTest(synth.Character(1))
+	load := func(o *p2lrt.WriteOptions) *p2l.Rig {
 		var b bytes.Buffer
 		if err := p2l.Write(&b, m, o); err != nil {
 			t.Fatal(err)
@@ -118,7 +119,7 @@ func TestF16EvaluatedError(t *testing.T) {
 		r.Evaluate()
 		return r
 	}
-	a, h := load(nil), load(&p2l.WriteOptions{Codec: p2l.CodecF16})
+	a, h := load(nil), load(&p2lrt.WriteOptions{Codec: p2lrt.CodecF16})
 	s := float64(max(m.Canvas.Width, m.Canvas.Height))
 	bound := 2 * s / 2048
 	var worst float64

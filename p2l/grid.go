@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // snapEpsilon is the spec's key snapping distance: a parameter value closer
@@ -111,7 +113,7 @@ type corner struct {
 // compileGrid prepares axes and coordinates of a grid whose cell count is n
 // and whose coordinates are given by coord(i). nparams is the parameter count;
 // snap the key snapping distance (cgrid.snap).
-func compileGrid(axes []Axis, n int, coord func(int) []uint16, nparams int, snap float32) (cgrid, error) {
+func compileGrid(axes []p2lrt.Axis, n int, coord func(int) []uint16, nparams int, snap float32) (cgrid, error) {
 	g := cgrid{snap: snap}
 	if len(axes) > maxGridAxes {
 		return g, fmt.Errorf("grid has %d axes, more than %d", len(axes), maxGridAxes)
@@ -355,7 +357,7 @@ type climit struct {
 	wts   []float32
 }
 
-func compileBind(param int, keys []float32, neutral int, present []bool, nshapes int, limits []Limit, nparams int) (cbind, error) {
+func compileBind(param int, keys []float32, neutral int, present []bool, nshapes int, limits []p2lrt.Limit, nparams int) (cbind, error) {
 	var b cbind
 	if param < 0 || param >= nparams {
 		return b, fmt.Errorf("parameter %d out of range", param)

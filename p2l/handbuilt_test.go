@@ -4,8 +4,9 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"math"
-	"reflect"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file builds files byte by byte from the layouts of P2LRT_V2.md and
@@ -132,17 +133,17 @@ func minimalChunks() []tchunk {
 }
 
 func minimalModel() *Model {
-	return &Model{
-		Canvas:     Canvas{100, 50, 50, 25, -1},
-		Parameters: []Parameter{{ID: "P", Name: "Param", Min: -1, Max: 1, Default: 0.5, Repeat: true}},
-		Parts: []Part{{ID: "part", Flags: PartVisible, GroupMode: GroupIsolated, DrawOrder: -7,
-			Children:  []PartChild{{ChildMesh, 0}},
-			Composite: Composite{Blend: BlendMultiply, AlphaBlend: AlphaAtop, Opacity: 1, Multiply: White}}},
-		Meshes: []Mesh{{ID: "m", Parent: -1, TexturePage: -1, Flags: MeshGeometry | MeshVisible,
+	return &Model{file: &file{
+		Canvas:     p2lrt.Canvas{Width: 100, Height: 50, OriginX: 50, OriginY: 25, PixelsPerUnit: -1},
+		Parameters: []p2lrt.Parameter{{ID: "P", Name: "Param", Min: -1, Max: 1, Default: 0.5, Repeat: true}},
+		Parts: []p2lrt.Part{{ID: "part", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, DrawOrder: -7,
+			Children:  []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 0}},
+			Composite: p2lrt.Composite{Blend: p2lrt.BlendMultiply, AlphaBlend: p2lrt.AlphaAtop, Opacity: 1, Multiply: p2lrt.White}}},
+		Meshes: []p2lrt.Mesh{{ID: "m", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
 			Positions: []float32{0, 0, 10, 0, 0, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2},
-			DrawOrder: 3, Opacity: 1, Multiply: White}},
-		Draw: DrawGroup{Part: -1, Children: []DrawNode{{Mesh: 0}}},
-	}
+			DrawOrder: 3, Opacity: 1, Multiply: p2lrt.White}},
+		Draw: p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: 0}}},
+	}}
 }
 
 func TestHandBuiltMinimal(t *testing.T) {
@@ -151,7 +152,7 @@ func TestHandBuiltMinimal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := minimalModel(); !reflect.DeepEqual(m, want) {
+	if want := minimalModel(); !sameFile(m, want) {
 		t.Fatalf("hand-built file decodes wrongly: %s", diffModels(want, m))
 	}
 	// The writer produces the same chunk contents (STRS in first-use order
@@ -170,10 +171,10 @@ func TestHandBuiltV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := minimalModel(); !reflect.DeepEqual(m, want) {
+	if want := minimalModel(); !sameFile(m, want) {
 		t.Fatalf("hand-built v1 decodes wrongly: %s", diffModels(want, m))
 	}
-	if again := mustWrite(t, m, &WriteOptions{V1: true}); string(again) != string(w.b) {
+	if again := mustWrite(t, m, &p2lrt.WriteOptions{V1: true}); string(again) != string(w.b) {
 		t.Fatalf("v1 writer differs from the hand-built file:\n%x\n%x", again, w.b)
 	}
 }
@@ -243,14 +244,14 @@ func TestHandBuiltPhysics(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := minimalModel()
-	want.Physics = Physics{Fps: 30, Groups: []PhysicsGroup{{ID: "Hair",
-		Inputs:   []PhysicsInput{{Parameter: 0, Weight: 60, Source: PhysicsAngle}},
-		Outputs:  []PhysicsOutput{{Parameter: 0, Vertex: 1, Scale: 1.5, Weight: 100, Source: PhysicsAngle, Reflect: true}},
-		Segments: []PhysicsSegment{{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 5, Mobility: 0.9, Delay: 0.8, Acceleration: 1}},
-		Normalization: PhysicsNormalization{PositionMin: -10, PositionDefault: 0.5, PositionMax: 10,
+	want.Physics = p2lrt.Physics{Fps: 30, Groups: []p2lrt.PhysicsGroup{{ID: "Hair",
+		Inputs:   []p2lrt.PhysicsInput{{Parameter: 0, Weight: 60, Source: p2lrt.PhysicsAngle}},
+		Outputs:  []p2lrt.PhysicsOutput{{Parameter: 0, Vertex: 1, Scale: 1.5, Weight: 100, Source: p2lrt.PhysicsAngle, Reflect: true}},
+		Segments: []p2lrt.PhysicsSegment{{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 5, Mobility: 0.9, Delay: 0.8, Acceleration: 1}},
+		Normalization: p2lrt.PhysicsNormalization{PositionMin: -10, PositionDefault: 0.5, PositionMax: 10,
 			AngleMin: -20, AngleDefault: 1, AngleMax: 20},
 	}}}
-	if !reflect.DeepEqual(m, want) {
+	if !sameFile(m, want) {
 		t.Fatalf("hand-built PHYS decodes wrongly: %s", diffModels(want, m))
 	}
 	if again := mustWrite(t, m, nil); string(again) != string(data) {

@@ -35,7 +35,7 @@ func TestKeptResultsMatchFullEvaluation(t *testing.T) {
 // (whose few parameters move no mesh under a warp).
 func keptModels(t *testing.T) []namedModel {
 	t.Helper()
-	ms := []namedModel{{"synth", synth.Character(1), true}, {"synth-2", synth.Character(2), true}}
+	ms := []namedModel{{"synth", p2l.ModelForTest(synth.Character(1)), true}, {"synth-2", p2l.ModelForTest(synth.Character(2)), true}}
 	files, _ := filepath.Glob("../testdata/conformance/*.p2lrt")
 	if len(files) == 0 {
 		t.Fatal("no conformance models")

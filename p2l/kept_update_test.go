@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestKeptResultsUnderUpdate drives two rigs of the default character with
@@ -52,7 +54,7 @@ func TestKeptResultsUnderUpdate(t *testing.T) {
 			call = func(r *Rig) { r.Part(i).SetHostOpacity(a) }
 		case k == 4:
 			i := rng.IntN(len(m.Meshes))
-			call = func(r *Rig) { r.Mesh(i).SetColors(Color{1, 0.5, 0.5}, Black) }
+			call = func(r *Rig) { r.Mesh(i).SetColors(p2lrt.Color{1, 0.5, 0.5}, p2lrt.Black) }
 		case k == 6:
 			call = func(r *Rig) { r.Layer(0).Stop() }
 		}

@@ -1,48 +1,30 @@
 package p2l
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-// DefaultMaxDecompressed is the default bound on the decompressed size of
-// a file's compressed chunks, added up (WithMaxDecompressed).
-const DefaultMaxDecompressed = 256 << 20
-
-// DefaultMaxFileSize is the default bound on the size of a file that Load,
-// LoadFile and LoadFS accept (WithMaxFileSize).
-const DefaultMaxFileSize = 512 << 20
-
-// LoadOption configures Load, LoadFile and LoadFS.
+// LoadOption configures Load, LoadFile, LoadFS and NewModel.
 type LoadOption func(*loadConfig)
 
 type loadConfig struct {
-	verifyCRC       bool
-	maxDecompressed int64
-	maxFileSize     int64
-	logger          *slog.Logger
-}
-
-func defaultConfig() *loadConfig {
-	return &loadConfig{maxDecompressed: DefaultMaxDecompressed, maxFileSize: DefaultMaxFileSize}
+	decode p2lrt.DecodeOptions
 }
 
 func newConfig(opts []LoadOption) *loadConfig {
-	cfg := defaultConfig()
+	cfg := &loadConfig{}
 	for _, o := range opts {
 		o(cfg)
 	}
@@ -51,68 +33,101 @@ func newConfig(opts []LoadOption) *loadConfig {
 
 // WithCRC makes the reader verify the CRC32 of every chunk that carries
 // one (the spec's p2l_rig_load_ex flag bit0). Without it CRCs are ignored.
-func WithCRC() LoadOption { return func(c *loadConfig) { c.verifyCRC = true } }
+func WithCRC() LoadOption { return func(c *loadConfig) { c.decode.VerifyCRC = true } }
 
 // WithMaxDecompressed bounds the decompressed size of the file's compressed
 // chunks, added up: a chunk whose raw_length exceeds what is left is
 // rejected before it is decompressed. n ≤ 0 restores the default
-// (DefaultMaxDecompressed).
+// (p2lrt.DefaultMaxDecompressed).
 func WithMaxDecompressed(n int64) LoadOption {
-	return func(c *loadConfig) {
-		if n <= 0 {
-			n = DefaultMaxDecompressed
-		}
-		c.maxDecompressed = n
-	}
+	return func(c *loadConfig) { c.decode.MaxDecompressed = n }
 }
 
 // WithMaxFileSize bounds the size of the file: Load refuses longer data,
 // LoadFile and LoadFS refuse a longer file before reading it (and any file
 // that is not a regular file, such as a device or a pipe). n ≤ 0 restores
-// the default (DefaultMaxFileSize).
+// the default (p2lrt.DefaultMaxFileSize).
 func WithMaxFileSize(n int64) LoadOption {
-	return func(c *loadConfig) {
-		if n <= 0 {
-			n = DefaultMaxFileSize
-		}
-		c.maxFileSize = n
-	}
+	return func(c *loadConfig) { c.decode.MaxFileSize = n }
 }
 
 // WithLogger sends diagnostics to l: the reason a load failed (Error),
 // chunks skipped as unknown (Debug), and later the failures of the loaded
 // model's rigs.
-func WithLogger(l *slog.Logger) LoadOption { return func(c *loadConfig) { c.logger = l } }
+func WithLogger(l *slog.Logger) LoadOption { return func(c *loadConfig) { c.decode.Logger = l } }
 
-// Load decodes and validates a v1 or v2 .p2lrt file, then runs one trial
-// evaluation so that a model which parses but cannot evaluate fails here.
-// Errors about the file's content are *FormatError values.
+// Load decodes and validates a v1 or v2 .p2lrt file (p2lrt.Decode), then
+// prepares it as NewModel does, whose trial evaluation makes a model that
+// parses but cannot evaluate fail here. Errors about the file's content
+// are *FormatError values.
 func Load(data []byte, opts ...LoadOption) (*Model, error) {
 	return load(data, newConfig(opts))
 }
 
 func load(data []byte, cfg *loadConfig) (*Model, error) {
+	f, err := p2lrt.Decode(data, &cfg.decode)
 	var m *Model
-	var starts chunkStarts
-	err := checkFileSize(int64(len(data)), cfg)
-	if err != nil {
-		err = &FormatError{Offset: int64(len(data)), Field: "size", Msg: err.Error()}
-	} else {
-		m, starts, err = decode(data, cfg)
-	}
 	if err == nil {
-		if cfg.logger != nil {
-			setLogger(m, cfg.logger) // rig failures of this model go there too
+		// f is Load's own: no copy, and Decode has validated it.
+		m, err = prepareModel(f, cfg)
+		if err != nil {
+			locateTrialError(err, data)
 		}
-		err = trialEvaluate(m, starts)
 	}
 	if err != nil {
-		if cfg.logger != nil {
-			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "p2l: load failed", slog.String("error", err.Error()))
+		if cfg.decode.Logger != nil {
+			cfg.decode.Logger.LogAttrs(context.Background(), slog.LevelError, "p2l: load failed", slog.String("error", err.Error()))
 		}
 		return nil, err
 	}
 	return m, nil
+}
+
+// NewModel makes a model of f: it validates f (p2lrt.File.Validate),
+// copies it, so that later changes to f do not change the model, prepares
+// it and evaluates it once at its default pose, so that a model which
+// cannot evaluate fails here. Errors about f's content are
+// *p2lrt.FormatError values naming the chunk, record and field. Of the
+// options only WithLogger applies. Importers and generators build a
+// p2lrt.File and call NewModel.
+func NewModel(f *p2lrt.File, opts ...LoadOption) (*Model, error) {
+	if f == nil {
+		return nil, errNilModel
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return prepareModel(f.Clone(), newConfig(opts))
+}
+
+// prepareModel makes a model of f, which it owns and which is valid.
+func prepareModel(f *p2lrt.File, cfg *loadConfig) (*Model, error) {
+	m := &Model{file: (*file)(f), log: cfg.decode.Logger} // rig failures of this model go to the logger too
+	if err := trialEvaluate(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// locateTrialError completes a *FormatError of Load's trial evaluation with where
+// the file holds it: the layout, and the start of the chunk named in a v2
+// file (−1 in a v1 file, which has no chunk table).
+func locateTrialError(err error, data []byte) {
+	var fe *p2lrt.FormatError
+	if !errors.As(err, &fe) {
+		return
+	}
+	fi, ierr := p2lrt.Inspect(data)
+	if ierr != nil {
+		return
+	}
+	fe.Layout = fi.Major
+	for _, c := range fi.Chunks {
+		if fe.Tag != "" && c.Tag == fe.Tag {
+			fe.Offset = int64(c.Offset)
+			break
+		}
+	}
 }
 
 // LoadFile loads the file at name. The model remembers the file's
@@ -120,7 +135,7 @@ func load(data []byte, cfg *loadConfig) (*Model, error) {
 // resolve there when package p2l/texture decodes them.
 func LoadFile(name string, opts ...LoadOption) (*Model, error) {
 	cfg := newConfig(opts)
-	data, err := readFile(name, cfg)
+	data, err := p2lrt.ReadFile(name, &cfg.decode)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +143,7 @@ func LoadFile(name string, opts ...LoadOption) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	setDir(m, os.DirFS(filepath.Dir(name)))
+	m.dir = os.DirFS(filepath.Dir(name))
 	return m, nil
 }
 
@@ -137,7 +152,7 @@ func LoadFile(name string, opts ...LoadOption) (*Model, error) {
 // resolve.
 func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
 	cfg := newConfig(opts)
-	data, err := readFS(fsys, name, cfg)
+	data, err := p2lrt.ReadFS(fsys, name, &cfg.decode)
 	if err != nil {
 		return nil, err
 	}
@@ -146,126 +161,20 @@ func LoadFS(fsys fs.FS, name string, opts ...LoadOption) (*Model, error) {
 		return nil, err
 	}
 	if dir, err := fs.Sub(fsys, path.Dir(name)); err == nil {
-		setDir(m, dir)
+		m.dir = dir
 	}
 	return m, nil
 }
 
-// checkFileSize refuses a file longer than the configured bound.
-func checkFileSize(n int64, cfg *loadConfig) error {
-	if n > cfg.maxFileSize {
-		return fmt.Errorf("file of %d bytes exceeds the %d-byte limit (WithMaxFileSize)", n, cfg.maxFileSize)
-	}
-	return nil
-}
-
-// ReadFile reads the file at name as LoadFile does, for tools that need
-// the bytes (Inspect, conversions): only a regular file of at most
-// WithMaxFileSize bytes (the other options do not apply), checked before
-// it is read.
-func ReadFile(name string, opts ...LoadOption) ([]byte, error) {
-	return readFile(name, newConfig(opts))
-}
-
-// ReadFS reads the file name of fsys as LoadFS does (see ReadFile).
-func ReadFS(fsys fs.FS, name string, opts ...LoadOption) ([]byte, error) {
-	return readFS(fsys, name, newConfig(opts))
-}
-
-func readFile(name string, cfg *loadConfig) ([]byte, error) {
-	// Stat before opening: opening a named pipe blocks until it has a
-	// writer.
-	st, err := os.Stat(name)
-	if err := checkRegular(name, st, err); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("p2l: %w", err)
-	}
-	defer f.Close()
-	return readBounded(f, name, cfg)
-}
-
-func readFS(fsys fs.FS, name string, cfg *loadConfig) ([]byte, error) {
-	st, err := fs.Stat(fsys, name)
-	if err := checkRegular(name, st, err); err != nil {
-		return nil, err
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("p2l: %w", err)
-	}
-	defer f.Close()
-	return readBounded(f, name, cfg)
-}
-
-// checkRegular refuses what is not a regular file (a device such as
-// /dev/zero, a pipe, a directory). Errors start with "p2l: ".
-func checkRegular(name string, st fs.FileInfo, err error) error {
-	if err != nil {
-		return fmt.Errorf("p2l: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("p2l: %s: not a regular file (%v)", name, st.Mode().Type())
-	}
-	return nil
-}
-
-// readBounded reads a regular file of at most the configured size. The
-// size is checked from Stat before reading and again while reading (a
-// file may grow, an fs.FS may not know its sizes), so neither a device
-// such as /dev/zero nor a huge file is read into memory.
-func readBounded(f fs.File, name string, cfg *loadConfig) ([]byte, error) {
-	st, err := f.Stat()
-	if err := checkRegular(name, st, err); err != nil {
-		return nil, err
-	}
-	if err := checkFileSize(st.Size(), cfg); err != nil {
-		return nil, fmt.Errorf("p2l: %s: %w", name, err)
-	}
-	// Room for the whole file plus ReadFrom's minimum read, so that the
-	// buffer is allocated once.
-	var b bytes.Buffer
-	if st.Size() <= int64(math.MaxInt-bytes.MinRead) {
-		b.Grow(int(st.Size()) + bytes.MinRead)
-	}
-	if _, err := b.ReadFrom(io.LimitReader(f, min(cfg.maxFileSize, math.MaxInt64-1)+1)); err != nil {
-		return nil, fmt.Errorf("p2l: %s: %w", name, err)
-	}
-	if err := checkFileSize(int64(b.Len()), cfg); err != nil {
-		return nil, fmt.Errorf("p2l: %s: %w", name, err)
-	}
-	return b.Bytes(), nil
-}
-
-// chunkStarts is the chunk table of a v2 file (nil for v1), where errors
-// found after decoding look up their chunk's start.
-type chunkStarts []container.Entry
-
-// of returns the file offset where chunk tag's data starts, or −1.
-func (cs chunkStarts) of(tag string) int64 {
-	for i := range cs {
-		if cs[i].Tag == tag {
-			return int64(cs[i].Offset)
-		}
-	}
-	return -1
-}
-
 // trialEvaluate evaluates the model once at its default pose. Its failures
 // are *FormatError values: a failure that one record causes (recordError)
-// names that record's chunk and field, and the chunk's start in a v2 file;
-// a panic in the evaluator, which bad input must never turn into a crash of
-// the host, names the file as a whole.
-func trialEvaluate(m *Model, starts chunkStarts) (err error) {
-	layout := 2
-	if starts == nil {
-		layout = 1
-	}
+// names that record's chunk and field; a panic in the evaluator, which bad
+// input must never turn into a crash of the host, names the file as a
+// whole. Their Offset is −1 and Layout 0: Load fills them in (locate).
+func trialEvaluate(m *Model) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &FormatError{Offset: -1, Layout: layout, Msg: fmt.Sprintf("trial evaluation panicked: %v\n%s", r, debug.Stack())}
+			err = &p2lrt.FormatError{Offset: -1, Msg: fmt.Sprintf("trial evaluation panicked: %v\n%s", r, debug.Stack())}
 		}
 	}()
 	r := m.NewRig()
@@ -274,203 +183,47 @@ func trialEvaluate(m *Model, starts chunkStarts) (err error) {
 	if e == nil {
 		return nil
 	}
-	fe := &FormatError{Offset: -1, Layout: layout, Msg: "trial evaluation failed: " + e.Error()}
+	fe := &p2lrt.FormatError{Offset: -1, Msg: "trial evaluation failed: " + e.Error()}
 	var re *recordError
 	if errors.As(e, &re) {
 		fe.Tag, fe.Field = re.tag, re.field
 		fe.Msg = "trial evaluation failed: " + strings.TrimPrefix(re.msg, "p2l: ")
-		fe.Offset = starts.of(re.tag)
 	}
 	return fe
 }
 
-// decode parses data into a validated Model, and tells where the chunks of
-// a v2 file start.
-func decode(data []byte, cfg *loadConfig) (*Model, chunkStarts, error) {
-	v, err := container.SniffVersion(data)
-	if err != nil {
-		return nil, nil, asFormatError(err)
+// Write validates m's file and writes it to w (p2lrt.File.Write).
+func Write(w io.Writer, m *Model, opts *p2lrt.WriteOptions) error {
+	if m == nil {
+		return errNilModel
 	}
-	if v == 1 {
-		m, err := decodeV1(data)
-		return m, nil, withLayout(err, 1)
-	}
-	h, entries, err := container.Parse(data)
-	if err != nil {
-		return nil, nil, withLayout(asFormatError(err), 2)
-	}
-	l := &loader{data: data, cfg: cfg, m: &Model{NamesStripped: h.Flags&container.FlagNamesStripped != 0}}
-	m, err := l.run(entries)
-	return m, entries, withLayout(err, 2)
+	return m.f().Write(w, opts)
 }
 
-type loader struct {
-	data []byte
-	cfg  *loadConfig
-	m    *Model
-	strs []string
-	cext []cextRecord
-	// inflated is the decompressed size of the chunks decompressed so far
-	// (the budget of WithMaxDecompressed).
-	inflated int64
+// Validate checks m against every rule the reader applies
+// (p2lrt.File.Validate).
+func (m *Model) Validate() error {
+	if m == nil {
+		return errNilModel
+	}
+	return m.f().Validate()
 }
 
-func (l *loader) run(entries []container.Entry) (*Model, error) {
-	byTag := make(map[string]*container.Entry)
-	for i := range entries {
-		e := &entries[i]
-		if l.cfg.verifyCRC {
-			if err := container.CheckCRC(l.data, e); err != nil {
-				return nil, asFormatError(err)
-			}
-		}
-		d := findDef(e.Tag)
-		if d == nil || e.Version > d.version {
-			if e.Required() {
-				msg := "requires feature " + e.Tag
-				if d != nil {
-					msg += fmt.Sprintf(" version %d (this reader understands up to %d)", e.Version, d.version)
-				}
-				return nil, &FormatError{Tag: e.Tag, Offset: e.TOCOffset, Field: "tag", Msg: msg}
-			}
-			if l.cfg.logger != nil {
-				l.cfg.logger.Debug("p2l: skipping unknown optional chunk", "tag", e.Tag, "version", e.Version)
-			}
-			continue
-		}
-		// A known chunk is read whether flagged required or not: the flag
-		// decides only what a reader that does not know the chunk does
-		// (P2LRT_V2.md 兼容规则; rig.rs read_chunks ignores it too).
-		byTag[e.Tag] = e
-	}
-	for _, d := range chunkDefs {
-		if d.mustExist && byTag[d.tag] == nil {
-			return nil, &FormatError{Tag: d.tag, Offset: -1, Msg: "required core chunk " + d.tag + " is missing"}
-		}
-	}
-	if err := l.strings(byTag["STRS"]); err != nil {
-		return nil, err
-	}
-	for i := 1; i < len(chunkDefs); i++ {
-		d := &chunkDefs[i]
-		if e := byTag[d.tag]; e != nil {
-			if err := l.chunk(e, d); err != nil {
-				return nil, err
-			}
-		}
-	}
-	err := mergeCEXT(l.m, l.cext)
-	if err == nil {
-		err = checkRefs(l.m)
-	}
-	if err != nil {
-		// Cross-reference errors are found on the decoded model; point at
-		// the start of the chunk that holds the reference.
-		var fe *FormatError
-		if errors.As(err, &fe) && fe.Offset < 0 && byTag[fe.Tag] != nil {
-			fe.Offset = int64(byTag[fe.Tag].Offset)
-		}
-		return nil, err
-	}
-	return l.m, nil
+// ReadFile reads the file at name as LoadFile does, for tools that need
+// the bytes (p2lrt.Inspect, conversions): only a regular file of at most
+// WithMaxFileSize bytes (the other options do not apply), checked before
+// it is read.
+func ReadFile(name string, opts ...LoadOption) ([]byte, error) {
+	return p2lrt.ReadFile(name, &newConfig(opts).decode)
 }
 
-// content returns a chunk's (decompressed) content.
-func (l *loader) content(e *container.Entry) ([]byte, error) {
-	left := l.cfg.maxDecompressed - l.inflated
-	b, err := container.Content(l.data, e, left)
-	if err != nil {
-		var ce *container.Error
-		if errors.As(err, &ce) && ce.Field == "raw_length" {
-			ce.Msg = fmt.Sprintf("decompressed size %d exceeds the limit (%d bytes left of the %d-byte budget of all compressed chunks, WithMaxDecompressed)",
-				e.RawLength, left, l.cfg.maxDecompressed)
-		}
-		return nil, asFormatError(err)
-	}
-	if e.Compression() != container.None {
-		l.inflated += int64(len(b))
-	}
-	return b, nil
+// ReadFS reads the file name of fsys as LoadFS does (see ReadFile).
+func ReadFS(fsys fs.FS, name string, opts ...LoadOption) ([]byte, error) {
+	return p2lrt.ReadFS(fsys, name, &newConfig(opts).decode)
 }
 
-// strings decodes STRS: u32 count, u32 offsets[count+1], blob. offsets[0]
-// is 0, offsets never decrease, the last one is the blob's length (the end
-// of the chunk), and every string is valid UTF-8.
-func (l *loader) strings(e *container.Entry) error {
-	b, err := l.content(e)
-	if err != nil {
-		return err
-	}
-	base, dec := int64(e.Offset), e.Compression() != container.None
-	if dec {
-		base = 0
-	}
-	fail := func(pos int, field, format string, args ...any) error {
-		return &FormatError{Tag: "STRS", Offset: base + int64(pos), Decompressed: dec, Field: field, Msg: fmt.Sprintf(format, args...)}
-	}
-	if len(b) < 4 {
-		return fail(0, "count", "truncated")
-	}
-	n := uint64(le.Uint32(b))
-	if (n+1)*4 > uint64(len(b)-4) {
-		return fail(0, "count", "%d strings do not fit in %d bytes", n, len(b))
-	}
-	blobStart := 4 + int(n+1)*4
-	blob := b[blobStart:]
-	all := string(blob) // one allocation; the strings share it
-	strs := make([]string, n)
-	prev := uint32(0)
-	if le.Uint32(b[4:]) != 0 {
-		return fail(4, "offsets", "offsets[0] must be 0")
-	}
-	for i := range strs {
-		end := le.Uint32(b[8+4*i:])
-		if end < prev || uint64(end) > uint64(len(blob)) {
-			return fail(8+4*i, "offsets", "offset %d of string %d decreases or leaves the blob (%d bytes)", end, i, len(blob))
-		}
-		s := all[prev:end]
-		if !utf8.ValidString(s) {
-			return fail(blobStart+int(prev), "blob", "string %d is not valid UTF-8", i)
-		}
-		strs[i] = s
-		prev = end
-	}
-	if int(prev) != len(blob) {
-		return fail(blobStart+int(prev), "blob", "%d bytes after the last string", len(blob)-int(prev))
-	}
-	l.strs = strs
-	return nil
-}
+// V1Losses lists what writing m in the v1 layout loses (p2lrt.V1Losses).
+func V1Losses(m *Model) []string { return p2lrt.V1Losses(m.f()) }
 
-// chunk decodes one known chunk, which must be consumed exactly.
-func (l *loader) chunk(e *container.Entry, d *chunkDef) error {
-	b, err := l.content(e)
-	if err != nil {
-		return err
-	}
-	c := &coder{read: true, tag: e.Tag, version: e.Version, b: b, base: int64(e.Offset),
-		strs: l.strs, stripped: l.m.NamesStripped, cext: &l.cext}
-	if e.Compression() != container.None {
-		c.base, c.decompressed = 0, true
-	}
-	d.code(c, l.m)
-	if c.err == nil && c.pos != len(b) {
-		c.fail("", "%d bytes left over after the chunk's records", len(b)-c.pos)
-	}
-	return c.err
-}
-
-// mergeCEXT moves CEXT records into their clips: at most one per clip.
-func mergeCEXT(m *Model, recs []cextRecord) error {
-	seen := make(map[int]bool, len(recs))
-	for i, r := range recs {
-		if r.Clip >= len(m.Clips) || seen[r.Clip] {
-			return &FormatError{Tag: "CEXT", Offset: -1, Field: fmt.Sprintf("records[%d].clip", i),
-				Msg: fmt.Sprintf("clip %d out of range (%d clips) or given twice", r.Clip, len(m.Clips))}
-		}
-		seen[r.Clip] = true
-		cl := &m.Clips[r.Clip]
-		cl.Events, cl.TargetCurves, cl.CurveFades = r.Events, r.TargetCurves, r.CurveFades
-	}
-	return nil
-}
+// Version is the version of this library.
+const Version = "0.1.0"

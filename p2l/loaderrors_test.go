@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Every refusal of a file by Load is a *FormatError (issue 35 item 3),
@@ -18,12 +20,12 @@ import (
 // its chunk and field (an error outside any chunk, such as bytes after a v1
 // stream, at least its offset); a trial evaluation's error must also name a
 // record of a chunk by index. It returns the error, or nil.
-func checkTyped(t *testing.T, what string, err error) *FormatError {
+func checkTyped(t *testing.T, what string, err error) *p2lrt.FormatError {
 	t.Helper()
 	if err == nil {
 		return nil
 	}
-	var fe *FormatError
+	var fe *p2lrt.FormatError
 	if !errors.As(err, &fe) {
 		t.Fatalf("%s: %T is not a *FormatError: %v", what, err, err)
 	}
@@ -48,14 +50,14 @@ func checkTyped(t *testing.T, what string, err error) *FormatError {
 // layout (v1 stores PNG pages only, so the other pages are left out).
 func hostileBases(t *testing.T) map[string][]byte {
 	m := fullModel()
-	var pngs []TexturePage
+	var pngs []p2lrt.TexturePage
 	for _, p := range m.Textures {
-		if p.Kind == TexturePNG {
+		if p.Kind == p2lrt.TexturePNG {
 			pngs = append(pngs, p)
 		}
 	}
 	m.Textures = pngs
-	return map[string][]byte{"v2": mustWrite(t, fullModel(), nil), "v1": mustWrite(t, m, &WriteOptions{V1: true})}
+	return map[string][]byte{"v2": mustWrite(t, fullModel(), nil), "v1": mustWrite(t, m, &p2lrt.WriteOptions{V1: true})}
 }
 
 // TestHostileBitFlips: bit flips, one at a time: bit i mod 8 of byte i,
@@ -127,9 +129,9 @@ func TestHostileWords(t *testing.T) {
 // largest value the failing mesh takes in, and the mesh by index and id.
 func TestHostileExtremePositions(t *testing.T) {
 	const big = math.MaxFloat32
-	rot := func(scale float32) Deformer {
-		return Deformer{Kind: RotationDeformer, ID: "R", Parent: -1, Part: -1, Flags: DeformerVisible | DeformerEnabled,
-			Opacity: 1, Multiply: White, Rotation: &Rotation{Keyforms: &Grid[RotationKey]{Cells: []Cell[RotationKey]{{Value: RotationKey{Scale: scale}}}}}}
+	rot := func(scale float32) p2lrt.Deformer {
+		return p2lrt.Deformer{Kind: p2lrt.RotationDeformer, ID: "R", Parent: -1, Part: -1, Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled,
+			Opacity: 1, Multiply: p2lrt.White, Rotation: &p2lrt.Rotation{Keyforms: &p2lrt.Grid[p2lrt.RotationKey]{Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Value: p2lrt.RotationKey{Scale: scale}}}}}}
 	}
 	cases := []struct {
 		name      string
@@ -139,13 +141,13 @@ func TestHostileExtremePositions(t *testing.T) {
 	}{
 		{"positions under a scale of 2", func(m *Model) {
 			// 3.4e38 · 2 overflows: the positions hold the largest value.
-			m.Deformers = []Deformer{rot(2)}
+			m.Deformers = []p2lrt.Deformer{rot(2)}
 			m.Meshes[0].Parent = 0
 			m.Meshes[0].Positions[2] = big
 		}, "MESH", "meshes[0].positions", "m"},
 		{"a rotation scale of 3.4e38", func(m *Model) {
 			// 10 · 3.4e38 overflows: the deformer's keyform holds it.
-			m.Deformers = []Deformer{rot(big)}
+			m.Deformers = []p2lrt.Deformer{rot(big)}
 			m.Meshes[0].Parent = 0
 		}, "DEFM", "deformers[0].keyforms.cells[0]", "R"},
 		{"keyform deltas added to extreme positions", func(m *Model) {
@@ -155,8 +157,8 @@ func TestHostileExtremePositions(t *testing.T) {
 			me.Positions[2] = big / 2
 			d := make([]float32, len(me.Positions))
 			d[2] = big
-			me.Keyforms = &Grid[[]float32]{Axes: []Axis{{Parameter: 0, Keys: []float32{0.5, 1}}},
-				Cells: []Cell[[]float32]{{Coord: []uint16{0}, Value: d}}}
+			me.Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0.5, 1}}},
+				Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: d}}}
 		}, "MESH", "meshes[0].keyforms.cells[0]", "m"},
 	}
 	for _, c := range cases {
@@ -164,7 +166,7 @@ func TestHostileExtremePositions(t *testing.T) {
 			m := minimalModel()
 			c.mutate(m)
 			for _, v1 := range []bool{false, true} {
-				data := mustWrite(t, m, &WriteOptions{V1: v1})
+				data := mustWrite(t, m, &p2lrt.WriteOptions{V1: v1})
 				_, err := Load(data)
 				fe := checkTyped(t, c.name, err)
 				if fe == nil {
@@ -202,7 +204,7 @@ func TestLoadSizeLimitIsTyped(t *testing.T) {
 // equal shares, so the first mesh's.
 func TestPrepareRefusalIsTyped(t *testing.T) {
 	for _, v1 := range []bool{false, true} {
-		_, err := Load(mustWrite(t, manyAxesModel(300, 16), &WriteOptions{V1: v1}))
+		_, err := Load(mustWrite(t, manyAxesModel(300, 16), &p2lrt.WriteOptions{V1: v1}))
 		fe := checkTyped(t, "eval work", err)
 		if fe == nil || fe.Tag != "MESH" || fe.Field != "meshes[0].keyforms" || !strings.Contains(fe.Msg, `mesh 0 ("m0")`) ||
 			!strings.Contains(fe.Msg, "more than 33554432") {

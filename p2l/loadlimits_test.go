@@ -12,9 +12,10 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-func writeModel(t testing.TB, m *p2l.Model, o *p2l.WriteOptions) []byte {
+func writeModel(t testing.TB, m *p2l.Model, o *p2lrt.WriteOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := p2l.Write(&b, m, o); err != nil {
@@ -49,7 +50,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(p2l.DefaultMaxFileSize + 1); err != nil { // sparse
+	if err := f.Truncate(p2lrt.DefaultMaxFileSize + 1); err != nil { // sparse
 		t.Skip(err)
 	}
 	f.Close()
@@ -61,7 +62,7 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 		t.Errorf("refusing a large file allocated %d bytes", got)
 	}
 	// The option changes the bound, for Load, LoadFile and LoadFS alike.
-	data := writeModel(t, synth.Character(1), nil)
+	data := writeModel(t, p2l.ModelForTest(synth.Character(1)), nil)
 	small := filepath.Join(dir, "small.p2lrt")
 	if err := os.WriteFile(small, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -97,9 +98,9 @@ func TestLoadFileRefusesWhatItCannotBound(t *testing.T) {
 // TestDecompressionBudgetIsShared: WithMaxDecompressed bounds the
 // decompressed chunks together, not each one.
 func TestDecompressionBudgetIsShared(t *testing.T) {
-	m := synth.Character(1)
-	data := writeModel(t, m, &p2l.WriteOptions{Compression: p2l.CompressZstd})
-	h, err := p2l.Inspect(data)
+	m := p2l.ModelForTest(synth.Character(1))
+	data := writeModel(t, m, &p2lrt.WriteOptions{Compression: p2lrt.CompressZstd})
+	h, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package p2l
 import (
 	"fmt"
 	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Lookups by id or name and derived relations of a Model. They are computed
@@ -53,7 +55,7 @@ func (m *Model) ParameterIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().paramByID, m.Parameters, func(x *Parameter) string { return x.ID }, func(x *Parameter) string { return x.Name }, s)
+	return findIndex(m.prep().paramByID, m.Parameters, func(x *p2lrt.Parameter) string { return x.ID }, func(x *p2lrt.Parameter) string { return x.Name }, s)
 }
 
 // DeformerIndex returns the index of the deformer with the given id
@@ -63,7 +65,7 @@ func (m *Model) DeformerIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().deformerByID, m.Deformers, func(x *Deformer) string { return x.ID }, nil, s)
+	return findIndex(m.prep().deformerByID, m.Deformers, func(x *p2lrt.Deformer) string { return x.ID }, nil, s)
 }
 
 // PartIndex returns the index of the part with the given id or name, or −1.
@@ -71,7 +73,7 @@ func (m *Model) PartIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().partByID, m.Parts, func(x *Part) string { return x.ID }, func(x *Part) string { return x.Name }, s)
+	return findIndex(m.prep().partByID, m.Parts, func(x *p2lrt.Part) string { return x.ID }, func(x *p2lrt.Part) string { return x.Name }, s)
 }
 
 // MeshIndex returns the index of the mesh with the given id or name, or −1.
@@ -79,7 +81,7 @@ func (m *Model) MeshIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().meshByID, m.Meshes, func(x *Mesh) string { return x.ID }, func(x *Mesh) string { return x.Name }, s)
+	return findIndex(m.prep().meshByID, m.Meshes, func(x *p2lrt.Mesh) string { return x.ID }, func(x *p2lrt.Mesh) string { return x.Name }, s)
 }
 
 // GlueIndex returns the index of the glue with the given id (glues have no
@@ -88,7 +90,7 @@ func (m *Model) GlueIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().glueByID, m.Glues, func(x *Glue) string { return x.ID }, nil, s)
+	return findIndex(m.prep().glueByID, m.Glues, func(x *p2lrt.Glue) string { return x.ID }, nil, s)
 }
 
 // ClipIndex returns the index of the clip with the given id or name, or −1.
@@ -96,7 +98,7 @@ func (m *Model) ClipIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().clipByID, m.Clips, func(x *Clip) string { return x.ID }, func(x *Clip) string { return x.Name }, s)
+	return findIndex(m.prep().clipByID, m.Clips, func(x *p2lrt.Clip) string { return x.ID }, func(x *p2lrt.Clip) string { return x.Name }, s)
 }
 
 // ExpressionIndex returns the index of the expression with the given id or
@@ -105,7 +107,7 @@ func (m *Model) ExpressionIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().exprByID, m.Expressions, func(x *Expression) string { return x.ID }, func(x *Expression) string { return x.Name }, s)
+	return findIndex(m.prep().exprByID, m.Expressions, func(x *p2lrt.Expression) string { return x.ID }, func(x *p2lrt.Expression) string { return x.Name }, s)
 }
 
 // HitAreaIndex returns the index of the hit area with the given id or name,
@@ -114,7 +116,7 @@ func (m *Model) HitAreaIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().hitByID, m.HitAreas, func(x *HitArea) string { return x.ID }, func(x *HitArea) string { return x.Name }, s)
+	return findIndex(m.prep().hitByID, m.HitAreas, func(x *p2lrt.HitArea) string { return x.ID }, func(x *p2lrt.HitArea) string { return x.Name }, s)
 }
 
 // NotFoundError is the error of LayerState.PlayGroup and SetIdleGroup for
@@ -230,10 +232,10 @@ func (m *Model) MeshUserData(i int) (string, bool) {
 // no duplicates). It is the draw-tree group's composite when the group has
 // one, else the part's. ok is false for an out-of-range part or a model that
 // cannot be evaluated. The slices belong to the Model.
-func (m *Model) GroupInfo(part int) (c Composite, ok bool) {
+func (m *Model) GroupInfo(part int) (c p2lrt.Composite, ok bool) {
 	p := m.prep()
 	if p.err != nil || part < 0 || part >= len(p.gsrc) {
-		return Composite{}, false
+		return p2lrt.Composite{}, false
 	}
 	c = *p.gsrc[part].comp
 	c.MaskMeshes = p.gsrc[part].masks
@@ -242,7 +244,7 @@ func (m *Model) GroupInfo(part int) (c Composite, ok bool) {
 
 // TextureInfo describes a texture page without decoding it.
 type TextureInfo struct {
-	Kind          TextureKind
+	Kind          p2lrt.TextureKind
 	Width, Height uint32 // the size the TEXR record declares
 	// URI is the path of an external page relative to the model file.
 	URI string

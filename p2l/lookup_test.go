@@ -3,6 +3,8 @@ package p2l
 import (
 	"slices"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestRoleParameters: the lookup answers what the behaviors drive, as the
@@ -16,7 +18,7 @@ func TestRoleParameters(t *testing.T) {
 		param("ParamMouthForm", -1, 1, 0),
 		param("ParamA", 0, 1, 0),
 	)
-	m.Roles = []Role{
+	m.Roles = []p2lrt.Role{
 		{Name: "EyeBlink", Parameters: []int{0}},
 		{Name: "LipSync", Parameters: []int{7}}, // not a parameter: skipped
 		{Name: "EyeBlink", Parameters: []int{1}},

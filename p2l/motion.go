@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file is the layer a game plays clips through: clip groups (Cubism's
@@ -77,7 +79,7 @@ func (r *Rig) motions() *motionState {
 		s.poseCurves = make([][]poseCurve, len(m.Clips))
 		for ci := range m.Clips {
 			for k, tc := range m.Clips[ci].TargetCurves {
-				if tc.Target != TargetPartOpacity {
+				if tc.Target != p2lrt.TargetPartOpacity {
 					continue
 				}
 				for gi, pg := range m.Pose.Groups {
@@ -308,7 +310,7 @@ func (s *motionState) poseFromClips(p *clipPlayer, pose *poseState) {
 				if pc.group != g {
 					continue
 				}
-				if v := c.TargetCurves[pc.curve].Value(t); v > bestV {
+				if v := CurveValue(&c.TargetCurves[pc.curve].Curve, t); v > bestV {
 					best, bestV = pc.entry, v
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // motionModel: animModel plus clip groups: "Idle" (two looping clips),
@@ -12,9 +14,9 @@ import (
 // name) over mesh 0, hit area named "Head" over mesh 1.
 func motionModel() *Model {
 	m := animModel()
-	c := func(id, name, group string, d float32, loop bool, v float32) Clip {
-		return Clip{ID: id, Name: name, Group: group, Duration: d, Loop: loop, FadeIn: 0, FadeOut: 0,
-			Curves: []ParameterCurve{constCurve(1, v)}}
+	c := func(id, name, group string, d float32, loop bool, v float32) p2lrt.Clip {
+		return p2lrt.Clip{ID: id, Name: name, Group: group, Duration: d, Loop: loop, FadeIn: 0, FadeOut: 0,
+			Curves: []p2lrt.ParameterCurve{constCurve(1, v)}}
 	}
 	m.Clips = append(m.Clips,
 		c("idle_a", "Idle A", "Idle", 2, true, 1),
@@ -22,14 +24,14 @@ func motionModel() *Model {
 		c("wave", "Wave", "TapBody", 0.5, false, 3),
 	)
 	pb := c("poseB", "Pose B", "", 1, false, 4)
-	pb.TargetCurves = []TargetCurve{
-		{Target: TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0}}},
-		{Target: TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 1}}},
+	pb.TargetCurves = []p2lrt.TargetCurve{
+		{Target: p2lrt.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}}},
+		{Target: p2lrt.TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 1}}},
 	}
 	m.Clips = append(m.Clips, pb)
 	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 0, 10}
 	m.Meshes[1].Positions = []float32{10, 10, 10, 0, 0, 10}
-	m.HitAreas = []HitArea{{ID: "HitAreaBody", Meshes: []int{0}}, {ID: "HitAreaTop", Name: "Head", Meshes: []int{1}}}
+	m.HitAreas = []p2lrt.HitArea{{ID: "HitAreaBody", Meshes: []int{0}}, {ID: "HitAreaTop", Name: "Head", Meshes: []int{1}}}
 	return m
 }
 
@@ -237,7 +239,7 @@ func TestIdleResumesAndFinished(t *testing.T) {
 }
 
 func TestTapGroupConvention(t *testing.T) {
-	m := &Model{HitAreas: []HitArea{{ID: "HitAreaHead", Name: "Head"}, {ID: "HitAreaBody"}, {ID: "Tail"}, {ID: "HitArea"}}}
+	m := &Model{file: &file{HitAreas: []p2lrt.HitArea{{ID: "HitAreaHead", Name: "Head"}, {ID: "HitAreaBody"}, {ID: "Tail"}, {ID: "HitArea"}}}}
 	for i, want := range []string{"TapHead", "TapBody", "TapTail", "TapHitArea", ""} {
 		if got := m.TapGroup(i); got != want {
 			t.Errorf("TapGroup(%d) = %q, want %q", i, got, want)
@@ -301,7 +303,7 @@ func TestClipPose(t *testing.T) {
 // {0.3, −1}.
 func TestLipSyncVowels(t *testing.T) {
 	m := animModel()
-	m.Parameters = append(m.Parameters, Parameter{ID: "ParamMouthForm", Min: -1, Max: 1}, Parameter{ID: "ParamA", Min: 0, Max: 1})
+	m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: "ParamMouthForm", Min: -1, Max: 1}, p2lrt.Parameter{ID: "ParamA", Min: 0, Max: 1})
 	const form, pa = 4, 5
 	r := m.NewRig()
 	// Level 0.8, weights I 0.5 and U 0.25 (confidence 0.75).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	. "github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The Rig contract (doc.go): a nil *Rig and an index out of range panic,
@@ -23,7 +24,7 @@ import (
 // names a part that does not exist).
 func failedRig(t *testing.T) *Rig {
 	t.Helper()
-	r := (&Model{Parameters: []Parameter{{ID: "p", Min: 0, Max: 1}}, Draw: DrawGroup{Part: 5}}).NewRig()
+	r := (ModelForTest(&p2lrt.File{Parameters: []p2lrt.Parameter{{ID: "p", Min: 0, Max: 1}}, Draw: p2lrt.DrawGroup{Part: 5}})).NewRig()
 	if r.Err() == nil {
 		t.Fatal("the broken model gave a live rig")
 	}
@@ -210,9 +211,9 @@ func TestFailedRigReadsEmpty(t *testing.T) {
 // taken; no other panic escapes, and the rig stays usable.
 func TestLiveRigSurvivesHostileArguments(t *testing.T) {
 	for _, adv := range []bool{false, true} {
-		m := synth.Character(3)
+		m := ModelForTest(synth.Character(3))
 		if adv {
-			m = synth.Advanced(synth.AdvancedOptions{})
+			m = ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 		}
 		r := m.NewRig()
 		if adv && r.SetAdvanced(allBits) != allBits {
@@ -256,7 +257,7 @@ func TestLiveRigSurvivesHostileArguments(t *testing.T) {
 
 func TestNilModelIsEmpty(t *testing.T) {
 	var nilModel *Model
-	empty := &Model{Draw: DrawGroup{Part: -1}}
+	empty := ModelForTest(&p2lrt.File{Draw: p2lrt.DrawGroup{Part: -1}})
 	typ := reflect.TypeOf(nilModel)
 	for i := 0; i < typ.NumMethod(); i++ {
 		m := typ.Method(i)
@@ -308,7 +309,7 @@ func TestNilModelDoesNotDeadlock(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		var b bytes.Buffer
-		err := Write(&b, synth.Character(1), nil)
+		err := Write(&b, ModelForTest(synth.Character(1)), nil)
 		if err == nil {
 			_, err = Load(b.Bytes())
 		}

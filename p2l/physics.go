@@ -1,6 +1,10 @@
 package p2l
 
-import "math"
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file is the pendulum physics of the PHYS chunk. It follows the Cubism
 // framework's CubismPhysics (physics3.json) step for step, quirks included,
@@ -36,10 +40,9 @@ import "math"
 // physicsMaxDeltaTime·MaxPhysicsFps = 5000 fixed steps in one update, and
 // the step loop stops there whatever the arithmetic (excess time dropped).
 
-// MaxPhysicsFps is the largest physics step rate (PHYS fps, physics3
-// Meta.Fps) a model may ask for. Cubism Editor exports 30 or 60; 1000 leaves
-// room while keeping an update's work bounded (see MaxPhysicsSteps).
-const MaxPhysicsFps = 1000
+// MaxPhysicsFps is the largest physics step rate a model may ask for
+// (p2lrt.MaxPhysicsFps).
+const MaxPhysicsFps = p2lrt.MaxPhysicsFps
 
 // MaxPhysicsSteps is the most fixed physics steps one update runs: the 5 s
 // of catch-up Cubism allows at MaxPhysicsFps. Time beyond it is dropped.
@@ -63,8 +66,8 @@ type physicsParticle struct {
 // physicsState is the running physics of one rig.
 type physicsState struct {
 	a      arith
-	groups []PhysicsGroup
-	params []Parameter
+	groups []p2lrt.PhysicsGroup
+	params []p2lrt.Parameter
 	fps    float64
 
 	particles []physicsParticle
@@ -204,11 +207,11 @@ func (s *physicsState) groupInputs(g int, values []float32) (tx, ty, angle float
 		var sum *float64
 		nmin, nmax, nmid := n.PositionMin, n.PositionMax, n.PositionDefault
 		switch in.Source {
-		case PhysicsX:
+		case p2lrt.PhysicsX:
 			sum = &tx
-		case PhysicsY:
+		case p2lrt.PhysicsY:
 			sum = &ty
-		case PhysicsAngle:
+		case p2lrt.PhysicsAngle:
 			sum, nmin, nmax, nmid = &angle, n.AngleMin, n.AngleMax, n.AngleDefault
 		default:
 			continue
@@ -343,7 +346,7 @@ func (s *physicsState) stabilizeGroup(g int, tx, ty, angle float64) {
 
 // outputRaw is the unscaled value of output o of group g (GetValue), and
 // false when its vertex is the root or out of range (Cubism skips it).
-func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
+func (s *physicsState) outputRaw(g int, o *p2lrt.PhysicsOutput) (float64, bool) {
 	n := len(s.groups[g].Segments) + 1
 	k := o.Vertex
 	if k < 1 || k >= n {
@@ -354,11 +357,11 @@ func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
 	tx, ty := a.r(st[k].px-st[k-1].px), a.r(st[k].py-st[k-1].py)
 	var v float64
 	switch o.Source {
-	case PhysicsX:
+	case p2lrt.PhysicsX:
 		v = tx
-	case PhysicsY:
+	case p2lrt.PhysicsY:
 		v = ty
-	case PhysicsAngle:
+	case p2lrt.PhysicsAngle:
 		// The parent direction of particle 1 is −gravity, gravity being
 		// Cubism's default option (0, −1).
 		px, py := 0.0, 1.0
@@ -376,11 +379,11 @@ func (s *physicsState) outputRaw(g int, o *PhysicsOutput) (float64, bool) {
 // applyOutput is Cubism's UpdateOutputParameterValue: scale (angles only),
 // clamp to the parameter range, then blend by the output weight (in the
 // reference's precision: physics.rs write_output, its range ordered).
-func (s *physicsState) applyOutput(dst *float32, o *PhysicsOutput, raw float64) {
+func (s *physicsState) applyOutput(dst *float32, o *p2lrt.PhysicsOutput, raw float64) {
 	a := s.a
 	p := &s.params[o.Parameter]
 	scale := 0.0 // Cubism never sets the translation scale
-	if o.Source == PhysicsAngle {
+	if o.Source == p2lrt.PhysicsAngle {
 		scale = float64(o.Scale)
 	}
 	lo, hi := float64(p.Min), float64(p.Max)

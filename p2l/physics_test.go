@@ -7,36 +7,38 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // pendulumModel has an input parameter "in" in [−10, 10], an output
 // parameter "out" in [−30, 30] and one group: a root and one particle of
 // radius 10, driven by the angle of "in", output the angle of particle 1 in
 // degrees (scale 180/π).
-func pendulumModel(fps float32, source PhysicsSource) *Model {
-	return &Model{
-		Parameters: []Parameter{
+func pendulumModel(fps float32, source p2lrt.PhysicsSource) *Model {
+	return &Model{file: &file{
+		Parameters: []p2lrt.Parameter{
 			{ID: "in", Min: -10, Max: 10},
 			{ID: "out", Min: -90, Max: 90},
 			{ID: "x", Min: -30, Max: 30},
 			{ID: "y", Min: -10, Max: 10},
 		},
-		Physics: Physics{Fps: fps, Groups: []PhysicsGroup{{
+		Physics: p2lrt.Physics{Fps: fps, Groups: []p2lrt.PhysicsGroup{{
 			ID:     "g",
-			Inputs: []PhysicsInput{{Parameter: 0, Source: source, Weight: 100}},
-			Outputs: []PhysicsOutput{
-				{Parameter: 1, Vertex: 1, Source: PhysicsAngle, Scale: 180 / math.Pi, Weight: 100},
-				{Parameter: 2, Vertex: 1, Source: PhysicsX, Scale: 5, Weight: 100},
+			Inputs: []p2lrt.PhysicsInput{{Parameter: 0, Source: source, Weight: 100}},
+			Outputs: []p2lrt.PhysicsOutput{
+				{Parameter: 1, Vertex: 1, Source: p2lrt.PhysicsAngle, Scale: 180 / math.Pi, Weight: 100},
+				{Parameter: 2, Vertex: 1, Source: p2lrt.PhysicsX, Scale: 5, Weight: 100},
 			},
-			Segments: []PhysicsSegment{
+			Segments: []p2lrt.PhysicsSegment{
 				{Length: 10, Mobility: 0.5, Delay: 0.8, Acceleration: 1.5},
 			},
-			Normalization: PhysicsNormalization{
+			Normalization: p2lrt.PhysicsNormalization{
 				PositionMin: -10, PositionMax: 10, PositionDefault: 0,
 				AngleMin: -10, AngleMax: 10, AngleDefault: 0,
 			},
 		}}},
-	}
+	}}
 }
 
 func TestPhysicsNormalize(t *testing.T) {
@@ -56,7 +58,7 @@ func TestPhysicsNormalize(t *testing.T) {
 }
 
 func TestPhysicsPendulumAtRest(t *testing.T) {
-	m := pendulumModel(0, PhysicsAngle)
+	m := pendulumModel(0, p2lrt.PhysicsAngle)
 	s := newPhysicsState(m)
 	v := make([]float32, 4)
 	for range 200 {
@@ -73,7 +75,7 @@ func TestPhysicsPendulumAtRest(t *testing.T) {
 // pendulum comes to rest there; its angle from the reference (0, 1) is +10°.
 // The X output stays 0 because translation outputs have scale 0.
 func TestPhysicsSettlesAlongGravity(t *testing.T) {
-	m := pendulumModel(0, PhysicsAngle)
+	m := pendulumModel(0, p2lrt.PhysicsAngle)
 	s := newPhysicsState(m)
 	v := make([]float32, 4)
 	for range 3000 {
@@ -104,7 +106,7 @@ func TestPhysicsSettlesAlongGravity(t *testing.T) {
 // TestPhysicsOneFrameLag: without Fps the output is the previous step's.
 // The expected first-step angle is computed here from Cubism's update rule.
 func TestPhysicsOneFrameLag(t *testing.T) {
-	m := pendulumModel(0, PhysicsAngle)
+	m := pendulumModel(0, p2lrt.PhysicsAngle)
 	s := newPhysicsState(m)
 	dt := 1.0 / 30
 	v := []float32{10, 0, 0, 0}
@@ -132,7 +134,7 @@ func TestPhysicsOneFrameLag(t *testing.T) {
 }
 
 func TestPhysicsDropsLongTime(t *testing.T) {
-	m := pendulumModel(30, PhysicsAngle)
+	m := pendulumModel(30, p2lrt.PhysicsAngle)
 	s := newPhysicsState(m)
 	v := []float32{10, 0, 0, 0}
 	s.step(v, 6) // more than 5 s accumulated: dropped, no step runs
@@ -148,7 +150,7 @@ func TestPhysicsDropsLongTime(t *testing.T) {
 // TestPhysicsFixedStepInterpolation: with Fps 10 a 0.25 s frame runs two
 // steps and leaves 0.05 s, so the output is halfway between the two steps.
 func TestPhysicsFixedStepInterpolation(t *testing.T) {
-	m := pendulumModel(10, PhysicsAngle)
+	m := pendulumModel(10, p2lrt.PhysicsAngle)
 	s := newPhysicsState(m)
 	ref := newPhysicsState(m)
 	v := []float32{0, 0, 0, 0}
@@ -174,7 +176,7 @@ func TestPhysicsFixedStepInterpolation(t *testing.T) {
 // TestPhysicsWindAndY: stabilization places the particle along
 // gravity + wind; a Y input moves the root by the rotated translation.
 func TestPhysicsWindAndY(t *testing.T) {
-	m := pendulumModel(0, PhysicsAngle)
+	m := pendulumModel(0, p2lrt.PhysicsAngle)
 	m.Physics.Groups[0].Segments[0].Acceleration = 1
 	s := newPhysicsState(m)
 	s.windX = 1
@@ -185,9 +187,9 @@ func TestPhysicsWindAndY(t *testing.T) {
 		t.Errorf("wind-stabilized angle = %v, want −45", v[1])
 	}
 
-	my := pendulumModel(0, PhysicsY)
+	my := pendulumModel(0, p2lrt.PhysicsY)
 	my.Physics.Groups[0].Inputs = append(my.Physics.Groups[0].Inputs,
-		PhysicsInput{Parameter: 3, Source: PhysicsAngle, Weight: 100})
+		p2lrt.PhysicsInput{Parameter: 3, Source: p2lrt.PhysicsAngle, Weight: 100})
 	s = newPhysicsState(my.WithPlayback(PlaybackCubism)) // Cubism's float64 rotation
 	v = []float32{5, 0, 0, 5}
 	s.stabilize(v)
@@ -202,7 +204,7 @@ func TestPhysicsWindAndY(t *testing.T) {
 }
 
 func TestPhysicsReplacedGroup(t *testing.T) {
-	m := pendulumModel(0, PhysicsAngle)
+	m := pendulumModel(0, p2lrt.PhysicsAngle)
 	s := newPhysicsState(m)
 	s.replaced[0] = true
 	v := []float32{10, 7, 0, 0}
@@ -226,12 +228,12 @@ func TestPhysicsReplacedGroup(t *testing.T) {
 // outputs from the first update on, as physics.rs step_skipping
 // interpolates the two zero outputs before any step: 0 on the first frame.
 func TestPhysicsFirstFrame(t *testing.T) {
-	ref := newPhysicsState(pendulumModel(30, PhysicsAngle))
+	ref := newPhysicsState(pendulumModel(30, p2lrt.PhysicsAngle))
 	v := []float32{10, 7, 3, 0}
 	if n := ref.step(v, 1.0/60); n != 0 || v[1] != 0 || v[2] != 0 {
 		t.Errorf("reference precision, first frame: %d steps, outputs %v, %v; want 0 steps and 0, 0", n, v[1], v[2])
 	}
-	m := pendulumModel(30, PhysicsAngle).WithPlayback(PlaybackCubism)
+	m := pendulumModel(30, p2lrt.PhysicsAngle).WithPlayback(PlaybackCubism)
 	s := newPhysicsState(m)
 	v = []float32{10, 7, 3, 0}
 	if n := s.step(v, 1.0/60); n != 0 || v[1] != 7 || v[2] != 3 {
@@ -276,7 +278,7 @@ func TestPhysicsBoundedSteps(t *testing.T) {
 		fps = append(fps, MaxPhysicsFps*(1+float32(seed>>8)/(1<<20)))
 	}
 	for _, f := range fps {
-		s := newPhysicsState(pendulumModel(f, PhysicsAngle))
+		s := newPhysicsState(pendulumModel(f, p2lrt.PhysicsAngle))
 		v := []float32{10, 0, 0, 0}
 		n := s.step(v, 1.0/60)
 		want := int(math.Ceil(MaxPhysicsFps / 60.0)) // at most
@@ -302,16 +304,16 @@ func TestPhysicsBoundedSteps(t *testing.T) {
 func TestPhysicsFpsValidated(t *testing.T) {
 	for _, f := range []float32{MaxPhysicsFps + 1, 1e9, 1e30, math.MaxFloat32} {
 		m := minimalModel()
-		m.Physics = pendulumModel(f, PhysicsAngle).Physics
-		m.Parameters = append(m.Parameters, pendulumModel(f, PhysicsAngle).Parameters...)
+		m.Physics = pendulumModel(f, p2lrt.PhysicsAngle).Physics
+		m.Parameters = append(m.Parameters, pendulumModel(f, p2lrt.PhysicsAngle).Parameters...)
 		err := m.Validate()
 		if err == nil || !strings.Contains(err.Error(), "fps") || !strings.Contains(err.Error(), "PHYS") {
 			t.Errorf("fps %v: Validate error %v, want a PHYS fps error", f, err)
 		}
 	}
 	m := minimalModel()
-	m.Parameters = append(m.Parameters, pendulumModel(MaxPhysicsFps, PhysicsAngle).Parameters...)
-	m.Physics = pendulumModel(MaxPhysicsFps, PhysicsAngle).Physics
+	m.Parameters = append(m.Parameters, pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).Parameters...)
+	m.Physics = pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).Physics
 	if err := m.Validate(); err != nil {
 		t.Errorf("fps %d refused: %v", MaxPhysicsFps, err)
 	}
@@ -321,8 +323,8 @@ func TestPhysicsFpsValidated(t *testing.T) {
 // bytes say 1e30 is refused by Load.
 func TestPhysicsFpsLoad(t *testing.T) {
 	m := minimalModel()
-	m.Parameters = append(m.Parameters, pendulumModel(0, PhysicsAngle).Parameters...)
-	m.Physics = pendulumModel(999.5, PhysicsAngle).Physics
+	m.Parameters = append(m.Parameters, pendulumModel(0, p2lrt.PhysicsAngle).Parameters...)
+	m.Physics = pendulumModel(999.5, p2lrt.PhysicsAngle).Physics
 	var b bytes.Buffer
 	if err := Write(&b, m, nil); err != nil {
 		t.Fatal(err)
@@ -335,7 +337,7 @@ func TestPhysicsFpsLoad(t *testing.T) {
 	for _, f := range []float32{1001, 1e9, 1e30} {
 		bad := bytes.Replace(data, old, binary.LittleEndian.AppendUint32(nil, math.Float32bits(f)), 1)
 		_, err := Load(bad)
-		var fe *FormatError
+		var fe *p2lrt.FormatError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "fps") || !strings.Contains(err.Error(), "PHYS") {
 			t.Errorf("fps %v: Load error %v, want a PHYS fps FormatError", f, err)
 		}
@@ -346,7 +348,7 @@ func TestPhysicsFpsLoad(t *testing.T) {
 // wind) feels no force; stabilization hangs it along gravity (the
 // reference's physics.rs settle; Cubism would divide by zero).
 func TestPhysicsStabilizeWithoutForce(t *testing.T) {
-	m := pendulumModel(0, PhysicsAngle)
+	m := pendulumModel(0, p2lrt.PhysicsAngle)
 	m.Physics.Groups[0].Segments[0].Acceleration = 0
 	s := newPhysicsState(m)
 	v := []float32{10, 0, 0, 0}

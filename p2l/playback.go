@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/libm"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Playback is the arithmetic a model's animation is played with: clip,
@@ -56,9 +57,9 @@ func (m *Model) Playback() Playback {
 // playback of their model when they are created.
 func (m *Model) WithPlayback(p Playback) *Model {
 	c := m.Clone()
-	meta := slices.DeleteFunc(slices.Clone(c.Meta), func(e MetaEntry) bool { return e.Key == MetaPlayback })
+	meta := slices.DeleteFunc(slices.Clone(c.Meta), func(e p2lrt.MetaEntry) bool { return e.Key == MetaPlayback })
 	if p == PlaybackCubism {
-		meta = append(meta, MetaEntry{Key: MetaPlayback, Value: p.String()})
+		meta = append(meta, p2lrt.MetaEntry{Key: MetaPlayback, Value: p.String()})
 	}
 	if len(meta) == 0 {
 		meta = nil

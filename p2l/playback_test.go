@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestPlaybackMark: a model plays as the reference unless its META says
@@ -13,7 +14,7 @@ import (
 // the mark survives Write and Load, and unmarking removes the entry.
 func TestPlaybackMark(t *testing.T) {
 	m := refPlayModel()
-	m.Meta = []p2l.MetaEntry{{Key: "generator", Value: "test"}}
+	m.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "test"}}
 	if got := m.Playback(); got != p2l.PlaybackReference {
 		t.Fatalf("unmarked model: %v", got)
 	}
@@ -42,25 +43,25 @@ func TestPlaybackMark(t *testing.T) {
 	if _, ok := u.MetaValue(p2l.MetaPlayback); ok || u.Playback() != p2l.PlaybackReference || len(u.Meta) != 1 {
 		t.Fatalf("unmarked again: %v", u.Meta)
 	}
-	if (&p2l.Model{Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: "Cubism"}}}).Playback() != p2l.PlaybackReference {
+	if (p2l.ModelForTest(&p2lrt.File{Meta: []p2lrt.MetaEntry{{Key: p2l.MetaPlayback, Value: "Cubism"}}})).Playback() != p2l.PlaybackReference {
 		t.Error("only the value \"cubism\" marks a model")
 	}
 }
 
 // oneCurveModel has one parameter X in [−100, 100] and one clip of the given
 // duration, without fades, whose one curve on X starts at (0, 0).
-func oneCurveModel(duration float32, segs ...p2l.Segment) *p2l.Model {
-	return &p2l.Model{
-		Canvas:     p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
-		Draw:       p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "X", Min: -100, Max: 100}},
-		Clips: []p2l.Clip{{ID: "C", Duration: duration, Fps: 30,
-			Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: segs}}}}},
-	}
+func oneCurveModel(duration float32, segs ...p2lrt.Segment) *p2l.Model {
+	return p2l.ModelForTest(&p2lrt.File{
+		Canvas:     p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
+		Draw:       p2lrt.DrawGroup{Part: -1},
+		Parameters: []p2lrt.Parameter{{ID: "X", Min: -100, Max: 100}},
+		Clips: []p2lrt.Clip{{ID: "C", Duration: duration, Fps: 30,
+			Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Segments: segs}}}}},
+	})
 }
 
-func linear(t, v float32) p2l.Segment {
-	return p2l.Segment{Kind: p2l.SegmentLinear, End: p2l.Point{T: t, V: v}}
+func linear(t, v float32) p2lrt.Segment {
+	return p2lrt.Segment{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: t, V: v}}
 }
 
 // TestPlaybackClock: the clip clock of a PlaybackReference rig is the

@@ -1,5 +1,7 @@
 package p2l
 
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+
 // This file is the POSE step, Cubism's CubismPose: in each group one part is
 // shown; the chosen part fades in over FadeIn seconds and the others fade out
 // by Cubism's rule (Phi = 0.5, back-opacity threshold 0.15); linked parts
@@ -13,7 +15,7 @@ const (
 
 type poseState struct {
 	a        arith
-	pose     *Pose
+	pose     *p2lrt.Pose
 	opacity  []float32 // per model part; 1 for parts in no group
 	selected []int     // chosen entry per group
 	// slot (PlaybackCubism; nil otherwise) is per part the value of the
@@ -57,7 +59,7 @@ func (s *poseState) reset() {
 // initialPoseOpacity sets op (one per part) to the pose's starting state:
 // 1 for parts in no group, each group's first part (and its links) 1, the
 // other parts of a group (and theirs) 0.
-func initialPoseOpacity(p *Pose, op []float32) {
+func initialPoseOpacity(p *p2lrt.Pose, op []float32) {
 	for i := range op {
 		op[i] = 1
 	}

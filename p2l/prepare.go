@@ -6,38 +6,15 @@ import (
 	"io/fs"
 	"log/slog"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
-	"weak"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // A Model is prepared for evaluation once: references are checked, grids get
 // their coordinate lookup tables, blend-shape targets are turned into
 // differences from the default pose, and the part tree is flattened. The
-// result is shared by every Rig of the model.
-//
-// The prepared form lives in a package-level table keyed by a weak pointer
-// to the Model rather than in a Model field, so that Model stays a plain,
-// comparable, copyable struct: Model literals need no constructor,
-// reflect.DeepEqual of two loads of one file stays true whether or not they
-// were evaluated, and copying a Model value copies no lock. The entry is
-// dropped when the Model is garbage collected.
-
-var prepCache struct {
-	sync.Mutex
-	m map[weak.Pointer[Model]]*prepEntry
-}
-
-type prepEntry struct {
-	once sync.Once
-	p    *prepared
-	// logger receives the failures of m's rigs (WithLogger); nil: none.
-	logger atomic.Pointer[slog.Logger]
-	// dir is the directory the model was loaded from (LoadFile, LoadFS).
-	dir atomic.Pointer[fs.FS]
-}
+// result is kept in the Model and shared by every Rig of it.
 
 // prep returns the prepared form of m, building it on first use. Safe for
 // concurrent use. A nil model has a prepared form that cannot evaluate.
@@ -45,13 +22,12 @@ func (m *Model) prep() *prepared {
 	if m == nil {
 		return nilPrepared
 	}
-	e := m.entry()
-	e.once.Do(func() {
-		if err := recovered("preparing the model", func() error { e.p = prepare(m); return nil }); err != nil {
-			e.p = &prepared{err: err}
+	m.prepOnce.Do(func() {
+		if err := recovered("preparing the model", func() error { m.prepared = prepare(m); return nil }); err != nil {
+			m.prepared = &prepared{err: err}
 		}
 	})
-	return e.p
+	return m.prepared
 }
 
 // recovered runs f and turns a panic inside it into an error naming what
@@ -75,20 +51,13 @@ var nilPrepared = &prepared{err: errNilModel}
 // PrepareAdvanced.
 var errNilModel = errors.New("p2l: nil *Model")
 
-// setLogger makes l receive the failures of m's rigs (Load calls it with
-// the WithLogger option's logger). Safe for concurrent use.
-func setLogger(m *Model, l *slog.Logger) { m.entry().logger.Store(l) }
-
-// logger returns the logger set by setLogger, or nil.
+// logger returns the logger of the model's rig failures, or nil.
 func (m *Model) logger() *slog.Logger {
 	if m == nil {
 		return nil
 	}
-	return m.entry().logger.Load()
+	return m.log
 }
-
-// setDir records the directory m was loaded from.
-func setDir(m *Model, dir fs.FS) { m.entry().dir.Store(&dir) }
 
 // Dir returns the directory of the file m was loaded from by LoadFile or
 // LoadFS, where its external texture pages resolve; nil for a model from
@@ -97,47 +66,13 @@ func (m *Model) Dir() fs.FS {
 	if m == nil {
 		return nil
 	}
-	if d := m.entry().dir.Load(); d != nil {
-		return *d
-	}
-	return nil
+	return m.dir
 }
 
 // Logger returns the logger m was loaded with (WithLogger), or nil. Rig
 // failures of m go there; renderers send undecodable texture pages there
 // when they are given no logger of their own.
 func (m *Model) Logger() *slog.Logger { return m.logger() }
-
-// entry returns m (non-nil)'s side-table entry, creating it on first use.
-// The table's lock is held only for the map operations, which cannot
-// panic; the cleanup is registered after it is released.
-func (m *Model) entry() *prepEntry {
-	k := weak.Make(m)
-	e, created := cacheEntry(k)
-	if created {
-		runtime.AddCleanup(m, func(k weak.Pointer[Model]) {
-			prepCache.Lock()
-			delete(prepCache.m, k)
-			prepCache.Unlock()
-		}, k)
-	}
-	return e
-}
-
-// cacheEntry returns the entry of k, creating it when absent.
-func cacheEntry(k weak.Pointer[Model]) (e *prepEntry, created bool) {
-	prepCache.Lock()
-	defer prepCache.Unlock()
-	if prepCache.m == nil {
-		prepCache.m = make(map[weak.Pointer[Model]]*prepEntry)
-	}
-	if e = prepCache.m[k]; e == nil {
-		e = &prepEntry{}
-		prepCache.m[k] = e
-		created = true
-	}
-	return e, created
-}
 
 // props are the channel-driven properties shared by deformers, meshes and
 // parts. Each record uses the ones the spec gives it; the others stay zero.
@@ -181,24 +116,24 @@ func (o *cobj) evalChannels(cur []float32, sc []corner) props {
 			continue
 		}
 		switch ch.id {
-		case ChannelDrawOrder:
+		case p2lrt.ChannelDrawOrder:
 			p.drawOrder = v[0]
-		case ChannelOpacity:
+		case p2lrt.ChannelOpacity:
 			p.opacity = v[0]
-		case ChannelMultiply:
+		case p2lrt.ChannelMultiply:
 			p.mul = v
-		case ChannelScreen:
+		case p2lrt.ChannelScreen:
 			p.scr = v
-		case ChannelFlipX:
+		case p2lrt.ChannelFlipX:
 			p.flipX = v[0]
-		case ChannelFlipY:
+		case p2lrt.ChannelFlipY:
 			p.flipY = v[0]
 		}
 	}
 	return p
 }
 
-func colorProps(c Color) [3]float64 {
+func colorProps(c p2lrt.Color) [3]float64 {
 	return [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}
 }
 
@@ -211,7 +146,7 @@ func flagValue(b bool) float64 {
 
 // cdef is a deformer prepared for evaluation.
 type cdef struct {
-	kind    DeformerKind
+	kind    p2lrt.DeformerKind
 	parent  int32
 	nearRot int32 // nearest rotation deformer above, −1 for none
 	obj     cobj
@@ -232,7 +167,7 @@ type cdef struct {
 
 	// Rotation.
 	base   float32
-	rcells []RotationKey
+	rcells []p2lrt.RotationKey
 	rdiff  [][][4]float32 // per binding, per key: x, y, angle, scale differences
 }
 
@@ -265,7 +200,7 @@ type cpart struct {
 type cglue struct {
 	a, b      int32
 	intensity float32
-	pairs     []GluePair
+	pairs     []p2lrt.GluePair
 	ch        chanSet
 	comp      int32 // its component in prepared.gcomps
 }
@@ -300,7 +235,7 @@ type cnode struct {
 // groupSource is what a part's group composite is made of: the static
 // composite and the draw-tree group's channels that override it.
 type groupSource struct {
-	comp  *Composite
+	comp  *p2lrt.Composite
 	ch    chanSet
 	masks []int // mask meshes with part masks expanded, in order, no duplicates
 }
@@ -372,14 +307,14 @@ func indexIDs[T any](s []T, id func(*T) string) map[string]int {
 // a prepared value with err set and the lookups filled.
 func prepare(m *Model) (p *prepared) {
 	p = &prepared{}
-	p.paramByID = indexIDs(m.Parameters, func(x *Parameter) string { return x.ID })
-	p.deformerByID = indexIDs(m.Deformers, func(x *Deformer) string { return x.ID })
-	p.partByID = indexIDs(m.Parts, func(x *Part) string { return x.ID })
-	p.meshByID = indexIDs(m.Meshes, func(x *Mesh) string { return x.ID })
-	p.glueByID = indexIDs(m.Glues, func(x *Glue) string { return x.ID })
-	p.clipByID = indexIDs(m.Clips, func(x *Clip) string { return x.ID })
-	p.exprByID = indexIDs(m.Expressions, func(x *Expression) string { return x.ID })
-	p.hitByID = indexIDs(m.HitAreas, func(x *HitArea) string { return x.ID })
+	p.paramByID = indexIDs(m.Parameters, func(x *p2lrt.Parameter) string { return x.ID })
+	p.deformerByID = indexIDs(m.Deformers, func(x *p2lrt.Deformer) string { return x.ID })
+	p.partByID = indexIDs(m.Parts, func(x *p2lrt.Part) string { return x.ID })
+	p.meshByID = indexIDs(m.Meshes, func(x *p2lrt.Mesh) string { return x.ID })
+	p.glueByID = indexIDs(m.Glues, func(x *p2lrt.Glue) string { return x.ID })
+	p.clipByID = indexIDs(m.Clips, func(x *p2lrt.Clip) string { return x.ID })
+	p.exprByID = indexIDs(m.Expressions, func(x *p2lrt.Expression) string { return x.ID })
+	p.hitByID = indexIDs(m.HitAreas, func(x *p2lrt.HitArea) string { return x.ID })
 	p.partParent = make([]int32, len(m.Parts))
 	p.meshPart = make([]int32, len(m.Meshes))
 	p.meshUserData = make([]int32, len(m.Meshes))
@@ -395,9 +330,9 @@ func prepare(m *Model) (p *prepared) {
 	for pi := range m.Parts {
 		for _, c := range m.Parts[pi].Children {
 			switch {
-			case c.Kind == ChildPart && c.Index >= 0 && c.Index < len(m.Parts):
+			case c.Kind == p2lrt.ChildPart && c.Index >= 0 && c.Index < len(m.Parts):
 				p.partParent[c.Index] = int32(pi)
-			case c.Kind == ChildMesh && c.Index >= 0 && c.Index < len(m.Meshes):
+			case c.Kind == p2lrt.ChildMesh && c.Index >= 0 && c.Index < len(m.Meshes):
 				p.meshPart[c.Index] = int32(pi)
 			}
 		}
@@ -487,7 +422,7 @@ func (p *prepared) build(m *Model) error {
 }
 
 // buildObj prepares a record's static properties and channels.
-func (p *prepared) buildObj(o *cobj, static props, chs []Channel, np int) error {
+func (p *prepared) buildObj(o *cobj, static props, chs []p2lrt.Channel, np int) error {
 	o.static = static
 	var err error
 	if o.ch, err = compileChannels(chs, np, p.snap); err != nil {
@@ -516,7 +451,7 @@ func (p *prepared) addBinding(o *cobj, b cbind, targets []props, sc []corner) {
 // none: an empty cell contributes nothing, like a missing one (eval.rs zips
 // over it). Every cell's size is checked, so evaluation can index without
 // checks.
-func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]float32, error) {
+func (p *prepared) compileKeyforms(kf *p2lrt.Grid[[]float32], n, np int) (cgrid, [][]float32, error) {
 	g, err := compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np, p.snap)
 	if err != nil {
 		return cgrid{}, nil, err
@@ -540,7 +475,7 @@ func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]f
 // compiled binding, the per-key targets and, per present non-neutral key, the
 // shape's difference from def, the keyform-blended default (nil for the
 // neutral and absent keys, which contribute nothing).
-func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float32, np int, key func(*S) ([]float32, props)) (cbind, []props, [][]float32, error) {
+func compileShapeDiffs[S any](sb *p2lrt.Binding[S], bi, n int, def []float32, np int, key func(*S) ([]float32, props)) (cbind, []props, [][]float32, error) {
 	b, err := compileBind(sb.Parameter, sb.Keys, sb.Neutral, sb.Present, len(sb.Shapes), sb.Limits, np)
 	if err != nil {
 		return cbind{}, nil, nil, fmt.Errorf("binding %d: %w", bi, err)
@@ -566,7 +501,7 @@ func compileShapeDiffs[S any](sb *Binding[S], bi, n int, def []float32, np int, 
 }
 
 // anyPresent reports whether some key of the warp bindings carries a shape.
-func anyPresent(bs []Binding[WarpShape]) bool {
+func anyPresent(bs []p2lrt.Binding[p2lrt.WarpShape]) bool {
 	for _, b := range bs {
 		for k, pr := range b.Present {
 			if pr && k < len(b.Shapes) && len(b.Shapes[k].Points) > 0 {
@@ -608,20 +543,20 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 	c.parent = int32(d.Parent)
 	c.nearRot = -1
 	for a := d.Parent; a >= 0; a = m.Deformers[a].Parent {
-		if m.Deformers[a].Kind == RotationDeformer {
+		if m.Deformers[a].Kind == p2lrt.RotationDeformer {
 			c.nearRot = int32(a)
 			break
 		}
 	}
 	st := props{
 		opacity: float64(d.Opacity), mul: colorProps(d.Multiply), scr: colorProps(d.Screen),
-		flipX: flagValue(d.Flags&DeformerFlipX != 0), flipY: flagValue(d.Flags&DeformerFlipY != 0),
+		flipX: flagValue(d.Flags&p2lrt.DeformerFlipX != 0), flipY: flagValue(d.Flags&p2lrt.DeformerFlipY != 0),
 	}
 	if err := p.buildObj(&c.obj, st, d.Channels, np); err != nil {
 		return err
 	}
 	switch d.Kind {
-	case WarpDeformer:
+	case p2lrt.WarpDeformer:
 		w := d.Warp
 		if w == nil || d.Rotation != nil {
 			return fmt.Errorf("warp deformer without exactly its warp data")
@@ -637,7 +572,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			// without a byte to back them.
 			c.cols, c.rows = 1, 1
 		}
-		c.bilinear = d.Flags&DeformerBilinear != 0
+		c.bilinear = d.Flags&p2lrt.DeformerBilinear != 0
 		c.uLines, c.vLines = ringLines(c.cols), ringLines(c.rows)
 		c.npts = (c.cols + 1) * (c.rows + 1)
 		n := 2 * c.npts
@@ -660,7 +595,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		}
 		def := blendPoints(&c.g, c.wcells, p.defaults, n, sc)
 		for bi := range w.Shapes {
-			b, targets, gd, err := compileShapeDiffs(&w.Shapes[bi], bi, n, def, np, func(s *WarpShape) ([]float32, props) {
+			b, targets, gd, err := compileShapeDiffs(&w.Shapes[bi], bi, n, def, np, func(s *p2lrt.WarpShape) ([]float32, props) {
 				return s.Points, props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
 			})
 			if err != nil {
@@ -674,7 +609,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			p.addBinding(&c.obj, b, targets, sc)
 			c.gdiff = append(c.gdiff, gd)
 		}
-	case RotationDeformer:
+	case p2lrt.RotationDeformer:
 		r := d.Rotation
 		if r == nil || d.Warp != nil {
 			return fmt.Errorf("rotation deformer without exactly its rotation data")
@@ -687,7 +622,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 				return err
 			}
 			p.maxAxes = max(p.maxAxes, len(c.g.params))
-			c.rcells = make([]RotationKey, len(r.Keyforms.Cells))
+			c.rcells = make([]p2lrt.RotationKey, len(r.Keyforms.Cells))
 			for k, cell := range r.Keyforms.Cells {
 				c.rcells[k] = cell.Value
 			}
@@ -721,7 +656,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 // blendRotation blends the rotation keyforms at cur (missing cells are the
 // all-zero keyform), in float32 as eval.rs pivot_at. Without keyforms
 // (cells nil) it is the identity at the origin: x, y, angle 0, scale 1.
-func blendRotation(g *cgrid, cells []RotationKey, cur []float32, sc []corner) [4]float32 {
+func blendRotation(g *cgrid, cells []p2lrt.RotationKey, cur []float32, sc []corner) [4]float32 {
 	var v [4]float32
 	if cells == nil {
 		return [4]float32{0, 0, 0, 1}
@@ -745,13 +680,13 @@ func (p *prepared) buildPart(m *Model, i int, sc []corner) error {
 	c.parent = p.partParent[i]
 	np := len(m.Parameters)
 	for _, ch := range pt.Children {
-		if ch.Kind > ChildMesh {
+		if ch.Kind > p2lrt.ChildMesh {
 			return fmt.Errorf("child of unknown kind %d", ch.Kind)
 		}
-		if ch.Kind == ChildPart && (ch.Index < 0 || ch.Index >= len(m.Parts)) {
+		if ch.Kind == p2lrt.ChildPart && (ch.Index < 0 || ch.Index >= len(m.Parts)) {
 			return fmt.Errorf("child part %d out of range", ch.Index)
 		}
-		if ch.Kind == ChildMesh && (ch.Index < 0 || ch.Index >= len(m.Meshes)) {
+		if ch.Kind == p2lrt.ChildMesh && (ch.Index < 0 || ch.Index >= len(m.Meshes)) {
 			return fmt.Errorf("child mesh %d out of range", ch.Index)
 		}
 	}
@@ -778,11 +713,11 @@ func (p *prepared) buildPart(m *Model, i int, sc []corner) error {
 	return nil
 }
 
-func checkComposite(m *Model, c *Composite) error {
-	if c.Blend >= NumBlendModes {
+func checkComposite(m *Model, c *p2lrt.Composite) error {
+	if c.Blend >= p2lrt.NumBlendModes {
 		return fmt.Errorf("composite blend mode %d unknown", c.Blend)
 	}
-	if c.AlphaBlend >= NumAlphaModes {
+	if c.AlphaBlend >= p2lrt.NumAlphaModes {
 		return fmt.Errorf("composite alpha mode %d unknown", c.AlphaBlend)
 	}
 	for _, mi := range c.MaskMeshes {
@@ -805,7 +740,7 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	if me.Parent < -1 || me.Parent >= len(m.Deformers) {
 		return fmt.Errorf("parent deformer %d out of range", me.Parent)
 	}
-	if me.Blend >= NumBlendModes || me.AlphaBlend >= NumAlphaModes {
+	if me.Blend >= p2lrt.NumBlendModes || me.AlphaBlend >= p2lrt.NumAlphaModes {
 		return fmt.Errorf("blend mode %d / alpha mode %d unknown", me.Blend, me.AlphaBlend)
 	}
 	for _, mk := range me.Masks {
@@ -814,7 +749,7 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 		}
 	}
 	c.parent = int32(me.Parent)
-	c.geom = me.Flags&MeshGeometry != 0
+	c.geom = me.Flags&p2lrt.MeshGeometry != 0
 	if len(me.Positions)%2 != 0 {
 		return fmt.Errorf("odd number of position floats")
 	}
@@ -838,13 +773,13 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	p.vertFloats += n
 	p.maxLocal = max(p.maxLocal, n)
 	c.plOff = -1
-	if c.parent >= 0 && p.defs[c.parent].kind == WarpDeformer {
+	if c.parent >= 0 && p.defs[c.parent].kind == p2lrt.WarpDeformer {
 		c.plOff = p.placePts
 		p.placePts += c.nv
 	}
 	// Only the mesh's own flag hides it (eval.rs render_order); parts'
 	// visible and sketch flags are information for hosts.
-	c.hidden = me.Flags&MeshVisible == 0
+	c.hidden = me.Flags&p2lrt.MeshVisible == 0
 	// Ancestor parts, nearest first, stopping where the walk repeats (the
 	// children lists need not form a forest; pose.rs PosePlayer::new).
 	for a := p.meshPart[i]; a >= 0 && !slices.Contains(c.chain, a); a = p.partParent[a] {
@@ -865,7 +800,7 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 		def = make([]float32, n)
 	}
 	for bi := range me.Shapes {
-		b, targets, gd, err := compileShapeDiffs(&me.Shapes[bi], bi, n, def, np, func(s *MeshShape) ([]float32, props) {
+		b, targets, gd, err := compileShapeDiffs(&me.Shapes[bi], bi, n, def, np, func(s *p2lrt.MeshShape) ([]float32, props) {
 			return s.Deltas, props{drawOrder: float64(s.DrawOrder), opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
 		})
 		if err != nil {
@@ -1016,8 +951,8 @@ func (p *prepared) buildDraw(m *Model) error {
 		p.gsrc[i].comp = &m.Parts[i].Composite
 	}
 	const maxDepth = 1 << 12
-	var walk func(g *DrawGroup, depth int) (int32, error)
-	walk = func(g *DrawGroup, depth int) (int32, error) {
+	var walk func(g *p2lrt.DrawGroup, depth int) (int32, error)
+	walk = func(g *p2lrt.DrawGroup, depth int) (int32, error) {
 		if depth > maxDepth {
 			return 0, fmt.Errorf("groups nested deeper than %d", maxDepth)
 		}
@@ -1102,7 +1037,7 @@ type maskExpander struct {
 	meshMark, partMark []int32
 }
 
-func (e *maskExpander) expand(m *Model, c *Composite) []int {
+func (e *maskExpander) expand(m *Model, c *p2lrt.Composite) []int {
 	if len(e.meshMark) < len(m.Meshes) || len(e.partMark) < len(m.Parts) {
 		e.meshMark, e.partMark = make([]int32, len(m.Meshes)), make([]int32, len(m.Parts))
 	}
@@ -1124,7 +1059,7 @@ func (e *maskExpander) expand(m *Model, c *Composite) []int {
 		}
 		e.partMark[pi] = e.stamp
 		for _, ch := range m.Parts[pi].Children {
-			if ch.Kind == ChildMesh {
+			if ch.Kind == p2lrt.ChildMesh {
 				add(ch.Index)
 			} else {
 				walk(ch.Index)
@@ -1192,7 +1127,7 @@ func (p *prepared) buildCubism(m *Model) {
 	c.defPart = make([]int32, len(p.defs))
 	for i := range p.defs {
 		c.defRanges[i] = ranges(&p.defs[i].g, &p.defs[i].obj.ch)
-		c.defOn[i] = m.Deformers[i].Flags&DeformerEnabled != 0
+		c.defOn[i] = m.Deformers[i].Flags&p2lrt.DeformerEnabled != 0
 		c.defPart[i] = -1
 		if pt := m.Deformers[i].Part; pt >= 0 && pt < len(m.Parts) {
 			c.defPart[i] = int32(pt)

@@ -50,7 +50,7 @@ func BenchmarkEvaluateVsReference(b *testing.B) {
 	}{
 		{"synth", func(b *testing.B) []byte {
 			var buf bytes.Buffer
-			if err := p2l.Write(&buf, synth.Character(1), nil); err != nil {
+			if err := p2l.Write(&buf, p2l.ModelForTest(synth.Character(1)), nil); err != nil {
 				b.Fatal(err)
 			}
 			return buf.Bytes()

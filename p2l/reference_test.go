@@ -198,9 +198,9 @@ func loadRefFile(name string) (*p2l.Model, []byte, error) {
 		var m *p2l.Model
 		switch f {
 		case "character":
-			m = synth.Character(1)
+			m = p2l.ModelForTest(synth.Character(1))
 		case "advanced":
-			m = synth.Advanced(synth.AdvancedOptions{})
+			m = p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
 		default:
 			return nil, nil, fmt.Errorf("no synthetic model %q", f)
 		}

@@ -2,8 +2,9 @@ package p2l
 
 import (
 	"math"
-	"reflect"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file holds byte-level fixtures in the reference layout: files laid
@@ -133,13 +134,13 @@ func TestReferencePhysicsFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := m.Physics.Groups[0]
-	if m.Physics.Fps != 30 || g.ID != "Hair" || len(g.Segments) != 2 || g.Segments[1] != (PhysicsSegment{5, 0.9, 0.8, 1}) ||
-		g.Inputs[0] != (PhysicsInput{Parameter: 0, Weight: 50, Source: PhysicsAngle}) ||
-		g.Outputs[0] != (PhysicsOutput{Parameter: 1, Vertex: 1, Scale: 30, Weight: 100, Source: PhysicsAngle}) ||
-		g.Normalization != (PhysicsNormalization{-10, 0, 10, -20, 0, 20}) {
+	if m.Physics.Fps != 30 || g.ID != "Hair" || len(g.Segments) != 2 || g.Segments[1] != (p2lrt.PhysicsSegment{Length: 5, Mobility: 0.9, Delay: 0.8, Acceleration: 1}) ||
+		g.Inputs[0] != (p2lrt.PhysicsInput{Parameter: 0, Weight: 50, Source: p2lrt.PhysicsAngle}) ||
+		g.Outputs[0] != (p2lrt.PhysicsOutput{Parameter: 1, Vertex: 1, Scale: 30, Weight: 100, Source: p2lrt.PhysicsAngle}) ||
+		g.Normalization != (p2lrt.PhysicsNormalization{PositionMin: -10, PositionDefault: 0, PositionMax: 10, AngleMin: -20, AngleDefault: 0, AngleMax: 20}) {
 		t.Fatalf("physics %+v", m.Physics)
 	}
-	if len(m.Meta) != 2 || m.Meta[0] != (MetaEntry{"generator", "psd2live"}) {
+	if len(m.Meta) != 2 || m.Meta[0] != (p2lrt.MetaEntry{Key: "generator", Value: "psd2live"}) {
 		t.Fatalf("meta %+v", m.Meta)
 	}
 	checkPhysicsFixture(t, m)
@@ -213,11 +214,11 @@ func TestReferenceV1PhysicsClips(t *testing.T) {
 	// (u = ¼): (27/64 + 27/64)·10 = 8.4375.
 	cv := &c.Curves[0].Curve
 	for _, k := range []struct{ t, v float64 }{{0.5, 5}, {1, 10}, {1.5, 5}, {1.25, 8.4375}, {2, 0}} {
-		if got := cv.Value(k.t); math.Abs(float64(got)-k.v) > 1e-5 {
+		if got := CurveValue(cv, k.t); math.Abs(float64(got)-k.v) > 1e-5 {
 			t.Errorf("curve at %v: %v, want %v", k.t, got, k.v)
 		}
 	}
-	if again := mustWrite(t, m, &WriteOptions{V1: true}); string(again) != string(data) {
+	if again := mustWrite(t, m, &p2lrt.WriteOptions{V1: true}); string(again) != string(data) {
 		t.Fatalf("v1 writer output differs from the hand-built file:\n%x\n%x", again, data)
 	}
 }
@@ -250,11 +251,11 @@ func TestReferenceBindingAbsentKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := minimalModel()
-	want.Meshes[0].Shapes = []Binding[MeshShape]{{Parameter: 0, Keys: []float32{-1, 0, 1}, Neutral: 1,
+	want.Meshes[0].Shapes = []p2lrt.Binding[p2lrt.MeshShape]{{Parameter: 0, Keys: []float32{-1, 0, 1}, Neutral: 1,
 		Present: []bool{false, false, true},
-		Shapes:  []MeshShape{{}, {}, {Deltas: []float32{0, 0, 2, 4, 0, 0}, DrawOrder: 7, Opacity: 0.5, Multiply: White}},
-		Limits:  []Limit{{Parameter: 0, Points: []LimitPoint{{0, 0.5}}}}}}
-	if !reflect.DeepEqual(m, want) {
+		Shapes:  []p2lrt.MeshShape{{}, {}, {Deltas: []float32{0, 0, 2, 4, 0, 0}, DrawOrder: 7, Opacity: 0.5, Multiply: p2lrt.White}},
+		Limits:  []p2lrt.Limit{{Parameter: 0, Points: []p2lrt.LimitPoint{{Value: 0, Weight: 0.5}}}}}}
+	if !sameFile(m, want) {
 		t.Fatalf("decodes wrongly: %s", diffModels(want, m))
 	}
 	if again := mustWrite(t, m, nil); string(again) != string(data) {
@@ -432,7 +433,7 @@ func TestReferenceMinimal(t *testing.T) {
 		r.Evaluate()
 		mul, scr := r.Mesh(0).Colors()
 		if v := r.Mesh(0).Vertices(); !near32s(v, []float32{0, 0, 10, 0, 0, 10}, 0) || r.Mesh(0).Opacity() != 1 ||
-			mul != White || scr != Black || r.Mesh(0).DrawOrder() != 3 || len(r.RenderCommands()) != 1 || r.RenderCommands()[0] != 0 {
+			mul != p2lrt.White || scr != p2lrt.Black || r.Mesh(0).DrawOrder() != 3 || len(r.RenderCommands()) != 1 || r.RenderCommands()[0] != 0 {
 			t.Errorf("%s: vertices %v opacity %v colors %v %v draw %v commands %v", name, v, r.Mesh(0).Opacity(), mul, scr,
 				r.Mesh(0).DrawOrder(), r.RenderCommands())
 		}
@@ -459,7 +460,7 @@ func referenceFixtures() map[string][]byte {
 }
 
 func mustEncode(m *Model) []byte {
-	b, err := encode(m, nil)
+	b, err := m.f().Encode(nil)
 	if err != nil {
 		panic(err)
 	}

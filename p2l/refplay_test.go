@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // refPlayModel is a small rig exercising clip, expression, pose and physics
@@ -20,66 +21,66 @@ import (
 // that float32 and float64 clocks take every step at the same update), one
 // output weighted over its host value.
 func refPlayModel() *p2l.Model {
-	tri := func(id string, x float32) p2l.Mesh {
-		return p2l.Mesh{ID: id, Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
+	tri := func(id string, x float32) p2lrt.Mesh {
+		return p2lrt.Mesh{ID: id, Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
 			Positions: []float32{x, 0, x + 10, 0, x, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2},
-			Opacity: 1, Multiply: p2l.White}
+			Opacity: 1, Multiply: p2lrt.White}
 	}
-	part := func(id string, mesh int) p2l.Part {
-		return p2l.Part{ID: id, Flags: p2l.PartVisible, Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: mesh}},
-			Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}
+	part := func(id string, mesh int) p2lrt.Part {
+		return p2lrt.Part{ID: id, Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mesh}},
+			Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}
 	}
-	lin := func(t, v float32) p2l.Segment {
-		return p2l.Segment{Kind: p2l.SegmentLinear, End: p2l.Point{T: t, V: v}}
+	lin := func(t, v float32) p2lrt.Segment {
+		return p2lrt.Segment{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: t, V: v}}
 	}
-	seg := func(k p2l.SegmentKind, t, v float32) p2l.Segment {
-		return p2l.Segment{Kind: k, End: p2l.Point{T: t, V: v}}
+	seg := func(k p2lrt.SegmentKind, t, v float32) p2lrt.Segment {
+		return p2lrt.Segment{Kind: k, End: p2lrt.Point{T: t, V: v}}
 	}
-	bez := func(t0, t, v, c1, c2 float32) p2l.Segment {
+	bez := func(t0, t, v, c1, c2 float32) p2lrt.Segment {
 		d := t - t0
-		return p2l.Segment{Kind: p2l.SegmentBezier, C1: p2l.Point{T: t0 + d/3, V: c1}, C2: p2l.Point{T: t0 + 2*d/3, V: c2}, End: p2l.Point{T: t, V: v}}
+		return p2lrt.Segment{Kind: p2lrt.SegmentBezier, C1: p2lrt.Point{T: t0 + d/3, V: c1}, C2: p2lrt.Point{T: t0 + 2*d/3, V: c2}, End: p2lrt.Point{T: t, V: v}}
 	}
-	curve := func(p int, start float32, segs ...p2l.Segment) p2l.ParameterCurve {
-		return p2l.ParameterCurve{Parameter: p, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: start}, Segments: segs}}
+	curve := func(p int, start float32, segs ...p2lrt.Segment) p2lrt.ParameterCurve {
+		return p2lrt.ParameterCurve{Parameter: p, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: start}, Segments: segs}}
 	}
-	return &p2l.Model{
-		Canvas: p2l.Canvas{Width: 40, Height: 20, PixelsPerUnit: -1},
-		Parameters: []p2l.Parameter{
+	return p2l.ModelForTest(&p2lrt.File{
+		Canvas: p2lrt.Canvas{Width: 40, Height: 20, PixelsPerUnit: -1},
+		Parameters: []p2lrt.Parameter{
 			{ID: "X", Min: -10, Max: 10}, {ID: "Y", Min: -10, Max: 10, Default: 1}, {ID: "Step", Min: 0, Max: 10},
 			{ID: "Hair", Min: -30, Max: 30}, {ID: "Hair2", Min: -30, Max: 30}, {ID: "Eye", Min: 0, Max: 1, Default: 1},
 			{ID: "AngleX", Min: -30, Max: 30}, {ID: "AngleY", Min: -30, Max: 30}, {ID: "AngleZ", Min: -30, Max: 30},
 			{ID: "Body", Min: -10, Max: 10, Default: 2}, {ID: "BallX", Min: -1, Max: 1}, {ID: "BallY", Min: -1, Max: 1},
 			{ID: "Breath", Min: 0, Max: 1}, {ID: "Mouth", Min: 0, Max: 1},
 		},
-		Parts:  []p2l.Part{part("P0", 0), part("P1", 1), part("P2", 2)},
-		Meshes: []p2l.Mesh{tri("M0", 0), tri("M1", 10), tri("M2", 20)},
-		Draw:   p2l.DrawGroup{Part: -1, Children: []p2l.DrawNode{{Mesh: 0}, {Mesh: 1}, {Mesh: 2}}},
-		Roles: []p2l.Role{{Name: "EyeBlink", Parameters: []int{5}}, {Name: "AngleX", Parameters: []int{6}},
+		Parts:  []p2lrt.Part{part("P0", 0), part("P1", 1), part("P2", 2)},
+		Meshes: []p2lrt.Mesh{tri("M0", 0), tri("M1", 10), tri("M2", 20)},
+		Draw:   p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: 0}, {Mesh: 1}, {Mesh: 2}}},
+		Roles: []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{5}}, {Name: "AngleX", Parameters: []int{6}},
 			{Name: "AngleY", Parameters: []int{7}}, {Name: "AngleZ", Parameters: []int{8}}, {Name: "BodyAngleX", Parameters: []int{9}},
 			{Name: "EyeBallX", Parameters: []int{10}}, {Name: "EyeBallY", Parameters: []int{11}}, {Name: "Breath", Parameters: []int{12}},
 			{Name: "LipSync", Parameters: []int{13}}},
-		Clips: []p2l.Clip{
+		Clips: []p2lrt.Clip{
 			{ID: "Loop", Name: "Loop", Duration: 2, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
-				Curves: []p2l.ParameterCurve{curve(0, 0, lin(1, 10), bez(1, 2, 0, 12, -12)), curve(1, 1, lin(0.7, 6), lin(2, 1))},
-				Events: []p2l.Event{{Time: 0, Value: "lap"}, {Time: 1, Value: "mid"}}},
+				Curves: []p2lrt.ParameterCurve{curve(0, 0, lin(1, 10), bez(1, 2, 0, 12, -12)), curve(1, 1, lin(0.7, 6), lin(2, 1))},
+				Events: []p2lrt.Event{{Time: 0, Value: "lap"}, {Time: 1, Value: "mid"}}},
 			{ID: "Once", Name: "Once", Duration: 1.5, Fps: 30, FadeIn: 0.2, FadeOut: 0.3,
-				Curves: []p2l.ParameterCurve{curve(2, 0, lin(0.5, 5), seg(p2l.SegmentStepped, 1, 8), seg(p2l.SegmentInverseStepped, 1.25, 2), lin(1.5, 9), lin(2, 1)),
+				Curves: []p2lrt.ParameterCurve{curve(2, 0, lin(0.5, 5), seg(p2lrt.SegmentStepped, 1, 8), seg(p2lrt.SegmentInverseStepped, 1.25, 2), lin(1.5, 9), lin(2, 1)),
 					curve(0, -4, lin(1.5, 4))},
-				Events:       []p2l.Event{{Time: 0.5, Value: "half"}, {Time: 1.5, Value: "end"}},
-				TargetCurves: []p2l.TargetCurve{{Target: p2l.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 1}, Segments: []p2l.Segment{lin(1.5, 0.25)}}}, {Target: p2l.TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0.9}, Segments: []p2l.Segment{lin(1.5, 0.6)}}}},
-				CurveFades:   []p2l.CurveFade{{Curve: 1, FadeIn: 0.6, FadeOut: -1}}},
+				Events:       []p2lrt.Event{{Time: 0.5, Value: "half"}, {Time: 1.5, Value: "end"}},
+				TargetCurves: []p2lrt.TargetCurve{{Target: p2lrt.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 1}, Segments: []p2lrt.Segment{lin(1.5, 0.25)}}}, {Target: p2lrt.TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0.9}, Segments: []p2lrt.Segment{lin(1.5, 0.6)}}}},
+				CurveFades:   []p2lrt.CurveFade{{Curve: 1, FadeIn: 0.6, FadeOut: -1}}},
 		},
-		Expressions: []p2l.Expression{{ID: "Smile", Name: "Smile", FadeIn: 0.3, FadeOut: 0.3,
-			Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionAdd, Value: 2}, {Parameter: 1, Blend: p2l.ExpressionMultiply, Value: 1.5}}}},
-		Pose: &p2l.Pose{FadeIn: 0.4, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 1}, {Part: 2}}}}},
-		Physics: p2l.Physics{Fps: 32, Groups: []p2l.PhysicsGroup{
+		Expressions: []p2lrt.Expression{{ID: "Smile", Name: "Smile", FadeIn: 0.3, FadeOut: 0.3,
+			Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 2}, {Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 1.5}}}},
+		Pose: &p2lrt.Pose{FadeIn: 0.4, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 1}, {Part: 2}}}}},
+		Physics: p2lrt.Physics{Fps: 32, Groups: []p2lrt.PhysicsGroup{
 			{ID: "G0", Name: "G0",
-				Inputs:        []p2l.PhysicsInput{{Parameter: 0, Source: p2l.PhysicsX, Weight: 100}, {Parameter: 1, Source: p2l.PhysicsAngle, Weight: 50}},
-				Outputs:       []p2l.PhysicsOutput{{Parameter: 3, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 10, Weight: 100}, {Parameter: 4, Vertex: 2, Source: p2l.PhysicsAngle, Scale: 15, Weight: 50}},
-				Segments:      []p2l.PhysicsSegment{{Length: 3, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 3, Mobility: 0.9, Delay: 0.8, Acceleration: 1.2}},
-				Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionDefault: 0, PositionMax: 10, AngleMin: -10, AngleDefault: 0, AngleMax: 10}},
+				Inputs:        []p2lrt.PhysicsInput{{Parameter: 0, Source: p2lrt.PhysicsX, Weight: 100}, {Parameter: 1, Source: p2lrt.PhysicsAngle, Weight: 50}},
+				Outputs:       []p2lrt.PhysicsOutput{{Parameter: 3, Vertex: 1, Source: p2lrt.PhysicsAngle, Scale: 10, Weight: 100}, {Parameter: 4, Vertex: 2, Source: p2lrt.PhysicsAngle, Scale: 15, Weight: 50}},
+				Segments:      []p2lrt.PhysicsSegment{{Length: 3, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 3, Mobility: 0.9, Delay: 0.8, Acceleration: 1.2}},
+				Normalization: p2lrt.PhysicsNormalization{PositionMin: -10, PositionDefault: 0, PositionMax: 10, AngleMin: -10, AngleDefault: 0, AngleMax: 10}},
 		}},
-	}
+	})
 }
 
 // TestReferencePlaybackFile writes refPlayModel as a .p2lrt where

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestReferencePoseLive plays POSE groups whose parts are linked across
@@ -24,18 +25,18 @@ func TestReferencePoseLive(t *testing.T) {
 		t.Skip("P2L_REF not set (path of the reference harness p2lref)")
 	}
 	const parts = 5
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 60, Height: 10, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1}}
+	m := p2l.ModelForTest(&p2lrt.File{Canvas: p2lrt.Canvas{Width: 60, Height: 10, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}})
 	for i := range parts {
 		x := float32(10 * i)
-		m.Meshes = append(m.Meshes, p2l.Mesh{ID: fmt.Sprint("M", i), Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
-			Positions: []float32{x, 0, x + 10, 0, x, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2l.White})
-		m.Parts = append(m.Parts, p2l.Part{ID: fmt.Sprint("P", i), Flags: p2l.PartVisible,
-			Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: i}}, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
-		m.Draw.Children = append(m.Draw.Children, p2l.DrawNode{Mesh: i})
+		m.Meshes = append(m.Meshes, p2lrt.Mesh{ID: fmt.Sprint("M", i), Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
+			Positions: []float32{x, 0, x + 10, 0, x, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White})
+		m.Parts = append(m.Parts, p2lrt.Part{ID: fmt.Sprint("P", i), Flags: p2lrt.PartVisible,
+			Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: i}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}})
+		m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: i})
 	}
-	m.Pose = &p2l.Pose{FadeIn: 0.5, Groups: []p2l.PoseGroup{
-		{Entries: []p2l.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}, {Part: 2, Linked: []int{1, 3}}}},
-		{Entries: []p2l.PoseEntry{{Part: 4, Linked: []int{3}}, {Part: 3}}},
+	m.Pose = &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{
+		{Entries: []p2lrt.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}, {Part: 2, Linked: []int{1, 3}}}},
+		{Entries: []p2lrt.PoseEntry{{Part: 4, Linked: []int{3}}, {Part: 3}}},
 	}}
 	var b bytes.Buffer
 	if err := p2l.Write(&b, m, nil); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // replaceChunk returns minimalChunks with the chunk tag's content (or the
@@ -174,7 +175,7 @@ func checkErr(t *testing.T, err error, want string) {
 	if err == nil {
 		t.Fatalf("accepted; want error containing %q", want)
 	}
-	var fe *FormatError
+	var fe *p2lrt.FormatError
 	if !errors.As(err, &fe) {
 		t.Fatalf("error %T is not a *FormatError: %v", err, err)
 	}
@@ -185,7 +186,7 @@ func checkErr(t *testing.T, err error, want string) {
 
 func TestFormatErrorFields(t *testing.T) {
 	_, err := Load(buildV2(append(minimalChunks(), tchunk{"ZZZZ", 1, 1, nil})...))
-	var fe *FormatError
+	var fe *p2lrt.FormatError
 	if !errors.As(err, &fe) || fe.Tag != "ZZZZ" || fe.Offset != int64(tocRow(8)) {
 		t.Fatalf("%#v", fe)
 	}
@@ -212,7 +213,7 @@ func TestReferenceErrorOffset(t *testing.T) {
 	cs := withChunk("DRAW", func(c *tchunk) { c.data[len(c.data)-4] = 5 }) // mesh 5 of 1
 	data := buildV2(cs...)
 	_, err := Load(data)
-	var fe *FormatError
+	var fe *p2lrt.FormatError
 	if !errors.As(err, &fe) || fe.Tag != "DRAW" || !strings.Contains(fe.Msg, "mesh 5 out of range (1)") {
 		t.Fatalf("%v", err)
 	}

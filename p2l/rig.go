@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Rig is one playing instance of a Model: its parameter values, animation
@@ -76,8 +78,8 @@ type Rig struct {
 	verts       [2][]float32
 	vcur        int
 	meshOpacity []float32
-	meshMul     []Color
-	meshScr     []Color
+	meshMul     []p2lrt.Color
+	meshScr     []p2lrt.Color
 	meshDraw    []float32
 	meshDraw64  []float64
 	meshVisible []bool
@@ -95,16 +97,16 @@ type Rig struct {
 	rev         uint64   // Revision
 	changes     []MeshChange
 	prevOpacity []float32
-	prevMul     []Color
-	prevScr     []Color
+	prevMul     []p2lrt.Color
+	prevScr     []p2lrt.Color
 	prevDraw    []float32
 	prevVisible []bool
 	prevPos     []int32
 
 	partProps []props
-	comps     []Composite
+	comps     []p2lrt.Composite
 	// Previous evaluation's composites and commands, for Revision.
-	prevComps    []Composite
+	prevComps    []p2lrt.Composite
 	prevCommands []RenderCommand
 
 	// lastIn holds the inputs of the last full evaluation, so that an
@@ -178,7 +180,7 @@ type Rig struct {
 // colorOverride is a host color replacing evaluated colors.
 type colorOverride struct {
 	set      bool
-	mul, scr Color
+	mul, scr p2lrt.Color
 }
 
 // frame is a deformer's canvas-space state: for a rotation deformer the
@@ -297,8 +299,8 @@ func (m *Model) NewRig() *Rig {
 	r.verts[1] = make([]float32, p.vertFloats)
 	r.vertsBoth = make([]bool, nm)
 	r.meshOpacity = make([]float32, nm)
-	r.meshMul = make([]Color, nm)
-	r.meshScr = make([]Color, nm)
+	r.meshMul = make([]p2lrt.Color, nm)
+	r.meshScr = make([]p2lrt.Color, nm)
 	r.meshDraw = make([]float32, nm)
 	r.meshDraw64 = make([]float64, nm)
 	r.meshVisible = make([]bool, nm)
@@ -308,8 +310,8 @@ func (m *Model) NewRig() *Rig {
 	r.finiteVerts = make([]bool, nm)
 	r.meshRev = make([]uint64, nm)
 	r.prevOpacity = make([]float32, nm)
-	r.prevMul = make([]Color, nm)
-	r.prevScr = make([]Color, nm)
+	r.prevMul = make([]p2lrt.Color, nm)
+	r.prevScr = make([]p2lrt.Color, nm)
 	r.prevDraw = make([]float32, nm)
 	r.prevVisible = make([]bool, nm)
 	r.prevPos = make([]int32, nm)
@@ -329,8 +331,8 @@ func (m *Model) NewRig() *Rig {
 	r.defPlace = newPlacement(max(p.maxDefPts, 2)) // a rotation maps 2 points
 	r.compMoved = make([]bool, len(p.gcomps))
 	r.partProps = make([]props, npt)
-	r.comps = make([]Composite, npt)
-	r.prevComps = make([]Composite, npt)
+	r.comps = make([]p2lrt.Composite, npt)
+	r.prevComps = make([]p2lrt.Composite, npt)
 	// A mesh may be listed more than once in the draw tree; p.sortLen
 	// counts every node.
 	r.renderOrder = make([]int, 0, max(nm, p.sortLen))

@@ -14,7 +14,7 @@ import (
 // the receivers, in that order), in reflection order.
 var rigMethods = func() []reflect.Method {
 	var ms []reflect.Method
-	for _, recv := range views(synth.Character(1).NewRig()) {
+	for _, recv := range views(synth.MustModel(synth.Character(1)).NewRig()) {
 		t := recv.Type()
 		for i := 0; i < t.NumMethod(); i++ {
 			if m := t.Method(i); !strings.HasSuffix(m.Name, "ForTest") {
@@ -97,7 +97,7 @@ func FuzzRigAPI(f *testing.F) {
 	for i := range rigMethods {
 		f.Add([]byte{1, byte(i), 12, 13, 14, byte(i), 15, 3, 4})
 	}
-	models := []*p2l.Model{synth.Character(2), synth.Advanced(synth.AdvancedOptions{})}
+	models := []*p2l.Model{p2l.ModelForTest(synth.Character(2)), p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return

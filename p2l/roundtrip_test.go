@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-func mustWrite(t testing.TB, m *Model, o *WriteOptions) []byte {
+func mustWrite(t testing.TB, m *Model, o *p2lrt.WriteOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Write(&b, m, o); err != nil {
@@ -20,13 +21,13 @@ func mustWrite(t testing.TB, m *Model, o *WriteOptions) []byte {
 
 func TestRoundTripFull(t *testing.T) {
 	m := fullModel()
-	for _, o := range []*WriteOptions{nil, {NoCRC: true}, {Compression: CompressDeflate}, {Compression: CompressZstd}} {
+	for _, o := range []*p2lrt.WriteOptions{nil, {NoCRC: true}, {Compression: p2lrt.CompressDeflate}, {Compression: p2lrt.CompressZstd}} {
 		data := mustWrite(t, m, o)
 		got, err := Load(data, WithCRC())
 		if err != nil {
 			t.Fatalf("%+v: Load: %v", o, err)
 		}
-		if !reflect.DeepEqual(got, m) {
+		if !sameFile(got, m) {
 			t.Fatalf("%+v: model changed in the round trip\n%s", o, diffModels(m, got))
 		}
 		again := mustWrite(t, got, o)
@@ -39,7 +40,7 @@ func TestRoundTripFull(t *testing.T) {
 func TestV1AndV2LoadEqual(t *testing.T) {
 	m := coreModel()
 	var models []*Model
-	for _, o := range []*WriteOptions{{V1: true}, nil, {Compression: CompressDeflate}, {Compression: CompressZstd}} {
+	for _, o := range []*p2lrt.WriteOptions{{V1: true}, nil, {Compression: p2lrt.CompressDeflate}, {Compression: p2lrt.CompressZstd}} {
 		data := mustWrite(t, m, o)
 		got, err := Load(data)
 		if err != nil {
@@ -51,20 +52,20 @@ func TestV1AndV2LoadEqual(t *testing.T) {
 		models = append(models, got)
 	}
 	for i, got := range models {
-		if !reflect.DeepEqual(got, m) {
+		if !sameFile(got, m) {
 			t.Fatalf("variant %d differs: %s", i, diffModels(m, got))
 		}
 	}
 	// v1 bytes -> model -> v1 bytes identical.
-	d1 := mustWrite(t, m, &WriteOptions{V1: true})
-	if !bytes.Equal(mustWrite(t, models[0], &WriteOptions{V1: true}), d1) {
+	d1 := mustWrite(t, m, &p2lrt.WriteOptions{V1: true})
+	if !bytes.Equal(mustWrite(t, models[0], &p2lrt.WriteOptions{V1: true}), d1) {
 		t.Fatal("v1 bytes not stable")
 	}
 }
 
 func TestV1LossReport(t *testing.T) {
 	m := fullModel()
-	if _, err := encode(m, &WriteOptions{V1: true}); err == nil {
+	if _, err := m.f().Encode(&p2lrt.WriteOptions{V1: true}); err == nil {
 		t.Fatal("v1 with KTX2/external pages must fail")
 	}
 	losses := V1Losses(m)
@@ -91,7 +92,7 @@ func TestV1LossReport(t *testing.T) {
 // spec's conformance comparison), and TEXR is never compressed.
 func TestCompressedChunkContentsEqual(t *testing.T) {
 	m := fullModel()
-	contents := func(o *WriteOptions) map[string][]byte {
+	contents := func(o *p2lrt.WriteOptions) map[string][]byte {
 		data := mustWrite(t, m, o)
 		_, es, err := container.Parse(data)
 		if err != nil {
@@ -111,7 +112,7 @@ func TestCompressedChunkContentsEqual(t *testing.T) {
 		return out
 	}
 	plain := contents(nil)
-	for _, o := range []*WriteOptions{{Compression: CompressDeflate}, {Compression: CompressZstd}} {
+	for _, o := range []*p2lrt.WriteOptions{{Compression: p2lrt.CompressDeflate}, {Compression: p2lrt.CompressZstd}} {
 		if got := contents(o); !reflect.DeepEqual(got, plain) {
 			t.Fatalf("%+v: chunk contents differ", o)
 		}
@@ -131,7 +132,7 @@ func TestDecompressedErrorOffset(t *testing.T) {
 	data := buildV2(cs...)
 	data = patch(data, tocRow(1)+24, uint64(len(raw)))
 	_, err := Load(data)
-	var fe *FormatError
+	var fe *p2lrt.FormatError
 	if !errors.As(err, &fe) || !fe.Decompressed || fe.Offset != 4 || fe.Field != "height" {
 		t.Fatalf("%#v", fe)
 	}

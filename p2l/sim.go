@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/xpbd"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file runs the SIMS and COLL chunks (P2LRT_V2.md) at hooks H1, H4 and
@@ -17,7 +18,7 @@ const noAnchor = math.MaxUint32
 
 // simRun is the runtime state of one simulation.
 type simRun struct {
-	sim   *Simulation
+	sim   *p2lrt.Simulation
 	scene *xpbd.Scene
 	// Particle p is vertex vert[p] of mesh mesh[p].
 	mesh, vert []int32
@@ -188,7 +189,7 @@ type simInputs interface {
 
 // place reads this update's goals, anchors and collider shapes from the
 // pose into the scene, converting canvas (y down) to the y-up world.
-func (r *simRun) place(in simInputs, coll *Collision) {
+func (r *simRun) place(in simInputs, coll *p2lrt.Collision) {
 	for p := range r.mesh {
 		v := in.vertices(int(r.mesh[p]))
 		x, y := v[2*r.vert[p]], -v[2*r.vert[p]+1]
@@ -230,7 +231,7 @@ func (r *simRun) place(in simInputs, coll *Collision) {
 // update is one update of the simulation (hook H6 of Rig.Update with the
 // simulation stage): place it in this pose, start it at rest there on its
 // first update, else step it by dt, and draw it over its target meshes.
-func (r *simRun) update(in simInputs, coll *Collision, dt float32) {
+func (r *simRun) update(in simInputs, coll *p2lrt.Collision, dt float32) {
 	r.place(in, coll)
 	if !r.scene.Started() {
 		r.scene.Start()
@@ -262,7 +263,7 @@ func (r *simRun) reset() { r.scene.Reset() }
 // to verts (x,y pairs in the mesh's parent space): the H4 removal of what
 // the baking added, linear between keys and clamped at the end keys, as the
 // baking wrote it into keyforms.
-func correctionOffsets(sim *Simulation, mesh int, value func(param int) float32, verts []float64) {
+func correctionOffsets(sim *p2lrt.Simulation, mesh int, value func(param int) float32, verts []float64) {
 	for ci := range sim.Corrections {
 		c := &sim.Corrections[ci]
 		if len(c.Keys) == 0 {

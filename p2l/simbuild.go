@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // ClothOptions configures ClothSimulation. Zero values take the defaults
@@ -40,16 +42,18 @@ type ClothOptions struct {
 	PhysicsGroups []int
 }
 
-// ClothSimulation builds a SIMS simulation for mesh of m, as a generator or
+// ClothSimulation builds a SIMS simulation for mesh of f, as a generator or
 // importer would write it: every triangle edge a stretch constraint at its
 // rest length, every triangle an area constraint, every pair of triangles
 // sharing an edge a bending constraint, pinned vertices kinematic on their
 // evaluated position, long-range attachments from every free vertex to the
 // nearest pinned one. Rest lengths are measured on the mesh as evaluated at
-// the default pose (canvas pixels). Add the result to
-// m.Simulations.Sims and its parameters and groups to the chunk header.
-func ClothSimulation(m *Model, mesh int, opt ClothOptions) (Simulation, error) {
-	var s Simulation
+// the default pose (canvas pixels), by a model of f made for the call
+// (f is only read). Add the result to f.Simulations.Sims and its
+// parameters and groups to the chunk header.
+func ClothSimulation(f *p2lrt.File, mesh int, opt ClothOptions) (p2lrt.Simulation, error) {
+	m := &Model{file: (*file)(f)}
+	var s p2lrt.Simulation
 	if mesh < 0 || mesh >= len(m.Meshes) {
 		return s, fmt.Errorf("p2l: cloth: mesh %d out of range", mesh)
 	}
@@ -79,10 +83,10 @@ func ClothSimulation(m *Model, mesh int, opt ClothOptions) (Simulation, error) {
 	if opt.GravityX == 0 && gy == 0 {
 		gy = 980
 	}
-	s = Simulation{
+	s = p2lrt.Simulation{
 		ID: opt.ID, Fps: def(opt.Fps, 60), Substeps: opt.Substeps,
 		GravityX: opt.GravityX, GravityY: -gy, PinCompliance: 0,
-		Targets:    []SimTarget{{Mesh: mesh, VertexCount: uint32(n)}},
+		Targets:    []p2lrt.SimTarget{{Mesh: mesh, VertexCount: uint32(n)}},
 		Parameters: slices.Clone(opt.Parameters), PhysicsGroups: slices.Clone(opt.PhysicsGroups),
 		Colliders: slices.Clone(opt.Colliders),
 	}
@@ -121,7 +125,7 @@ func ClothSimulation(m *Model, mesh int, opt ClothOptions) (Simulation, error) {
 	for t := 0; t < nt; t++ {
 		tri := me.Indices[3*t : 3*t+3]
 		if tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] {
-			return Simulation{}, fmt.Errorf("p2l: cloth: mesh %d triangle %d is degenerate", mesh, t)
+			return p2lrt.Simulation{}, fmt.Errorf("p2l: cloth: mesh %d triangle %d is degenerate", mesh, t)
 		}
 		s.TriA = append(s.TriA, tri[0])
 		s.TriB = append(s.TriB, tri[1])
@@ -170,7 +174,7 @@ func ClothSimulation(m *Model, mesh int, opt ClothOptions) (Simulation, error) {
 		}
 	}
 	if len(s.StretchA) == 0 {
-		return Simulation{}, errors.New("p2l: cloth: the mesh has no edges")
+		return p2lrt.Simulation{}, errors.New("p2l: cloth: the mesh has no edges")
 	}
 	return s, nil
 }

@@ -65,7 +65,7 @@ func TestSimulationLive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p2l.Write(f, synth.CollidingCloth(), nil); err != nil {
+		if err := p2l.Write(f, p2l.ModelForTest(synth.CollidingCloth()), nil); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()

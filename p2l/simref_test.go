@@ -48,7 +48,7 @@ var simRecords = []struct {
 }{
 	{"testdata/sim-reference-cloth.json", "Sway", func(t *testing.T) (string, []byte) {
 		var b bytes.Buffer
-		if err := p2l.Write(&b, synth.CollidingCloth(), nil); err != nil {
+		if err := p2l.Write(&b, p2l.ModelForTest(synth.CollidingCloth()), nil); err != nil {
 			t.Fatal(err)
 		}
 		f := filepath.Join(t.TempDir(), "cloth.p2lrt")

@@ -3,7 +3,8 @@ package p2l
 import (
 	"fmt"
 	"math"
-	"slices"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file applies the SKIN chunk at hook H4 (P2LRT_V2.md): for a skinned
@@ -28,9 +29,9 @@ const maxFitSamples = 1024
 // so real files stay far inside them.
 const (
 	// maxSkinBones and maxSkinAxes bound one SKIN entry's lists (checked
-	// at load, with duplicates).
-	maxSkinBones = 64
-	maxSkinAxes  = 16
+	// at load, with duplicates: p2lrt).
+	maxSkinBones = p2lrt.MaxSkinBones
+	maxSkinAxes  = p2lrt.MaxSkinAxes
 	// maxFitWork bounds the weight fits of one model, summed over its
 	// skins in file order: per skin, samples × (vertices × bone pairs +
 	// the model's vertices and deformers, one evaluation per sample).
@@ -47,41 +48,9 @@ const (
 	maxSkinFrameWork = 1 << 16
 )
 
-// skinLists is the load-time check of SKIN entry i's lists: at most
-// maxSkinBones bones and maxSkinAxes axes, no bone and no axis parameter
-// twice (a repeated bone only multiplies the fit's work; the editor never
-// writes one).
-func (r *refChecker) skinLists(i int, sk *Skin) {
-	if r.err != nil {
-		return
-	}
-	if len(sk.Bones) > maxSkinBones {
-		r.fail("SKIN", fmt.Sprintf("meshes[%d].bones", i), "%d bones, at most %d", len(sk.Bones), maxSkinBones)
-		return
-	}
-	if len(sk.Axes) > maxSkinAxes {
-		r.fail("SKIN", fmt.Sprintf("meshes[%d].axes", i), "%d axes, at most %d", len(sk.Axes), maxSkinAxes)
-		return
-	}
-	for j, b := range sk.Bones {
-		if k := slices.Index(sk.Bones[:j], b); k >= 0 {
-			r.fail("SKIN", fmt.Sprintf("meshes[%d].bones[%d]", i, j), "deformer %d is listed twice (also bones[%d])", b, k)
-			return
-		}
-	}
-	for j, ax := range sk.Axes {
-		for k := range j {
-			if sk.Axes[k].Parameter == ax.Parameter {
-				r.fail("SKIN", fmt.Sprintf("meshes[%d].axes[%d]", i, j), "parameter %d is listed twice (also axes[%d])", ax.Parameter, k)
-				return
-			}
-		}
-	}
-}
-
 // fitSamples is the number of samples the weight fit of sk takes: every key
 // combination, or with more than maxFitSamples the keys of each axis.
-func fitSamples(sk *Skin) int {
+func fitSamples(sk *p2lrt.Skin) int {
 	total, sum := 1, 0
 	for _, ax := range sk.Axes {
 		sum += len(ax.Keys)
@@ -159,7 +128,7 @@ type skinWeights struct {
 
 // skinRun is one skinned mesh's runtime state.
 type skinRun struct {
-	skin      *Skin
+	skin      *p2lrt.Skin
 	home      int // the mesh's parent deformer
 	weights   *skinWeights
 	restCarry []Affine // per bone: B_rest⁻¹ · H_rest
@@ -181,7 +150,7 @@ func checkSkin(m *Model, si int) (int, error) {
 	}
 	mesh := &m.Meshes[sk.Mesh]
 	home := mesh.Parent
-	if home < 0 || home >= len(m.Deformers) || m.Deformers[home].Kind != RotationDeformer {
+	if home < 0 || home >= len(m.Deformers) || m.Deformers[home].Kind != p2lrt.RotationDeformer {
 		return fail("mesh %d's parent is not a rotation deformer", sk.Mesh)
 	}
 	nd := deformerCount(m)
@@ -192,7 +161,7 @@ func checkSkin(m *Model, si int) (int, error) {
 		if b < 0 || b >= nd {
 			return fail("bone %d: deformer %d out of range", i, b)
 		}
-		if b < len(m.Deformers) && m.Deformers[b].Kind != RotationDeformer {
+		if b < len(m.Deformers) && m.Deformers[b].Kind != p2lrt.RotationDeformer {
 			return fail("bone %d: deformer %d is not a rotation deformer", i, b)
 		}
 	}
@@ -230,7 +199,7 @@ func checkSkin(m *Model, si int) (int, error) {
 }
 
 // fileWeights returns the weights the chunk gives, or nil when it has none.
-func fileWeights(sk *Skin) *skinWeights {
+func fileWeights(sk *p2lrt.Skin) *skinWeights {
 	if len(sk.Weight) == 0 {
 		return nil
 	}
@@ -253,7 +222,7 @@ func defaults(m *Model) []float32 {
 // restCarries returns B_rest⁻¹ · H_rest per bone, the rest pose being every
 // parameter at its default. A singular rest frame (scale 0) cannot carry
 // anything: the bone is an error.
-func restCarries(m *Model, sk *Skin, home int, fs frameSource) ([]Affine, error) {
+func restCarries(m *Model, sk *p2lrt.Skin, home int, fs frameSource) ([]Affine, error) {
 	def := defaults(m)
 	h := fs.frameAt(def, home)
 	out := make([]Affine, len(sk.Bones))
@@ -325,7 +294,7 @@ func (s *skinRun) apply(m *Model, cur []float32, local []float64) {
 // more than maxFitSamples combinations, at every key of each axis alone, it
 // compares where the baking put each vertex with where each bone carries
 // its rest position, and keeps the best pair (skinFit.best).
-func fitSkin(m *Model, sk *Skin, home int, restCarry []Affine, fs frameSource) (*skinWeights, error) {
+func fitSkin(m *Model, sk *p2lrt.Skin, home int, restCarry []Affine, fs frameSource) (*skinWeights, error) {
 	def := defaults(m)
 	var samples [][]float32
 	total := 1

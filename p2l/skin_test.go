@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // armFrames is a frame source for a two-segment arm: deformer 0, the upper
@@ -66,17 +68,17 @@ func armModel() (*Model, *armFrames) {
 		w:    []float64{0, 0, 0.25, 0.5, 0.75, 0, 0},
 	}
 	keys := []float32{0, 45, 90}
-	m := &Model{
-		Parameters: []Parameter{{ID: "ParamElbow", Min: 0, Max: 90}},
-		Deformers: []Deformer{
-			{Kind: RotationDeformer, ID: "upper", Parent: -1, Rotation: &Rotation{}},
-			{Kind: RotationDeformer, ID: "forearm", Parent: 0, Rotation: &Rotation{}},
+	m := &Model{file: &file{
+		Parameters: []p2lrt.Parameter{{ID: "ParamElbow", Min: 0, Max: 90}},
+		Deformers: []p2lrt.Deformer{
+			{Kind: p2lrt.RotationDeformer, ID: "upper", Parent: -1, Rotation: &p2lrt.Rotation{}},
+			{Kind: p2lrt.RotationDeformer, ID: "forearm", Parent: 0, Rotation: &p2lrt.Rotation{}},
 		},
-		Meshes: []Mesh{{ID: "arm", Parent: 0, Positions: rest}},
-		Skins: &Skins{Header: ExtensionHeader{Feature: FeatureSkin, Hooks: HookMesh}, Meshes: []Skin{{
-			Mesh: 0, Axes: []Axis{{Parameter: 0, Keys: keys}}, Bones: []int{0, 1},
+		Meshes: []p2lrt.Mesh{{ID: "arm", Parent: 0, Positions: rest}},
+		Skins: &p2lrt.Skins{Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSkin, Hooks: p2lrt.HookMesh}, Meshes: []p2lrt.Skin{{
+			Mesh: 0, Axes: []p2lrt.Axis{{Parameter: 0, Keys: keys}}, Bones: []int{0, 1},
 		}}},
-	}
+	}}
 	return m, &armFrames{keys: keys, truth: truth, rest: rest}
 }
 
@@ -152,8 +154,8 @@ func TestSkinFitPerAxisBeyond1024Combinations(t *testing.T) {
 	m, fs := armModel()
 	sk := &m.Skins.Meshes[0]
 	for i := 0; i < 10; i++ {
-		m.Parameters = append(m.Parameters, Parameter{ID: fmt.Sprint("P", i), Min: -1, Max: 1})
-		sk.Axes = append(sk.Axes, Axis{Parameter: len(m.Parameters) - 1, Keys: []float32{-1, 1}})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprint("P", i), Min: -1, Max: 1})
+		sk.Axes = append(sk.Axes, p2lrt.Axis{Parameter: len(m.Parameters) - 1, Keys: []float32{-1, 1}})
 	}
 	home, err := checkSkin(m, 0)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // skinModel builds a hostile-shaped skinned model: a home rotation
@@ -12,24 +14,24 @@ import (
 // one mesh of nv vertices under the home, and a SKIN entry over nb bones
 // and axes of the given key counts (parameters 0..len(keys)-1).
 func skinModel(nb, nv int, keys ...int) *Model {
-	m := &Model{Canvas: Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Draw: DrawGroup{Part: -1}}
+	m := &Model{file: &file{Canvas: p2lrt.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
 	for a := range max(1, len(keys)) {
-		m.Parameters = append(m.Parameters, Parameter{ID: "p" + string(rune('a'+a)), Min: -100, Max: 100})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: "p" + string(rune('a'+a)), Min: -100, Max: 100})
 	}
-	rot := func(parent int, g *Grid[RotationKey]) Deformer {
-		return Deformer{Kind: RotationDeformer, Parent: parent, Part: -1, Flags: DeformerVisible | DeformerEnabled,
-			Opacity: 1, Multiply: White, Rotation: &Rotation{Keyforms: g}}
+	rot := func(parent int, g *p2lrt.Grid[p2lrt.RotationKey]) p2lrt.Deformer {
+		return p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: parent, Part: -1, Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled,
+			Opacity: 1, Multiply: p2lrt.White, Rotation: &p2lrt.Rotation{Keyforms: g}}
 	}
-	m.Deformers = append(m.Deformers, rot(-1, &Grid[RotationKey]{Cells: []Cell[RotationKey]{{Coord: []uint16{}, Value: RotationKey{50, 50, 0, 1}}}}))
-	turning := &Grid[RotationKey]{Axes: []Axis{{Parameter: 0, Keys: []float32{-100, 100}}},
-		Cells: []Cell[RotationKey]{{Coord: []uint16{0}, Value: RotationKey{1, 0, -30, 1}}, {Coord: []uint16{1}, Value: RotationKey{1, 0, 30, 1}}}}
-	sk := Skin{Mesh: 0}
+	m.Deformers = append(m.Deformers, rot(-1, &p2lrt.Grid[p2lrt.RotationKey]{Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Coord: []uint16{}, Value: p2lrt.RotationKey{X: 50, Y: 50, Angle: 0, Scale: 1}}}}))
+	turning := &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{-100, 100}}},
+		Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Coord: []uint16{0}, Value: p2lrt.RotationKey{X: 1, Y: 0, Angle: -30, Scale: 1}}, {Coord: []uint16{1}, Value: p2lrt.RotationKey{X: 1, Y: 0, Angle: 30, Scale: 1}}}}
+	sk := p2lrt.Skin{Mesh: 0}
 	for b := 0; b < nb; b++ {
 		m.Deformers = append(m.Deformers, rot(0, turning))
 		sk.Bones = append(sk.Bones, b+1)
 	}
 	for a, n := range keys {
-		ax := Axis{Parameter: a}
+		ax := p2lrt.Axis{Parameter: a}
 		for k := 0; k < n; k++ {
 			ax.Keys = append(ax.Keys, float32(-100+200*k/max(1, n-1)))
 		}
@@ -39,10 +41,10 @@ func skinModel(nb, nv int, keys ...int) *Model {
 	for v := range nv {
 		pos[2*v], pos[2*v+1] = float32(v%17), float32(v/17)
 	}
-	m.Meshes = []Mesh{{ID: "skinned", Parent: 0, TexturePage: -1, Flags: MeshGeometry | MeshVisible,
-		Positions: pos, UVs: make([]float32, 2*nv), Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: White}}
-	m.Draw.Children = []DrawNode{{Mesh: 0}}
-	m.Skins = &Skins{Header: ExtensionHeader{Feature: FeatureSkin, Hooks: HookMesh}, Meshes: []Skin{sk}}
+	m.Meshes = []p2lrt.Mesh{{ID: "skinned", Parent: 0, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
+		Positions: pos, UVs: make([]float32, 2*nv), Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White}}
+	m.Draw.Children = []p2lrt.DrawNode{{Mesh: 0}}
+	m.Skins = &p2lrt.Skins{Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSkin, Hooks: p2lrt.HookMesh}, Meshes: []p2lrt.Skin{sk}}
 	return m
 }
 
@@ -63,7 +65,7 @@ func TestSkinListsBoundedAtLoad(t *testing.T) {
 	}
 	for name, c := range cases {
 		err := c.m.Validate()
-		var fe *FormatError
+		var fe *p2lrt.FormatError
 		if !errors.As(err, &fe) || fe.Tag != "SKIN" || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want a SKIN FormatError %q", name, err, c.want)
 		}
@@ -85,7 +87,7 @@ func TestSkinWorkBounded(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "fitting its weights takes") {
 		t.Fatalf("heavy fit: %v", err)
 	}
-	if got := heavy.NewRig().SetAdvanced(FeatureSkin); got != 0 {
+	if got := heavy.NewRig().SetAdvanced(p2lrt.FeatureSkin); got != 0 {
 		t.Errorf("heavy fit: SetAdvanced turned on %b", got)
 	}
 	// 16 axes: 2^16 + 1 evaluations of a 65-deformer bone model per frame.
@@ -108,7 +110,7 @@ func TestSkinWorkBounded(t *testing.T) {
 		t.Fatalf("editor-sized skin: %v", err)
 	}
 	r := editor.NewRig()
-	if got := r.SetAdvanced(FeatureSkin); got != FeatureSkin {
+	if got := r.SetAdvanced(p2lrt.FeatureSkin); got != p2lrt.FeatureSkin {
 		t.Fatalf("editor-sized skin: SetAdvanced = %b", got)
 	}
 	r.SetParameter(0, 37)
@@ -125,7 +127,7 @@ func TestSkinBudgetsAreShared(t *testing.T) {
 	one := m.Skins.Meshes[0]
 	for len(m.Skins.Meshes) < 40 {
 		m.Meshes = append(m.Meshes, m.Meshes[0])
-		m.Draw.Children = append(m.Draw.Children, DrawNode{Mesh: len(m.Meshes) - 1})
+		m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: len(m.Meshes) - 1})
 		sk := one
 		sk.Mesh = len(m.Meshes) - 1
 		m.Skins.Meshes = append(m.Skins.Meshes, sk)
@@ -159,11 +161,11 @@ func BenchmarkSkinFrameAtBound(b *testing.B) {
 	sk := &m.Skins.Meshes[0]
 	sk.From, sk.To, sk.Weight = make([]uint32, 3), make([]uint32, 3), make([]float32, 3)
 	for a := range sk.Axes {
-		m.Parameters = append(m.Parameters, Parameter{ID: fmt.Sprint("q", a), Min: -100, Max: 100})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprint("q", a), Min: -100, Max: 100})
 		sk.Axes[a].Parameter = len(m.Parameters) - 1
 	}
 	r := m.NewRig()
-	if r.SetAdvanced(FeatureSkin) != FeatureSkin {
+	if r.SetAdvanced(p2lrt.FeatureSkin) != p2lrt.FeatureSkin {
 		b.Fatal(m.PrepareAdvanced())
 	}
 

@@ -1,6 +1,10 @@
 package p2l
 
-import "math"
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file holds the arithmetic of runtime skinning (the SKIN chunk,
 // P2LRT_V2.md): bracketing a value between keys, the multilinear weights of
@@ -28,7 +32,7 @@ type comboSet struct {
 	t     []float64
 }
 
-func (s *comboSet) compute(axes []Axis, value func(param int) float32) []combo {
+func (s *comboSet) compute(axes []p2lrt.Axis, value func(param int) float32) []combo {
 	n := len(axes)
 	if cap(s.k) < n {
 		s.k = make([]int, n)

@@ -3,6 +3,8 @@ package p2l
 import (
 	"math"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // rot returns the frame rotating by deg degrees about (ox, oy) after moving
@@ -52,7 +54,7 @@ func TestTwoSegmentArmElbowOnArc(t *testing.T) {
 	restCarry := restInv.Mul(home)
 	carry := func(deg float64) Affine { return boneCarry(homeInv, elbowAt(deg), restCarry) }
 
-	axes := []Axis{{Parameter: 0, Keys: []float32{0, 90}}}
+	axes := []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 90}}}
 	var cs comboSet
 	combos := cs.compute(axes, func(int) float32 { return 45 })
 	blend := Affine{}
@@ -76,7 +78,7 @@ func TestSkinCorrectionZeroAtEveryKey(t *testing.T) {
 	// both parameters in an arbitrary nonlinear way. At every key
 	// combination the correction must be exactly zero for every vertex:
 	// the current frames are the key combination's frames.
-	axes := []Axis{{Parameter: 0, Keys: []float32{-30, 0, 30}}, {Parameter: 1, Keys: []float32{-1, 1}}}
+	axes := []p2lrt.Axis{{Parameter: 0, Keys: []float32{-30, 0, 30}}, {Parameter: 1, Keys: []float32{-1, 1}}}
 	frames := func(p0, p1 float32, b int) Affine {
 		a, c := float64(p0), float64(p1)
 		return rot(3*float64(b)+c*c, 2*a/7+float64(b), a*float64(b+1)+17*c).Mul(Affine{A: 1 + 0.1*c, D: 1, TX: 0.3 * a})
@@ -121,7 +123,7 @@ func TestSkinCorrectionZeroAtEveryKey(t *testing.T) {
 }
 
 func TestComboWeights(t *testing.T) {
-	axes := []Axis{{Parameter: 0, Keys: []float32{0, 10, 20}}, {Parameter: 1, Keys: []float32{-1, 1}}}
+	axes := []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10, 20}}, {Parameter: 1, Keys: []float32{-1, 1}}}
 	vals := []float32{12.5, 0.5}
 	var cs comboSet
 	combos := cs.compute(axes, func(p int) float32 { return vals[p] })

@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Files the spec allows that the reader used to refuse (issue 35), built
@@ -58,7 +60,7 @@ func loadSameAs(t *testing.T, data, want []byte) *Model {
 	if err != nil {
 		t.Fatalf("the equivalent file does not load: %v", err)
 	}
-	if !reflect.DeepEqual(m, mw) {
+	if !sameFile(m, mw) {
 		t.Fatalf("the file and its equivalent decode differently: %s", diffModels(mw, m))
 	}
 	if again := mustWrite(t, m, nil); string(again) != string(want) {
@@ -193,7 +195,7 @@ func TestMeshWithoutGeometry(t *testing.T) {
 			data := withMESH(mesh)
 			m := loadSameAs(t, data, data)
 			me := &m.Meshes[0]
-			if me.Flags != MeshVisible || me.Positions != nil || me.UVs != nil || me.Indices != nil {
+			if me.Flags != p2lrt.MeshVisible || me.Positions != nil || me.UVs != nil || me.Indices != nil {
 				t.Fatalf("mesh %+v", me)
 			}
 			r := m.NewRig()

@@ -1,6 +1,10 @@
 package p2l
 
-import "math"
+import (
+	"math"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file is the animation layer of the Rig: Update and UpdateStages, and
 // the API of clips, expressions, pose, behaviors, physics and host layers.
@@ -412,7 +416,7 @@ func (s ExpressionState) Playing(dst []int) []int { return s.r.anim().expr.playi
 // following updates while the others fade out. It panics when group or
 // entry is out of range (a model without POSE has no groups).
 func (r *Rig) ShowPose(group, entry int) {
-	var groups []PoseGroup
+	var groups []p2lrt.PoseGroup
 	if r.model.Pose != nil {
 		groups = r.model.Pose.Groups
 	}

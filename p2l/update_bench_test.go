@@ -10,7 +10,7 @@ import (
 // animatedRig is the character-scale synthetic model with everything
 // running: a looping clip, an expression, all behaviors and physics.
 func animatedRig(tb testing.TB) *p2l.Rig {
-	m := synth.Character(1)
+	m := p2l.ModelForTest(synth.Character(1))
 	r := m.NewRig()
 	if r.Err() != nil {
 		tb.Fatal(r.Err())

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // animModel: parameters a [−20, 20], b [−20, 20], eye (EyeBlink) and mouth
@@ -11,35 +13,35 @@ import (
 // clip "set" drives a to 10 with a part-opacity and model-opacity curve;
 // expression "plus" adds 5 to a.
 func animModel() *Model {
-	tri := func(id string) Mesh {
-		return Mesh{ID: id, Parent: -1, TexturePage: -1, Flags: MeshGeometry | MeshVisible,
+	tri := func(id string) p2lrt.Mesh {
+		return p2lrt.Mesh{ID: id, Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
 			Positions: []float32{0, 0, 1, 0, 0, 1}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2},
-			Opacity: 0.8, Multiply: White}
+			Opacity: 0.8, Multiply: p2lrt.White}
 	}
-	part := func(id string, mesh int) Part {
-		return Part{ID: id, Flags: PartVisible, Children: []PartChild{{Kind: ChildMesh, Index: mesh}},
-			Composite: Composite{Opacity: 1, Multiply: White}}
+	part := func(id string, mesh int) p2lrt.Part {
+		return p2lrt.Part{ID: id, Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mesh}},
+			Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}
 	}
-	return &Model{
-		Canvas: Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
-		Parameters: []Parameter{
+	return &Model{file: &file{
+		Canvas: p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
+		Parameters: []p2lrt.Parameter{
 			{ID: "a", Min: -20, Max: 20}, {ID: "b", Min: -20, Max: 20},
 			{ID: "eye", Min: 0, Max: 1, Default: 1}, {ID: "mouth", Min: 0, Max: 1},
 		},
-		Parts:  []Part{part("p0", 0), part("p1", 1)},
-		Meshes: []Mesh{tri("m0"), tri("m1")},
-		Draw:   DrawGroup{Part: -1, Children: []DrawNode{{Mesh: 0}, {Mesh: 1}}},
-		Roles:  []Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}},
-		Clips: []Clip{{ID: "set", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0,
-			Curves: []ParameterCurve{constCurve(0, 10)},
-			TargetCurves: []TargetCurve{
-				{Target: TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0.5}}},
-				{Target: TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: Curve{Start: Point{0, 0.6}}},
+		Parts:  []p2lrt.Part{part("p0", 0), part("p1", 1)},
+		Meshes: []p2lrt.Mesh{tri("m0"), tri("m1")},
+		Draw:   p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: 0}, {Mesh: 1}}},
+		Roles:  []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}},
+		Clips: []p2lrt.Clip{{ID: "set", Duration: 1, Loop: true, FadeIn: 0, FadeOut: 0,
+			Curves: []p2lrt.ParameterCurve{constCurve(0, 10)},
+			TargetCurves: []p2lrt.TargetCurve{
+				{Target: p2lrt.TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0.5}}},
+				{Target: p2lrt.TargetModelOpacity, Part: -1, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0.6}}},
 			},
-			Events: []Event{{Time: 0.5, Value: "half"}}}},
-		Expressions: []Expression{{ID: "plus", FadeIn: 0, FadeOut: 0, Entries: []ExpressionEntry{{0, ExpressionAdd, 5}}}},
-		Pose:        &Pose{FadeIn: 0.5, Groups: []PoseGroup{{Entries: []PoseEntry{{Part: 0}, {Part: 1}}}}},
-	}
+			Events: []p2lrt.Event{{Time: 0.5, Value: "half"}}}},
+		Expressions: []p2lrt.Expression{{ID: "plus", FadeIn: 0, FadeOut: 0, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 5}}}},
+		Pose:        &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0}, {Part: 1}}}}},
+	}}
 }
 
 func TestUpdatePipelineOrder(t *testing.T) {
@@ -162,10 +164,10 @@ func TestUpdateOpacities(t *testing.T) {
 		t.Errorf("host part opacity: %v, want %v", got, 0.8*0.5*a1*0.5)
 	}
 	// Host colors: the mesh's own override wins over its part's.
-	red, blue := Color{1, 0, 0}, Color{0, 0, 1}
-	r.Part(0).SetColors(red, Black)
-	r.Part(1).SetColors(red, Black)
-	r.Mesh(1).SetColors(blue, Black)
+	red, blue := p2lrt.Color{1, 0, 0}, p2lrt.Color{0, 0, 1}
+	r.Part(0).SetColors(red, p2lrt.Black)
+	r.Part(1).SetColors(red, p2lrt.Black)
+	r.Mesh(1).SetColors(blue, p2lrt.Black)
 	r.Update(0.1)
 	if m, _ := r.Mesh(0).Colors(); m != red {
 		t.Errorf("mesh 0 multiply %v, want the part's %v", m, red)
@@ -201,9 +203,9 @@ func TestUpdateEvents(t *testing.T) {
 
 // TestUpdateStabilize: stabilization writes the outputs at once.
 func TestUpdateStabilize(t *testing.T) {
-	m := pendulumModel(0, PhysicsAngle)
-	m.Canvas = Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
-	m.Draw = DrawGroup{Part: -1}
+	m := pendulumModel(0, p2lrt.PhysicsAngle)
+	m.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+	m.Draw = p2lrt.DrawGroup{Part: -1}
 	r := m.NewRig()
 	if err := r.Err(); err != nil {
 		t.Fatal(err)
@@ -221,9 +223,9 @@ func TestUpdateStabilize(t *testing.T) {
 
 func TestUpdateAPIEdges(t *testing.T) {
 	m := animModel()
-	m.Clips = append(m.Clips, Clip{ID: "ev", Duration: 2, FadeIn: 0, FadeOut: 0.5,
-		Curves: []ParameterCurve{constCurve(1, 8)},
-		Events: []Event{{Time: 0, Value: "zero"}, {Time: 0.4, Value: "early"}, {Time: 0.6, Value: "late"}}})
+	m.Clips = append(m.Clips, p2lrt.Clip{ID: "ev", Duration: 2, FadeIn: 0, FadeOut: 0.5,
+		Curves: []p2lrt.ParameterCurve{constCurve(1, 8)},
+		Events: []p2lrt.Event{{Time: 0, Value: "zero"}, {Time: 0.4, Value: "early"}, {Time: 0.6, Value: "late"}}})
 	r := m.NewRig()
 	// Seek before the first update: that update goes from 0.5 to 0.55 and
 	// fires nothing before it.
@@ -296,7 +298,7 @@ func TestUpdateAPIEdges(t *testing.T) {
 		{func() { r.Part(-1).PoseOpacity() }, "part index -1"},
 		{func() { r.Part(7).OpacityMultiplier() }, "part index 7"},
 		{func() { r.SetParameterOverride(99, 1, 1) }, "parameter index 99"},
-		{func() { r.Mesh(99).SetColors(White, Black) }, "mesh index 99"},
+		{func() { r.Mesh(99).SetColors(p2lrt.White, p2lrt.Black) }, "mesh index 99"},
 		{func() { r.Part(-1).SetHostOpacity(0) }, "part index -1"},
 		{func() { r.Layer(MaxLayers) }, "layer index 16 out of range [0:16]"},
 	} {

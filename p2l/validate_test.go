@@ -3,8 +3,9 @@ package p2l
 import (
 	"io"
 	"math"
-	"reflect"
 	"testing"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestValidateRules: one model mutation per validation rule; Validate (and
@@ -12,10 +13,10 @@ import (
 func TestValidateRules(t *testing.T) {
 	nan := float32(math.NaN())
 	inf := float32(math.Inf(1))
-	deep := func() DrawGroup {
-		g := &DrawGroup{Part: -1}
+	deep := func() p2lrt.DrawGroup {
+		g := &p2lrt.DrawGroup{Part: -1}
 		for i := 0; i < maxDepth+1; i++ {
-			g = &DrawGroup{Part: -1, Children: []DrawNode{{Group: g}}}
+			g = &p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Group: g}}}
 		}
 		return *g
 	}
@@ -32,7 +33,7 @@ func TestValidateRules(t *testing.T) {
 		{"deformer kind without data", func(m *Model) { m.Deformers[0].Warp = nil }, "needs Warp set"},
 		{"grid without cells", func(m *Model) { m.Deformers[0].Warp.Keyforms.Cells = nil }, "a grid needs at least one cell"},
 		{"grid too large", func(m *Model) {
-			m.Deformers[0].Warp.Keyforms.Axes = append(m.Deformers[0].Warp.Keyforms.Axes, Axis{Parameter: 0, Keys: make([]float32, 1<<23)})
+			m.Deformers[0].Warp.Keyforms.Axes = append(m.Deformers[0].Warp.Keyforms.Axes, p2lrt.Axis{Parameter: 0, Keys: make([]float32, 1<<23)})
 		}, "key combinations exceed"},
 		{"warp columns 0", func(m *Model) { m.Deformers[0].Warp.Columns = 0 }, "columns and rows must be in 1..4096"},
 		{"warp columns 4097", func(m *Model) { m.Deformers[0].Warp.Columns = 4097 }, "columns and rows must be in 1..4096"},
@@ -48,14 +49,14 @@ func TestValidateRules(t *testing.T) {
 		{"binding shapes per key", func(m *Model) { m.Meshes[0].Shapes[0].Present = []bool{true} }, "one entry per key"},
 		{"binding parameter", func(m *Model) { m.Parts[0].Shapes[0].Parameter = 9 }, "parts[0].shapes[0].parameter: parameter 9 out of range"},
 		{"limit parameter", func(m *Model) { m.Meshes[0].Shapes[0].Limits[0].Parameter = -1 }, "limits[0].parameter: parameter -1 out of range"},
-		{"channel kind", func(m *Model) { m.Deformers[0].Channels[0].Kind = ChannelColor }, "channel 1 needs kind 0"},
+		{"channel kind", func(m *Model) { m.Deformers[0].Channels[0].Kind = p2lrt.ChannelColor }, "channel 1 needs kind 0"},
 		{"channel without grid", func(m *Model) { m.Deformers[0].Channels[0].Grid = nil }, "a channel needs a grid"},
 		{"channel twice", func(m *Model) { m.Deformers[0].Channels[1] = m.Deformers[0].Channels[0] }, "appears twice"},
 		{"glue channel on a mesh", func(m *Model) { m.Meshes[0].Channels = m.Glues[0].Channels }, "channel 6 not allowed here"},
 		{"mesh channel on a glue", func(m *Model) { m.Glues[0].Channels = m.Meshes[0].Channels }, "channel 1 not allowed here"},
 		{"flag channel value", func(m *Model) { m.Deformers[1].Channels[0].Grid.Cells[1].Value[0] = 0.5 }, "flag value must be"},
-		{"blend mode", func(m *Model) { m.Meshes[0].Blend = NumBlendModes }, "value 18 out of range (max 17)"},
-		{"alpha mode", func(m *Model) { m.Parts[0].Composite.AlphaBlend = NumAlphaModes }, "value 5 out of range (max 4)"},
+		{"blend mode", func(m *Model) { m.Meshes[0].Blend = p2lrt.NumBlendModes }, "value 18 out of range (max 17)"},
+		{"alpha mode", func(m *Model) { m.Parts[0].Composite.AlphaBlend = p2lrt.NumAlphaModes }, "value 5 out of range (max 4)"},
 		{"group mode", func(m *Model) { m.Parts[0].GroupMode = 3 }, "groupMode: value 3 out of range"},
 		{"part flags", func(m *Model) { m.Parts[0].Flags = 4 }, "reserved flag bits"},
 		{"mesh flags", func(m *Model) { m.Meshes[0].Flags |= 16 }, "reserved flag bits"},
@@ -70,7 +71,7 @@ func TestValidateRules(t *testing.T) {
 		{"uv count", func(m *Model) { m.Meshes[0].UVs = m.Meshes[0].UVs[:6] }, "6 UV values for 8 position values"},
 		{"partial triangle", func(m *Model) { m.Meshes[0].Indices = m.Meshes[0].Indices[:4] }, "not whole triangles"},
 		{"index beyond vertices", func(m *Model) { m.Meshes[0].Indices[5] = 4 }, "index 4 at 5 is not below the vertex count 4"},
-		{"geometry without flag", func(m *Model) { m.Meshes[0].Flags &^= MeshGeometry }, "geometry set without the geometry flag"},
+		{"geometry without flag", func(m *Model) { m.Meshes[0].Flags &^= p2lrt.MeshGeometry }, "geometry set without the geometry flag"},
 		{"mesh keyform size", func(m *Model) { m.Meshes[0].Keyforms.Cells[0].Value = []float32{1, 2} }, "has 2 values, want 8"},
 		{"mesh shape size", func(m *Model) { s := &m.Meshes[0].Shapes[0].Shapes[1]; s.Deltas = s.Deltas[:2] }, "has 2 values, want 8"},
 		{"glue mesh", func(m *Model) { m.Glues[0].MeshB = 3 }, "mesh 3 out of range"},
@@ -80,16 +81,16 @@ func TestValidateRules(t *testing.T) {
 		{"draw part", func(m *Model) { m.Draw.Children[0].Group.Part = 2 }, "part 2 out of range"},
 		{"draw depth", func(m *Model) { m.Draw = deep() }, "draw tree deeper than 256"},
 		{"draw cycle", func(m *Model) {
-			g := &DrawGroup{Part: -1}
-			g.Children = []DrawNode{{Group: g}}
-			m.Draw.Children = append(m.Draw.Children, DrawNode{Group: g})
+			g := &p2lrt.DrawGroup{Part: -1}
+			g.Children = []p2lrt.DrawNode{{Group: g}}
+			m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Group: g})
 		}, "draw tree deeper than 256"},
 		{"external page with data", func(m *Model) { m.Textures[2].Data = []byte{1} }, "carries no data"},
 		{"texture kind", func(m *Model) { m.Textures[0].Kind = 3 }, "kind: value 3 out of range"},
 		{"physics vertex", func(m *Model) { m.Physics.Groups[0].Outputs[0].Vertex = 2 }, "vertex 2 out of range"},
 		{"physics source", func(m *Model) { m.Physics.Groups[0].Inputs[0].Source = 3 }, "unknown source 3"},
 		{"physics parameter", func(m *Model) { m.Physics.Groups[0].Inputs[0].Parameter = 3 }, "PHYS: groups[0].inputs[0].parameter"},
-		{"control points on linear", func(m *Model) { m.Clips[0].Curves[0].Segments[0].C1 = Point{1, 1} }, "only stored for Bezier"},
+		{"control points on linear", func(m *Model) { m.Clips[0].Curves[0].Segments[0].C1 = p2lrt.Point{T: 1, V: 1} }, "only stored for Bezier"},
 		{"segment kind", func(m *Model) { m.Clips[0].Curves[0].Segments[0].Kind = 4 }, "value 4 out of range (max 3)"},
 		{"clip curve parameter", func(m *Model) { m.Clips[1].Curves[0].Parameter = 7 }, "CLIP: clips[1].curves[0].parameter"},
 		{"event order", func(m *Model) { m.Clips[0].Events[2].Time = 0.1 }, "event times must not decrease"},
@@ -106,11 +107,11 @@ func TestValidateRules(t *testing.T) {
 		{"gui argb label", func(m *Model) { m.GUI.Tree[0].Children[1].ARGB = 1 }, "color set without the custom label"},
 		{"gui snap keys", func(m *Model) { m.GUI.Snaps[0].Keys = []float32{2, 1} }, "keys decrease"},
 		{"gui tree depth", func(m *Model) {
-			n := GUINode{Kind: GUIParameter, Parameter: 0}
+			n := p2lrt.GUINode{Kind: p2lrt.GUIParameter, Parameter: 0}
 			for i := 0; i < maxDepth+1; i++ {
-				n = GUINode{Kind: GUIGroup, Parameter: -1, Children: []GUINode{n}}
+				n = p2lrt.GUINode{Kind: p2lrt.GUIGroup, Parameter: -1, Children: []p2lrt.GUINode{n}}
 			}
-			m.GUI.Tree = []GUINode{n}
+			m.GUI.Tree = []p2lrt.GUINode{n}
 		}, "PGUI tree deeper"},
 		{"expression blend", func(m *Model) { m.Expressions[0].Entries[0].Blend = 3 }, "value 3 out of range (max 2)"},
 		{"hit area mesh", func(m *Model) { m.HitAreas[0].Meshes[1] = 3 }, "HITA"},
@@ -122,7 +123,7 @@ func TestValidateRules(t *testing.T) {
 		{"ext replaced binding", func(m *Model) { m.Skins.Header.Replaced[0].Bindings[0] = 1 }, "binding 1 out of range"},
 		{"ext physics group", func(m *Model) { m.Simulations.Header.PhysicsGroups[0] = 1 }, "physics group 1 out of range"},
 		{"virtual bone kind", func(m *Model) {
-			m.Bones.Virtual[0].Kind, m.Bones.Virtual[0].Warp, m.Bones.Virtual[0].Rotation = WarpDeformer, &Warp{Columns: 1, Rows: 1, Keyforms: &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: make([]float32, 8)}}}}, nil
+			m.Bones.Virtual[0].Kind, m.Bones.Virtual[0].Warp, m.Bones.Virtual[0].Rotation = p2lrt.WarpDeformer, &p2lrt.Warp{Columns: 1, Rows: 1, Keyforms: &p2lrt.Grid[[]float32]{Cells: []p2lrt.Cell[[]float32]{{Value: make([]float32, 8)}}}}, nil
 		}, "a virtual bone must be a rotation deformer"},
 		{"virtual bone parent", func(m *Model) { m.Bones.Virtual[0].Parent = 2 }, "must be an earlier deformer"},
 		{"arc deformer", func(m *Model) { m.Bones.Arcs[0].Deformer = 3 }, "deformer 3 out of range"},
@@ -151,7 +152,7 @@ func TestValidateRules(t *testing.T) {
 		}, "1 offset arrays for 2 keys"},
 		{"sim fps", func(m *Model) { m.Simulations.Sims[0].Fps = 0 }, "fps > 0"},
 		{"invalid UTF-8", func(m *Model) { m.Parameters[0].ID = "\xff" }, "not valid UTF-8"},
-		{"count width", func(m *Model) { m.Deformers[0].Channels = make([]Channel, 256) }, "exceed the count width"},
+		{"count width", func(m *Model) { m.Deformers[0].Channels = make([]p2lrt.Channel, 256) }, "exceed the count width"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -191,16 +192,22 @@ func TestReferenceAccepts(t *testing.T) {
 		}},
 		{"equal keys", func(m *Model) { m.Deformers[0].Warp.Keyforms.Axes[0].Keys[2] = 0 }},
 		{"limit points decrease", func(m *Model) { m.Meshes[0].Shapes[0].Limits[0].Points[2].Value = 0.1 }},
-		{"part child twice", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildMesh, 0}) }},
-		{"part own child", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 1}) }},
-		{"part cycle", func(m *Model) { m.Parts[1].Children = append(m.Parts[1].Children, PartChild{ChildPart, 0}) }},
+		{"part child twice", func(m *Model) {
+			m.Parts[1].Children = append(m.Parts[1].Children, p2lrt.PartChild{Kind: p2lrt.ChildMesh, Index: 0})
+		}},
+		{"part own child", func(m *Model) {
+			m.Parts[1].Children = append(m.Parts[1].Children, p2lrt.PartChild{Kind: p2lrt.ChildPart, Index: 1})
+		}},
+		{"part cycle", func(m *Model) {
+			m.Parts[1].Children = append(m.Parts[1].Children, p2lrt.PartChild{Kind: p2lrt.ChildPart, Index: 0})
+		}},
 		{"mesh masks itself", func(m *Model) { m.Meshes[1].Masks = []int{1} }},
 		{"texture page without TEXR page", func(m *Model) { m.Meshes[0].TexturePage = 3 }},
 		{"negative texture page", func(m *Model) { m.Meshes[0].TexturePage = -7 }},
 		{"empty mesh keyform deltas", func(m *Model) { m.Meshes[0].Keyforms.Cells[0].Value = nil }},
 		{"empty present shape deltas", func(m *Model) { m.Meshes[0].Shapes[0].Shapes[1].Deltas = nil }},
 		{"no-geometry mesh with deltas", func(m *Model) {
-			m.Meshes[2].Keyforms = &Grid[[]float32]{Cells: []Cell[[]float32]{{Value: []float32{1, 2}}}}
+			m.Meshes[2].Keyforms = &p2lrt.Grid[[]float32]{Cells: []p2lrt.Cell[[]float32]{{Value: []float32{1, 2}}}}
 		}},
 		{"draw mesh twice", func(m *Model) { m.Draw.Children[1].Mesh = 0 }},
 		{"embedded page without data", func(m *Model) { m.Textures[0].Data = nil }},
@@ -224,7 +231,7 @@ func TestReferenceAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, m) {
+			if !sameFile(got, m) {
 				t.Fatalf("round trip: %s", diffModels(m, got))
 			}
 			r := got.NewRig()

@@ -1,5 +1,7 @@
 package p2l
 
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+
 // The views of a rig's per-object state: Rig.Mesh and Rig.Part return a
 // small value (the rig and an index checked once) whose methods read the
 // last evaluation's results and set the host's overrides. They allocate
@@ -65,9 +67,9 @@ func (s MeshState) Opacity() float32 {
 
 // Colors returns the mesh's evaluated multiply and screen colors (the
 // deformer chain composed in, host overrides applied).
-func (s MeshState) Colors() (multiply, screen Color) {
+func (s MeshState) Colors() (multiply, screen p2lrt.Color) {
 	if !s.r.evaluated {
-		return Color{}, Color{}
+		return p2lrt.Color{}, p2lrt.Color{}
 	}
 	return s.r.meshMul[s.i], s.r.meshScr[s.i]
 }
@@ -122,7 +124,7 @@ func (s MeshState) RenderPosition() int {
 // SetColors replaces the mesh's evaluated multiply and screen colors.
 // Components are clamped to [0, 1], like evaluated colors; colors with a
 // component that is not finite are ignored.
-func (s MeshState) SetColors(multiply, screen Color) {
+func (s MeshState) SetColors(multiply, screen p2lrt.Color) {
 	if !allFinite(multiply[:]) || !allFinite(screen[:]) {
 		return
 	}
@@ -161,9 +163,9 @@ func (s PartState) Opacity() float32 {
 }
 
 // Colors returns the part's evaluated multiply and screen colors.
-func (s PartState) Colors() (multiply, screen Color) {
+func (s PartState) Colors() (multiply, screen p2lrt.Color) {
 	if !s.r.evaluated {
-		return Color{}, Color{}
+		return p2lrt.Color{}, p2lrt.Color{}
 	}
 	p := &s.r.partProps[s.i]
 	return toColor(p.mul), toColor(p.scr)
@@ -186,9 +188,9 @@ func (s PartState) DrawOrder() float32 {
 // composite's static values. The composite is that of the last draw-tree
 // group (in tree order) that names the part and carries one, else the
 // part's own. The slices belong to the Model.
-func (s PartState) Composite() Composite {
+func (s PartState) Composite() p2lrt.Composite {
 	if !s.r.evaluated {
-		return Composite{}
+		return p2lrt.Composite{}
 	}
 	return s.r.comps[s.i]
 }
@@ -218,7 +220,7 @@ func (s PartState) OpacityMultiplier() float32 { return s.r.anim().lastPart[s.i]
 // SetColors replaces the evaluated colors of every mesh below the part
 // that has no override of its own or of a nearer part (clamped and checked
 // as by MeshState.SetColors).
-func (s PartState) SetColors(multiply, screen Color) {
+func (s PartState) SetColors(multiply, screen p2lrt.Color) {
 	if !allFinite(multiply[:]) || !allFinite(screen[:]) {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
@@ -159,10 +160,10 @@ func checkBundleLists(t *testing.T, g *game) {
 		t.Errorf("parameters outside the panel's tree: %v", p.missing)
 	}
 	var labels []string
-	var walk func(ns []p2l.GUINode, group string)
-	walk = func(ns []p2l.GUINode, group string) {
+	var walk func(ns []p2lrt.GUINode, group string)
+	walk = func(ns []p2lrt.GUINode, group string) {
 		for _, n := range ns {
-			if n.Kind == p2l.GUIParameter {
+			if n.Kind == p2lrt.GUIParameter {
 				labels = append(labels, group+"/"+paramLabel(m, n.Parameter))
 				continue
 			}

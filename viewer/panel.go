@@ -14,6 +14,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Width of the parameter window and the control window.
@@ -28,7 +29,7 @@ type panel struct {
 	// joyOf maps a joystick's horizontal parameter to its vertical one.
 	joyOf   map[int]int
 	inJoy   map[int]bool // parameters drawn by a joystick
-	tree    []p2l.GUINode
+	tree    []p2lrt.GUINode
 	missing []int
 	stacked []bool // expressions ticked in the stacked list
 	joys    map[int]*joystick
@@ -47,10 +48,10 @@ func newPanel(m *p2l.Model) *panel {
 			p.inJoy[j.Horizontal], p.inJoy[j.Vertical] = true, true
 		}
 		p.tree = m.GUI.Tree
-		var walk func([]p2l.GUINode)
-		walk = func(ns []p2l.GUINode) {
+		var walk func([]p2lrt.GUINode)
+		walk = func(ns []p2lrt.GUINode) {
 			for _, n := range ns {
-				if n.Kind == p2l.GUIParameter {
+				if n.Kind == p2lrt.GUIParameter {
 					listed[n.Parameter] = true
 				}
 				walk(n.Children)
@@ -107,13 +108,13 @@ func paramLabel(m *p2l.Model, i int) string {
 
 // groupLabel is the text of a group node: its custom name, its preset, or
 // its id.
-func groupLabel(n p2l.GUINode) string {
+func groupLabel(n p2lrt.GUINode) string {
 	switch n.Label {
-	case p2l.GUILabelCustom:
+	case p2lrt.GUILabelCustom:
 		if n.Name != "" {
 			return n.Name
 		}
-	case p2l.GUILabelPreset:
+	case p2lrt.GUILabelPreset:
 		if n.Preset != "" {
 			return n.Preset
 		}
@@ -146,11 +147,11 @@ func (g *game) buildUI(ctx *debugui.Context) error {
 
 func (g *game) parameterUI(ctx *debugui.Context) {
 	p := g.panel
-	var nodes func(ns []p2l.GUINode)
-	nodes = func(ns []p2l.GUINode) {
+	var nodes func(ns []p2lrt.GUINode)
+	nodes = func(ns []p2lrt.GUINode) {
 		ctx.Loop(len(ns), func(k int) {
 			n := ns[k]
-			if n.Kind == p2l.GUIParameter {
+			if n.Kind == p2lrt.GUIParameter {
 				g.paramWidget(ctx, n.Parameter)
 				return
 			}
@@ -420,7 +421,7 @@ func (g *game) advancedUI(ctx *debugui.Context) {
 	for _, f := range []struct {
 		bit  p2l.Features
 		name string
-	}{{p2l.FeatureSkin, "Runtime skinning"}, {p2l.FeatureExactLinks, "Exact links"}, {p2l.FeatureSim, "Live simulation"}, {p2l.FeatureCollision, "Collision"}} {
+	}{{p2lrt.FeatureSkin, "Runtime skinning"}, {p2lrt.FeatureExactLinks, "Exact links"}, {p2lrt.FeatureSim, "Live simulation"}, {p2lrt.FeatureCollision, "Collision"}} {
 		ctx.IDScope(f.name, func() {
 			if avail&f.bit == 0 {
 				ctx.Text(f.name + ": " + unavailableReason(m, f.bit))
@@ -441,32 +442,32 @@ func (g *game) advancedUI(ctx *debugui.Context) {
 // unavailableReason says why an advanced feature is not available.
 func unavailableReason(m *p2l.Model, bit p2l.Features) string {
 	switch bit {
-	case p2l.FeatureSkin:
+	case p2lrt.FeatureSkin:
 		if m.Skins == nil {
 			return "the file has no SKIN chunk"
 		}
 		if len(m.Skins.Meshes) == 0 {
 			return "the SKIN chunk skins no mesh"
 		}
-	case p2l.FeatureExactLinks:
+	case p2lrt.FeatureExactLinks:
 		if m.Bones == nil {
 			return "the file has no BONE chunk"
 		}
 		if len(m.Bones.Arcs) == 0 {
 			return "the BONE chunk has no arcs"
 		}
-	case p2l.FeatureSim:
+	case p2lrt.FeatureSim:
 		if m.Simulations == nil {
 			return "the file has no SIMS chunk"
 		}
 		if len(m.Simulations.Sims) == 0 {
 			return "the SIMS chunk has no simulation"
 		}
-	case p2l.FeatureCollision:
+	case p2lrt.FeatureCollision:
 		if m.Collision == nil {
 			return "the file has no COLL chunk"
 		}
-		if m.AdvancedAvailable()&p2l.FeatureSim == 0 {
+		if m.AdvancedAvailable()&p2lrt.FeatureSim == 0 {
 			return "needs live simulation, which is unavailable"
 		}
 		return "no simulation uses a collider"

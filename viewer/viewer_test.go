@@ -19,6 +19,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The viewer's window tests run the viewer in a child process (RunGame runs
@@ -227,7 +228,7 @@ func TestBadFileShowsMessage(t *testing.T) {
 	huge := filepath.Join(dir, "huge.p2lrt")
 	if f, err := os.Create(huge); err != nil {
 		t.Fatal(err)
-	} else if err := f.Truncate(p2l.DefaultMaxFileSize + 1); err != nil {
+	} else if err := f.Truncate(p2lrt.DefaultMaxFileSize + 1); err != nil {
 		f.Close()
 		t.Skip(err)
 	} else {
@@ -309,15 +310,15 @@ func TestPanelFromPGUI(t *testing.T) {
 	}
 	// The default character carries BONE without arcs: exact links are
 	// unavailable, and the panel says why.
-	if m.AdvancedAvailable()&p2l.FeatureExactLinks != 0 {
+	if m.AdvancedAvailable()&p2lrt.FeatureExactLinks != 0 {
 		t.Error("default character offers exact links; the reason below is untested")
 	}
-	if r := unavailableReason(m, p2l.FeatureExactLinks); r != "the BONE chunk has no arcs" {
+	if r := unavailableReason(m, p2lrt.FeatureExactLinks); r != "the BONE chunk has no arcs" {
 		t.Errorf("exact-links reason = %q", r)
 	}
-	noSkin := *m
+	noSkin := m.Clone()
 	noSkin.Skins = nil
-	if r := unavailableReason(&noSkin, p2l.FeatureSkin); r != "the file has no SKIN chunk" {
+	if r := unavailableReason(noSkin, p2lrt.FeatureSkin); r != "the file has no SKIN chunk" {
 		t.Errorf("skin reason = %q", r)
 	}
 	gs := clipGroups(m)
@@ -390,7 +391,7 @@ func TestDropFiles(t *testing.T) {
 		t.Fatalf("the dropped model is not the one shown (%s)", g.name)
 	}
 	for i, tp := range g.model.Textures {
-		if tp.Kind == p2l.TextureExternal {
+		if tp.Kind == p2lrt.TextureExternal {
 			if err := g.char.TextureInfo(i); err != nil {
 				t.Errorf("external page %d beside the dropped model: %v", i, err)
 			}

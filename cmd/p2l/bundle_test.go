@@ -14,6 +14,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // writeTinyBundle writes the synthetic bundle under dir and returns the
@@ -98,7 +99,7 @@ func TestBundleCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if conv.ClipSound(0) != cubismbundle.Sound || len(conv.Textures) != 1 || conv.Textures[0].Kind != p2l.TexturePNG {
+	if conv.ClipSound(0) != cubismbundle.Sound || len(conv.Textures) != 1 || conv.Textures[0].Kind != p2lrt.TexturePNG {
 		t.Errorf("converted: sound %q, pages %d", conv.ClipSound(0), len(conv.Textures))
 	}
 	samePlayback(t, bundle, conv)

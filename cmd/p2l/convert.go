@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func init() {
@@ -26,13 +27,13 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	o := &p2l.WriteOptions{V1: *v1, StripNames: *strip, NoCRC: *noCRC}
+	o := &p2lrt.WriteOptions{V1: *v1, StripNames: *strip, NoCRC: *noCRC}
 	switch *comp {
 	case "":
 	case "deflate":
-		o.Compression = p2l.CompressDeflate
+		o.Compression = p2lrt.CompressDeflate
 	case "zstd":
-		o.Compression = p2l.CompressZstd
+		o.Compression = p2lrt.CompressZstd
 	default:
 		fmt.Fprintf(stderr, "p2l convert: unknown compression %q (deflate or zstd)\n", *comp)
 		return 2
@@ -40,7 +41,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	switch *codec {
 	case "f32":
 	case "f16":
-		o.Codec = p2l.CodecF16
+		o.Codec = p2lrt.CodecF16
 	default:
 		fmt.Fprintf(stderr, "p2l convert: unknown codec %q (f32 or f16)\n", *codec)
 		return 2

@@ -4,24 +4,25 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/internal/synth"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // traceFuzzModel is tinyModel with what trace inputs can name: a clip, an
 // expression, a pose group, physics and the behavior roles.
-func traceFuzzModel() *p2l.Model {
+func traceFuzzModel() *p2lrt.File {
 	m := tinyModel()
-	m.Parameters = append(m.Parameters, p2l.Parameter{ID: "Q", Min: -30, Max: 30})
-	m.Clips = []p2l.Clip{{ID: "Idle", Duration: 1, Loop: true, FadeIn: 0.2, FadeOut: 0.2,
-		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{}, Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 1}}}}}},
-		Events: []p2l.Event{{Time: 0.5, Value: "half"}}}}
-	m.Expressions = []p2l.Expression{{ID: "Smile", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionAdd, Value: 5}}}}
-	m.Roles = []p2l.Role{{Name: "LipSync", Parameters: []int{0}}, {Name: "AngleX", Parameters: []int{1}}}
-	m.Physics = p2l.Physics{Fps: 30, Groups: []p2l.PhysicsGroup{{ID: "g",
-		Inputs:        []p2l.PhysicsInput{{Parameter: 1, Source: p2l.PhysicsX, Weight: 100}},
-		Outputs:       []p2l.PhysicsOutput{{Parameter: 0, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 1, Weight: 100}},
-		Segments:      []p2l.PhysicsSegment{{Length: 10, Mobility: 0.9, Delay: 0.9, Acceleration: 1}},
-		Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10}}}}
+	m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: "Q", Min: -30, Max: 30})
+	m.Clips = []p2lrt.Clip{{ID: "Idle", Duration: 1, Loop: true, FadeIn: 0.2, FadeOut: 0.2,
+		Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 1}}}}}},
+		Events: []p2lrt.Event{{Time: 0.5, Value: "half"}}}}
+	m.Expressions = []p2lrt.Expression{{ID: "Smile", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 5}}}}
+	m.Roles = []p2lrt.Role{{Name: "LipSync", Parameters: []int{0}}, {Name: "AngleX", Parameters: []int{1}}}
+	m.Physics = p2lrt.Physics{Fps: 30, Groups: []p2lrt.PhysicsGroup{{ID: "g",
+		Inputs:        []p2lrt.PhysicsInput{{Parameter: 1, Source: p2lrt.PhysicsX, Weight: 100}},
+		Outputs:       []p2lrt.PhysicsOutput{{Parameter: 0, Vertex: 1, Source: p2lrt.PhysicsAngle, Scale: 1, Weight: 100}},
+		Segments:      []p2lrt.PhysicsSegment{{Length: 10, Mobility: 0.9, Delay: 0.9, Acceleration: 1}},
+		Normalization: p2lrt.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10}}}}
 	return m
 }
 
@@ -37,7 +38,7 @@ func FuzzTraceInput(f *testing.F) {
 {"frame": 9, "removeExpression": "Smile", "showPose": [0, 1], "opacity": 0.8, "wind": [0.3, 0], "stabilize": true}`))
 	f.Add([]byte(`{"frame": 2, "set": {"P": 1e30}, "lookAt": [1e38, -1e38], "seek": 1e300, "strength": 3e38}`))
 	f.Add([]byte(`{"frame":1000000000000}`))
-	m := traceFuzzModel()
+	m := synth.MustModel(traceFuzzModel())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		inputs, err := parseTraceInput("fuzz", data)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func init() {
@@ -72,7 +73,7 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		}
 		files = append(files, cubism.File{Name: in.name, Data: data, Kind: in.kind})
 	}
-	m, warns, err := cubism.Import(m, *group, files...)
+	f, warns, err := cubism.Import(m.File(), *group, files...)
 	for _, w := range warns {
 		fmt.Fprintln(stderr, "p2l import: warning:", w)
 	}
@@ -81,7 +82,7 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var b bytes.Buffer
-	if err := p2l.Write(&b, m, &p2l.WriteOptions{}); err != nil {
+	if err := f.Write(&b, &p2lrt.WriteOptions{}); err != nil {
 		fmt.Fprintln(stderr, "p2l import:", err)
 		return 1
 	}
@@ -90,6 +91,6 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d clips, %d expressions, %d physics groups, pose: %v)\n",
-		pos[1], len(m.Clips), len(m.Expressions), len(m.Physics.Groups), m.Pose != nil)
+		pos[1], len(f.Clips), len(f.Expressions), len(f.Physics.Groups), f.Pose != nil)
 	return 0
 }

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func TestImportCommand(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.p2lrt")
 	var b bytes.Buffer
-	if err := p2l.Write(&b, tinyModel(), &p2l.WriteOptions{}); err != nil {
+	if err := tinyModel().Write(&b, &p2lrt.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, s string) string {
@@ -41,7 +42,7 @@ func TestImportCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(m.Clips) != 1 || m.Clips[0].ID != "wave" || m.Clips[0].Group != "Idle" || len(m.Clips[0].Events) != 1 ||
-		len(m.Expressions) != 1 || m.Expressions[0].Entries[0].Blend != p2l.ExpressionOverwrite {
+		len(m.Expressions) != 1 || m.Expressions[0].Entries[0].Blend != p2lrt.ExpressionOverwrite {
 		t.Errorf("imported model: clips %+v expressions %+v", m.Clips, m.Expressions)
 	}
 	// What Cubism skips is skipped with a warning on stderr; the rest imports.

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func init() {
@@ -36,7 +37,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	fi, err := p2l.Inspect(data)
+	fi, err := p2lrt.Inspect(data)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

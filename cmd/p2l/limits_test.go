@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // tinyWith is tinyModel changed by f.
-func tinyWith(f func(m *p2l.Model)) *p2l.Model {
+func tinyWith(f func(m *p2lrt.File)) *p2lrt.File {
 	m := tinyModel()
 	f(m)
 	return m
@@ -25,9 +25,9 @@ func tinyWith(f func(m *p2l.Model)) *p2l.Model {
 // in over 1e9 s ran 3e10 updates; --time 1e9 hung; a trace input line for
 // frame 1e12 ran 1e12 frames; p2l info /dev/zero read 1.5 GiB).
 func TestCLIBounds(t *testing.T) {
-	long := writeTiny(t, tinyWith(func(m *p2l.Model) {
-		m.Clips = []p2l.Clip{{ID: "long", Duration: 1e7, FadeIn: -1, FadeOut: -1}}
-		m.Expressions = []p2l.Expression{{ID: "slow", FadeIn: 1e9, FadeOut: 1, Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionAdd, Value: 1}}}}
+	long := writeTiny(t, tinyWith(func(m *p2lrt.File) {
+		m.Clips = []p2lrt.Clip{{ID: "long", Duration: 1e7, FadeIn: -1, FadeOut: -1}}
+		m.Expressions = []p2lrt.Expression{{ID: "slow", FadeIn: 1e9, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 1}}}}
 	}))
 	dir := t.TempDir()
 	input := filepath.Join(dir, "in.jsonl")
@@ -38,10 +38,10 @@ func TestCLIBounds(t *testing.T) {
 	// written), refused before it is read.
 	hugeMotion := sparseFile(t, filepath.Join(dir, "huge.motion3.json"), cubism.MaxFileSize+1)
 	// A model file one byte over p2l.DefaultMaxFileSize (sparse).
-	hugeModel := sparseFile(t, filepath.Join(dir, "huge.p2lrt"), p2l.DefaultMaxFileSize+1)
+	hugeModel := sparseFile(t, filepath.Join(dir, "huge.p2lrt"), p2lrt.DefaultMaxFileSize+1)
 	// A zip one byte over cubism.MaxBundleSize (sparse).
 	hugeZip := sparseFile(t, filepath.Join(dir, "huge.zip"), cubism.MaxBundleSize+1)
-	tooBig := fmt.Sprintf("file of %d bytes exceeds the %d-byte limit", p2l.DefaultMaxFileSize+1, p2l.DefaultMaxFileSize)
+	tooBig := fmt.Sprintf("file of %d bytes exceeds the %d-byte limit", p2lrt.DefaultMaxFileSize+1, p2lrt.DefaultMaxFileSize)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -81,7 +81,7 @@ func TestCLIBounds(t *testing.T) {
 		}
 	}
 	// A GIF too large to hold: 2 s at 240 fps of 8192² frames.
-	short := writeTiny(t, tinyWith(func(m *p2l.Model) { m.Clips = []p2l.Clip{{ID: "c", Duration: 2, FadeIn: -1, FadeOut: -1}} }))
+	short := writeTiny(t, tinyWith(func(m *p2lrt.File) { m.Clips = []p2lrt.Clip{{ID: "c", Duration: 2, FadeIn: -1, FadeOut: -1}} }))
 	code, _, errs := runCmd("render", short, "--clip", "c", "--gif", filepath.Join(dir, "y.gif"), "--fps", "240", "--size", "8192")
 	if code != 2 || !strings.Contains(errs, "more than 1024 MiB (lower --size or --fps, or use --frames DIR)") {
 		t.Errorf("huge GIF: exit %d, %q", code, errs)

@@ -8,19 +8,20 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // tinyModel is the smallest valid model: one parameter, one mesh.
-func tinyModel() *p2l.Model {
-	return &p2l.Model{
-		Canvas:     p2l.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
-		Parameters: []p2l.Parameter{{ID: "P", Name: "Param", Min: 0, Max: 1}},
-		Parts:      []p2l.Part{{ID: "part", Name: "Part", Children: []p2l.PartChild{{Kind: p2l.ChildMesh, Index: 0}}, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}},
-		Meshes: []p2l.Mesh{{ID: "m", Name: "Mesh", Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
-			Positions: []float32{0, 0, 1, 0, 0, 1}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2l.White}},
-		Draw:     p2l.DrawGroup{Part: -1, Children: []p2l.DrawNode{{Mesh: 0}}},
-		HitAreas: []p2l.HitArea{{ID: "HitAreaBody", Meshes: []int{0}}},
-		Meta:     []p2l.MetaEntry{{Key: "generator", Value: "test"}},
+func tinyModel() *p2lrt.File {
+	return &p2lrt.File{
+		Canvas:     p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
+		Parameters: []p2lrt.Parameter{{ID: "P", Name: "Param", Min: 0, Max: 1}},
+		Parts:      []p2lrt.Part{{ID: "part", Name: "Part", Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 0}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}},
+		Meshes: []p2lrt.Mesh{{ID: "m", Name: "Mesh", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
+			Positions: []float32{0, 0, 1, 0, 0, 1}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White}},
+		Draw:     p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: 0}}},
+		HitAreas: []p2lrt.HitArea{{ID: "HitAreaBody", Meshes: []int{0}}},
+		Meta:     []p2lrt.MetaEntry{{Key: "generator", Value: "test"}},
 	}
 }
 
@@ -34,7 +35,7 @@ func TestCommands(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.p2lrt")
 	var b bytes.Buffer
-	if err := p2l.Write(&b, tinyModel(), &p2l.WriteOptions{}); err != nil {
+	if err := tinyModel().Write(&b, &p2lrt.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
@@ -72,7 +73,7 @@ func TestCommands(t *testing.T) {
 	// A v1 file: the error names the v1 layout.
 	v1Path := filepath.Join(dir, "v1.p2lrt")
 	var v1 bytes.Buffer
-	if err := p2l.Write(&v1, tinyModel(), &p2l.WriteOptions{V1: true}); err != nil {
+	if err := tinyModel().Write(&v1, &p2lrt.WriteOptions{V1: true}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(v1Path, v1.Bytes()[:v1.Len()-3], 0o644)

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
@@ -345,7 +346,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 }
 
 // imageSize scales the canvas so that its longer side is size pixels.
-func imageSize(c p2l.Canvas, size int) (int, int) {
+func imageSize(c p2lrt.Canvas, size int) (int, int) {
 	cw, ch := float64(c.Width), float64(c.Height)
 	if !(cw > 0) || !(ch > 0) {
 		return size, size

@@ -14,13 +14,13 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/assets"
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-func writeTiny(t *testing.T, m *p2l.Model) string {
+func writeTiny(t *testing.T, m *p2lrt.File) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := p2l.Write(&b, m, nil); err != nil {
+	if err := m.Write(&b, nil); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "tiny.p2lrt")
@@ -32,7 +32,7 @@ func writeTiny(t *testing.T, m *p2l.Model) string {
 
 // squareModel is tinyModel with its mesh a 10×10 square (UVs spanning the
 // page) drawn with the given triangle indices.
-func squareModel(indices ...uint32) *p2l.Model {
+func squareModel(indices ...uint32) *p2lrt.File {
 	m := tinyModel()
 	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 10, 10, 0, 10}
 	m.Meshes[0].UVs = []float32{0, 0, 1, 0, 1, 1, 0, 1}
@@ -57,8 +57,8 @@ func readPNG(t *testing.T, name string) image.Image {
 
 func TestRenderCommandStill(t *testing.T) {
 	m := squareModel(0, 1, 2, 0, 2, 3)
-	m.Meshes[0].Multiply = p2l.Color{1, 0, 0}
-	m.Parts[0].Flags = p2l.PartVisible // hidden parts hide their meshes
+	m.Meshes[0].Multiply = p2lrt.Color{1, 0, 0}
+	m.Parts[0].Flags = p2lrt.PartVisible // hidden parts hide their meshes
 	in := writeTiny(t, m)
 	out := filepath.Join(t.TempDir(), "out.png")
 	code, stdout, stderr := runCmd("render", in, "-o", out, "--size", "20", "--background", "0000ffff")
@@ -90,8 +90,8 @@ func TestRenderCommandStill(t *testing.T) {
 
 func TestRenderCommandClipGIF(t *testing.T) {
 	m := squareModel(0, 1, 2)
-	m.Parts[0].Flags = p2l.PartVisible
-	m.Clips = []p2l.Clip{{ID: "Wave", Name: "Wave", Duration: 0.5, Fps: 30, Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0}, Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 0.5, V: 1}}}}}}}}
+	m.Parts[0].Flags = p2lrt.PartVisible
+	m.Clips = []p2lrt.Clip{{ID: "Wave", Name: "Wave", Duration: 0.5, Fps: 30, Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}, Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 0.5, V: 1}}}}}}}}
 	in := writeTiny(t, m)
 	code, _, stderr := runCmd("render", in, "--clip", "Nope", "-o", filepath.Join(t.TempDir(), "x.png"))
 	if code != 2 || !strings.Contains(stderr, "Wave 0.50s") {
@@ -207,12 +207,12 @@ func TestMedianCutPalette(t *testing.T) {
 // so the centre pixel's alpha over a transparent background is 255·(1 − P).
 func TestRenderCommandParamAndExpression(t *testing.T) {
 	m := squareModel(0, 1, 2, 0, 2, 3)
-	m.Parts[0].Flags = p2l.PartVisible
-	m.Meshes[0].Channels = []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: &p2l.Grid[p2l.ChannelValue]{
-		Axes:  []p2l.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
-		Cells: []p2l.Cell[p2l.ChannelValue]{{Coord: []uint16{0}, Value: p2l.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2l.ChannelValue{0}}}}}}
-	m.Expressions = []p2l.Expression{{ID: "Quarter", FadeIn: 0.5, FadeOut: 0.5,
-		Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionOverwrite, Value: 0.75}}}}
+	m.Parts[0].Flags = p2lrt.PartVisible
+	m.Meshes[0].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+		Axes:  []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0}}}}}}
+	m.Expressions = []p2lrt.Expression{{ID: "Quarter", FadeIn: 0.5, FadeOut: 0.5,
+		Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionOverwrite, Value: 0.75}}}}
 	in := writeTiny(t, m)
 	alpha := func(args ...string) uint8 {
 		t.Helper()
@@ -350,11 +350,11 @@ func TestFlattenAlpha(t *testing.T) {
 // only the first entry of a POSE group is drawn.
 func TestRenderPoseStep(t *testing.T) {
 	m := squareModel(0, 1, 2)
-	m.Parts[0].Flags = p2l.PartVisible
+	m.Parts[0].Flags = p2lrt.PartVisible
 	// A second part holding nothing, as the group's shown entry; the
 	// square's part is the hidden second entry.
-	m.Parts = append(m.Parts, p2l.Part{ID: "Other", Flags: p2l.PartVisible, Composite: m.Parts[0].Composite})
-	m.Pose = &p2l.Pose{Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 1}, {Part: 0}}}}}
+	m.Parts = append(m.Parts, p2lrt.Part{ID: "Other", Flags: p2lrt.PartVisible, Composite: m.Parts[0].Composite})
+	m.Pose = &p2lrt.Pose{Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 1}, {Part: 0}}}}}
 	in := writeTiny(t, m)
 	out := filepath.Join(t.TempDir(), "out.png")
 	if code, _, stderr := runCmd("render", in, "-o", out, "--size", "20"); code != 0 {

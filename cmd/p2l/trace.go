@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Bounds of trace (docs/LIMITS.md): frames, whether from --frames or from
@@ -381,7 +382,7 @@ func applyTraceInput(m *p2l.Model, r *p2l.Rig, in *traceInput) (bool, error) {
 	}
 	if in.ShowPose != nil {
 		g, e := in.ShowPose[0], in.ShowPose[1]
-		var groups []p2l.PoseGroup
+		var groups []p2lrt.PoseGroup
 		if m.Pose != nil {
 			groups = m.Pose.Groups
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 type traceLine struct {
@@ -29,15 +29,15 @@ type traceLine struct {
 func TestTraceCommand(t *testing.T) {
 	dir := t.TempDir()
 	m := tinyModel()
-	m.Parameters = append(m.Parameters, p2l.Parameter{ID: "Q", Min: -10, Max: 10})
-	m.Clips = []p2l.Clip{{ID: "ramp", Duration: 1, Fps: 30, Loop: true, FadeIn: 0, FadeOut: 0,
-		Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0},
-			Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 1}}}}}},
-		Events: []p2l.Event{{Time: 0.5, Value: "half"}}}}
-	m.Expressions = []p2l.Expression{{ID: "up", FadeIn: 0, FadeOut: 0, Entries: []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionAdd, Value: 3}}}}
+	m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: "Q", Min: -10, Max: 10})
+	m.Clips = []p2lrt.Clip{{ID: "ramp", Duration: 1, Fps: 30, Loop: true, FadeIn: 0, FadeOut: 0,
+		Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0},
+			Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 1}}}}}},
+		Events: []p2lrt.Event{{Time: 0.5, Value: "half"}}}}
+	m.Expressions = []p2lrt.Expression{{ID: "up", FadeIn: 0, FadeOut: 0, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 3}}}}
 	in := filepath.Join(dir, "m.p2lrt")
 	var b bytes.Buffer
-	if err := p2l.Write(&b, m, &p2l.WriteOptions{}); err != nil {
+	if err := m.Write(&b, &p2lrt.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
@@ -107,8 +107,8 @@ func TestTraceCommand(t *testing.T) {
 // update's dt included), and the eye shuts once within 2–6 s.
 func TestTraceBehaviors(t *testing.T) {
 	m := tinyModel()
-	m.Parameters = append(m.Parameters, p2l.Parameter{ID: "B", Min: -2, Max: 2}, p2l.Parameter{ID: "E", Min: 0, Max: 1, Default: 1})
-	m.Roles = []p2l.Role{{Name: "Breath", Parameters: []int{1}}, {Name: "EyeBlink", Parameters: []int{2}}}
+	m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: "B", Min: -2, Max: 2}, p2lrt.Parameter{ID: "E", Min: 0, Max: 1, Default: 1})
+	m.Roles = []p2lrt.Role{{Name: "Breath", Parameters: []int{1}}, {Name: "EyeBlink", Parameters: []int{2}}}
 	in := writeTiny(t, m)
 	trace := func(args ...string) []traceLine {
 		t.Helper()

@@ -119,7 +119,11 @@ func TestOracleMatchesRig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := cubism.ReadMoc(data)
+			f, err := cubism.ReadMoc(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, err := p2l.NewModel(f)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,13 +9,16 @@
 // everything does.
 package evalfloor
 
-import "github.com/psd2live/p2l-ebiten/p2l"
+import (
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // KeyformBytes counts the keyform bytes one evaluation of m at pose reads:
 // rest positions plus every present cell of the mesh and warp grids whose
 // keys bracket the pose (a value on a key reads that key's cell only).
 func KeyformBytes(m *p2l.Model, pose []float32) int {
-	used := func(axes []p2l.Axis, coord []uint16) bool {
+	used := func(axes []p2lrt.Axis, coord []uint16) bool {
 		for a, ax := range axes {
 			k := int(coord[a])
 			v := pose[ax.Parameter]

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file (owned by the advanced-mode work) generates models carrying the
@@ -92,39 +93,39 @@ func advArmRest(v int) (float64, float64) {
 //     goals, pins, damping, wind, gravity, a static correction on the body
 //     parameter, the baked swing parameter replaced) next to a fixed
 //     tapered capsule and a circle following the arm's last vertex (COLL).
-func Advanced(opt AdvancedOptions) *p2l.Model {
-	m := &p2l.Model{
-		Canvas: p2l.Canvas{Width: 400, Height: 300, PixelsPerUnit: -1},
-		Parameters: []p2l.Parameter{
+func Advanced(opt AdvancedOptions) *p2lrt.File {
+	m := &p2lrt.File{
+		Canvas: p2lrt.Canvas{Width: 400, Height: 300, PixelsPerUnit: -1},
+		Parameters: []p2lrt.Parameter{
 			{ID: "ParamElbow", Name: "Elbow", Min: 0, Max: 90},
 			{ID: "ParamSimSwing", Name: "Swing (baked)", Min: -1, Max: 1},
 			{ID: "ParamBody", Name: "Body", Min: -10, Max: 10},
 		},
 	}
-	rotDef := func(id string, parent int, g *p2l.Grid[p2l.RotationKey]) p2l.Deformer {
-		return p2l.Deformer{Kind: p2l.RotationDeformer, ID: id, Parent: parent, Part: -1,
-			Flags: p2l.DeformerVisible | p2l.DeformerEnabled, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
-			Rotation: &p2l.Rotation{Keyforms: g}}
+	rotDef := func(id string, parent int, g *p2lrt.Grid[p2lrt.RotationKey]) p2lrt.Deformer {
+		return p2lrt.Deformer{Kind: p2lrt.RotationDeformer, ID: id, Parent: parent, Part: -1,
+			Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
+			Rotation: &p2lrt.Rotation{Keyforms: g}}
 	}
-	upper := &p2l.Grid[p2l.RotationKey]{Cells: []p2l.Cell[p2l.RotationKey]{{Coord: []uint16{}, Value: p2l.RotationKey{X: 100, Y: 100, Scale: 1}}}}
+	upper := &p2lrt.Grid[p2lrt.RotationKey]{Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Coord: []uint16{}, Value: p2lrt.RotationKey{X: 100, Y: 100, Scale: 1}}}}
 	handKeys := []float32{0, 30, 60, 90}
-	hand := &p2l.Grid[p2l.RotationKey]{Axes: []p2l.Axis{{Parameter: AdvParamElbow, Keys: handKeys}}}
+	hand := &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: AdvParamElbow, Keys: handKeys}}}
 	for k, deg := range handKeys {
 		s, c := math.Sincos(float64(deg) * math.Pi / 180)
-		hand.Cells = append(hand.Cells, p2l.Cell[p2l.RotationKey]{Coord: []uint16{uint16(k)},
-			Value: p2l.RotationKey{X: float32(AdvElbowX + AdvHandRadius*c), Y: float32(AdvHandRadius * s), Angle: deg, Scale: 1}})
+		hand.Cells = append(hand.Cells, p2lrt.Cell[p2lrt.RotationKey]{Coord: []uint16{uint16(k)},
+			Value: p2lrt.RotationKey{X: float32(AdvElbowX + AdvHandRadius*c), Y: float32(AdvHandRadius * s), Angle: deg, Scale: 1}})
 	}
-	m.Deformers = []p2l.Deformer{rotDef("Upper", -1, upper), rotDef("Hand", AdvUpper, hand)}
-	forearm := &p2l.Grid[p2l.RotationKey]{Axes: []p2l.Axis{{Parameter: AdvParamElbow, Keys: []float32{0, 90}}},
-		Cells: []p2l.Cell[p2l.RotationKey]{
-			{Coord: []uint16{0}, Value: p2l.RotationKey{X: AdvElbowX, Scale: 1}},
-			{Coord: []uint16{1}, Value: p2l.RotationKey{X: AdvElbowX, Angle: 90, Scale: 1}},
+	m.Deformers = []p2lrt.Deformer{rotDef("Upper", -1, upper), rotDef("Hand", AdvUpper, hand)}
+	forearm := &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: AdvParamElbow, Keys: []float32{0, 90}}},
+		Cells: []p2lrt.Cell[p2lrt.RotationKey]{
+			{Coord: []uint16{0}, Value: p2lrt.RotationKey{X: AdvElbowX, Scale: 1}},
+			{Coord: []uint16{1}, Value: p2lrt.RotationKey{X: AdvElbowX, Angle: 90, Scale: 1}},
 		}}
-	m.Bones = &p2l.Bones{
-		Header:     p2l.ExtensionHeader{Feature: p2l.FeatureExactLinks, Hooks: p2l.HookFrames | p2l.HookBones, Deformers: []int{AdvHand}},
-		Virtual:    []p2l.Deformer{rotDef("Forearm", AdvUpper, forearm)},
-		Attachable: []p2l.AttachableBone{{Deformer: AdvForearm, ID: "Forearm"}, {Deformer: AdvHand, ID: "Hand"}},
-		Arcs:       []p2l.Arc{{Deformer: AdvHand, Parameter: AdvParamElbow, CX: AdvElbowX, CY: 0}},
+	m.Bones = &p2lrt.Bones{
+		Header:     p2lrt.ExtensionHeader{Feature: p2lrt.FeatureExactLinks, Hooks: p2lrt.HookFrames | p2lrt.HookBones, Deformers: []int{AdvHand}},
+		Virtual:    []p2lrt.Deformer{rotDef("Forearm", AdvUpper, forearm)},
+		Attachable: []p2lrt.AttachableBone{{Deformer: AdvForearm, ID: "Forearm"}, {Deformer: AdvHand, ID: "Hand"}},
+		Arcs:       []p2lrt.Arc{{Deformer: AdvHand, Parameter: AdvParamElbow, CX: AdvElbowX, CY: 0}},
 	}
 
 	// The arm strip: keyforms at 0°, 45°, 90° hold the exact blend minus
@@ -132,7 +133,7 @@ func Advanced(opt AdvancedOptions) *p2l.Model {
 	nv := 2 * len(AdvArmColumns)
 	arm := advMesh("Arm", AdvUpper, nv, func(v int) (float64, float64) { return advArmRest(v) }, len(AdvArmColumns))
 	armKeys := []float32{0, 45, 90}
-	arm.Keyforms = &p2l.Grid[[]float32]{Axes: []p2l.Axis{{Parameter: AdvParamElbow, Keys: armKeys}}}
+	arm.Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: AdvParamElbow, Keys: armKeys}}}
 	for k, deg := range armKeys {
 		off := make([]float32, 2*nv)
 		for v := 0; v < nv; v++ {
@@ -140,9 +141,9 @@ func Advanced(opt AdvancedOptions) *p2l.Model {
 			px, py := advArmRest(v)
 			off[2*v], off[2*v+1] = float32(x-px), float32(y-py)
 		}
-		arm.Keyforms.Cells = append(arm.Keyforms.Cells, p2l.Cell[[]float32]{Coord: []uint16{uint16(k)}, Value: off})
+		arm.Keyforms.Cells = append(arm.Keyforms.Cells, p2lrt.Cell[[]float32]{Coord: []uint16{uint16(k)}, Value: off})
 	}
-	skin := p2l.Skin{Mesh: AdvArmMesh, Axes: []p2l.Axis{{Parameter: AdvParamElbow, Keys: armKeys}}, Bones: []int{AdvUpper, AdvForearm}}
+	skin := p2lrt.Skin{Mesh: AdvArmMesh, Axes: []p2lrt.Axis{{Parameter: AdvParamElbow, Keys: armKeys}}, Bones: []int{AdvUpper, AdvForearm}}
 	if opt.SkinWeights {
 		for v := 0; v < nv; v++ {
 			px, _ := advArmRest(v)
@@ -151,9 +152,9 @@ func Advanced(opt AdvancedOptions) *p2l.Model {
 			skin.Weight = append(skin.Weight, float32(AdvArmWeight(px)))
 		}
 	}
-	m.Skins = &p2l.Skins{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureSkin, Hooks: p2l.HookMesh, DependsOn: []string{"BONE"}},
-		Meshes: []p2l.Skin{skin},
+	m.Skins = &p2lrt.Skins{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSkin, Hooks: p2lrt.HookMesh, DependsOn: []string{"BONE"}},
+		Meshes: []p2lrt.Skin{skin},
 	}
 
 	// The ribbon: two columns 10 px apart, AdvRibbonRows rows. Keyforms on
@@ -164,7 +165,7 @@ func Advanced(opt AdvancedOptions) *p2l.Model {
 		return float64(AdvRibbonX + 10*(v%2)), float64(AdvRibbonTop + AdvRibbonStep*(v/2))
 	}, 2)
 	bodyKeys, swingKeys := []float32{-10, 0, 10}, []float32{-1, 0, 1}
-	ribbon.Keyforms = &p2l.Grid[[]float32]{Axes: []p2l.Axis{{Parameter: AdvParamBody, Keys: bodyKeys}, {Parameter: AdvParamSwing, Keys: swingKeys}}}
+	ribbon.Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: AdvParamBody, Keys: bodyKeys}, {Parameter: AdvParamSwing, Keys: swingKeys}}}
 	for bk, body := range bodyKeys {
 		for sk, swing := range swingKeys {
 			off := make([]float32, 2*rn)
@@ -175,48 +176,48 @@ func Advanced(opt AdvancedOptions) *p2l.Model {
 					off[2*v] += 3 * body / 10 // the static correction, baked in
 				}
 			}
-			ribbon.Keyforms.Cells = append(ribbon.Keyforms.Cells, p2l.Cell[[]float32]{Coord: []uint16{uint16(bk), uint16(sk)}, Value: off})
+			ribbon.Keyforms.Cells = append(ribbon.Keyforms.Cells, p2lrt.Cell[[]float32]{Coord: []uint16{uint16(bk), uint16(sk)}, Value: off})
 		}
 	}
-	m.Meshes = []p2l.Mesh{arm, ribbon}
-	m.Parts = []p2l.Part{{ID: "Root", Name: "Root", Flags: p2l.PartVisible,
-		Children:  []p2l.PartChild{{Kind: p2l.ChildMesh, Index: AdvArmMesh}, {Kind: p2l.ChildMesh, Index: AdvRibbonMesh}},
-		Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}}}
-	m.Draw = p2l.DrawGroup{Part: -1, Children: []p2l.DrawNode{{Mesh: AdvArmMesh}, {Mesh: AdvRibbonMesh}}}
+	m.Meshes = []p2lrt.Mesh{arm, ribbon}
+	m.Parts = []p2lrt.Part{{ID: "Root", Name: "Root", Flags: p2lrt.PartVisible,
+		Children:  []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: AdvArmMesh}, {Kind: p2lrt.ChildMesh, Index: AdvRibbonMesh}},
+		Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}}}
+	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: AdvArmMesh}, {Mesh: AdvRibbonMesh}}}
 
-	m.Simulations = &p2l.Simulations{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureSim, Hooks: p2l.HookParameters | p2l.HookMesh | p2l.HookSimulation,
+	m.Simulations = &p2lrt.Simulations{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSim, Hooks: p2lrt.HookParameters | p2lrt.HookMesh | p2lrt.HookSimulation,
 			Parameters: []int{AdvParamSwing}},
-		Sims: []p2l.Simulation{advRibbonSim(rn)},
+		Sims: []p2lrt.Simulation{advRibbonSim(rn)},
 	}
-	m.Collision = &p2l.Collision{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureCollision, Hooks: p2l.HookSimulation, DependsOn: []string{"SIMS"}},
-		Colliders: []p2l.Collider{
+	m.Collision = &p2lrt.Collision{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureCollision, Hooks: p2lrt.HookSimulation, DependsOn: []string{"SIMS"}},
+		Colliders: []p2lrt.Collider{
 			{ID: "Post", Capsule: true, Deformer: -1, Mesh: -1, AX: AdvRibbonX + 22, AY: 150, BX: AdvRibbonX + 22, BY: 230, RadiusA: 4, RadiusB: 8, Friction: 0.2},
 			{ID: "Fist", Deformer: -1, Mesh: AdvArmMesh, VertexA: uint32(nv - 1), VertexB: uint32(nv - 1), RadiusA: 10, RadiusB: 10},
 		},
 	}
 	// The pendulum the baking used for the swing: body sway in, swing out.
 	// The simulation replaces it (hook H1).
-	m.Physics = p2l.Physics{Fps: 30, Groups: []p2l.PhysicsGroup{{ID: "Swing", Name: "Swing",
-		Inputs:  []p2l.PhysicsInput{{Parameter: AdvParamBody, Source: p2l.PhysicsX, Weight: 100}},
-		Outputs: []p2l.PhysicsOutput{{Parameter: AdvParamSwing, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 0.05, Weight: 100}},
-		Segments: []p2l.PhysicsSegment{
+	m.Physics = p2lrt.Physics{Fps: 30, Groups: []p2lrt.PhysicsGroup{{ID: "Swing", Name: "Swing",
+		Inputs:  []p2lrt.PhysicsInput{{Parameter: AdvParamBody, Source: p2lrt.PhysicsX, Weight: 100}},
+		Outputs: []p2lrt.PhysicsOutput{{Parameter: AdvParamSwing, Vertex: 1, Source: p2lrt.PhysicsAngle, Scale: 0.05, Weight: 100}},
+		Segments: []p2lrt.PhysicsSegment{
 			{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5},
 		},
-		Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10},
+		Normalization: p2lrt.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10},
 	}}}
 	m.Simulations.Header.PhysicsGroups = []int{0}
 	m.Simulations.Sims[0].PhysicsGroups = []int{0}
-	m.Meta = []p2l.MetaEntry{{Key: "generator", Value: "p2l synth.Advanced"}, {Key: "capabilities", Value: "BONE SKIN SIMS COLL"}}
+	m.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "p2l synth.Advanced"}, {Key: "capabilities", Value: "BONE SKIN SIMS COLL"}}
 	return m
 }
 
 // advMesh makes a grid-strip mesh of n vertices, cols per row, positions
 // from pos.
-func advMesh(id string, parent, n int, pos func(v int) (float64, float64), cols int) p2l.Mesh {
-	me := p2l.Mesh{ID: id, Name: id, Parent: parent, Flags: p2l.MeshGeometry | p2l.MeshVisible, TexturePage: -1,
-		Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+func advMesh(id string, parent, n int, pos func(v int) (float64, float64), cols int) p2lrt.Mesh {
+	me := p2lrt.Mesh{ID: id, Name: id, Parent: parent, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible, TexturePage: -1,
+		Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}
 	for v := 0; v < n; v++ {
 		x, y := pos(v)
 		me.Positions = append(me.Positions, float32(x), float32(y))
@@ -237,9 +238,9 @@ func advMesh(id string, parent, n int, pos func(v int) (float64, float64), cols 
 // to its target, the rest free with weak goals; stretch on columns and
 // rungs, area on every triangle, bending across each cell's diagonal,
 // long-range attachments to the column roots.
-func advRibbonSim(n int) p2l.Simulation {
-	s := p2l.Simulation{ID: "Ribbon", Fps: 60, Substeps: 4, GravityY: -980, PinCompliance: 0,
-		Targets:    []p2l.SimTarget{{Mesh: AdvRibbonMesh, VertexCount: uint32(n)}},
+func advRibbonSim(n int) p2lrt.Simulation {
+	s := p2lrt.Simulation{ID: "Ribbon", Fps: 60, Substeps: 4, GravityY: -980, PinCompliance: 0,
+		Targets:    []p2lrt.SimTarget{{Mesh: AdvRibbonMesh, VertexCount: uint32(n)}},
 		Parameters: []int{AdvParamSwing}, Colliders: []int{0}}
 	for v := 0; v < n; v++ {
 		top := v < 2
@@ -293,8 +294,8 @@ func advRibbonSim(n int) p2l.Simulation {
 			offs[k][2*v] = 3 * sign
 		}
 	}
-	s.Corrections = []p2l.SimCorrection{{Parameter: AdvParamBody, Keys: []float32{-10, 0, 10},
-		Meshes: []p2l.SimCorrectionMesh{{Mesh: AdvRibbonMesh, Offsets: offs}}}}
+	s.Corrections = []p2lrt.SimCorrection{{Parameter: AdvParamBody, Keys: []float32{-10, 0, 10},
+		Meshes: []p2lrt.SimCorrectionMesh{{Mesh: AdvRibbonMesh, Offsets: offs}}}}
 	return s
 }
 
@@ -308,7 +309,7 @@ func b2f(b bool) float32 {
 // WithoutExtensions returns a shallow copy of m without its extension
 // chunks (BONE, SKIN, SIMS, COLL): the same file as a Cubism-only runtime
 // sees it.
-func WithoutExtensions(m *p2l.Model) *p2l.Model {
+func WithoutExtensions(m *p2lrt.File) *p2lrt.File {
 	c := *m
 	c.Bones, c.Skins, c.Simulations, c.Collision = nil, nil, nil, nil
 	return &c

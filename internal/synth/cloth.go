@@ -1,6 +1,9 @@
 package synth
 
-import "github.com/psd2live/p2l-ebiten/p2l"
+import (
+	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
+)
 
 // This file (owned by the advanced-mode work) generates a cloth that plays
 // a clip against colliders, the second scene (after the default
@@ -28,29 +31,29 @@ const (
 // fixed tapered capsule, a circle following a mesh vertex and a capsule
 // following a deformer. Its looping clip "Sway" (4 s) turns the pinned top
 // ±20° and pushes the deformer-borne colliders through the cloth.
-func CollidingCloth() *p2l.Model {
-	m := &p2l.Model{
-		Canvas: p2l.Canvas{Width: 400, Height: 400, PixelsPerUnit: -1},
-		Parameters: []p2l.Parameter{
+func CollidingCloth() *p2lrt.File {
+	m := &p2lrt.File{
+		Canvas: p2lrt.Canvas{Width: 400, Height: 400, PixelsPerUnit: -1},
+		Parameters: []p2lrt.Parameter{
 			{ID: "ParamSway", Name: "Sway", Min: -20, Max: 20},
 			{ID: "ParamArm", Name: "Arm", Min: -1, Max: 1},
 		},
 	}
-	rot := func(id string, p int, keys []float32, key func(v float32) p2l.RotationKey) p2l.Deformer {
-		g := &p2l.Grid[p2l.RotationKey]{Axes: []p2l.Axis{{Parameter: p, Keys: keys}}}
+	rot := func(id string, p int, keys []float32, key func(v float32) p2lrt.RotationKey) p2lrt.Deformer {
+		g := &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: p, Keys: keys}}}
 		for k, v := range keys {
-			g.Cells = append(g.Cells, p2l.Cell[p2l.RotationKey]{Coord: []uint16{uint16(k)}, Value: key(v)})
+			g.Cells = append(g.Cells, p2lrt.Cell[p2lrt.RotationKey]{Coord: []uint16{uint16(k)}, Value: key(v)})
 		}
-		return p2l.Deformer{Kind: p2l.RotationDeformer, ID: id, Parent: -1, Part: -1,
-			Flags: p2l.DeformerVisible | p2l.DeformerEnabled, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
-			Rotation: &p2l.Rotation{Keyforms: g}}
+		return p2lrt.Deformer{Kind: p2lrt.RotationDeformer, ID: id, Parent: -1, Part: -1,
+			Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
+			Rotation: &p2lrt.Rotation{Keyforms: g}}
 	}
-	m.Deformers = []p2l.Deformer{
-		rot("Body", ClothParamSway, []float32{-20, 0, 20}, func(v float32) p2l.RotationKey {
-			return p2l.RotationKey{X: 200, Y: 60, Angle: v, Scale: 1}
+	m.Deformers = []p2lrt.Deformer{
+		rot("Body", ClothParamSway, []float32{-20, 0, 20}, func(v float32) p2lrt.RotationKey {
+			return p2lrt.RotationKey{X: 200, Y: 60, Angle: v, Scale: 1}
 		}),
-		rot("Arm", ClothParamArm, []float32{-1, 1}, func(v float32) p2l.RotationKey {
-			return p2l.RotationKey{X: 200 + 90*v, Y: 250, Angle: 30 * v, Scale: 1}
+		rot("Arm", ClothParamArm, []float32{-1, 1}, func(v float32) p2lrt.RotationKey {
+			return p2lrt.RotationKey{X: 200 + 90*v, Y: 250, Angle: 30 * v, Scale: 1}
 		}),
 	}
 	cloth := advMesh("Cloth", ClothBody, ClothCols*ClothRows, func(v int) (float64, float64) {
@@ -59,27 +62,27 @@ func CollidingCloth() *p2l.Model {
 	ball := advMesh("Ball", ClothArm, 4, func(v int) (float64, float64) {
 		return float64(-10 + 20*(v%2)), float64(-40 + 20*(v/2))
 	}, 2)
-	m.Meshes = []p2l.Mesh{cloth, ball}
-	m.Parts = []p2l.Part{{ID: "Root", Name: "Root", Flags: p2l.PartVisible,
-		Children:  []p2l.PartChild{{Kind: p2l.ChildMesh, Index: ClothMesh}, {Kind: p2l.ChildMesh, Index: ClothBall}},
-		Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}}}
-	m.Draw = p2l.DrawGroup{Part: -1, Children: []p2l.DrawNode{{Mesh: ClothMesh}, {Mesh: ClothBall}}}
-	m.Clips = []p2l.Clip{{ID: "Sway", Name: "Sway", Duration: 4, Fps: 30, Loop: true, FadeIn: 0, FadeOut: 0,
-		Curves: []p2l.ParameterCurve{
-			{Parameter: ClothParamSway, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0}, Segments: []p2l.Segment{
-				{Kind: p2l.SegmentBezier, C1: p2l.Point{T: 0.4, V: 10}, C2: p2l.Point{T: 0.6, V: 20}, End: p2l.Point{T: 1, V: 20}},
-				{Kind: p2l.SegmentLinear, End: p2l.Point{T: 3, V: -20}},
-				{Kind: p2l.SegmentLinear, End: p2l.Point{T: 4, V: 0}},
+	m.Meshes = []p2lrt.Mesh{cloth, ball}
+	m.Parts = []p2lrt.Part{{ID: "Root", Name: "Root", Flags: p2lrt.PartVisible,
+		Children:  []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: ClothMesh}, {Kind: p2lrt.ChildMesh, Index: ClothBall}},
+		Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}}}
+	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: ClothMesh}, {Mesh: ClothBall}}}
+	m.Clips = []p2lrt.Clip{{ID: "Sway", Name: "Sway", Duration: 4, Fps: 30, Loop: true, FadeIn: 0, FadeOut: 0,
+		Curves: []p2lrt.ParameterCurve{
+			{Parameter: ClothParamSway, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}, Segments: []p2lrt.Segment{
+				{Kind: p2lrt.SegmentBezier, C1: p2lrt.Point{T: 0.4, V: 10}, C2: p2lrt.Point{T: 0.6, V: 20}, End: p2lrt.Point{T: 1, V: 20}},
+				{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 3, V: -20}},
+				{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 4, V: 0}},
 			}}},
-			{Parameter: ClothParamArm, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: -1}, Segments: []p2l.Segment{
-				{Kind: p2l.SegmentLinear, End: p2l.Point{T: 2, V: 1}},
-				{Kind: p2l.SegmentLinear, End: p2l.Point{T: 4, V: -1}},
+			{Parameter: ClothParamArm, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: -1}, Segments: []p2lrt.Segment{
+				{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 2, V: 1}},
+				{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 4, V: -1}},
 			}}},
 		},
 	}}
-	m.Collision = &p2l.Collision{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureCollision, Hooks: p2l.HookSimulation, DependsOn: []string{"SIMS"}},
-		Colliders: []p2l.Collider{
+	m.Collision = &p2lrt.Collision{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureCollision, Hooks: p2lrt.HookSimulation, DependsOn: []string{"SIMS"}},
+		Colliders: []p2lrt.Collider{
 			{ID: "Rail", Capsule: true, Deformer: -1, Mesh: -1, AX: 140, AY: 170, BX: 260, BY: 190, RadiusA: 8, RadiusB: 12, Friction: 0.4},
 			{ID: "Ball", Deformer: -1, Mesh: ClothBall, VertexA: 0, VertexB: 0, RadiusA: 14, RadiusB: 14, Friction: 1},
 			{ID: "Pusher", Capsule: true, Deformer: ClothArm, Mesh: -1, AX: 0, AY: -60, BX: 0, BY: 0, RadiusA: 6, RadiusB: 9},
@@ -116,10 +119,10 @@ func CollidingCloth() *p2l.Model {
 	sim.WeldB = []uint32{uint32(n - 1)}
 	sim.WeightA, sim.WeightB = []float32{1}, []float32{0.5}
 	sim.WeldCompliance = []float32{0.5}
-	m.Simulations = &p2l.Simulations{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureSim, Hooks: p2l.HookParameters | p2l.HookMesh | p2l.HookSimulation},
-		Sims:   []p2l.Simulation{sim},
+	m.Simulations = &p2lrt.Simulations{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSim, Hooks: p2lrt.HookParameters | p2lrt.HookMesh | p2lrt.HookSimulation},
+		Sims:   []p2lrt.Simulation{sim},
 	}
-	m.Meta = []p2l.MetaEntry{{Key: "generator", Value: "p2l synth.CollidingCloth"}, {Key: "capabilities", Value: "SIMS COLL"}}
+	m.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "p2l synth.CollidingCloth"}, {Key: "capabilities", Value: "SIMS COLL"}}
 	return m
 }

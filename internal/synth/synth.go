@@ -24,6 +24,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Options sizes a synthetic model. Zero fields take the character-scale
@@ -73,7 +74,7 @@ func (o *Options) defaults() {
 
 // Character returns a character-scale model: 120 meshes of 72 vertices
 // (8640 vertices), 56 deformers, 48 parameters, with blend shapes and glue.
-func Character(seed uint64) *p2l.Model { return Generate(Options{Seed: seed}) }
+func Character(seed uint64) *p2lrt.File { return Generate(Options{Seed: seed}) }
 
 // Standard parameter ids the generator uses first (Cubism's names, so that
 // roles, behaviors and physics have something to drive).
@@ -106,7 +107,7 @@ type space struct {
 type gen struct {
 	o      Options
 	r      *rand.Rand
-	m      *p2l.Model
+	m      *p2lrt.File
 	spaces []space // per deformer
 	axisP  []int   // keyform-axis parameters
 	blendP []int   // blend-shape parameters
@@ -118,11 +119,11 @@ func (g *gen) f(a, b float64) float64 { return a + (b-a)*g.r.Float64() }
 func (g *gen) n(k int) int            { return g.r.IntN(k) }
 
 // Generate builds a model from o.
-func Generate(o Options) *p2l.Model {
+func Generate(o Options) *p2lrt.File {
 	o.defaults()
-	g := &gen{o: o, r: rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15)), m: &p2l.Model{}}
+	g := &gen{o: o, r: rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15)), m: &p2lrt.File{}}
 	m := g.m
-	m.Canvas = p2l.Canvas{Width: 1024, Height: 1024, OriginX: 512, OriginY: 1024, PixelsPerUnit: 1024}
+	m.Canvas = p2lrt.Canvas{Width: 1024, Height: 1024, OriginX: 512, OriginY: 1024, PixelsPerUnit: 1024}
 	g.params()
 	g.textures()
 	g.deformers()
@@ -136,21 +137,21 @@ func Generate(o Options) *p2l.Model {
 func (g *gen) params() {
 	m := g.m
 	for i := 0; i < g.o.Parameters; i++ {
-		var p p2l.Parameter
+		var p p2lrt.Parameter
 		switch {
 		case i < len(standardParams):
 			s := standardParams[i]
-			p = p2l.Parameter{ID: s.id, Name: s.id, Min: s.min, Max: s.max, Default: s.def}
+			p = p2lrt.Parameter{ID: s.id, Name: s.id, Min: s.min, Max: s.max, Default: s.def}
 		case i == len(standardParams):
-			p = p2l.Parameter{ID: "ParamSpin", Name: "Spin", Min: -180, Max: 180, Repeat: true}
+			p = p2lrt.Parameter{ID: "ParamSpin", Name: "Spin", Min: -180, Max: 180, Repeat: true}
 			g.repeat = i
 		case i%4 == 0:
-			p = p2l.Parameter{ID: fmt.Sprintf("ParamShape%d", i), Min: 0, Max: 1, Blend: true}
+			p = p2lrt.Parameter{ID: fmt.Sprintf("ParamShape%d", i), Min: 0, Max: 1, Blend: true}
 		case i%4 == 1:
-			p = p2l.Parameter{ID: fmt.Sprintf("ParamMorph%d", i), Min: -1, Max: 1, Blend: true}
+			p = p2lrt.Parameter{ID: fmt.Sprintf("ParamMorph%d", i), Min: -1, Max: 1, Blend: true}
 		default:
 			lo := float32(-10 * (1 + g.n(3)))
-			p = p2l.Parameter{ID: fmt.Sprintf("Param%d", i), Min: lo, Max: -lo}
+			p = p2lrt.Parameter{ID: fmt.Sprintf("Param%d", i), Min: lo, Max: -lo}
 		}
 		if p.Name == "" {
 			p.Name = p.ID
@@ -190,14 +191,14 @@ func (g *gen) defaultKey(keys []float32, i int) int {
 // gives each cell. With sparse set, cells away from the default pose are
 // dropped at random (never those on the default key of every axis but one,
 // so the default pose and single-parameter moves stay whole).
-func grid[T any](g *gen, axes []int, sparse bool, value func(coord []uint16, atDefault bool) T) *p2l.Grid[T] {
-	gr := &p2l.Grid[T]{}
+func grid[T any](g *gen, axes []int, sparse bool, value func(coord []uint16, atDefault bool) T) *p2lrt.Grid[T] {
+	gr := &p2lrt.Grid[T]{}
 	dims := make([]int, len(axes))
 	defs := make([]int, len(axes))
 	total := 1
 	for a, pi := range axes {
 		ks := g.keys(pi)
-		gr.Axes = append(gr.Axes, p2l.Axis{Parameter: pi, Keys: ks})
+		gr.Axes = append(gr.Axes, p2lrt.Axis{Parameter: pi, Keys: ks})
 		dims[a] = len(ks)
 		defs[a] = g.defaultKey(ks, pi)
 		total *= len(ks)
@@ -217,7 +218,7 @@ func grid[T any](g *gen, axes []int, sparse bool, value func(coord []uint16, atD
 			dropped = true // at least one cell is missing
 			continue
 		}
-		gr.Cells = append(gr.Cells, p2l.Cell[T]{Coord: coord, Value: value(coord, off == 0)})
+		gr.Cells = append(gr.Cells, p2lrt.Cell[T]{Coord: coord, Value: value(coord, off == 0)})
 	}
 	return gr
 }
@@ -250,13 +251,13 @@ func (g *gen) deformers() {
 	// rotation → warp; the rest attach at random.
 	for i := 0; i < g.o.Deformers; i++ {
 		parent := i - 1
-		kind := p2l.DeformerKind(i % 2)
+		kind := p2lrt.DeformerKind(i % 2)
 		if i >= 5 {
 			parent = g.n(i+1) - 1
 			if parent >= 0 && len(g.depth(parent)) >= 6 {
 				parent = g.n(3) - 1
 			}
-			kind = p2l.DeformerKind(g.n(2))
+			kind = p2lrt.DeformerKind(g.n(2))
 		}
 		ps := spaceOf(parent)
 		// Region of the deformer inside its parent's child space.
@@ -265,16 +266,16 @@ func (g *gen) deformers() {
 		x0 := ps.x0 + w*g.f(0, 1-fw)
 		y0 := ps.y0 + h*g.f(0, 1-fh)
 		x1, y1 := x0+w*fw, y0+h*fh
-		d := p2l.Deformer{
+		d := p2lrt.Deformer{
 			Kind: kind, ID: fmt.Sprintf("Deformer%d", i), Parent: parent, Part: -1,
-			Flags:   p2l.DeformerVisible | p2l.DeformerEnabled,
-			Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
+			Flags:   p2lrt.DeformerVisible | p2lrt.DeformerEnabled,
+			Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 		}
 		var sp space
-		if kind == p2l.WarpDeformer {
+		if kind == p2lrt.WarpDeformer {
 			cols, rows := 2+g.n(4), 2+g.n(4)
 			if i%3 == 0 {
-				d.Flags |= p2l.DeformerBilinear
+				d.Flags |= p2lrt.DeformerBilinear
 			}
 			naxes := 1 + g.n(2)
 			sparse := i == 4
@@ -284,7 +285,7 @@ func (g *gen) deformers() {
 			axes := g.pickAxes(naxes)
 			amp := 0.08
 			phase := g.f(0, 6.28)
-			d.Warp = &p2l.Warp{Columns: cols, Rows: rows}
+			d.Warp = &p2lrt.Warp{Columns: cols, Rows: rows}
 			base := func(coord []uint16) []float32 {
 				pts := make([]float32, 0, 2*(cols+1)*(rows+1))
 				s := 0.0
@@ -317,8 +318,8 @@ func (g *gen) deformers() {
 					tgt[k+1] = def[k+1] - float32(0.03*(y1-y0))
 				}
 				bp := g.blendP[g.n(len(g.blendP))]
-				d.Warp.Shapes = append(d.Warp.Shapes, binding(g, bp, func(present bool) p2l.WarpShape {
-					s := p2l.WarpShape{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+				d.Warp.Shapes = append(d.Warp.Shapes, binding(g, bp, func(present bool) p2lrt.WarpShape {
+					s := p2lrt.WarpShape{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}
 					if present {
 						s.Points = tgt
 						s.Opacity = 0.8
@@ -327,7 +328,7 @@ func (g *gen) deformers() {
 				}))
 			}
 			if i%5 == 1 {
-				d.Channels = append(d.Channels, g.scalarChannel(p2l.ChannelOpacity, g.axisP[g.n(len(g.axisP))], 1, 0.6))
+				d.Channels = append(d.Channels, g.scalarChannel(p2lrt.ChannelOpacity, g.axisP[g.n(len(g.axisP))], 1, 0.6))
 			}
 			sp = space{x0: 0.05, y0: 0.05, x1: 0.95, y1: 0.95, px: (x1 - x0) * ps.px}
 		} else {
@@ -343,10 +344,10 @@ func (g *gen) deformers() {
 			if i%7 == 6 {
 				sc = 0.8
 			}
-			d.Rotation = &p2l.Rotation{BaseAngle: float32(g.f(-10, 10))}
+			d.Rotation = &p2lrt.Rotation{BaseAngle: float32(g.f(-10, 10))}
 			amp := g.f(5, 20)
-			d.Rotation.Keyforms = grid(g, axes, i == 7, func(coord []uint16, _ bool) p2l.RotationKey {
-				k := p2l.RotationKey{X: float32(ox), Y: float32(oy), Scale: float32(sc)}
+			d.Rotation.Keyforms = grid(g, axes, i == 7, func(coord []uint16, _ bool) p2lrt.RotationKey {
+				k := p2lrt.RotationKey{X: float32(ox), Y: float32(oy), Scale: float32(sc)}
 				for a, c := range coord {
 					ks := g.keys(axes[a])
 					k.Angle += float32(amp * float64(int(c)-g.defaultKey(ks, axes[a])))
@@ -357,27 +358,27 @@ func (g *gen) deformers() {
 				return k
 			})
 			if i%6 == 5 {
-				d.Flags |= p2l.DeformerFlipX
+				d.Flags |= p2lrt.DeformerFlipX
 			}
 			if i == 9 {
 				// Flag channel: flip vertically at and above the top key.
 				fp := g.flag
 				pr := m.Parameters[fp]
-				d.Channels = append(d.Channels, p2l.Channel{ID: p2l.ChannelFlipY, Kind: p2l.ChannelFlag, Grid: &p2l.Grid[p2l.ChannelValue]{
-					Axes:  []p2l.Axis{{Parameter: fp, Keys: []float32{pr.Min, pr.Max}}},
-					Cells: []p2l.Cell[p2l.ChannelValue]{{Coord: []uint16{0}}, {Coord: []uint16{1}, Value: p2l.ChannelValue{1}}},
+				d.Channels = append(d.Channels, p2lrt.Channel{ID: p2lrt.ChannelFlipY, Kind: p2lrt.ChannelFlag, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+					Axes:  []p2lrt.Axis{{Parameter: fp, Keys: []float32{pr.Min, pr.Max}}},
+					Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{1}}},
 				}})
 			}
 			if i%5 == 3 {
-				d.Channels = append(d.Channels, g.colorChannel(p2l.ChannelMultiply, g.axisP[g.n(len(g.axisP))], p2l.White, p2l.Color{1, 0.8, 0.8}))
+				d.Channels = append(d.Channels, g.colorChannel(p2lrt.ChannelMultiply, g.axisP[g.n(len(g.axisP))], p2lrt.White, p2lrt.Color{1, 0.8, 0.8}))
 			}
 			if i%4 == 1 && len(g.blendP) > 0 {
 				bp := g.blendP[g.n(len(g.blendP))]
-				d.Rotation.Shapes = append(d.Rotation.Shapes, binding(g, bp, func(present bool) p2l.RotationShape {
-					s := p2l.RotationShape{X: float32(ox), Y: float32(oy), Scale: float32(sc), Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+				d.Rotation.Shapes = append(d.Rotation.Shapes, binding(g, bp, func(present bool) p2lrt.RotationShape {
+					s := p2lrt.RotationShape{X: float32(ox), Y: float32(oy), Scale: float32(sc), Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}
 					if present {
 						s.Angle = 12
-						s.Screen = p2l.Color{0.1, 0.1, 0.2}
+						s.Screen = p2lrt.Color{0.1, 0.1, 0.2}
 					}
 					return s
 				}))
@@ -403,9 +404,9 @@ func (g *gen) depth(i int) []int {
 // binding builds a blend-shape binding on parameter p: keys min..max with
 // the neutral key at the default; shape(present) gives each key's target.
 // Every other binding carries a limit on an axis parameter.
-func binding[S any](g *gen, p int, shape func(present bool) S) p2l.Binding[S] {
+func binding[S any](g *gen, p int, shape func(present bool) S) p2lrt.Binding[S] {
 	pr := g.m.Parameters[p]
-	b := p2l.Binding[S]{Parameter: p}
+	b := p2lrt.Binding[S]{Parameter: p}
 	if pr.Min < 0 {
 		b.Keys = []float32{pr.Min, 0, pr.Max}
 		b.Neutral = 1
@@ -425,39 +426,39 @@ func binding[S any](g *gen, p int, shape func(present bool) S) p2l.Binding[S] {
 	if g.n(2) == 0 {
 		lp := g.axisP[g.n(len(g.axisP))]
 		lr := g.m.Parameters[lp]
-		b.Limits = []p2l.Limit{{Parameter: lp, Points: []p2l.LimitPoint{{Value: lr.Min, Weight: 0}, {Value: lr.Default, Weight: 1}, {Value: lr.Max, Weight: 0.5}}}}
+		b.Limits = []p2lrt.Limit{{Parameter: lp, Points: []p2lrt.LimitPoint{{Value: lr.Min, Weight: 0}, {Value: lr.Default, Weight: 1}, {Value: lr.Max, Weight: 0.5}}}}
 	}
 	return b
 }
 
-func (g *gen) scalarChannel(id p2l.ChannelID, p int, atDef, away float32) p2l.Channel {
-	return g.channel(id, p2l.ChannelScalar, p, p2l.ChannelValue{atDef}, p2l.ChannelValue{away})
+func (g *gen) scalarChannel(id p2lrt.ChannelID, p int, atDef, away float32) p2lrt.Channel {
+	return g.channel(id, p2lrt.ChannelScalar, p, p2lrt.ChannelValue{atDef}, p2lrt.ChannelValue{away})
 }
 
-func (g *gen) colorChannel(id p2l.ChannelID, p int, atDef, away p2l.Color) p2l.Channel {
-	return g.channel(id, p2l.ChannelColor, p, p2l.ChannelValue(atDef), p2l.ChannelValue(away))
+func (g *gen) colorChannel(id p2lrt.ChannelID, p int, atDef, away p2lrt.Color) p2lrt.Channel {
+	return g.channel(id, p2lrt.ChannelColor, p, p2lrt.ChannelValue(atDef), p2lrt.ChannelValue(away))
 }
 
 // channel keys a channel on parameter p: atDef at the key holding p's
 // default, away at every other key.
-func (g *gen) channel(id p2l.ChannelID, kind p2l.ChannelKind, p int, atDef, away p2l.ChannelValue) p2l.Channel {
+func (g *gen) channel(id p2lrt.ChannelID, kind p2lrt.ChannelKind, p int, atDef, away p2lrt.ChannelValue) p2lrt.Channel {
 	ks := g.keys(p)
 	dk := g.defaultKey(ks, p)
-	gr := &p2l.Grid[p2l.ChannelValue]{Axes: []p2l.Axis{{Parameter: p, Keys: ks}}}
+	gr := &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: p, Keys: ks}}}
 	for k := range ks {
 		v := away
 		if k == dk {
 			v = atDef
 		}
-		gr.Cells = append(gr.Cells, p2l.Cell[p2l.ChannelValue]{Coord: []uint16{uint16(k)}, Value: v})
+		gr.Cells = append(gr.Cells, p2lrt.Cell[p2lrt.ChannelValue]{Coord: []uint16{uint16(k)}, Value: v})
 	}
-	return p2l.Channel{ID: id, Kind: kind, Grid: gr}
+	return p2lrt.Channel{ID: id, Kind: kind, Grid: gr}
 }
 
-var blendModes = []p2l.BlendMode{
-	p2l.BlendNormal, p2l.BlendNormal, p2l.BlendNormal, p2l.BlendNormal, p2l.BlendNormal, p2l.BlendNormal,
-	p2l.BlendAddCompatible, p2l.BlendMultiplyCompatible, p2l.BlendAdd, p2l.BlendMultiply,
-	p2l.BlendScreen, p2l.BlendOverlay, p2l.BlendDarken, p2l.BlendLighten,
+var blendModes = []p2lrt.BlendMode{
+	p2lrt.BlendNormal, p2lrt.BlendNormal, p2lrt.BlendNormal, p2lrt.BlendNormal, p2lrt.BlendNormal, p2lrt.BlendNormal,
+	p2lrt.BlendAddCompatible, p2lrt.BlendMultiplyCompatible, p2lrt.BlendAdd, p2lrt.BlendMultiply,
+	p2lrt.BlendScreen, p2lrt.BlendOverlay, p2lrt.BlendDarken, p2lrt.BlendLighten,
 }
 
 func (g *gen) meshes() {
@@ -494,17 +495,17 @@ func (g *gen) meshes() {
 		cu, cv := float64(cell%cells)/float64(cells), float64(cell/cells)/float64(cells)
 		inset := 1.0 / float64(g.o.TextureSize)
 		cs := 1/float64(cells) - 2*inset
-		me := p2l.Mesh{
+		me := p2lrt.Mesh{
 			ID: fmt.Sprintf("Mesh%d", i), Name: fmt.Sprintf("Mesh %d", i), Parent: parent,
-			Blend: blendModes[g.n(len(blendModes))], Flags: p2l.MeshVisible | p2l.MeshGeometry,
+			Blend: blendModes[g.n(len(blendModes))], Flags: p2lrt.MeshVisible | p2lrt.MeshGeometry,
 			TexturePage: page, DrawOrder: float32(100 + g.n(900)), Opacity: 1,
-			Multiply: p2l.White, Screen: p2l.Black,
+			Multiply: p2lrt.White, Screen: p2lrt.Black,
 		}
 		if i%10 == 9 {
-			me.Flags |= p2l.MeshCulling // front faces only; every triangle is front-facing
+			me.Flags |= p2lrt.MeshCulling // front faces only; every triangle is front-facing
 		}
 		if i%11 == 7 {
-			me.AlphaBlend = p2l.AlphaMode(1 + g.n(int(p2l.NumAlphaModes)-1))
+			me.AlphaBlend = p2lrt.AlphaMode(1 + g.n(int(p2lrt.NumAlphaModes)-1))
 		}
 		for r := 0; r < ny; r++ {
 			for c := 0; c < nx; c++ {
@@ -542,19 +543,19 @@ func (g *gen) meshes() {
 		})
 		switch i % 9 {
 		case 1:
-			me.Channels = append(me.Channels, g.scalarChannel(p2l.ChannelOpacity, 4+g.n(2), 1, 0)) // eye open
+			me.Channels = append(me.Channels, g.scalarChannel(p2lrt.ChannelOpacity, 4+g.n(2), 1, 0)) // eye open
 		case 2:
-			me.Channels = append(me.Channels, g.scalarChannel(p2l.ChannelDrawOrder, g.axisP[g.n(len(g.axisP))], me.DrawOrder, me.DrawOrder+300))
+			me.Channels = append(me.Channels, g.scalarChannel(p2lrt.ChannelDrawOrder, g.axisP[g.n(len(g.axisP))], me.DrawOrder, me.DrawOrder+300))
 		case 4:
-			me.Channels = append(me.Channels, g.colorChannel(p2l.ChannelMultiply, g.axisP[g.n(len(g.axisP))], p2l.White, p2l.Color{0.9, 0.6, 0.6}))
+			me.Channels = append(me.Channels, g.colorChannel(p2lrt.ChannelMultiply, g.axisP[g.n(len(g.axisP))], p2lrt.White, p2lrt.Color{0.9, 0.6, 0.6}))
 		case 6:
-			me.Channels = append(me.Channels, g.colorChannel(p2l.ChannelScreen, g.axisP[g.n(len(g.axisP))], p2l.Black, p2l.Color{0.2, 0.1, 0}))
+			me.Channels = append(me.Channels, g.colorChannel(p2lrt.ChannelScreen, g.axisP[g.n(len(g.axisP))], p2lrt.Black, p2lrt.Color{0.2, 0.1, 0}))
 		}
 		if i%3 == 0 && len(g.blendP) > 0 {
 			bp := g.blendP[g.n(len(g.blendP))]
 			dph := g.f(0, 6.28)
-			me.Shapes = append(me.Shapes, binding(g, bp, func(present bool) p2l.MeshShape {
-				s := p2l.MeshShape{DrawOrder: me.DrawOrder, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+			me.Shapes = append(me.Shapes, binding(g, bp, func(present bool) p2lrt.MeshShape {
+				s := p2lrt.MeshShape{DrawOrder: me.DrawOrder, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}
 				if present {
 					s.Deltas = make([]float32, 2*nv)
 					for k := 0; k < nv; k++ {
@@ -578,7 +579,7 @@ func (g *gen) meshes() {
 			m.Meshes[i].Masks = append(m.Meshes[i].Masks, i-3)
 		}
 		if i%3 == 0 {
-			m.Meshes[i].Flags |= p2l.MeshInvertMask
+			m.Meshes[i].Flags |= p2lrt.MeshInvertMask
 		}
 	}
 }
@@ -590,12 +591,12 @@ func (g *gen) glues() {
 	for i := 0; i+1 < len(m.Meshes); i += 6 {
 		// Mesh i+1 starts at mesh i's right edge: glue its left column to
 		// mesh i's right column, pulling both halfway.
-		gl := p2l.Glue{ID: fmt.Sprintf("Glue%d", i), MeshA: i, MeshB: i + 1, Intensity: 1}
+		gl := p2lrt.Glue{ID: fmt.Sprintf("Glue%d", i), MeshA: i, MeshB: i + 1, Intensity: 1}
 		for r := 0; r < ny; r++ {
-			gl.Pairs = append(gl.Pairs, p2l.GluePair{A: uint32(r*nx + nx - 1), B: uint32(r * nx), WeightA: 0.5, WeightB: 0.5})
+			gl.Pairs = append(gl.Pairs, p2lrt.GluePair{A: uint32(r*nx + nx - 1), B: uint32(r * nx), WeightA: 0.5, WeightB: 0.5})
 		}
 		if i%12 == 0 {
-			gl.Channels = append(gl.Channels, g.scalarChannel(p2l.ChannelGlueIntensity, g.axisP[g.n(len(g.axisP))], 1, 0.3))
+			gl.Channels = append(gl.Channels, g.scalarChannel(p2lrt.ChannelGlueIntensity, g.axisP[g.n(len(g.axisP))], 1, 0.3))
 		}
 		m.Glues = append(m.Glues, gl)
 	}
@@ -607,34 +608,34 @@ func (g *gen) glues() {
 func (g *gen) parts() {
 	m := g.m
 	nparts := max(4, len(m.Meshes)/8)
-	newPart := func(id string, mode p2l.GroupMode) int {
-		m.Parts = append(m.Parts, p2l.Part{
-			ID: id, Name: id, Flags: p2l.PartVisible, GroupMode: mode, DrawOrder: int32(100 + g.n(900)),
-			Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black},
+	newPart := func(id string, mode p2lrt.GroupMode) int {
+		m.Parts = append(m.Parts, p2lrt.Part{
+			ID: id, Name: id, Flags: p2lrt.PartVisible, GroupMode: mode, DrawOrder: int32(100 + g.n(900)),
+			Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black},
 		})
 		return len(m.Parts) - 1
 	}
-	root := newPart("PartRoot", p2l.GroupPassThrough)
+	root := newPart("PartRoot", p2lrt.GroupPassThrough)
 	for k := 1; k < nparts; k++ {
-		mode := p2l.GroupMode(k % 3)
+		mode := p2lrt.GroupMode(k % 3)
 		pi := newPart(fmt.Sprintf("Part%d", k), mode)
 		parent := root
 		if k > 3 && g.n(3) == 0 {
 			parent = 1 + g.n(k-1)
 		}
-		m.Parts[parent].Children = append(m.Parts[parent].Children, p2l.PartChild{Kind: p2l.ChildPart, Index: pi})
-		if mode == p2l.GroupIsolated {
+		m.Parts[parent].Children = append(m.Parts[parent].Children, p2lrt.PartChild{Kind: p2lrt.ChildPart, Index: pi})
+		if mode == p2lrt.GroupIsolated {
 			c := &m.Parts[pi].Composite
-			c.Blend = []p2l.BlendMode{p2l.BlendNormal, p2l.BlendMultiply, p2l.BlendScreen, p2l.BlendAdd}[k%4]
+			c.Blend = []p2lrt.BlendMode{p2lrt.BlendNormal, p2lrt.BlendMultiply, p2lrt.BlendScreen, p2lrt.BlendAdd}[k%4]
 			c.Opacity = 0.9
 		}
 		if k%4 == 1 {
-			m.Parts[pi].Channels = append(m.Parts[pi].Channels, g.scalarChannel(p2l.ChannelDrawOrder, g.axisP[g.n(len(g.axisP))], float32(m.Parts[pi].DrawOrder), float32(m.Parts[pi].DrawOrder)+500))
+			m.Parts[pi].Channels = append(m.Parts[pi].Channels, g.scalarChannel(p2lrt.ChannelDrawOrder, g.axisP[g.n(len(g.axisP))], float32(m.Parts[pi].DrawOrder), float32(m.Parts[pi].DrawOrder)+500))
 		}
 		if k%5 == 2 && len(g.blendP) > 0 {
 			do := float32(m.Parts[pi].DrawOrder)
-			m.Parts[pi].Shapes = append(m.Parts[pi].Shapes, binding(g, g.blendP[g.n(len(g.blendP))], func(present bool) p2l.PartShape {
-				s := p2l.PartShape{DrawOrder: do, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+			m.Parts[pi].Shapes = append(m.Parts[pi].Shapes, binding(g, g.blendP[g.n(len(g.blendP))], func(present bool) p2lrt.PartShape {
+				s := p2lrt.PartShape{DrawOrder: do, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}
 				if present {
 					s.DrawOrder = do - 200
 					s.Opacity = 0.7
@@ -645,23 +646,23 @@ func (g *gen) parts() {
 	}
 	for i := range m.Meshes {
 		pi := 1 + i%(len(m.Parts)-1)
-		m.Parts[pi].Children = append(m.Parts[pi].Children, p2l.PartChild{Kind: p2l.ChildMesh, Index: i})
+		m.Parts[pi].Children = append(m.Parts[pi].Children, p2lrt.PartChild{Kind: p2lrt.ChildMesh, Index: i})
 	}
 	// A sketch part and a hidden part with one mesh each (not drawn).
 	if len(m.Meshes) > 20 {
-		sk := newPart("PartSketch", p2l.GroupPassThrough)
-		m.Parts[sk].Flags |= p2l.PartSketch
-		hid := newPart("PartHidden", p2l.GroupSorted)
+		sk := newPart("PartSketch", p2lrt.GroupPassThrough)
+		m.Parts[sk].Flags |= p2lrt.PartSketch
+		hid := newPart("PartHidden", p2lrt.GroupSorted)
 		m.Parts[hid].Flags = 0
 		for _, pi := range []int{sk, hid} {
-			m.Parts[root].Children = append(m.Parts[root].Children, p2l.PartChild{Kind: p2l.ChildPart, Index: pi})
+			m.Parts[root].Children = append(m.Parts[root].Children, p2lrt.PartChild{Kind: p2lrt.ChildPart, Index: pi})
 		}
 		moveMesh(m, len(m.Meshes)-1, sk)
 		moveMesh(m, len(m.Meshes)-2, hid)
 	}
 	// Group masks: isolated parts masked by a mesh or a part.
 	for pi := range m.Parts {
-		if m.Parts[pi].GroupMode != p2l.GroupIsolated {
+		if m.Parts[pi].GroupMode != p2lrt.GroupIsolated {
 			continue
 		}
 		c := &m.Parts[pi].Composite
@@ -677,48 +678,48 @@ func (g *gen) parts() {
 }
 
 // moveMesh moves mesh i to part pi.
-func moveMesh(m *p2l.Model, i, pi int) {
+func moveMesh(m *p2lrt.File, i, pi int) {
 	for p := range m.Parts {
 		ch := m.Parts[p].Children[:0]
 		for _, c := range m.Parts[p].Children {
-			if !(c.Kind == p2l.ChildMesh && c.Index == i) {
+			if !(c.Kind == p2lrt.ChildMesh && c.Index == i) {
 				ch = append(ch, c)
 			}
 		}
 		m.Parts[p].Children = ch
 	}
-	m.Parts[pi].Children = append(m.Parts[pi].Children, p2l.PartChild{Kind: p2l.ChildMesh, Index: i})
+	m.Parts[pi].Children = append(m.Parts[pi].Children, p2lrt.PartChild{Kind: p2lrt.ChildMesh, Index: i})
 }
 
 // drawGroup returns the draw group of part pi (the root group when group is
 // −1 uses part pi's children too).
-func (g *gen) drawGroup(pi int, _ int) p2l.DrawGroup {
+func (g *gen) drawGroup(pi int, _ int) p2lrt.DrawGroup {
 	m := g.m
-	dg := p2l.DrawGroup{Part: pi, DrawOrder: m.Parts[pi].DrawOrder}
+	dg := p2lrt.DrawGroup{Part: pi, DrawOrder: m.Parts[pi].DrawOrder}
 	var add func(p int)
 	add = func(p int) {
 		for _, c := range m.Parts[p].Children {
-			if c.Kind == p2l.ChildMesh {
-				dg.Children = append(dg.Children, p2l.DrawNode{Mesh: c.Index})
+			if c.Kind == p2lrt.ChildMesh {
+				dg.Children = append(dg.Children, p2lrt.DrawNode{Mesh: c.Index})
 				continue
 			}
-			if m.Parts[c.Index].GroupMode == p2l.GroupPassThrough {
+			if m.Parts[c.Index].GroupMode == p2lrt.GroupPassThrough {
 				add(c.Index)
 				continue
 			}
 			sub := g.drawGroup(c.Index, 0)
-			dg.Children = append(dg.Children, p2l.DrawNode{Group: &sub})
+			dg.Children = append(dg.Children, p2lrt.DrawNode{Group: &sub})
 		}
 	}
 	add(pi)
-	if m.Parts[pi].GroupMode == p2l.GroupIsolated {
+	if m.Parts[pi].GroupMode == p2lrt.GroupIsolated {
 		// Isolation is the draw group's composite (the reference layout).
 		c := m.Parts[pi].Composite
 		dg.Composite = &c
 	}
-	if m.Parts[pi].GroupMode == p2l.GroupIsolated && pi%2 == 0 {
+	if m.Parts[pi].GroupMode == p2lrt.GroupIsolated && pi%2 == 0 {
 		// A draw-group opacity channel overriding the composite.
-		dg.Channels = append(dg.Channels, g.scalarChannel(p2l.ChannelOpacity, g.axisP[g.n(len(g.axisP))], 0.9, 0.4))
+		dg.Channels = append(dg.Channels, g.scalarChannel(p2lrt.ChannelOpacity, g.axisP[g.n(len(g.axisP))], 0.9, 0.4))
 	}
 	return dg
 }
@@ -752,7 +753,7 @@ func (g *gen) textures() {
 		if err := png.Encode(&buf, img); err != nil {
 			panic(err) // encoding to memory cannot fail
 		}
-		g.m.Textures = append(g.m.Textures, p2l.TexturePage{Kind: p2l.TexturePNG, Width: uint32(n), Height: uint32(n), Data: buf.Bytes()})
+		g.m.Textures = append(g.m.Textures, p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: uint32(n), Height: uint32(n), Data: buf.Bytes()})
 	}
 }
 
@@ -776,44 +777,54 @@ func (g *gen) extras() {
 			}
 		}
 		if ps != nil {
-			m.Roles = append(m.Roles, p2l.Role{Name: r.name, Parameters: ps})
+			m.Roles = append(m.Roles, p2lrt.Role{Name: r.name, Parameters: ps})
 		}
 	}
 	n := len(m.Meshes)
-	m.HitAreas = []p2l.HitArea{
+	m.HitAreas = []p2lrt.HitArea{
 		{ID: "HitAreaHead", Name: "Head", Meshes: []int{1 % n, 2 % n}},
 		{ID: "HitAreaBody", Name: "Body", Meshes: []int{0, 3 % n}},
 	}
-	m.UserData = []p2l.UserData{{Kind: 0, Target: 0, Value: "synthetic mesh 0"}, {Kind: 0, Target: 2 % n, Value: "synthetic mesh 2"}}
-	m.Clips = []p2l.Clip{{
+	m.UserData = []p2lrt.UserData{{Kind: 0, Target: 0, Value: "synthetic mesh 0"}, {Kind: 0, Target: 2 % n, Value: "synthetic mesh 2"}}
+	m.Clips = []p2lrt.Clip{{
 		ID: "Idle", Name: "Idle", Group: "Idle", Duration: 2, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
-		Curves: []p2l.ParameterCurve{
-			{Parameter: 0, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0}, Segments: []p2l.Segment{
-				{Kind: p2l.SegmentBezier, C1: p2l.Point{T: 0.3, V: 10}, C2: p2l.Point{T: 0.7, V: 10}, End: p2l.Point{T: 1, V: 10}},
-				{Kind: p2l.SegmentLinear, End: p2l.Point{T: 2, V: 0}},
+		Curves: []p2lrt.ParameterCurve{
+			{Parameter: 0, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}, Segments: []p2lrt.Segment{
+				{Kind: p2lrt.SegmentBezier, C1: p2lrt.Point{T: 0.3, V: 10}, C2: p2lrt.Point{T: 0.7, V: 10}, End: p2lrt.Point{T: 1, V: 10}},
+				{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 2, V: 0}},
 			}}},
-			{Parameter: 9, Curve: p2l.Curve{Start: p2l.Point{T: 0, V: 0}, Segments: []p2l.Segment{
-				{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 1}},
-				{Kind: p2l.SegmentStepped, End: p2l.Point{T: 2, V: 0}},
+			{Parameter: 9, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}, Segments: []p2lrt.Segment{
+				{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 1}},
+				{Kind: p2lrt.SegmentStepped, End: p2lrt.Point{T: 2, V: 0}},
 			}}},
 		},
-		Events: []p2l.Event{{Time: 1, Value: "half"}},
+		Events: []p2lrt.Event{{Time: 1, Value: "half"}},
 	}}
-	m.Expressions = []p2l.Expression{{ID: "Smile", Name: "Smile", FadeIn: 0.5, FadeOut: 0.5, Entries: []p2l.ExpressionEntry{
-		{Parameter: 8, Blend: p2l.ExpressionAdd, Value: 0.3},
-		{Parameter: 4, Blend: p2l.ExpressionMultiply, Value: 0.8},
+	m.Expressions = []p2lrt.Expression{{ID: "Smile", Name: "Smile", FadeIn: 0.5, FadeOut: 0.5, Entries: []p2lrt.ExpressionEntry{
+		{Parameter: 8, Blend: p2lrt.ExpressionAdd, Value: 0.3},
+		{Parameter: 4, Blend: p2lrt.ExpressionMultiply, Value: 0.8},
 	}}}
-	m.Physics = p2l.Physics{Fps: 30, Groups: []p2l.PhysicsGroup{{
+	m.Physics = p2lrt.Physics{Fps: 30, Groups: []p2lrt.PhysicsGroup{{
 		ID: "HairFront", Name: "Hair front",
-		Inputs:  []p2l.PhysicsInput{{Parameter: 0, Source: p2l.PhysicsX, Weight: 60}, {Parameter: 2, Source: p2l.PhysicsAngle, Weight: 40}},
-		Outputs: []p2l.PhysicsOutput{{Parameter: 10, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 1.5, Weight: 100}},
-		Segments: []p2l.PhysicsSegment{
+		Inputs:  []p2lrt.PhysicsInput{{Parameter: 0, Source: p2lrt.PhysicsX, Weight: 60}, {Parameter: 2, Source: p2lrt.PhysicsAngle, Weight: 40}},
+		Outputs: []p2lrt.PhysicsOutput{{Parameter: 10, Vertex: 1, Source: p2lrt.PhysicsAngle, Scale: 1.5, Weight: 100}},
+		Segments: []p2lrt.PhysicsSegment{
 			{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5},
 		},
-		Normalization: p2l.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10},
+		Normalization: p2lrt.PhysicsNormalization{PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10},
 	}}}
 	if len(m.Parts) > 3 {
-		m.Pose = &p2l.Pose{FadeIn: 0.5, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 1}, {Part: 2}}}}}
+		m.Pose = &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 1}, {Part: 2}}}}}
 	}
-	m.Meta = []p2l.MetaEntry{{Key: "generator", Value: "p2l/internal/synth"}, {Key: "generator_version", Value: "1"}}
+	m.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "p2l/internal/synth"}, {Key: "generator_version", Value: "1"}}
+}
+
+// MustModel makes a model of f (p2l.NewModel), panicking on an error: the
+// generators' files are valid by construction.
+func MustModel(f *p2lrt.File) *p2l.Model {
+	m, err := p2l.NewModel(f)
+	if err != nil {
+		panic(err)
+	}
+	return m
 }

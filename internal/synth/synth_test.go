@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func TestCharacterScale(t *testing.T) {
@@ -15,7 +15,7 @@ func TestCharacterScale(t *testing.T) {
 	}
 	var warps, rots int
 	for _, d := range m.Deformers {
-		if d.Kind == p2l.WarpDeformer {
+		if d.Kind == p2lrt.WarpDeformer {
 			warps++
 		} else {
 			rots++
@@ -26,7 +26,7 @@ func TestCharacterScale(t *testing.T) {
 	if len(m.Meshes) < 100 || verts < 8000 || len(m.Deformers) < 50 || len(m.Parameters) < 40 || warps < 10 || rots < 10 || len(m.Glues) == 0 {
 		t.Fatal("character below the required scale")
 	}
-	sparse := func(axes []p2l.Axis, cells int) bool {
+	sparse := func(axes []p2lrt.Axis, cells int) bool {
 		n := 1
 		for _, a := range axes {
 			n *= len(a.Keys)
@@ -47,7 +47,7 @@ func TestCharacterScale(t *testing.T) {
 	if !sparseMesh || !sparseWarp || !sparseRot {
 		t.Fatalf("sparse grids: mesh %v warp %v rotation %v", sparseMesh, sparseWarp, sparseRot)
 	}
-	r := m.NewRig()
+	r := MustModel(m).NewRig()
 	r.Evaluate()
 	if err := r.Err(); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestFrontFacing(t *testing.T) {
 	m := Character(1)
 	culled := 0
 	for i, me := range m.Meshes {
-		if me.Flags&p2l.MeshCulling != 0 {
+		if me.Flags&p2lrt.MeshCulling != 0 {
 			culled++
 		}
 		p := me.Positions
@@ -100,7 +100,7 @@ func TestSmallAndOddSizes(t *testing.T) {
 		if err := m.Validate(); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
-		r := m.NewRig()
+		r := MustModel(m).NewRig()
 		r.Evaluate()
 		if r.Err() != nil {
 			t.Fatalf("%+v: %v", o, r.Err())

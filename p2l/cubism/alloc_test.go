@@ -17,7 +17,7 @@ func TestSampleEvaluateAllocs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := ReadMoc(data)
+			m, err := readMocModel(data)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -42,7 +42,7 @@ func BenchmarkSampleMoc(b *testing.B) {
 				}
 				read += time.Since(r0)
 				readCPU += cputime.Process() - rc0
-				m, err := ReadMoc(data)
+				m, err := readMocModel(data)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -63,7 +63,7 @@ func BenchmarkSampleMoc(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m, err := ReadMoc(data)
+			m, err := readMocModel(data)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -73,11 +73,12 @@ func BenchmarkSampleMoc(b *testing.B) {
 }
 
 // prepPhases names the steps runPrepPhases times.
-var prepPhases = [...]string{"read", "parse", "lower", "validate", "prepare+rig", "trial-eval", "rig", "eval"}
+var prepPhases = [...]string{"read", "parse", "lower", "validate", "new-model", "rig", "eval"}
 
 // runPrepPhases times each step of reading and preparing the moc at path,
-// as Prepare does them (ReadMoc's steps, then a rig and its first
-// Evaluate), in process CPU time, and reports each as a multiple of
+// as Load does them (ReadMoc's steps, then p2l.NewModel: validation, copy,
+// preparation and trial evaluation; then a rig and its first Evaluate), in
+// process CPU time, and reports each as a multiple of
 // reading the file (metric x-NAME; read is 1).
 func runPrepPhases(b *testing.B, path string) {
 	var t [len(prepPhases)]time.Duration
@@ -108,16 +109,17 @@ func runPrepPhases(b *testing.B, path string) {
 			b.Fatal(err)
 		}
 		lap(3)
-		trial := m.NewRig() // prepares the model (once per model)
+		model, err := p2l.NewModel(m)
+		if err != nil {
+			b.Fatal(err)
+		}
 		lap(4)
-		trial.Evaluate()
+		r := model.NewRig()
 		lap(5)
-		r := m.NewRig()
-		lap(6)
 		r.Evaluate()
-		lap(7)
-		if trial.Err() != nil || r.Err() != nil {
-			b.Fatal(trial.Err(), r.Err())
+		lap(6)
+		if r.Err() != nil {
+			b.Fatal(r.Err())
 		}
 	}
 	if t[0] == 0 {

@@ -3,7 +3,7 @@ package cubism
 import (
 	"math"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file turns an unrestricted Bezier segment into restricted ones.
@@ -47,7 +47,7 @@ type unrestricted struct {
 	time cardanoCubic
 }
 
-func newUnrestricted(p0 p2l.Point, s p2l.Segment) unrestricted {
+func newUnrestricted(p0 p2lrt.Point, s p2lrt.Segment) unrestricted {
 	b := unrestricted{
 		x: [4]float64{float64(p0.T), float64(s.C1.T), float64(s.C2.T), float64(s.End.T)},
 		y: [4]float64{float64(p0.V), float64(s.C1.V), float64(s.C2.V), float64(s.End.V)},
@@ -151,16 +151,16 @@ func (k *cardanoCubic) root(d float64) float64 {
 }
 
 // restrictedAt is a restricted piece from (t0, v0) evaluated at t exactly as
-// p2l's Curve.Value does (time-linear u, float64 arithmetic on the stored
+// p2l.CurveValue does (time-linear u, float64 arithmetic on the stored
 // float32 points).
-func restrictedAt(t0 float32, v0 float32, s p2l.Segment, t float64) float64 {
+func restrictedAt(t0 float32, v0 float32, s p2lrt.Segment, t float64) float64 {
 	u := (t - float64(t0)) / (float64(s.End.T) - float64(t0))
 	return cubicBezier([4]float64{float64(v0), float64(s.C1.V), float64(s.C2.V), float64(s.End.V)}, u)
 }
 
 // pieceError is the largest difference between a restricted piece and the
 // framework's curve over the piece, or the first one above stop.
-func (b *unrestricted) pieceError(t0, v0 float32, s p2l.Segment, stop float64) float64 {
+func (b *unrestricted) pieceError(t0, v0 float32, s p2lrt.Segment, stop float64) float64 {
 	worst := 0.0
 	d := float64(s.End.T) - float64(t0)
 	for k := 1; k <= bezierSamples; k++ {
@@ -177,7 +177,7 @@ func (b *unrestricted) pieceError(t0, v0 float32, s p2l.Segment, stop float64) f
 
 // piece is the restricted cubic in time through the framework's values at
 // t0, t0 + Δ/3, t0 + 2Δ/3 and t1; v0 and v1 are its end values.
-func (b *unrestricted) piece(t0, t1 float32, v0, v1 float32) p2l.Segment {
+func (b *unrestricted) piece(t0, t1 float32, v0, v1 float32) p2lrt.Segment {
 	d := float64(t1) - float64(t0)
 	va := b.at(float64(t0) + d/3)
 	vb := b.at(float64(t0) + 2*d/3)
@@ -186,11 +186,11 @@ func (b *unrestricted) piece(t0, t1 float32, v0, v1 float32) p2l.Segment {
 	A := 27*va - 8*float64(v0) - float64(v1)
 	B := 27*vb - float64(v0) - 8*float64(v1)
 	c1, c2 := (2*A-B)/18, (2*B-A)/18
-	return p2l.Segment{
-		Kind: p2l.SegmentBezier,
-		C1:   p2l.Point{T: float32(float64(t0) + d/3), V: float32(c1)},
-		C2:   p2l.Point{T: float32(float64(t0) + 2*d/3), V: float32(c2)},
-		End:  p2l.Point{T: t1, V: v1},
+	return p2lrt.Segment{
+		Kind: p2lrt.SegmentBezier,
+		C1:   p2lrt.Point{T: float32(float64(t0) + d/3), V: float32(c1)},
+		C2:   p2lrt.Point{T: float32(float64(t0) + 2*d/3), V: float32(c2)},
+		End:  p2lrt.Point{T: t1, V: v1},
 	}
 }
 
@@ -203,7 +203,7 @@ func (b *unrestricted) piece(t0, t1 float32, v0, v1 float32) p2l.Segment {
 // interpolant's error shrinks with the fourth power of its length), then
 // lengthened by bisection between the longest length that fits and the
 // shortest that does not, to 8 %.
-func appendFitted(segs []p2l.Segment, p0 p2l.Point, s p2l.Segment, rng float64) []p2l.Segment {
+func appendFitted(segs []p2lrt.Segment, p0 p2lrt.Point, s p2lrt.Segment, rng float64) []p2lrt.Segment {
 	b := newUnrestricted(p0, s)
 	// Aim below the bound: the difference is measured at bezierSamples
 	// points, and between them it can be a little larger.
@@ -216,7 +216,7 @@ func appendFitted(segs []p2l.Segment, p0 p2l.Point, s p2l.Segment, rng float64) 
 	for n := 1; ; n++ {
 		// try fits a piece to [t0, t1]: its error, or for stop < ∞ only
 		// whether it exceeds stop.
-		try := func(t1 float32, stop float64) (p2l.Segment, float64) {
+		try := func(t1 float32, stop float64) (p2lrt.Segment, float64) {
 			v1 := s.End.V
 			if t1 < end {
 				v1 = float32(b.at(float64(t1)))
@@ -228,7 +228,7 @@ func appendFitted(segs []p2l.Segment, p0 p2l.Point, s p2l.Segment, rng float64) 
 		seg, e := try(end, math.Inf(1))
 		if e > tol && n < maxBezierPieces {
 			hi, lo := end, shortest
-			var fit p2l.Segment
+			var fit p2lrt.Segment
 			found := false
 			h := float64(end) - float64(t0)
 			for range 60 { // shrink until a length fits
@@ -272,7 +272,7 @@ func appendFitted(segs []p2l.Segment, p0 p2l.Point, s p2l.Segment, rng float64) 
 // timeLinear reports whether a Bezier segment's control times sit at a third
 // and two thirds of it, where the framework's evaluation and the
 // time-linear one agree; appendFitted measures the general case.
-func timeLinear(p0 p2l.Point, s p2l.Segment) bool {
+func timeLinear(p0 p2lrt.Point, s p2lrt.Segment) bool {
 	d := float64(s.End.T) - float64(p0.T)
 	if d <= 0 {
 		return true

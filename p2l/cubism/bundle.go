@@ -13,6 +13,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/moc3"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file loads a whole Cubism bundle: the NAME.model3.json and every
@@ -123,20 +124,33 @@ func Load(fsys fs.FS, name string) (*p2l.Model, []Warning, error) {
 		return nil, nil, err
 	}
 	b.r = r
-	m, err := b.load(r, root, data)
-	return m, r.warns, err
+	f, err := b.load(r, root, data)
+	if err != nil {
+		return nil, r.warns, err
+	}
+	m, err := p2l.NewModel(f)
+	if err != nil {
+		return nil, r.warns, fmt.Errorf("cubism: %s: %w", b.mocPath, &Error{File: mocFile, Msg: "at the default pose: " + err.Error()})
+	}
+	if sub, err := fs.Sub(b.fsys, b.dir); err == nil {
+		m = m.WithDir(sub)
+	}
+	return m, r.warns, nil
 }
 
 // bundle is the state of one Load.
 type bundle struct {
-	fsys  fs.FS
-	file  string  // the model3.json's path
-	dir   string  // its folder
-	spent int64   // bytes read so far
-	r     *reader // the model3.json's reader: every warning goes there, in order
-	m     *p2l.Model
-	ids   *ids
-	mesh  map[string]int
+	fsys fs.FS
+	file string // the model3.json's path
+	// mocPath is the moc's path, named by an error of the trial
+	// evaluation.
+	mocPath string
+	dir     string  // its folder
+	spent   int64   // bytes read so far
+	r       *reader // the model3.json's reader: every warning goes there, in order
+	m       *p2lrt.File
+	ids     *ids
+	mesh    map[string]int
 }
 
 // resolve returns the path in fsys of a model3.json reference, or false
@@ -164,7 +178,7 @@ func (b *bundle) read(p string, limit int64) ([]byte, error) {
 	if left <= 0 {
 		return nil, fmt.Errorf("the bundle's files exceed %d bytes (cubism.MaxBundleSize)", MaxBundleSize)
 	}
-	data, err := p2l.ReadFS(b.fsys, p, p2l.WithMaxFileSize(min(limit, left)))
+	data, err := p2lrt.ReadFS(b.fsys, p, &p2lrt.DecodeOptions{MaxFileSize: min(limit, left)})
 	if err != nil {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), "p2l: "))
 	}
@@ -199,7 +213,7 @@ func (b *bundle) readJSON(r *reader, v value, kind Kind) (*reader, value, bool) 
 // done adds the warnings of a file reader.
 func (b *bundle) done(fr *reader) { b.r.warns = append(b.r.warns, fr.warns...) }
 
-func (b *bundle) load(r *reader, root value, data []byte) (*p2l.Model, error) {
+func (b *bundle) load(r *reader, root value, data []byte) (*p2lrt.File, error) {
 	refs := root.get("FileReferences")
 	mocRef := refs.get("Moc")
 	if r.string(mocRef) == "" {
@@ -209,6 +223,7 @@ func (b *bundle) load(r *reader, root value, data []byte) (*p2l.Model, error) {
 	if !ok {
 		return nil, r.errf(mocRef.path, "%q is not a path inside the bundle", r.string(mocRef))
 	}
+	b.mocPath = mocPath
 	mocData, err := b.read(mocPath, moc3.MaxFileSize)
 	if err != nil {
 		return nil, &Error{File: mocPath, Msg: err.Error()}
@@ -258,14 +273,11 @@ func (b *bundle) load(r *reader, root value, data []byte) (*p2l.Model, error) {
 	b.roles(r, root.get("Groups"))
 	b.hitAreas(r, root.get("HitAreas"))
 	b.layout(r, root.get("Layout"))
-	m.Meta = append(m.Meta, p2l.MetaEntry{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()})
+	m.Meta = append(m.Meta, p2lrt.MetaEntry{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()})
 	if err := m.Validate(); err != nil {
 		// Every record above is built from checked indices; a failure here
 		// is a bug, reported rather than handed on as an unusable model.
 		return nil, &Error{File: b.file, Msg: fmt.Sprintf("the loaded model does not validate: %v", err)}
-	}
-	if sub, err := fs.Sub(b.fsys, b.dir); err == nil {
-		m = m.WithDir(sub)
 	}
 	return m, nil
 }
@@ -278,7 +290,7 @@ func (b *bundle) textures(r *reader, v value) {
 	if len(refs) < used {
 		r.warn(v.path, "%d textures, the moc's art meshes use %d: pages from %d on stay unnamed external pages", len(refs), used, len(refs))
 	}
-	pages := make([]p2l.TexturePage, max(len(refs), used))
+	pages := make([]p2lrt.TexturePage, max(len(refs), used))
 	copy(pages, b.m.Textures)
 	for k, t := range refs {
 		p, ok := b.resolve(r, t)
@@ -286,8 +298,8 @@ func (b *bundle) textures(r *reader, v value) {
 			continue
 		}
 		rel := b.rel(p)
-		pages[k] = p2l.TexturePage{Kind: p2l.TextureExternal, URI: rel}
-		data, err := b.read(p, p2l.DefaultMaxFileSize)
+		pages[k] = p2lrt.TexturePage{Kind: p2lrt.TextureExternal, URI: rel}
+		data, err := b.read(p, p2lrt.DefaultMaxFileSize)
 		if err != nil {
 			r.warn(t.path, "%v: kept as the external page %q", err, rel)
 			continue
@@ -297,7 +309,7 @@ func (b *bundle) textures(r *reader, v value) {
 			r.warn(t.path, "%s is not a PNG (%v): kept as the external page %q", p, err, rel)
 			continue
 		}
-		pages[k] = p2l.TexturePage{Kind: p2l.TexturePNG, Width: uint32(cfg.Width), Height: uint32(cfg.Height), Data: data}
+		pages[k] = p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: uint32(cfg.Width), Height: uint32(cfg.Height), Data: data}
 	}
 	b.m.Textures = pages
 }
@@ -387,7 +399,7 @@ func (b *bundle) sound(r *reader, v value, id string) {
 	if _, err := fs.Stat(b.fsys, p); err != nil {
 		r.warn(v.path, "%v (the reference is kept)", err)
 	}
-	b.m.Meta = append(b.m.Meta, p2l.MetaEntry{Key: p2l.MetaSoundPrefix + id, Value: rel})
+	b.m.Meta = append(b.m.Meta, p2lrt.MetaEntry{Key: p2l.MetaSoundPrefix + id, Value: rel})
 }
 
 // expressions reads FileReferences.Expressions, [{Name, File}]: the id is
@@ -405,7 +417,7 @@ func (b *bundle) expressions(r *reader, v value) {
 		}
 		x := fr.expression(b.ids, id, froot)
 		b.done(fr)
-		b.m.Expressions = replaceOrAppend(b.m.Expressions, x, func(x p2l.Expression) string { return x.ID })
+		b.m.Expressions = replaceOrAppend(b.m.Expressions, x, func(x p2lrt.Expression) string { return x.ID })
 	}
 }
 
@@ -426,7 +438,7 @@ func (b *bundle) userData(r *reader, root value) {
 			r.warn(e.path+".Id", "the model has no art mesh %q: skipped", id)
 			continue
 		}
-		b.m.UserData = append(b.m.UserData, p2l.UserData{Kind: 0, Target: mi, Value: r.string(e.get("Value"))})
+		b.m.UserData = append(b.m.UserData, p2lrt.UserData{Kind: 0, Target: mi, Value: r.string(e.get("Value"))})
 	}
 }
 
@@ -446,7 +458,7 @@ func (b *bundle) roles(r *reader, v value) {
 			r.warn(g.path+".Name", "group without a name: skipped")
 			continue
 		}
-		role := p2l.Role{Name: name}
+		role := p2lrt.Role{Name: name}
 		for _, idv := range r.list(g.get("Ids")) {
 			id := r.string(idv)
 			pi, ok := b.ids.parameter(id)
@@ -466,7 +478,7 @@ func (b *bundle) roles(r *reader, v value) {
 			continue
 		}
 		if pi, ok := b.ids.parameter(s.id); ok {
-			b.m.Roles = append(b.m.Roles, p2l.Role{Name: s.role, Parameters: []int{pi}})
+			b.m.Roles = append(b.m.Roles, p2lrt.Role{Name: s.role, Parameters: []int{pi}})
 		}
 	}
 }
@@ -494,7 +506,7 @@ func (b *bundle) hitAreas(r *reader, v value) {
 			r.warn(h.path+".Id", "the model has no art mesh %q: hit area skipped", id)
 			continue
 		}
-		b.m.HitAreas = append(b.m.HitAreas, p2l.HitArea{ID: id, Name: r.string(h.get("Name")), Meshes: []int{mi}})
+		b.m.HitAreas = append(b.m.HitAreas, p2lrt.HitArea{ID: id, Name: r.string(h.get("Name")), Meshes: []int{mi}})
 	}
 }
 
@@ -522,7 +534,7 @@ func (b *bundle) layout(r *reader, v value) {
 			continue
 		}
 		f := r.float32(v.get(k), 0, false)
-		b.m.Meta = append(b.m.Meta, p2l.MetaEntry{Key: MetaLayoutPrefix + k, Value: strconv.FormatFloat(float64(f), 'g', -1, 32)})
+		b.m.Meta = append(b.m.Meta, p2lrt.MetaEntry{Key: MetaLayoutPrefix + k, Value: strconv.FormatFloat(float64(f), 'g', -1, 32)})
 	}
 }
 
@@ -569,7 +581,7 @@ func (b *bundle) displayInfo(r *reader, root value) {
 			if g.node != nil { // created by a loop through its parent
 				return g.node
 			}
-			g.node = &guiNode{n: p2l.GUINode{Kind: p2l.GUIGroup, Parameter: -1, ID: g.id, Name: g.name}}
+			g.node = &guiNode{n: p2lrt.GUINode{Kind: p2lrt.GUIGroup, Parameter: -1, ID: g.id, Name: g.name}}
 			parent.kids = append(parent.kids, g.node)
 		}
 		return g.node
@@ -590,11 +602,11 @@ func (b *bundle) displayInfo(r *reader, root value) {
 		}
 		listed[pi] = true
 		g := place(r.string(p.get("GroupId")), 0)
-		g.kids = append(g.kids, &guiNode{n: p2l.GUINode{Kind: p2l.GUIParameter, Parameter: pi}})
+		g.kids = append(g.kids, &guiNode{n: p2lrt.GUINode{Kind: p2lrt.GUIParameter, Parameter: pi}})
 	}
 	for pi, ok := range listed {
 		if !ok {
-			top.kids = append(top.kids, &guiNode{n: p2l.GUINode{Kind: p2l.GUIParameter, Parameter: pi}})
+			top.kids = append(top.kids, &guiNode{n: p2lrt.GUINode{Kind: p2lrt.GUIParameter, Parameter: pi}})
 		}
 	}
 	for _, p := range r.list(root.get("Parts")) {
@@ -608,7 +620,7 @@ func (b *bundle) displayInfo(r *reader, root value) {
 			m.Parts[pi].Name = name
 		}
 	}
-	gui := &p2l.GUI{Tree: top.tree()}
+	gui := &p2lrt.GUI{Tree: top.tree()}
 	for _, c := range r.list(root.get("CombinedParameters")) {
 		pair := r.list(c)
 		if len(pair) != 2 {
@@ -621,22 +633,22 @@ func (b *bundle) displayInfo(r *reader, root value) {
 			r.warn(c.path, "the model lacks a parameter of the pair: skipped")
 			continue
 		}
-		gui.Joysticks = append(gui.Joysticks, p2l.Joystick{Horizontal: h, Vertical: v})
+		gui.Joysticks = append(gui.Joysticks, p2lrt.Joystick{Horizontal: h, Vertical: v})
 	}
 	m.GUI = gui
 }
 
 // guiNode is a GUI node being built.
 type guiNode struct {
-	n    p2l.GUINode
+	n    p2lrt.GUINode
 	kids []*guiNode
 }
 
-func (g *guiNode) tree() []p2l.GUINode {
+func (g *guiNode) tree() []p2lrt.GUINode {
 	if len(g.kids) == 0 {
 		return nil
 	}
-	out := make([]p2l.GUINode, len(g.kids))
+	out := make([]p2lrt.GUINode, len(g.kids))
 	for i, k := range g.kids {
 		out[i] = k.n
 		out[i].Children = k.tree()

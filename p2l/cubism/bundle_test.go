@@ -18,6 +18,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/moc3"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestLoadBundle loads the synthetic bundle (internal/cubismbundle) and
@@ -76,31 +77,31 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 	if g := m.ClipGroups(); !reflect.DeepEqual(g, []string{"TapBody", "Idle"}) {
 		t.Errorf("groups %v", g)
 	}
-	if len(m.Clips) > 0 && !reflect.DeepEqual(m.Clips[0].Events, []p2l.Event{{Time: 0.5, Value: "talk"}}) {
+	if len(m.Clips) > 0 && !reflect.DeepEqual(m.Clips[0].Events, []p2lrt.Event{{Time: 0.5, Value: "talk"}}) {
 		t.Errorf("talk events %v", m.Clips[0].Events)
 	}
 	// Expressions by model3 Name; exp3 entry: ParamEyeLOpen ×0.5.
 	if len(m.Expressions) != 1 || m.Expressions[0].ID != "Smile" ||
-		!reflect.DeepEqual(m.Expressions[0].Entries, []p2l.ExpressionEntry{{Parameter: 1, Blend: p2l.ExpressionMultiply, Value: 0.5}}) {
+		!reflect.DeepEqual(m.Expressions[0].Entries, []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 0.5}}) {
 		t.Errorf("expressions %+v", m.Expressions)
 	}
 	if len(m.Physics.Groups) != 1 || m.Physics.Groups[0].Name != "Hair" || m.Physics.Groups[0].Outputs[0].Parameter != 4 {
 		t.Errorf("physics %+v", m.Physics)
 	}
-	if m.Pose == nil || !reflect.DeepEqual(m.Pose.Groups, []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: 1}, {Part: 2}}}}) {
+	if m.Pose == nil || !reflect.DeepEqual(m.Pose.Groups, []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 1}, {Part: 2}}}}) {
 		t.Errorf("pose %+v", m.Pose)
 	}
-	if !reflect.DeepEqual(m.UserData, []p2l.UserData{{Kind: 0, Target: 0, Value: "body"}}) {
+	if !reflect.DeepEqual(m.UserData, []p2lrt.UserData{{Kind: 0, Target: 0, Value: "body"}}) {
 		t.Errorf("user data %+v", m.UserData)
 	}
 	// Roles: the model3.json's groups, then the standard ids the moc has
 	// (ParamBreath, ParamAngleX; no AngleY, EyeBall...).
-	wantRoles := []p2l.Role{{Name: "EyeBlink", Parameters: []int{1}}, {Name: "LipSync", Parameters: []int{2}},
+	wantRoles := []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{1}}, {Name: "LipSync", Parameters: []int{2}},
 		{Name: "Breath", Parameters: []int{3}}, {Name: "AngleX", Parameters: []int{0}}}
 	if !reflect.DeepEqual(m.Roles, wantRoles) {
 		t.Errorf("roles %+v", m.Roles)
 	}
-	if !reflect.DeepEqual(m.HitAreas, []p2l.HitArea{{ID: "MeshBody", Name: "Body", Meshes: []int{0}}}) || m.TapGroup(0) != "TapBody" {
+	if !reflect.DeepEqual(m.HitAreas, []p2lrt.HitArea{{ID: "MeshBody", Name: "Body", Meshes: []int{0}}}) || m.TapGroup(0) != "TapBody" {
 		t.Errorf("hit areas %+v, tap group %q", m.HitAreas, m.TapGroup(0))
 	}
 	// cdi3: names, and the tree: ParamMouthOpenY comes first, in Mouth
@@ -114,15 +115,15 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 	if m.Parts[1].Name != "Arm A" || m.Parts[2].Name != "PartArmB" {
 		t.Errorf("part names %q %q", m.Parts[1].Name, m.Parts[2].Name)
 	}
-	param := func(i int) p2l.GUINode { return p2l.GUINode{Kind: p2l.GUIParameter, Parameter: i} }
-	tree := []p2l.GUINode{
-		{Kind: p2l.GUIGroup, Parameter: -1, ID: "ParamGroupFace", Name: "Face", Children: []p2l.GUINode{
-			{Kind: p2l.GUIGroup, Parameter: -1, ID: "ParamGroupMouth", Name: "Mouth", Children: []p2l.GUINode{param(2)}},
+	param := func(i int) p2lrt.GUINode { return p2lrt.GUINode{Kind: p2lrt.GUIParameter, Parameter: i} }
+	tree := []p2lrt.GUINode{
+		{Kind: p2lrt.GUIGroup, Parameter: -1, ID: "ParamGroupFace", Name: "Face", Children: []p2lrt.GUINode{
+			{Kind: p2lrt.GUIGroup, Parameter: -1, ID: "ParamGroupMouth", Name: "Mouth", Children: []p2lrt.GUINode{param(2)}},
 			param(0), param(1),
 		}},
 		param(3), param(4),
 	}
-	if m.GUI == nil || !reflect.DeepEqual(m.GUI.Tree, tree) || !reflect.DeepEqual(m.GUI.Joysticks, []p2l.Joystick{{Horizontal: 0, Vertical: 4}}) {
+	if m.GUI == nil || !reflect.DeepEqual(m.GUI.Tree, tree) || !reflect.DeepEqual(m.GUI.Joysticks, []p2lrt.Joystick{{Horizontal: 0, Vertical: 4}}) {
 		t.Errorf("GUI %+v", m.GUI)
 	}
 	for k, v := range map[string]string{"cubism.layout.CenterX": "0", "cubism.layout.Width": "2"} {
@@ -131,7 +132,7 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 		}
 	}
 	// The page is embedded: 4×4 PNG.
-	if len(m.Textures) != 1 || m.Textures[0].Kind != p2l.TexturePNG || m.Textures[0].Width != 4 || m.Textures[0].Height != 4 ||
+	if len(m.Textures) != 1 || m.Textures[0].Kind != p2lrt.TexturePNG || m.Textures[0].Width != 4 || m.Textures[0].Height != 4 ||
 		!bytes.Equal(m.Textures[0].Data, cubismbundle.PNG()) {
 		t.Errorf("textures %+v", m.Textures)
 	}
@@ -190,7 +191,7 @@ func TestLoadHostile(t *testing.T) {
 		{name: "motions not an object", edit: replace(`"Motions": {`, `"Motions": 1, "X": {`), warn: "object of motion groups"},
 		{name: "texture missing", edit: del("tiny/tiny.1024/texture_00.png"), warn: "texture_00.png",
 			check: func(t *testing.T, m *p2l.Model) {
-				if m.Textures[0].Kind != p2l.TextureExternal || m.Textures[0].URI != "tiny.1024/texture_00.png" {
+				if m.Textures[0].Kind != p2lrt.TextureExternal || m.Textures[0].URI != "tiny.1024/texture_00.png" {
 					t.Errorf("page %+v", m.Textures[0])
 				}
 			}},

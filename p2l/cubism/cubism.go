@@ -1,7 +1,7 @@
 // Package cubism reads Live2D Cubism models: Load reads a whole bundle (a
 // NAME.model3.json and every file it names, from any fs.FS) into a model
 // ready to play, ReadMoc lowers a .moc3 alone (docs/CUBISM.md), and Import
-// adds Cubism animation files to a p2l.Model:
+// adds Cubism animation files to a p2lrt.File:
 // motion3.json (clips, with UserData events, PartOpacity and Model
 // Opacity/EyeBlink/LipSync curves and curve fades), physics3.json (including
 // Y inputs and outputs), exp3.json (expressions) and pose3.json (pose
@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Error is an import error: File is the file name given to the importer,
@@ -149,22 +150,21 @@ type File struct {
 	Kind Kind
 }
 
-// Import returns a new model: m with the files added. Motions are appended
+// Import returns a new file: m with the files added. Motions are appended
 // to the clips and expressions to the expressions (one with the same id is
 // replaced), a physics file replaces the physics and a pose file the pose.
-// group is the clip group of the imported motions. m itself is not changed
-// (a Model is immutable): the result shares m's unchanged records and has
-// lookups of its own, so ClipIndex, ExpressionIndex, ... answer for the
-// imported records. The result plays as the Cubism framework does
+// group is the clip group of the imported motions. m itself is not changed:
+// the result shares m's unchanged records (p2l.NewModel copies them when
+// it makes a model of it). The result plays as the Cubism framework does
 // (p2l.PlaybackCubism, recorded in its META: float64 clocks, curves, fades
 // and physics time), its own clips included; ImportMotion and the other
 // single-file functions return records only, which play with the
 // playback of the model they are put in.
 //
 // The warnings list every entry skipped or read as the Cubism framework
-// reads it rather than as written (see the package doc). On error the model
+// reads it rather than as written (see the package doc). On error the file
 // is nil.
-func Import(m *p2l.Model, group string, files ...File) (*p2l.Model, []Warning, error) {
+func Import(m *p2lrt.File, group string, files ...File) (*p2lrt.File, []Warning, error) {
 	if m == nil {
 		return nil, nil, &Error{Msg: "no model to import into"}
 	}
@@ -196,10 +196,10 @@ func Import(m *p2l.Model, group string, files ...File) (*p2l.Model, []Warning, e
 		case Motion:
 			c := r.motion(ids, baseName(f.Name), root)
 			c.Group = group
-			clips = replaceOrAppend(clips, c, func(x p2l.Clip) string { return x.ID })
+			clips = replaceOrAppend(clips, c, func(x p2lrt.Clip) string { return x.ID })
 		case Expression:
 			x := r.expression(ids, baseName(f.Name), root)
-			exprs = replaceOrAppend(exprs, x, func(x p2l.Expression) string { return x.ID })
+			exprs = replaceOrAppend(exprs, x, func(x p2lrt.Expression) string { return x.ID })
 		case Physics:
 			p, err := r.physics(ids, root)
 			if err != nil {
@@ -211,9 +211,11 @@ func Import(m *p2l.Model, group string, files ...File) (*p2l.Model, []Warning, e
 		}
 		warns = append(warns, r.warns...)
 	}
-	out := m.WithPlayback(p2l.PlaybackCubism)
+	out := *m
+	out.Meta = slices.DeleteFunc(slices.Clone(m.Meta), func(e p2lrt.MetaEntry) bool { return e.Key == p2l.MetaPlayback })
+	out.Meta = append(out.Meta, p2lrt.MetaEntry{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()})
 	out.Clips, out.Expressions, out.Physics, out.Pose = clips, exprs, phys, pose
-	return out, warns, nil
+	return &out, warns, nil
 }
 
 func replaceOrAppend[T any](s []T, v T, id func(T) string) []T {
@@ -228,10 +230,10 @@ func replaceOrAppend[T any](s []T, v T, id func(T) string) []T {
 
 // ImportMotion converts a motion3.json file into a clip whose id is the file
 // name without ".motion3.json" (see Import for the warnings).
-func ImportMotion(m *p2l.Model, name string, data []byte) (p2l.Clip, []Warning, error) {
+func ImportMotion(m *p2lrt.File, name string, data []byte) (p2lrt.Clip, []Warning, error) {
 	r, root, err := start(m, name, data, Motion)
 	if err != nil {
-		return p2l.Clip{}, nil, err
+		return p2lrt.Clip{}, nil, err
 	}
 	c := r.motion(newIDs(m), baseName(name), root)
 	return c, r.warns, nil
@@ -239,17 +241,17 @@ func ImportMotion(m *p2l.Model, name string, data []byte) (p2l.Clip, []Warning, 
 
 // ImportExpression converts an exp3.json file into an expression whose id
 // is the file name without ".exp3.json".
-func ImportExpression(m *p2l.Model, name string, data []byte) (p2l.Expression, []Warning, error) {
+func ImportExpression(m *p2lrt.File, name string, data []byte) (p2lrt.Expression, []Warning, error) {
 	r, root, err := start(m, name, data, Expression)
 	if err != nil {
-		return p2l.Expression{}, nil, err
+		return p2lrt.Expression{}, nil, err
 	}
 	x := r.expression(newIDs(m), baseName(name), root)
 	return x, r.warns, nil
 }
 
 // ImportPose converts a pose3.json file (nil when no group remains).
-func ImportPose(m *p2l.Model, name string, data []byte) (*p2l.Pose, []Warning, error) {
+func ImportPose(m *p2lrt.File, name string, data []byte) (*p2lrt.Pose, []Warning, error) {
 	r, root, err := start(m, name, data, Pose)
 	if err != nil {
 		return nil, nil, err
@@ -259,16 +261,16 @@ func ImportPose(m *p2l.Model, name string, data []byte) (*p2l.Pose, []Warning, e
 }
 
 // ImportPhysics converts a physics3.json file.
-func ImportPhysics(m *p2l.Model, name string, data []byte) (p2l.Physics, []Warning, error) {
+func ImportPhysics(m *p2lrt.File, name string, data []byte) (p2lrt.Physics, []Warning, error) {
 	r, root, err := start(m, name, data, Physics)
 	if err != nil {
-		return p2l.Physics{}, nil, err
+		return p2lrt.Physics{}, nil, err
 	}
 	p, err := r.physics(newIDs(m), root)
 	return p, r.warns, err
 }
 
-func start(m *p2l.Model, name string, data []byte, kind Kind) (*reader, value, error) {
+func start(m *p2lrt.File, name string, data []byte, kind Kind) (*reader, value, error) {
 	r := &reader{file: name}
 	if m == nil {
 		return r, value{}, r.errf("", "no model to import into")
@@ -285,10 +287,10 @@ func start(m *p2l.Model, name string, data []byte, kind Kind) (*reader, value, e
 // ids the first record wins.
 type ids struct {
 	param, part map[string]int
-	params      []p2l.Parameter
+	params      []p2lrt.Parameter
 }
 
-func newIDs(m *p2l.Model) *ids {
+func newIDs(m *p2lrt.File) *ids {
 	x := &ids{param: make(map[string]int, len(m.Parameters)), part: make(map[string]int, len(m.Parts)), params: m.Parameters}
 	for i := len(m.Parameters) - 1; i >= 0; i-- {
 		x.param[m.Parameters[i].ID] = i

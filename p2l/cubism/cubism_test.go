@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-func baseModel() *p2l.Model {
-	return &p2l.Model{
-		Parameters: []p2l.Parameter{
+func baseModel() *p2lrt.File {
+	return &p2lrt.File{
+		Parameters: []p2lrt.Parameter{
 			{ID: "ParamAngleX", Min: -30, Max: 30}, {ID: "ParamEyeLOpen", Min: 0, Max: 1, Default: 1},
 			{ID: "ParamHair", Min: -1, Max: 1},
 		},
-		Parts: []p2l.Part{{ID: "PartArmA"}, {ID: "PartArmB"}, {ID: "PartHandA"}},
+		Parts: []p2lrt.Part{{ID: "PartArmA"}, {ID: "PartArmB"}, {ID: "PartHandA"}},
 	}
 }
 
@@ -46,20 +47,20 @@ func TestImportMotion(t *testing.T) {
 		t.Fatalf("curves %+v", c.Curves)
 	}
 	segs := c.Curves[0].Segments
-	if len(segs) != 2 || segs[0].Kind != p2l.SegmentBezier || segs[0].C1 != (p2l.Point{T: 0.5, V: 10}) ||
-		segs[0].C2 != (p2l.Point{T: 1, V: 20}) || segs[0].End != (p2l.Point{T: 1, V: 10}) ||
-		segs[1].Kind != p2l.SegmentInverseStepped || segs[1].End != (p2l.Point{T: 2, V: 5}) {
+	if len(segs) != 2 || segs[0].Kind != p2lrt.SegmentBezier || segs[0].C1 != (p2lrt.Point{T: 0.5, V: 10}) ||
+		segs[0].C2 != (p2lrt.Point{T: 1, V: 20}) || segs[0].End != (p2lrt.Point{T: 1, V: 10}) ||
+		segs[1].Kind != p2lrt.SegmentInverseStepped || segs[1].End != (p2lrt.Point{T: 2, V: 5}) {
 		t.Errorf("segments %+v", segs)
 	}
-	if len(c.CurveFades) != 1 || c.CurveFades[0] != (p2l.CurveFade{Curve: 0, FadeIn: 0.2, FadeOut: -1}) {
+	if len(c.CurveFades) != 1 || c.CurveFades[0] != (p2lrt.CurveFade{Curve: 0, FadeIn: 0.2, FadeOut: -1}) {
 		t.Errorf("curve fades %+v", c.CurveFades)
 	}
-	if len(c.TargetCurves) != 3 || c.TargetCurves[0].Target != p2l.TargetBlink ||
-		c.TargetCurves[1].Target != p2l.TargetModelOpacity || c.TargetCurves[2].Target != p2l.TargetPartOpacity ||
-		c.TargetCurves[2].Part != 1 || c.TargetCurves[2].Segments[0].Kind != p2l.SegmentStepped || c.TargetCurves[0].Segments[0].Kind != p2l.SegmentLinear {
+	if len(c.TargetCurves) != 3 || c.TargetCurves[0].Target != p2lrt.TargetBlink ||
+		c.TargetCurves[1].Target != p2lrt.TargetModelOpacity || c.TargetCurves[2].Target != p2lrt.TargetPartOpacity ||
+		c.TargetCurves[2].Part != 1 || c.TargetCurves[2].Segments[0].Kind != p2lrt.SegmentStepped || c.TargetCurves[0].Segments[0].Kind != p2lrt.SegmentLinear {
 		t.Errorf("target curves %+v", c.TargetCurves)
 	}
-	if len(c.Events) != 2 || c.Events[0] != (p2l.Event{Time: 0.5, Value: "a"}) || c.Events[1] != (p2l.Event{Time: 1.5, Value: "b"}) {
+	if len(c.Events) != 2 || c.Events[0] != (p2lrt.Event{Time: 0.5, Value: "a"}) || c.Events[1] != (p2lrt.Event{Time: 1.5, Value: "b"}) {
 		t.Errorf("events %+v (want sorted by time)", c.Events)
 	}
 }
@@ -117,7 +118,7 @@ func TestUnrestrictedBezier(t *testing.T) {
 		for k := 0; k <= 1000; k++ {
 			tm := cs.x[0] + (cs.x[3]-cs.x[0])*float64(k)/1000
 			want := frameworkBezier(cs.x, cs.y, tm)
-			worst = max(worst, math.Abs(float64(cv.Value(tm))-want))
+			worst = max(worst, math.Abs(float64(p2l.CurveValue(&cv, tm))-want))
 		}
 		if worst > 1e-5*rng {
 			t.Errorf("%s: %d pieces, worst difference %.3g, want ≤ %.3g", cs.name, len(cv.Segments), worst, 1e-5*rng)
@@ -149,12 +150,12 @@ func TestImportWarnings(t *testing.T) {
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0.5, 0, 1]}]}`, "Curves[0].Segments",
 			func(m *p2l.Model) bool {
 				c := m.Clips[0].Curves
-				return len(c) == 1 && len(c[0].Segments) == 1 && c[0].Segments[0].End == p2l.Point{T: 1, V: 0}
+				return len(c) == 1 && len(c[0].Segments) == 1 && c[0].Segments[0].End == p2lrt.Point{T: 1, V: 0}
 			}},
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0.5]}]}`, "Curves[0].Segments",
 			func(m *p2l.Model) bool {
 				c := m.Clips[0].Curves
-				return len(c) == 1 && len(c[0].Segments) == 1 && c[0].Segments[0] == p2l.Segment{}
+				return len(c) == 1 && len(c[0].Segments) == 1 && c[0].Segments[0] == p2lrt.Segment{}
 			}},
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [1, 0, 0, 0.5, 1]}]}`, "Curves[0].Segments[2]", nil},
 		{"a.motion3.json", `{"Meta": {"Duration": -1}, "Curves": [` + ok + `]}`, "Meta.Duration",
@@ -167,7 +168,7 @@ func TestImportWarnings(t *testing.T) {
 		// An unknown target is the framework's default, Model.
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Nonsense", "Id": "Opacity", "Segments": [0, 1, 0, 1, 0]}]}`, "Curves[0].Target",
 			func(m *p2l.Model) bool {
-				return len(m.Clips[0].TargetCurves) == 1 && m.Clips[0].TargetCurves[0].Target == p2l.TargetModelOpacity
+				return len(m.Clips[0].TargetCurves) == 1 && m.Clips[0].TargetCurves[0].Target == p2lrt.TargetModelOpacity
 			}},
 		// Curves out of the Model, Parameter, PartOpacity order end the evaluation.
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [` + ok + `, {"Target": "Model", "Id": "Opacity", "Segments": [0, 1, 0, 1, 0]}, ` + ok + `]}`, "Curves[1]",
@@ -177,7 +178,7 @@ func TestImportWarnings(t *testing.T) {
 		{"a.motion3.json", `{"Meta": {"Duration": 1, "CurveCount": 5}, "Curves": [` + ok + `]}`, "Meta.CurveCount",
 			func(m *p2l.Model) bool { return len(m.Clips[0].Curves) == 1 }},
 		{"b.exp3.json", `{"Parameters": [{"Id": "ParamHair", "Value": 1, "Blend": "Screen"}]}`, "Parameters[0].Blend",
-			func(m *p2l.Model) bool { return m.Expressions[0].Entries[0].Blend == p2l.ExpressionAdd }},
+			func(m *p2l.Model) bool { return m.Expressions[0].Entries[0].Blend == p2lrt.ExpressionAdd }},
 		{"b.exp3.json", `{"Parameters": [{"Id": "Missing", "Value": 1}, {"Id": "ParamHair", "Value": 1}]}`, "Parameters[0].Id",
 			func(m *p2l.Model) bool { return len(m.Expressions[0].Entries) == 1 }},
 		{"c.pose3.json", `{"Groups": [[{"Id": "PartArmA", "Link": ["Nope"]}]]}`, "Groups[0][0].Link[0]",
@@ -199,7 +200,7 @@ func TestImportWarnings(t *testing.T) {
 	}
 	for _, cs := range cases {
 		m := baseModel()
-		out, warns, err := Import(m, "", File{Name: cs.name, Data: []byte(cs.data)})
+		out, warns, err := importModel(m, "", File{Name: cs.name, Data: []byte(cs.data)})
 		if err != nil {
 			t.Errorf("%s %s: %v, want warnings only", cs.name, cs.data, err)
 			continue
@@ -242,7 +243,7 @@ func TestImportErrors(t *testing.T) {
 		{File{Name: "x.json", Data: []byte(`{}`)}, ""},
 	}
 	for _, cs := range cases {
-		out, _, err := Import(m, "", cs.file)
+		out, _, err := importModel(m, "", cs.file)
 		var e *Error
 		if !errors.As(err, &e) || out != nil {
 			t.Errorf("%s %s: model %v, error %v, want *Error", cs.file.Name, cs.file.Data, out, err)
@@ -254,7 +255,7 @@ func TestImportErrors(t *testing.T) {
 	}
 	// A kind given by the caller overrides the name; the content decides
 	// when neither tells.
-	out, _, err := Import(m, "", File{Name: "hair.json", Data: []byte(physicsJSONText(`"VertexIndex": 1`)), Kind: Physics},
+	out, _, err := importModel(m, "", File{Name: "hair.json", Data: []byte(physicsJSONText(`"VertexIndex": 1`)), Kind: Physics},
 		File{Name: "walk", Data: []byte(motion)})
 	if err != nil || len(out.Physics.Groups) != 1 || out.ClipIndex("walk") != 0 {
 		t.Errorf("kind from the caller / content: %v, %+v", err, out)
@@ -277,10 +278,10 @@ func physicsJSONText(vertexIndex string) string {
 func TestImportAll(t *testing.T) {
 	var buf bytes.Buffer
 	base := baseModel()
-	base.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
-	base.Draw = p2l.DrawGroup{Part: -1}
-	base.Clips = []p2l.Clip{{ID: "old", Duration: 1}}
-	if err := p2l.Write(&buf, base, nil); err != nil {
+	base.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+	base.Draw = p2lrt.DrawGroup{Part: -1}
+	base.Clips = []p2lrt.Clip{{ID: "old", Duration: 1}}
+	if err := base.Write(&buf, nil); err != nil {
 		t.Fatal(err)
 	}
 	m, err := p2l.Load(buf.Bytes())
@@ -291,8 +292,9 @@ func TestImportAll(t *testing.T) {
 	if m.ClipIndex("idle") != -1 || m.ExpressionIndex("smile") != -1 {
 		t.Fatal("lookups before import")
 	}
-	before := fmt.Sprintf("%+v", *m)
-	out, warns, err := Import(m, "Idle",
+	f := m.File()
+	before := fmt.Sprintf("%+v", *f)
+	out, warns, err := importModel(f, "Idle",
 		File{Name: "idle.motion3.json", Data: []byte(motion)},
 		File{Name: "smile.exp3.json", Data: []byte(`{"FadeInTime": 0.3, "Parameters": [{"Id": "ParamEyeLOpen", "Value": 0.5, "Blend": "Multiply"}, {"Id": "ParamHair", "Value": 1}]}`)},
 		File{Name: "m.pose3.json", Data: []byte(`{"Groups": [[{"Id": "PartArmA", "Link": ["PartHandA"]}, {"Id": "PartArmB", "Link": []}]]}`)},
@@ -301,7 +303,7 @@ func TestImportAll(t *testing.T) {
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}
-	if after := fmt.Sprintf("%+v", *m); after != before || m.ClipIndex("idle") != -1 || m.ExpressionIndex("smile") != -1 {
+	if after := fmt.Sprintf("%+v", *f); after != before || m.ClipIndex("idle") != -1 || m.ExpressionIndex("smile") != -1 {
 		t.Error("Import changed the model it was given")
 	}
 	// The imported model plays as the Cubism framework (float64), the
@@ -323,8 +325,8 @@ func TestImportAll(t *testing.T) {
 	}
 	x := out.Expressions[0]
 	if x.ID != "smile" || x.FadeIn != 0.3 || x.FadeOut != 1 || len(x.Entries) != 2 ||
-		x.Entries[0] != (p2l.ExpressionEntry{Parameter: 1, Blend: p2l.ExpressionMultiply, Value: 0.5}) ||
-		x.Entries[1].Blend != p2l.ExpressionAdd {
+		x.Entries[0] != (p2lrt.ExpressionEntry{Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 0.5}) ||
+		x.Entries[1].Blend != p2lrt.ExpressionAdd {
 		t.Errorf("expression %+v", x)
 	}
 	if out.Pose == nil || out.Pose.FadeIn != 0.5 || len(out.Pose.Groups) != 1 || out.Pose.Groups[0].Entries[0].Linked[0] != 2 {
@@ -335,7 +337,7 @@ func TestImportAll(t *testing.T) {
 		t.Fatalf("physics %+v", ph)
 	}
 	g := ph.Groups[0]
-	if g.Name != "Hair" || g.Inputs[1].Source != p2l.PhysicsY || !g.Inputs[1].Reflect || g.Inputs[0].Weight != 60 ||
+	if g.Name != "Hair" || g.Inputs[1].Source != p2lrt.PhysicsY || !g.Inputs[1].Reflect || g.Inputs[0].Weight != 60 ||
 		g.Outputs[0].Vertex != 1 || g.Outputs[0].Scale != 1.5 || len(g.Segments) != 1 || g.Segments[0].Length != 3 || g.Normalization.AngleMax != 10 {
 		t.Errorf("group %+v", g)
 	}
@@ -343,7 +345,7 @@ func TestImportAll(t *testing.T) {
 		t.Error(err)
 	}
 	// Importing the same motion again replaces it.
-	again, _, err := Import(out, "", File{Name: "idle.motion3.json", Data: []byte(motion)})
+	again, _, err := Import(out.File(), "", File{Name: "idle.motion3.json", Data: []byte(motion)})
 	if err != nil || len(again.Clips) != 2 || len(out.Clips) != 2 || len(again.Meta) != len(out.Meta) {
 		t.Errorf("re-import: %v, %d clips", err, len(again.Clips))
 	}

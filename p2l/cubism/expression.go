@@ -1,10 +1,10 @@
 package cubism
 
-import "github.com/psd2live/p2l-ebiten/p2l"
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 
 // expression converts an exp3 file (CubismExpressionMotion.parse).
-func (r *reader) expression(ids *ids, id string, root value) p2l.Expression {
-	x := p2l.Expression{ID: id, Name: id}
+func (r *reader) expression(ids *ids, id string, root value) p2lrt.Expression {
+	x := p2lrt.Expression{ID: id, Name: id}
 	x.FadeIn = r.expressionFade(root.get("FadeInTime"))
 	x.FadeOut = r.expressionFade(root.get("FadeOutTime"))
 	for _, p := range r.list(root.get("Parameters")) {
@@ -15,20 +15,20 @@ func (r *reader) expression(ids *ids, id string, root value) p2l.Expression {
 			continue
 		}
 		v := r.float32(p.get("Value"), 0, false)
-		blend := p2l.ExpressionAdd
+		blend := p2lrt.ExpressionAdd
 		if b := p.get("Blend"); !b.missing() {
 			switch s := r.string(b); s {
 			case "Add":
 			case "Multiply":
-				blend = p2l.ExpressionMultiply
+				blend = p2lrt.ExpressionMultiply
 			case "Overwrite":
-				blend = p2l.ExpressionOverwrite
+				blend = p2lrt.ExpressionOverwrite
 			default:
 				// CubismExpressionMotion.parse: any other value recovers as Add.
 				r.warn(b.path, "unknown blend %q: Add, as the framework does", s)
 			}
 		}
-		x.Entries = append(x.Entries, p2l.ExpressionEntry{Parameter: pi, Blend: blend, Value: v})
+		x.Entries = append(x.Entries, p2lrt.ExpressionEntry{Parameter: pi, Blend: blend, Value: v})
 	}
 	return x
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/psd2live/p2l-ebiten/internal/moc3write"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/moc3"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // FuzzImport feeds arbitrary bytes to every importer: each must return a
@@ -26,8 +28,8 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0, 1, 0, 1, 0.5, 2, 1]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := baseModel()
-		m.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
-		m.Draw = p2l.DrawGroup{Part: -1}
+		m.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+		m.Draw = p2lrt.DrawGroup{Part: -1}
 		for _, name := range []string{"f.motion3.json", "f.physics3.json", "f.exp3.json", "f.pose3.json"} {
 			out, _, err := Import(m, "", File{Name: name, Data: data})
 			if err != nil {
@@ -38,8 +40,16 @@ func FuzzImport(f *testing.F) {
 			}
 			m = out
 		}
-		// Whatever imported must play without panicking.
-		r := m.NewRig()
+		// Whatever imported must make a model (its trial evaluation must
+		// not panic) and play without panicking.
+		model, err := p2l.NewModel(m)
+		if err != nil {
+			if strings.Contains(err.Error(), "panicked") {
+				t.Fatal(err)
+			}
+			return
+		}
+		r := model.NewRig()
 		r.SetBehaviors(p2l.AllBehaviors)
 		for c := range m.Clips {
 			r.Layer(c%p2l.MaxLayers).Play(c, 1)
@@ -75,7 +85,7 @@ func FuzzReadMoc(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ReadMoc(data)
+		m, err := readMocModel(data)
 		if err != nil {
 			var fe *moc3.FormatError
 			var ce *Error

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The golden files in testdata were produced by running the Live2D Cubism
@@ -64,25 +67,25 @@ func TestPhysicsMatchesCubism(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			m := cubismModel()
 			for _, p := range c.Params {
-				m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+				m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 			}
 			ph, _, err := ImportPhysics(m, c.Name+".physics3.json", c.Physics3)
 			if err != nil {
 				t.Fatal(err)
 			}
 			m.Physics = ph
-			r := m.NewRig()
+			r := synth.MustModel(m).NewRig()
 			if r.Err() != nil {
 				t.Fatal(r.Err())
 			}
 			r.Physics().SetWind(c.Wind[0], c.Wind[1])
 			in := make([]int, len(c.InputIDs))
 			for k, id := range c.InputIDs {
-				in[k] = m.ParameterIndex(id)
+				in[k] = r.Model().ParameterIndex(id)
 			}
 			out := make([]int, len(c.Outputs))
 			for k, id := range c.Outputs {
-				out[k] = m.ParameterIndex(id)
+				out[k] = r.Model().ParameterIndex(id)
 			}
 			worst := 0.0
 			for f, fr := range c.Frames {
@@ -145,7 +148,7 @@ type goldenMotion struct {
 	} `json:"frames"`
 }
 
-func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
+func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2lrt.File) {
 	data, err := os.ReadFile("testdata/cubism-motion.json")
 	if err != nil {
 		t.Fatal(err)
@@ -156,9 +159,9 @@ func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
 	}
 	m := cubismModel()
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
-	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}}
+	m.Roles = []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{2}}, {Name: "LipSync", Parameters: []int{3}}}
 	return &g, m
 }
 
@@ -166,14 +169,14 @@ func loadGoldenMotion(t *testing.T) (*goldenMotion, *p2l.Model) {
 // marked as Import marks the models it builds: it plays as the Cubism
 // framework (p2l.PlaybackCubism; a model built in code without the mark
 // plays as the reference runtime, in float32).
-func cubismModel() *p2l.Model {
-	return &p2l.Model{Canvas: p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
-		Meta: []p2l.MetaEntry{{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()}}}
+func cubismModel() *p2lrt.File {
+	return &p2lrt.File{Canvas: p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1},
+		Meta: []p2lrt.MetaEntry{{Key: p2l.MetaPlayback, Value: p2l.PlaybackCubism.String()}}}
 }
 
 // rangeTol is the bound on differences from the framework for curves,
 // fades, expressions and pose: 1e-7 of the parameter's range (issue 15).
-func rangeTol(p p2l.Parameter) float64 { return 1e-7 * float64(p.Max-p.Min) }
+func rangeTol(p p2lrt.Parameter) float64 { return 1e-7 * float64(p.Max-p.Min) }
 
 // TestCurvesMatchCubism: every segment kind of an imported motion3 curve
 // evaluates as the framework's CubismMotion.ts evaluateCurve at 306 times
@@ -195,12 +198,12 @@ func TestCurvesMatchCubism(t *testing.T) {
 		for i, tm := range g.Times {
 			want := gc.Values[i]
 			for j, s := range cv.Segments {
-				if float64(s.End.T) == tm && j+1 < len(cv.Segments) && cv.Segments[j+1].Kind == p2l.SegmentInverseStepped {
+				if float64(s.End.T) == tm && j+1 < len(cv.Segments) && cv.Segments[j+1].Kind == p2lrt.SegmentInverseStepped {
 					want = float64(s.End.V) // the reference's inclusive end
 					shifted++
 				}
 			}
-			if got := float64(cv.Value(tm)); math.Abs(got-want) > tol {
+			if got := float64(p2l.CurveValue(&cv, tm)); math.Abs(got-want) > tol {
 				t.Errorf("curve %s at %v = %v, want %v (framework %v)", gc.ID, tm, got, want, gc.Values[i])
 			}
 		}
@@ -238,7 +241,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 		}
 		m.Clips = append(m.Clips, c)
 	}
-	r := m.NewRig()
+	r := synth.MustModel(m).NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
@@ -246,7 +249,7 @@ func TestMotionFadesMatchCubism(t *testing.T) {
 	for f, fr := range g.Frames {
 		var got []string
 		if fr.Play != "" {
-			r.Layer(0).Start(m.ClipIndex(fr.Play))
+			r.Layer(0).Start(r.Model().ClipIndex(fr.Play))
 			r.ResetParameters()
 			r.UpdateStages(0, p2l.StageClips) // as the framework was driven
 			got = newestEvents(r, 0, got)
@@ -329,14 +332,14 @@ func TestPoseMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
 	m := cubismModel()
 	for _, id := range g.Parts {
-		m.Parts = append(m.Parts, p2l.Part{ID: id, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
+		m.Parts = append(m.Parts, p2lrt.Part{ID: id, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}})
 	}
 	p, _, err := ImportPose(m, "m.pose3.json", g.Pose3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Pose = p
-	r := m.NewRig()
+	r := synth.MustModel(m).NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
@@ -368,14 +371,14 @@ func TestExpressionMatchesCubism(t *testing.T) {
 	g := loadPoseExpr(t)
 	m := cubismModel()
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
 	x, _, err := ImportExpression(m, "x.exp3.json", g.Exp3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Expressions = []p2l.Expression{x}
-	r := m.NewRig()
+	m.Expressions = []p2lrt.Expression{x}
+	r := synth.MustModel(m).NewRig()
 	worst := 0.0
 	for f, fr := range g.ExprFrames {
 		if fr.Start {
@@ -418,9 +421,9 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	m := &p2l.Model{}
+	m := &p2lrt.File{}
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max})
 	}
 	c, _, err := ImportMotion(m, "b.motion3.json", g.Motion)
 	if err != nil {
@@ -431,10 +434,10 @@ func TestUnrestrictedBezierNearCubism(t *testing.T) {
 		rng := float64(p.Max - p.Min)
 		worst := 0.0
 		for i, tm := range g.Times {
-			d := math.Abs(float64(cv.Value(tm)) - g.Values[k][i])
+			d := math.Abs(float64(p2l.CurveValue(&cv.Curve, tm)) - g.Values[k][i])
 			worst = max(worst, d/rng)
 			if d > 1e-5*rng {
-				t.Errorf("%s at %v: %v, Cubism %v (%.3g of the range)", p.ID, tm, cv.Value(tm), g.Values[k][i], d/rng)
+				t.Errorf("%s at %v: %v, Cubism %v (%.3g of the range)", p.ID, tm, p2l.CurveValue(&cv.Curve, tm), g.Values[k][i], d/rng)
 			}
 		}
 		t.Logf("%s: %d segments, worst difference %.3g of the range", p.ID, len(cv.Segments), worst)
@@ -501,12 +504,12 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 	}
 	m := cubismModel()
 	for _, p := range g.Params {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: p.ID, Min: p.Min, Max: p.Max, Default: p.Def})
 	}
 	// The model3 Groups EyeBlink and LipSync; the other behaviors find
 	// the standard ids.
-	m.Roles = []p2l.Role{{Name: "EyeBlink", Parameters: []int{m.ParameterIndex("ParamEyeLOpen")}},
-		{Name: "LipSync", Parameters: []int{m.ParameterIndex("ParamMouthOpenY")}}}
+	m.Roles = []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{paramByID(m, "ParamEyeLOpen")}},
+		{Name: "LipSync", Parameters: []int{paramByID(m, "ParamMouthOpenY")}}}
 	for _, name := range []string{"idle", "tap", "shake"} {
 		mo := g.Motions[name]
 		c, warn, err := ImportMotion(m, name+".motion3.json", mo.JSON)
@@ -520,8 +523,8 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Expressions = []p2l.Expression{x}
-	r := m.NewRig()
+	m.Expressions = []p2lrt.Expression{x}
+	r := synth.MustModel(m).NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
@@ -570,4 +573,9 @@ func TestFrameBaseMatchesCubism(t *testing.T) {
 		}
 	}
 	t.Logf("%d frames, worst difference %.3g of the range", len(g.Frames), worst)
+}
+
+// paramByID is the index of the parameter id of f, or −1.
+func paramByID(f *p2lrt.File, id string) int {
+	return slices.IndexFunc(f.Parameters, func(p p2lrt.Parameter) bool { return p.ID == id })
 }

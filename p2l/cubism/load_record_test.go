@@ -134,7 +134,7 @@ func recordMutations(t *testing.T, files fs.FS, name string) []byte {
 			if err != nil {
 				return err
 			}
-			got, warns, err := Import(m, "g", File{Name: path.Base(p), Data: variant})
+			got, warns, err := importModel(m.File(), "g", File{Name: path.Base(p), Data: variant})
 			fmt.Fprintf(&out, "%s node %d -> %v: err %v\n", p, k, repl, err)
 			for _, w := range warns {
 				fmt.Fprintf(&out, "  warning %s\n", w)

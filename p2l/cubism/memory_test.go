@@ -10,19 +10,19 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // bigUnrestrictedMotion is a motion3 of 40 curves of smooth
 // unrestricted Bezier segments with handles at random times, as Cubism
 // Editor 4+ writes them (no AreBeziersRestricted).
-func bigUnrestrictedMotion(segsPerCurve int) ([]byte, *p2l.Model) {
+func bigUnrestrictedMotion(segsPerCurve int) ([]byte, *p2lrt.File) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	m := &p2l.Model{}
+	m := &p2lrt.File{}
 	var b strings.Builder
 	b.WriteString(`{"Version": 3, "Meta": {"Duration": 1000, "Fps": 30}, "Curves": [`)
 	for c := range 40 {
-		m.Parameters = append(m.Parameters, p2l.Parameter{ID: fmt.Sprintf("P%d", c), Min: -30, Max: 30})
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprintf("P%d", c), Min: -30, Max: 30})
 		if c > 0 {
 			b.WriteString(",")
 		}
@@ -67,15 +67,15 @@ func TestUnrestrictedMotionMemory(t *testing.T) {
 	for _, cv := range c.Curves {
 		segs += len(cv.Segments)
 	}
-	retained := segs * int(unsafe.Sizeof(p2l.Segment{}))
-	m.Canvas = p2l.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
-	m.Draw = p2l.DrawGroup{Part: -1}
-	m.Clips = []p2l.Clip{c}
+	retained := segs * int(unsafe.Sizeof(p2lrt.Segment{}))
+	m.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+	m.Draw = p2lrt.DrawGroup{Part: -1}
+	m.Clips = []p2lrt.Clip{c}
 	var file bytes.Buffer
-	if err := p2l.Write(&file, m, nil); err != nil {
+	if err := m.Write(&file, nil); err != nil {
 		t.Fatal(err)
 	}
-	old := 64 * beziers * int(unsafe.Sizeof(p2l.Segment{}))
+	old := 64 * beziers * int(unsafe.Sizeof(p2lrt.Segment{}))
 	t.Logf("JSON %d bytes, %d Bezier segments → %d restricted pieces (%.2f per segment); segments %d bytes = %.2f× the JSON (64 linear pieces: %d bytes = %.1f×); written file %d bytes = %.2f×; import allocated %d bytes = %.1f× the JSON",
 		len(data), beziers, segs, float64(segs)/float64(beziers), retained, float64(retained)/float64(len(data)),
 		old, float64(old)/float64(len(data)), file.Len(), float64(file.Len())/float64(len(data)),
@@ -96,7 +96,7 @@ func TestFileSizeBounded(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	_, _, err := Import(m, "", File{Name: "big.motion3.json", Data: big})
+	_, _, err := importModel(m, "", File{Name: "big.motion3.json", Data: big})
 	runtime.ReadMemStats(&after)
 	if err == nil || err.Error() != want {
 		t.Errorf("Import: %v, want %q", err, want)

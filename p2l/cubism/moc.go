@@ -9,9 +9,10 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/moc3"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-// This file lowers a .moc3 into a *p2l.Model that evaluates as the Cubism
+// This file lowers a .moc3 into a *p2lrt.File that evaluates as the Cubism
 // Core (p2l.EvaluationCubism; docs/CUBISM.md, "Evaluation: the Core's rules
 // and ours" and "Lowering a .moc3").
 //
@@ -31,8 +32,9 @@ import (
 // scale of 1/ppu, so their lowered scale is 1.) Warp children are in the
 // warp's unit square, which is not a canvas space and is kept as it is.
 
-// ReadMoc parses a .moc3 file and lowers it into a model that evaluates as
-// the Cubism Core (META evaluation=cubism). Ids are kept (parameters,
+// ReadMoc parses a .moc3 file and lowers it into a file that evaluates as
+// the Cubism Core (META evaluation=cubism) once p2l.NewModel has made it a
+// model. Ids are kept (parameters,
 // parts, deformers, art meshes, glues), so motions, expressions, physics
 // and poses address them by their Cubism ids. The canvas is in pixels, y
 // down, from the moc's pixels per unit and origin. Texture pages are
@@ -41,9 +43,10 @@ import (
 //
 // Errors are a *moc3.FormatError for a file that does not parse and a
 // *Error (File "moc3") naming the object for one that parses but cannot
-// be lowered or evaluated: the lowered model must validate and evaluate
-// with finite results at its default pose.
-func ReadMoc(data []byte) (*p2l.Model, error) {
+// be lowered: the lowered file validates. Whether it evaluates with finite
+// results at its default pose is p2l.NewModel's check (Load reports its
+// failure as an *Error "at the default pose").
+func ReadMoc(data []byte) (*p2lrt.File, error) {
 	moc, err := moc3.Parse(data)
 	if err != nil {
 		return nil, err
@@ -55,9 +58,6 @@ func ReadMoc(data []byte) (*p2l.Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, &Error{File: mocFile, Msg: "the lowered model is not valid: " + err.Error()}
 	}
-	if err := trialEvaluate(m); err != nil {
-		return nil, &Error{File: mocFile, Msg: "at the default pose: " + err.Error()}
-	}
 	return m, nil
 }
 
@@ -67,22 +67,6 @@ const mocFile = "moc3"
 // mocError is a lowering error about object index of a section.
 func mocError(section string, index int, id, format string, args ...any) *Error {
 	return &Error{File: mocFile, Field: fmt.Sprintf("%s %d (%q)", section, index, id), Msg: fmt.Sprintf(format, args...)}
-}
-
-// trialEvaluate evaluates m once at its default pose (preparing it, which
-// the rigs then share); a panic is turned into an error.
-func trialEvaluate(m *p2l.Model) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("evaluation panicked: %v", v)
-		}
-	}()
-	r := m.NewRig()
-	if err := r.Err(); err != nil {
-		return err
-	}
-	r.Evaluate()
-	return r.Err()
 }
 
 // space is where an object's points live: the canvas root, a rotation
@@ -98,7 +82,7 @@ const (
 // lowering holds the moc being lowered and its index maps.
 type lowering struct {
 	moc      *moc3.Moc
-	m        *p2l.Model
+	m        *p2lrt.File
 	ppu      float64
 	ox, oy   float64
 	defOrder []int // p2l deformer index → moc deformer index
@@ -133,17 +117,17 @@ func (a *arena[T]) take(n int) []T {
 	return a.free[k : k+n : k+n]
 }
 
-func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
+func lowerMoc(moc *moc3.Moc) (*p2lrt.File, error) {
 	c := moc.Canvas
 	if !(c.PixelsPerUnit > 0) || math.IsInf(float64(c.PixelsPerUnit), 0) {
 		return nil, &Error{File: mocFile, Field: "canvas", Msg: fmt.Sprintf("pixels per unit %v is not a positive number", c.PixelsPerUnit)}
 	}
-	l := &lowering{moc: moc, m: &p2l.Model{}, ppu: float64(c.PixelsPerUnit), ox: float64(c.OriginX), oy: float64(c.OriginY)}
+	l := &lowering{moc: moc, m: &p2lrt.File{}, ppu: float64(c.PixelsPerUnit), ox: float64(c.OriginX), oy: float64(c.OriginY)}
 	m := l.m
-	m.Canvas = p2l.Canvas{Width: c.Width, Height: c.Height, OriginX: c.OriginX, OriginY: c.OriginY, PixelsPerUnit: c.PixelsPerUnit}
+	m.Canvas = p2lrt.Canvas{Width: c.Width, Height: c.Height, OriginX: c.OriginX, OriginY: c.OriginY, PixelsPerUnit: c.PixelsPerUnit}
 	eps := make([]string, len(moc.Parameters))
 	for i, p := range moc.Parameters {
-		m.Parameters = append(m.Parameters, p2l.Parameter{
+		m.Parameters = append(m.Parameters, p2lrt.Parameter{
 			ID: p.ID, Name: p.ID, Min: p.Min, Max: p.Max, Default: p.Default,
 			Blend: p.Type == moc3.ParameterBlendShape, Repeat: p.Repeat,
 		})
@@ -154,14 +138,14 @@ func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
 		}
 		eps[i] = strconv.FormatFloat(float64(e), 'g', -1, 32)
 	}
-	m.Meta = []p2l.MetaEntry{
+	m.Meta = []p2lrt.MetaEntry{
 		{Key: p2l.MetaEvaluation, Value: p2l.EvaluationCubism.String()},
 		{Key: p2l.MetaKeyEpsilons, Value: strings.Join(eps, ",")},
 		{Key: "cubism.moc-version", Value: moc.Version.String()},
 	}
 	if len(moc.DrawOrderGroups) > 0 {
 		// Filled by drawTree, in the draw tree's group order.
-		m.Meta = append(m.Meta, p2l.MetaEntry{Key: p2l.MetaDrawOrderRanges})
+		m.Meta = append(m.Meta, p2lrt.MetaEntry{Key: p2l.MetaDrawOrderRanges})
 	}
 	l.partsEnabled()
 	if err := l.deformers(); err != nil {
@@ -289,27 +273,27 @@ func (l *lowering) deformers() error {
 		l.defIndex[i] = n
 	}
 	if len(ds) > 0 {
-		l.m.Deformers = make([]p2l.Deformer, 0, len(ds))
+		l.m.Deformers = make([]p2lrt.Deformer, 0, len(ds))
 	}
 	for _, i := range l.defOrder {
 		d := ds[i]
-		out := p2l.Deformer{ID: d.ID, Parent: -1, Part: d.ParentPart, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+		out := p2lrt.Deformer{ID: d.ID, Parent: -1, Part: d.ParentPart, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}
 		if d.ParentDeformer >= 0 {
 			out.Parent = l.defIndex[d.ParentDeformer]
 		}
 		if d.Visible {
-			out.Flags |= p2l.DeformerVisible
+			out.Flags |= p2lrt.DeformerVisible
 		}
 		if d.Enabled && l.partEnabled(d.ParentPart) {
-			out.Flags |= p2l.DeformerEnabled
+			out.Flags |= p2lrt.DeformerEnabled
 		}
 		s := l.spaceOf(d.ParentDeformer)
 		switch d.Kind {
 		case moc3.Warp:
 			w := &l.moc.WarpDeformers[d.Index]
-			out.Kind = p2l.WarpDeformer
+			out.Kind = p2lrt.WarpDeformer
 			if w.Quad {
-				out.Flags |= p2l.DeformerBilinear
+				out.Flags |= p2lrt.DeformerBilinear
 			}
 			lay := l.layoutOf(w.Binding, w.Axes, len(w.Keyforms))
 			out.Warp = l.warp(w, s, lay)
@@ -320,7 +304,7 @@ func (l *lowering) deformers() error {
 				func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
 		case moc3.Rotation:
 			r := &l.moc.RotationDeformers[d.Index]
-			out.Kind = p2l.RotationDeformer
+			out.Kind = p2lrt.RotationDeformer
 			lay := l.layoutOf(r.Binding, r.Axes, len(r.Keyforms))
 			out.Rotation = l.rotation(r, s, l.scaleFactor(i), lay)
 			kf := r.Keyforms
@@ -338,9 +322,9 @@ func (l *lowering) deformers() error {
 }
 
 // warp lowers a warp deformer's keyforms and blend shapes.
-func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
+func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2lrt.Warp {
 	n := (w.Columns + 1) * (w.Rows + 1)
-	out := &p2l.Warp{Columns: w.Columns, Rows: w.Rows}
+	out := &p2lrt.Warp{Columns: w.Columns, Rows: w.Rows}
 	out.Keyforms = gridOf(lay, func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
 	if len(w.BlendShapes) == 0 {
 		return out
@@ -354,13 +338,13 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
 		colorValues(dst[1:7], w.Keyforms[k].Multiply, w.Keyforms[k].Screen)
 	})
 	for _, b := range w.BlendShapes {
-		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2l.WarpShape {
+		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2lrt.WarpShape {
 			pts := l.floats.take(2 * n)
 			for j := range n {
 				dx, dy := l.vector(s, float64(kf.Points[2*j])-float64(base.Points[2*j]), float64(kf.Points[2*j+1])-float64(base.Points[2*j+1]))
 				pts[2*j], pts[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
 			}
-			return p2l.WarpShape{Points: pts, Opacity: float32(defOp[0] + float64(kf.Opacity) - float64(base.Opacity)),
+			return p2lrt.WarpShape{Points: pts, Opacity: float32(defOp[0] + float64(kf.Opacity) - float64(base.Opacity)),
 				Multiply: shapeColor(defOp[1:4], kf.Multiply, base.Multiply),
 				Screen:   shapeColor(defOp[4:7], kf.Screen, base.Screen)}
 		}))
@@ -370,13 +354,13 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
 
 // rotation lowers a rotation deformer's keyforms and blend shapes: origins
 // into the parent's lowered space, scales times factor (scaleFactor).
-func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, lay *layout) *p2l.Rotation {
-	out := &p2l.Rotation{BaseAngle: r.BaseAngle}
-	key := func(k moc3.RotationKeyform) p2l.RotationKey {
+func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, lay *layout) *p2lrt.Rotation {
+	out := &p2lrt.Rotation{BaseAngle: r.BaseAngle}
+	key := func(k moc3.RotationKeyform) p2lrt.RotationKey {
 		x, y := l.point(s, k.OriginX, k.OriginY)
-		return p2l.RotationKey{X: x, Y: y, Angle: k.Angle, Scale: float32(factor * float64(k.Scale))}
+		return p2lrt.RotationKey{X: x, Y: y, Angle: k.Angle, Scale: float32(factor * float64(k.Scale))}
 	}
-	out.Keyforms = gridOf(lay, func(k int) p2l.RotationKey { return key(r.Keyforms[k]) })
+	out.Keyforms = gridOf(lay, func(k int) p2lrt.RotationKey { return key(r.Keyforms[k]) })
 	if len(r.BlendShapes) == 0 {
 		return out
 	}
@@ -386,9 +370,9 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, l
 		colorValues(dst[5:11], r.Keyforms[k].Multiply, r.Keyforms[k].Screen)
 	})
 	for _, b := range r.BlendShapes {
-		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.RotationKeyform) p2l.RotationShape {
+		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.RotationKeyform) p2lrt.RotationShape {
 			dx, dy := l.vector(s, float64(kf.OriginX)-float64(base.OriginX), float64(kf.OriginY)-float64(base.OriginY))
-			return p2l.RotationShape{
+			return p2lrt.RotationShape{
 				X: float32(def[0] + dx), Y: float32(def[1] + dy),
 				Angle:    float32(def[2] + float64(kf.Angle) - float64(base.Angle)),
 				Scale:    float32(def[3] + factor*(float64(kf.Scale)-float64(base.Scale))),
@@ -404,25 +388,25 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, l
 // reflectChannels turns a rotation's per-keyform reflections into FlipX and
 // FlipY flag channels (a reflection negates the child's x or y).
 // Rotations that never reflect get none.
-func reflectChannels(r *moc3.RotationDeformer, lay *layout) []p2l.Channel {
-	var out []p2l.Channel
+func reflectChannels(r *moc3.RotationDeformer, lay *layout) []p2lrt.Channel {
+	var out []p2lrt.Channel
 	for _, ax := range []struct {
-		id p2l.ChannelID
+		id p2lrt.ChannelID
 		on func(moc3.RotationKeyform) bool
 	}{
-		{p2l.ChannelFlipX, func(k moc3.RotationKeyform) bool { return k.ReflectX }},
-		{p2l.ChannelFlipY, func(k moc3.RotationKeyform) bool { return k.ReflectY }},
+		{p2lrt.ChannelFlipX, func(k moc3.RotationKeyform) bool { return k.ReflectX }},
+		{p2lrt.ChannelFlipY, func(k moc3.RotationKeyform) bool { return k.ReflectY }},
 	} {
 		if !slices.ContainsFunc(r.Keyforms, ax.on) {
 			continue
 		}
-		g := gridOf(lay, func(k int) p2l.ChannelValue {
+		g := gridOf(lay, func(k int) p2lrt.ChannelValue {
 			if ax.on(r.Keyforms[k]) {
-				return p2l.ChannelValue{1}
+				return p2lrt.ChannelValue{1}
 			}
-			return p2l.ChannelValue{}
+			return p2lrt.ChannelValue{}
 		})
-		out = append(out, p2l.Channel{ID: ax.id, Kind: p2l.ChannelFlag, Grid: g})
+		out = append(out, p2lrt.Channel{ID: ax.id, Kind: p2lrt.ChannelFlag, Grid: g})
 	}
 	return out
 }
@@ -431,7 +415,7 @@ func reflectChannels(r *moc3.RotationDeformer, lay *layout) []p2l.Channel {
 // moc binding's axes (first axis fastest, as the moc stores keyforms):
 // every grid over one binding shares them (layoutOf).
 type layout struct {
-	axes   []p2l.Axis
+	axes   []p2lrt.Axis
 	coords [][]uint16
 }
 
@@ -439,9 +423,9 @@ type layout struct {
 func newLayout(axes []moc3.Axis, n int) *layout {
 	lay := &layout{}
 	if len(axes) > 0 {
-		lay.axes = make([]p2l.Axis, len(axes))
+		lay.axes = make([]p2lrt.Axis, len(axes))
 		for a, ax := range axes {
-			lay.axes[a] = p2l.Axis{Parameter: ax.Parameter, Keys: ax.Keys}
+			lay.axes[a] = p2lrt.Axis{Parameter: ax.Parameter, Keys: ax.Keys}
 		}
 	}
 	if n == 0 {
@@ -481,14 +465,14 @@ func (l *lowering) layoutOf(kb int, axes []moc3.Axis, n int) *layout {
 
 // gridOf builds the keyform grid of layout lay whose cell k holds
 // value(k).
-func gridOf[T any](lay *layout, value func(int) T) *p2l.Grid[T] {
-	g := &p2l.Grid[T]{Axes: lay.axes}
+func gridOf[T any](lay *layout, value func(int) T) *p2lrt.Grid[T] {
+	g := &p2lrt.Grid[T]{Axes: lay.axes}
 	if len(lay.coords) == 0 {
 		return g
 	}
-	g.Cells = make([]p2l.Cell[T], len(lay.coords))
+	g.Cells = make([]p2lrt.Cell[T], len(lay.coords))
 	for k, c := range lay.coords {
-		g.Cells[k] = p2l.Cell[T]{Coord: c, Value: value(k)}
+		g.Cells[k] = p2lrt.Cell[T]{Coord: c, Value: value(k)}
 	}
 	return g
 }
@@ -496,42 +480,42 @@ func gridOf[T any](lay *layout, value func(int) T) *p2l.Grid[T] {
 // objectChannels returns the channels of an object whose properties vary
 // over its keyforms: opacity, draw order (nil: none) and colours (channels
 // only where some keyform differs from the first).
-func objectChannels(lay *layout, opacity, drawOrder func(int) float32, colors func(int) (moc3.RGB, moc3.RGB)) []p2l.Channel {
+func objectChannels(lay *layout, opacity, drawOrder func(int) float32, colors func(int) (moc3.RGB, moc3.RGB)) []p2lrt.Channel {
 	n := len(lay.coords)
 	if len(lay.axes) == 0 || n < 2 {
 		return nil
 	}
-	var out []p2l.Channel
-	scalar := func(id p2l.ChannelID, f func(int) float32) {
+	var out []p2lrt.Channel
+	scalar := func(id p2lrt.ChannelID, f func(int) float32) {
 		for k := 1; k < n; k++ {
 			if f(k) != f(0) {
-				out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelScalar,
-					Grid: gridOf(lay, func(k int) p2l.ChannelValue { return p2l.ChannelValue{f(k)} })})
+				out = append(out, p2lrt.Channel{ID: id, Kind: p2lrt.ChannelScalar,
+					Grid: gridOf(lay, func(k int) p2lrt.ChannelValue { return p2lrt.ChannelValue{f(k)} })})
 				return
 			}
 		}
 	}
 	if drawOrder != nil {
-		scalar(p2l.ChannelDrawOrder, drawOrder)
+		scalar(p2lrt.ChannelDrawOrder, drawOrder)
 	}
-	scalar(p2l.ChannelOpacity, opacity)
+	scalar(p2lrt.ChannelOpacity, opacity)
 	if colors != nil {
-		color := func(id p2l.ChannelID, f func(int) moc3.RGB) {
+		color := func(id p2lrt.ChannelID, f func(int) moc3.RGB) {
 			for k := 1; k < n; k++ {
 				if f(k) != f(0) {
-					out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelColor,
-						Grid: gridOf(lay, func(k int) p2l.ChannelValue { c := f(k); return p2l.ChannelValue{c.R, c.G, c.B} })})
+					out = append(out, p2lrt.Channel{ID: id, Kind: p2lrt.ChannelColor,
+						Grid: gridOf(lay, func(k int) p2lrt.ChannelValue { c := f(k); return p2lrt.ChannelValue{c.R, c.G, c.B} })})
 					return
 				}
 			}
 		}
-		color(p2l.ChannelMultiply, func(k int) moc3.RGB { m, _ := colors(k); return m })
-		color(p2l.ChannelScreen, func(k int) moc3.RGB { _, s := colors(k); return s })
+		color(p2lrt.ChannelMultiply, func(k int) moc3.RGB { m, _ := colors(k); return m })
+		color(p2lrt.ChannelScreen, func(k int) moc3.RGB { _, s := colors(k); return s })
 	}
 	return out
 }
 
-func rgb(c moc3.RGB) p2l.Color { return p2l.Color{c.R, c.G, c.B} }
+func rgb(c moc3.RGB) p2lrt.Color { return p2lrt.Color{c.R, c.G, c.B} }
 
 // defaultBlend is the multilinear blend of an object's keyforms (n values
 // each, written by value) at every parameter's default: the value p2l
@@ -589,8 +573,8 @@ func (l *lowering) defaultBlend(axes []moc3.Axis, nkf, n int, value func(k int, 
 // weight × (target − value at the default pose), so a target is the
 // default value plus that difference (target builds it from a keyform and
 // the base keyform). Constraints become limits.
-func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, base K) S) p2l.Binding[S] {
-	out := p2l.Binding[S]{Parameter: b.Parameter, Keys: b.Keys, Neutral: b.BaseKey}
+func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, base K) S) p2lrt.Binding[S] {
+	out := p2lrt.Binding[S]{Parameter: b.Parameter, Keys: b.Keys, Neutral: b.BaseKey}
 	base := b.Keyforms[b.BaseKey]
 	for k := range b.Keys {
 		out.Present = append(out.Present, k != b.BaseKey)
@@ -601,9 +585,9 @@ func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, bas
 		out.Shapes = append(out.Shapes, s)
 	}
 	for _, c := range b.Constraints {
-		lim := p2l.Limit{Parameter: c.Parameter}
+		lim := p2lrt.Limit{Parameter: c.Parameter}
 		for i, k := range c.Keys {
-			lim.Points = append(lim.Points, p2l.LimitPoint{Value: k, Weight: c.Weights[i]})
+			lim.Points = append(lim.Points, p2lrt.LimitPoint{Value: k, Weight: c.Weights[i]})
 		}
 		out.Limits = append(out.Limits, lim)
 	}
@@ -616,34 +600,34 @@ func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, bas
 func (l *lowering) parts() error {
 	moc := l.moc
 	if len(moc.Parts) > 0 {
-		l.m.Parts = make([]p2l.Part, 0, len(moc.Parts))
+		l.m.Parts = make([]p2lrt.Part, 0, len(moc.Parts))
 	}
 	for i, p := range moc.Parts {
 		if len(p.Keyforms) == 0 {
 			return mocError("part", i, p.ID, "no keyform")
 		}
 		kf := p.Keyforms
-		out := p2l.Part{ID: p.ID, Name: p.ID, GroupMode: p2l.GroupPassThrough, DrawOrder: int32(math.Round(float64(kf[0].DrawOrder))),
-			Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}}
+		out := p2lrt.Part{ID: p.ID, Name: p.ID, GroupMode: p2lrt.GroupPassThrough, DrawOrder: int32(math.Round(float64(kf[0].DrawOrder))),
+			Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}}
 		if p.Visible {
-			out.Flags |= p2l.PartVisible
+			out.Flags |= p2lrt.PartVisible
 		}
 		lay := l.layoutOf(p.Binding, p.Axes, len(kf))
 		out.Channels = objectChannels(lay,
 			func(k int) float32 { return kf[k].Opacity },
 			func(k int) float32 { return kf[k].DrawOrder },
 			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
-		if len(p.Axes) > 0 && !slices.ContainsFunc(out.Channels, func(c p2l.Channel) bool { return c.ID == p2l.ChannelDrawOrder }) {
+		if len(p.Axes) > 0 && !slices.ContainsFunc(out.Channels, func(c p2lrt.Channel) bool { return c.ID == p2lrt.ChannelDrawOrder }) {
 			// The draw order channel carries the part's keyform axes, which
 			// Cubism evaluation's range test reads.
-			out.Channels = append(out.Channels, p2l.Channel{ID: p2l.ChannelDrawOrder, Kind: p2l.ChannelScalar,
-				Grid: gridOf(lay, func(k int) p2l.ChannelValue { return p2l.ChannelValue{kf[k].DrawOrder} })})
+			out.Channels = append(out.Channels, p2lrt.Channel{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar,
+				Grid: gridOf(lay, func(k int) p2lrt.ChannelValue { return p2lrt.ChannelValue{kf[k].DrawOrder} })})
 		}
 		if p.Offscreen >= 0 && p.Offscreen < len(moc.Offscreens) {
 			o := moc.Offscreens[p.Offscreen]
-			out.GroupMode = p2l.GroupIsolated
-			out.Composite = p2l.Composite{
-				Blend: p2l.BlendMode(o.BlendMode.Color()), AlphaBlend: p2l.AlphaMode(o.BlendMode.Alpha()),
+			out.GroupMode = p2lrt.GroupIsolated
+			out.Composite = p2lrt.Composite{
+				Blend: p2lrt.BlendMode(o.BlendMode.Color()), AlphaBlend: p2lrt.AlphaMode(o.BlendMode.Alpha()),
 				MaskMeshes: slices.Clone(o.Masks), InvertMask: o.Flags&moc3.FlagInvertedMask != 0,
 				Opacity: kf[0].Opacity, Multiply: rgb(kf[0].Multiply), Screen: rgb(kf[0].Screen),
 			}
@@ -655,8 +639,8 @@ func (l *lowering) parts() error {
 				colorValues(d[2:8], c.Multiply, c.Screen)
 			})
 			for _, b := range p.BlendShapes {
-				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.PartKeyform) p2l.PartShape {
-					return p2l.PartShape{
+				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.PartKeyform) p2lrt.PartShape {
+					return p2lrt.PartShape{
 						DrawOrder: float32(def[0] + float64(k.DrawOrder) - float64(base.DrawOrder)),
 						Opacity:   float32(def[1] + float64(k.Opacity) - float64(base.Opacity)),
 						Multiply:  shapeColor(def[2:5], k.Multiply, base.Multiply),
@@ -669,12 +653,12 @@ func (l *lowering) parts() error {
 	}
 	for i, p := range moc.Parts {
 		if p.Parent >= 0 {
-			l.m.Parts[p.Parent].Children = append(l.m.Parts[p.Parent].Children, p2l.PartChild{Kind: p2l.ChildPart, Index: i})
+			l.m.Parts[p.Parent].Children = append(l.m.Parts[p.Parent].Children, p2lrt.PartChild{Kind: p2lrt.ChildPart, Index: i})
 		}
 	}
 	for i, a := range moc.ArtMeshes {
 		if a.ParentPart >= 0 {
-			l.m.Parts[a.ParentPart].Children = append(l.m.Parts[a.ParentPart].Children, p2l.PartChild{Kind: p2l.ChildMesh, Index: i})
+			l.m.Parts[a.ParentPart].Children = append(l.m.Parts[a.ParentPart].Children, p2lrt.PartChild{Kind: p2lrt.ChildMesh, Index: i})
 		}
 	}
 	return nil
@@ -689,8 +673,8 @@ func colorValues(dst []float64, mul, scr moc3.RGB) {
 
 // shapeColor is a blend shape's colour target: the default-pose colour def
 // plus the keyform's difference from the base keyform's.
-func shapeColor(def []float64, k, base moc3.RGB) p2l.Color {
-	return p2l.Color{
+func shapeColor(def []float64, k, base moc3.RGB) p2lrt.Color {
+	return p2lrt.Color{
 		float32(def[0] + float64(k.R) - float64(base.R)),
 		float32(def[1] + float64(k.G) - float64(base.G)),
 		float32(def[2] + float64(k.B) - float64(base.B)),
@@ -704,7 +688,7 @@ func shapeColor(def []float64, k, base moc3.RGB) p2l.Color {
 func (l *lowering) meshes() error {
 	pages := 0
 	if len(l.moc.ArtMeshes) > 0 {
-		l.m.Meshes = make([]p2l.Mesh, 0, len(l.moc.ArtMeshes))
+		l.m.Meshes = make([]p2lrt.Mesh, 0, len(l.moc.ArtMeshes))
 	}
 	for i, a := range l.moc.ArtMeshes {
 		if len(a.Keyforms) == 0 {
@@ -713,7 +697,7 @@ func (l *lowering) meshes() error {
 		s := l.spaceOf(a.ParentDeformer)
 		n := a.VertexCount
 		kf := a.Keyforms
-		out := p2l.Mesh{ID: a.ID, Name: a.ID, Parent: -1, Blend: p2l.BlendMode(a.BlendMode.Color()), AlphaBlend: p2l.AlphaMode(a.BlendMode.Alpha()),
+		out := p2lrt.Mesh{ID: a.ID, Name: a.ID, Parent: -1, Blend: p2lrt.BlendMode(a.BlendMode.Color()), AlphaBlend: p2lrt.AlphaMode(a.BlendMode.Alpha()),
 			Masks: slices.Clone(a.Masks), TexturePage: a.Texture,
 			DrawOrder: kf[0].DrawOrder, Opacity: kf[0].Opacity, Multiply: rgb(kf[0].Multiply), Screen: rgb(kf[0].Screen)}
 		if a.ParentDeformer >= 0 {
@@ -723,16 +707,16 @@ func (l *lowering) meshes() error {
 			pages = max(pages, a.Texture+1)
 		}
 		if a.Flags&moc3.FlagInvertedMask != 0 {
-			out.Flags |= p2l.MeshInvertMask
+			out.Flags |= p2lrt.MeshInvertMask
 		}
 		if a.Flags&moc3.FlagDoubleSided == 0 {
-			out.Flags |= p2l.MeshCulling
+			out.Flags |= p2lrt.MeshCulling
 		}
 		if a.Enabled && l.partEnabled(a.ParentPart) {
-			out.Flags |= p2l.MeshVisible
+			out.Flags |= p2lrt.MeshVisible
 		}
 		if n > 0 {
-			out.Flags |= p2l.MeshGeometry
+			out.Flags |= p2lrt.MeshGeometry
 			out.Positions = l.floats.take(2 * n)
 			out.UVs = a.UVs[: 2*n : 2*n]
 			if len(a.Indices) > 0 {
@@ -756,13 +740,13 @@ func (l *lowering) meshes() error {
 				colorValues(d[2*n+2:2*n+8], c.Multiply, c.Screen)
 			})
 			for _, b := range a.BlendShapes {
-				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2l.MeshShape {
+				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2lrt.MeshShape {
 					d := l.floats.take(2 * n)
 					for j := range n {
 						dx, dy := l.vector(s, float64(k.Positions[2*j])-float64(base.Positions[2*j]), float64(k.Positions[2*j+1])-float64(base.Positions[2*j+1]))
 						d[2*j], d[2*j+1] = float32(def[2*j]+dx), float32(def[2*j+1]+dy)
 					}
-					return p2l.MeshShape{Deltas: d,
+					return p2lrt.MeshShape{Deltas: d,
 						DrawOrder: float32(def[2*n] + float64(k.DrawOrder) - float64(base.DrawOrder)),
 						Opacity:   float32(def[2*n+1] + float64(k.Opacity) - float64(base.Opacity)),
 						Multiply:  shapeColor(def[2*n+2:2*n+5], k.Multiply, base.Multiply),
@@ -774,7 +758,7 @@ func (l *lowering) meshes() error {
 		l.m.Meshes = append(l.m.Meshes, out)
 	}
 	for k := range pages {
-		l.m.Textures = append(l.m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: fmt.Sprintf("texture_%02d.png", k)})
+		l.m.Textures = append(l.m.Textures, p2lrt.TexturePage{Kind: p2lrt.TextureExternal, URI: fmt.Sprintf("texture_%02d.png", k)})
 	}
 	return nil
 }
@@ -783,22 +767,22 @@ func (l *lowering) meshes() error {
 // and blend shapes as a GlueIntensity channel (glueIntensity).
 func (l *lowering) glues() error {
 	if len(l.moc.Glues) > 0 {
-		l.m.Glues = make([]p2l.Glue, 0, len(l.moc.Glues))
+		l.m.Glues = make([]p2lrt.Glue, 0, len(l.moc.Glues))
 	}
 	for i, g := range l.moc.Glues {
-		out := p2l.Glue{ID: g.ID, MeshA: g.MeshA, MeshB: g.MeshB}
+		out := p2lrt.Glue{ID: g.ID, MeshA: g.MeshA, MeshB: g.MeshB}
 		if len(g.Intensities) > 0 {
 			out.Intensity = g.Intensities[0]
 		}
 		for _, p := range g.Pairs {
-			out.Pairs = append(out.Pairs, p2l.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB})
+			out.Pairs = append(out.Pairs, p2lrt.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB})
 		}
 		ch, err := glueIntensity(&g)
 		if err != nil {
 			return mocError("glue", i, g.ID, "%s", err)
 		}
 		if ch != nil {
-			out.Channels = []p2l.Channel{*ch}
+			out.Channels = []p2lrt.Channel{*ch}
 		}
 		l.m.Glues = append(l.m.Glues, out)
 	}
@@ -820,7 +804,7 @@ const maxGlueCells = 1 << 16
 // blend shape with at most one constraint (piecewise linear, as the grid
 // between keys); with several, the least of them is exact at the keys and
 // blended linearly between them.
-func glueIntensity(g *moc3.Glue) (*p2l.Channel, error) {
+func glueIntensity(g *moc3.Glue) (*p2lrt.Channel, error) {
 	if len(g.Intensities) == 0 || (len(g.BlendShapes) == 0 && (len(g.Axes) == 0 || len(g.Intensities) < 2)) {
 		return nil, nil
 	}
@@ -858,7 +842,7 @@ func glueIntensity(g *moc3.Glue) (*p2l.Channel, error) {
 	for _, a := range g.Axes {
 		own *= len(a.Keys)
 	}
-	grid := gridOf(newLayout(axes, n), func(k int) p2l.ChannelValue {
+	grid := gridOf(newLayout(axes, n), func(k int) p2lrt.ChannelValue {
 		coord := make([]int, len(axes))
 		rest := k
 		for a := range axes {
@@ -879,9 +863,9 @@ func glueIntensity(g *moc3.Glue) (*p2l.Channel, error) {
 			}
 			v += t.deltas[coord[t.axis]] * w
 		}
-		return p2l.ChannelValue{float32(v)}
+		return p2lrt.ChannelValue{float32(v)}
 	})
-	return &p2l.Channel{ID: p2l.ChannelGlueIntensity, Kind: p2l.ChannelScalar, Grid: grid}, nil
+	return &p2lrt.Channel{ID: p2lrt.ChannelGlueIntensity, Kind: p2lrt.ChannelScalar, Grid: grid}, nil
 }
 
 // drawTree lowers the draw order groups: group 0 is the root; a part
@@ -892,26 +876,26 @@ func glueIntensity(g *moc3.Glue) (*p2l.Channel, error) {
 func (l *lowering) drawTree() error {
 	gs := l.moc.DrawOrderGroups
 	if len(gs) == 0 {
-		l.m.Draw = p2l.DrawGroup{Part: -1}
+		l.m.Draw = p2lrt.DrawGroup{Part: -1}
 		return nil
 	}
 	seen := make([]bool, len(gs))
 	var ranges []string // MetaDrawOrderRanges, in the order groups are built
-	var build func(gi, part int) (*p2l.DrawGroup, error)
-	build = func(gi, part int) (*p2l.DrawGroup, error) {
+	var build func(gi, part int) (*p2lrt.DrawGroup, error)
+	build = func(gi, part int) (*p2lrt.DrawGroup, error) {
 		if gi < 0 || gi >= len(gs) || seen[gi] {
 			return nil, &Error{File: mocFile, Field: fmt.Sprintf("draw order group %d", gi), Msg: "out of range or owned twice"}
 		}
 		seen[gi] = true
 		ranges = append(ranges, fmt.Sprintf("%d:%d", gs[gi].MinDrawOrder, gs[gi].MaxDrawOrder))
-		g := &p2l.DrawGroup{Part: part}
+		g := &p2lrt.DrawGroup{Part: part}
 		if part >= 0 {
 			g.DrawOrder = l.m.Parts[part].DrawOrder
-			if l.m.Parts[part].GroupMode == p2l.GroupIsolated {
+			if l.m.Parts[part].GroupMode == p2lrt.GroupIsolated {
 				c := l.m.Parts[part].Composite
 				g.Composite = &c
 				for _, ch := range l.m.Parts[part].Channels {
-					if ch.ID != p2l.ChannelDrawOrder {
+					if ch.ID != p2lrt.ChannelDrawOrder {
 						g.Channels = append(g.Channels, ch)
 					}
 				}
@@ -920,7 +904,7 @@ func (l *lowering) drawTree() error {
 		for _, o := range gs[gi].Objects {
 			switch o.Kind {
 			case moc3.DrawArtMesh:
-				g.Children = append(g.Children, p2l.DrawNode{Mesh: o.Index})
+				g.Children = append(g.Children, p2lrt.DrawNode{Mesh: o.Index})
 			case moc3.DrawPart:
 				if o.Group < 0 {
 					continue // a part that draws nothing
@@ -929,7 +913,7 @@ func (l *lowering) drawTree() error {
 				if err != nil {
 					return nil, err
 				}
-				g.Children = append(g.Children, p2l.DrawNode{Group: child})
+				g.Children = append(g.Children, p2lrt.DrawNode{Group: child})
 			}
 		}
 		return g, nil

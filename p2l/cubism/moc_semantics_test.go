@@ -7,6 +7,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/moc3write"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // End-to-end tests of the Cubism evaluation: small synthetic .moc3 files
@@ -63,7 +64,7 @@ func lowerSem(t *testing.T, m *moc3write.Model, v uint8) *p2l.Model {
 	if err != nil {
 		t.Fatal("write:", err)
 	}
-	out, err := ReadMoc(data)
+	out, err := readMocModel(data)
 	if err != nil {
 		t.Fatal("ReadMoc:", err)
 	}
@@ -114,7 +115,7 @@ func wantValue(t *testing.T, what string, got float32, want float64) {
 	}
 }
 
-func wantColor(t *testing.T, what string, got p2l.Color, want [3]float64) {
+func wantColor(t *testing.T, what string, got p2lrt.Color, want [3]float64) {
 	t.Helper()
 	for k := range 3 {
 		if math.Abs(float64(got[k])-want[k]) > valueTol {
@@ -417,7 +418,7 @@ func TestMocParts(t *testing.T) {
 	wantValue(t, "B opacity", r.Mesh(1).Opacity(), 0.8*0.5*0.5) // own × PartHidden × PartRoot
 
 	// A pose whose group lists the hidden part first shows it.
-	posed, _, err := Import(model, "", File{Name: "x.pose3.json", Data: []byte(`{"Type": "Live2D Pose", "Groups": [[{"Id": "PartHidden", "Link": []}]]}`)})
+	posed, _, err := importModel(model.File(), "", File{Name: "x.pose3.json", Data: []byte(`{"Type": "Live2D Pose", "Groups": [[{"Id": "PartHidden", "Link": []}]]}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,28 +640,28 @@ func TestMocDrawableFlags(t *testing.T) {
 	for _, v := range []uint8{moc3write.V40, moc3write.V53} {
 		m := lowerSem(t, moc3write.Example(v), v)
 		face, eye, glow := &m.Meshes[0], &m.Meshes[1], &m.Meshes[2]
-		if face.Flags&p2l.MeshCulling == 0 || eye.Flags&p2l.MeshCulling != 0 {
+		if face.Flags&p2lrt.MeshCulling == 0 || eye.Flags&p2lrt.MeshCulling != 0 {
 			t.Errorf("v%d: culling flags %v %v", v, face.Flags, eye.Flags)
 		}
-		if eye.Flags&p2l.MeshInvertMask == 0 || !slices.Equal(eye.Masks, []int{0}) || !slices.Equal(glow.Masks, []int{0, 1}) {
+		if eye.Flags&p2lrt.MeshInvertMask == 0 || !slices.Equal(eye.Masks, []int{0}) || !slices.Equal(glow.Masks, []int{0, 1}) {
 			t.Errorf("v%d: masks %v %v, eye flags %v", v, eye.Masks, glow.Masks, eye.Flags)
 		}
-		wantBlend := func(mesh *p2l.Mesh, b p2l.BlendMode, a p2l.AlphaMode) {
+		wantBlend := func(mesh *p2lrt.Mesh, b p2lrt.BlendMode, a p2lrt.AlphaMode) {
 			if mesh.Blend != b || mesh.AlphaBlend != a {
 				t.Errorf("v%d: %s blend %v/%v, want %v/%v", v, mesh.ID, mesh.Blend, mesh.AlphaBlend, b, a)
 			}
 		}
 		if v < moc3write.V53 {
-			wantBlend(glow, p2l.BlendAddCompatible, p2l.AlphaOver)
-			wantBlend(face, p2l.BlendNormal, p2l.AlphaOver)
+			wantBlend(glow, p2lrt.BlendAddCompatible, p2lrt.AlphaOver)
+			wantBlend(face, p2lrt.BlendNormal, p2lrt.AlphaOver)
 			continue
 		}
-		wantBlend(face, p2l.BlendMultiply, p2l.AlphaAtop)
-		wantBlend(glow, p2l.BlendColor, p2l.AlphaDisjointOver)
+		wantBlend(face, p2lrt.BlendMultiply, p2lrt.AlphaAtop)
+		wantBlend(glow, p2lrt.BlendColor, p2lrt.AlphaDisjointOver)
 		part := m.PartIndex("PartFace")
 		r := rigAt(t, m, map[string]float32{"ParamEyeLOpen": 0.5})
 		c := r.Part(part).Composite()
-		if c.Blend != p2l.BlendAddGlow || c.AlphaBlend != p2l.AlphaOut || !c.InvertMask || !slices.Equal(c.MaskMeshes, []int{2}) {
+		if c.Blend != p2lrt.BlendAddGlow || c.AlphaBlend != p2lrt.AlphaOut || !c.InvertMask || !slices.Equal(c.MaskMeshes, []int{2}) {
 			t.Errorf("offscreen composite %+v", c)
 		}
 		wantValue(t, "offscreen opacity", c.Opacity, 0.5*0.85+0.5*0.5)

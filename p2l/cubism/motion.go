@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // curveKind orders the curve targets as the framework evaluates them
@@ -22,7 +22,7 @@ const (
 )
 
 // motion converts a motion3 file (CubismMotion.parse, CubismMotionJson).
-func (r *reader) motion(ids *ids, id string, root value) p2l.Clip {
+func (r *reader) motion(ids *ids, id string, root value) p2lrt.Clip {
 	meta := root.get("Meta")
 	if meta.missing() {
 		r.warn("Meta", "missing: every Meta value read as the framework's default")
@@ -33,7 +33,7 @@ func (r *reader) motion(ids *ids, id string, root value) p2l.Clip {
 	// sample plays idle motions once and starts another at random when
 	// one ends (SetIdleGroup does the same).
 	_ = r.boolean(meta.get("Loop"))
-	clip := p2l.Clip{ID: id, Name: id}
+	clip := p2lrt.Clip{ID: id, Name: id}
 	restricted := r.boolean(meta.get("AreBeziersRestricted"))
 	clip.FadeIn = r.fade(meta.get("FadeInTime"), 1)
 	clip.FadeOut = r.fade(meta.get("FadeOutTime"), 1)
@@ -70,7 +70,7 @@ func (r *reader) motion(ids *ids, id string, root value) p2l.Clip {
 		cid := r.string(cv.get("Id"))
 		crange := float32(1) // part opacity, model opacity, blink and lip effects run over 0..1
 		var param, part int
-		var target p2l.CurveTarget
+		var target p2lrt.CurveTarget
 		switch kind {
 		case kindParameter:
 			if param, ok = ids.parameter(cid); !ok {
@@ -83,15 +83,15 @@ func (r *reader) motion(ids *ids, id string, root value) p2l.Clip {
 				r.warn(f+".Id", "the model has no part %q: curve skipped", cid)
 				continue
 			}
-			target = p2l.TargetPartOpacity
+			target = p2lrt.TargetPartOpacity
 		default:
 			switch cid {
 			case "Opacity":
-				target = p2l.TargetModelOpacity
+				target = p2lrt.TargetModelOpacity
 			case "EyeBlink":
-				target = p2l.TargetBlink
+				target = p2lrt.TargetBlink
 			case "LipSync":
-				target = p2l.TargetLipSync
+				target = p2lrt.TargetLipSync
 			default:
 				r.warn(f+".Id", "Model curve %q is none of Opacity, EyeBlink, LipSync: the framework ignores it, so do we", cid)
 				continue
@@ -110,20 +110,20 @@ func (r *reader) motion(ids *ids, id string, root value) p2l.Clip {
 		switch kind {
 		case kindParameter:
 			if fin >= 0 || fout >= 0 {
-				clip.CurveFades = append(clip.CurveFades, p2l.CurveFade{Curve: len(clip.Curves), FadeIn: fin, FadeOut: fout})
+				clip.CurveFades = append(clip.CurveFades, p2lrt.CurveFade{Curve: len(clip.Curves), FadeIn: fin, FadeOut: fout})
 			}
-			clip.Curves = append(clip.Curves, p2l.ParameterCurve{Parameter: param, Curve: curve})
+			clip.Curves = append(clip.Curves, p2lrt.ParameterCurve{Parameter: param, Curve: curve})
 		case kindPartOpacity:
-			clip.TargetCurves = append(clip.TargetCurves, p2l.TargetCurve{Target: target, Part: part, FadeIn: fin, FadeOut: fout, Curve: curve})
+			clip.TargetCurves = append(clip.TargetCurves, p2lrt.TargetCurve{Target: target, Part: part, FadeIn: fin, FadeOut: fout, Curve: curve})
 		default:
-			clip.TargetCurves = append(clip.TargetCurves, p2l.TargetCurve{Target: target, Part: -1, FadeIn: fin, FadeOut: fout, Curve: curve})
+			clip.TargetCurves = append(clip.TargetCurves, p2lrt.TargetCurve{Target: target, Part: -1, FadeIn: fin, FadeOut: fout, Curve: curve})
 		}
 	}
 
 	events := r.counted(r.list(root.get("UserData")), r.count(meta.get("UserDataCount")), "Meta.UserDataCount", "user data")
 	for _, u := range events {
 		t := r.float32(u.get("Time"), 0, false)
-		clip.Events = append(clip.Events, p2l.Event{Time: t, Value: r.string(u.get("Value"))})
+		clip.Events = append(clip.Events, p2lrt.Event{Time: t, Value: r.string(u.get("Value"))})
 	}
 	// CEXT keeps events in time order; the framework fires by time, so only
 	// the order of events fired in one update can differ.
@@ -150,9 +150,9 @@ func kindLabel(k curveKind) string {
 }
 
 // lastKey is the time of the clip's last key or event (0 without any).
-func lastKey(c *p2l.Clip) float32 {
+func lastKey(c *p2lrt.Clip) float32 {
 	t := float32(0)
-	last := func(cv *p2l.Curve) {
+	last := func(cv *p2lrt.Curve) {
 		t = max(t, cv.Start.T)
 		if n := len(cv.Segments); n > 0 {
 			t = max(t, cv.Segments[n-1].End.T)
@@ -200,8 +200,8 @@ func (r *reader) curveFade(v value) float32 {
 // evaluate (an unknown segment type, a value that is no finite float32,
 // segment times that go back) is skipped with a warning. rng is the range
 // of the curve's target, the unit of the Bezier fitting tolerance.
-func (r *reader) segments(field string, v value, restricted bool, rng float64) (p2l.Curve, bool) {
-	var cv p2l.Curve
+func (r *reader) segments(field string, v value, restricted bool, rng float64) (p2lrt.Curve, bool) {
+	var cv p2lrt.Curve
 	if v.missing() {
 		r.warn(field, "missing: curve skipped")
 		return cv, false
@@ -232,32 +232,32 @@ func (r *reader) segments(field string, v value, restricted bool, rng float64) (
 		}
 		return 0
 	}
-	pt := func(i int) p2l.Point { return p2l.Point{T: float32(num(i)), V: float32(num(i + 1))} }
+	pt := func(i int) p2lrt.Point { return p2lrt.Point{T: float32(num(i)), V: float32(num(i + 1))} }
 	cv.Start = pt(0)
 	prev := cv.Start
 	padded := len(s) < 2
 	for i := 2; i == 2 || i < len(s); {
 		n := 3 // numbers of this segment, type id included
-		kind := p2l.SegmentKind(0)
+		kind := p2lrt.SegmentKind(0)
 		switch num(i) {
 		case 0, 2, 3:
-			kind = p2l.SegmentKind(num(i))
+			kind = p2lrt.SegmentKind(num(i))
 		case 1:
-			kind, n = p2l.SegmentBezier, 7
+			kind, n = p2lrt.SegmentBezier, 7
 		default:
 			r.warn(elem(i), "unknown segment type %v (0 linear, 1 Bezier, 2 stepped, 3 inverse stepped): curve skipped", num(i))
 			return cv, false
 		}
 		padded = padded || i+n > len(s)
-		seg := p2l.Segment{Kind: kind, End: pt(i + n - 2)}
-		if kind == p2l.SegmentBezier {
+		seg := p2lrt.Segment{Kind: kind, End: pt(i + n - 2)}
+		if kind == p2lrt.SegmentBezier {
 			seg.C1, seg.C2 = pt(i+1), pt(i+3)
 		}
 		if seg.End.T < prev.T {
 			r.warn(elem(i), "segment ends at %v s, before its start %v s: curve skipped", seg.End.T, prev.T)
 			return cv, false
 		}
-		if kind == p2l.SegmentBezier && !restricted && !timeLinear(prev, seg) {
+		if kind == p2lrt.SegmentBezier && !restricted && !timeLinear(prev, seg) {
 			cv.Segments = appendFitted(cv.Segments, prev, seg, rng)
 		} else {
 			cv.Segments = append(cv.Segments, seg)

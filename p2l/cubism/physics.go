@@ -4,13 +4,14 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // physics converts a physics3 file (CubismPhysics.parse, CubismPhysicsJson).
 // Meta.EffectiveForces is not imported: the framework parses it but never
 // uses it (wind comes from the host, Rig.SetPhysicsWind).
-func (r *reader) physics(ids *ids, root value) (p2l.Physics, error) {
-	var ph p2l.Physics
+func (r *reader) physics(ids *ids, root value) (p2lrt.Physics, error) {
+	var ph p2lrt.Physics
 	meta := root.get("Meta")
 	if f := meta.get("Fps"); !f.missing() {
 		fps := r.number(f, 0, true)
@@ -31,7 +32,7 @@ func (r *reader) physics(ids *ids, root value) (p2l.Physics, error) {
 	nIn, nOut, nVert := 0, 0, 0
 	for _, st := range settings {
 		f := st.path
-		g := p2l.PhysicsGroup{ID: r.string(st.get("Id"))}
+		g := p2lrt.PhysicsGroup{ID: r.string(st.get("Id"))}
 		g.Name = names[g.ID]
 		verts := r.list(st.get("Vertices"))
 		nVert += len(verts)
@@ -42,7 +43,7 @@ func (r *reader) physics(ids *ids, root value) (p2l.Physics, error) {
 		// Vertex 0 is the root, which the inputs move; its own values are
 		// not used. Vertex k hangs Radius_k below vertex k−1.
 		for _, v := range verts[1:] {
-			g.Segments = append(g.Segments, p2l.PhysicsSegment{
+			g.Segments = append(g.Segments, p2lrt.PhysicsSegment{
 				Length:       r.float32(v.get("Radius"), 0, false),
 				Mobility:     r.float32(v.get("Mobility"), 0, false),
 				Delay:        r.float32(v.get("Delay"), 0, false),
@@ -63,7 +64,7 @@ func (r *reader) physics(ids *ids, root value) (p2l.Physics, error) {
 			if !ok {
 				continue
 			}
-			g.Inputs = append(g.Inputs, p2l.PhysicsInput{Parameter: p, Source: src,
+			g.Inputs = append(g.Inputs, p2lrt.PhysicsInput{Parameter: p, Source: src,
 				Weight: r.float32(in.get("Weight"), 0, false), Reflect: r.boolean(in.get("Reflect"))})
 		}
 		outs := r.list(st.get("Output"))
@@ -79,7 +80,7 @@ func (r *reader) physics(ids *ids, root value) (p2l.Physics, error) {
 			if !ok {
 				continue
 			}
-			out := p2l.PhysicsOutput{Parameter: p, Source: src,
+			out := p2lrt.PhysicsOutput{Parameter: p, Source: src,
 				Scale: r.float32(o.get("Scale"), 0, false), Weight: r.float32(o.get("Weight"), 0, false),
 				Reflect: r.boolean(o.get("Reflect"))}
 			vi := o.get("VertexIndex")
@@ -123,14 +124,14 @@ func (r *reader) physics(ids *ids, root value) (p2l.Physics, error) {
 }
 
 // source reads an input or output Type; an unknown one skips the entry.
-func (r *reader) source(v value) (p2l.PhysicsSource, bool) {
+func (r *reader) source(v value) (p2lrt.PhysicsSource, bool) {
 	switch t := r.string(v); t {
 	case "X":
-		return p2l.PhysicsX, true
+		return p2lrt.PhysicsX, true
 	case "Y":
-		return p2l.PhysicsY, true
+		return p2lrt.PhysicsY, true
 	case "Angle":
-		return p2l.PhysicsAngle, true
+		return p2lrt.PhysicsAngle, true
 	default:
 		r.warn(v.path, "unknown type %q (X, Y or Angle): the framework cannot evaluate it, entry skipped", t)
 		return 0, false

@@ -1,13 +1,13 @@
 package cubism
 
-import "github.com/psd2live/p2l-ebiten/p2l"
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 
 // pose converts a pose3 file (CubismPose.create); nil when no group has a
 // part of the model.
-func (r *reader) pose(ids *ids, root value) *p2l.Pose {
-	p := &p2l.Pose{FadeIn: r.fade(root.get("FadeInTime"), 0.5)}
+func (r *reader) pose(ids *ids, root value) *p2lrt.Pose {
+	p := &p2lrt.Pose{FadeIn: r.fade(root.get("FadeInTime"), 0.5)}
 	for _, grp := range r.list(root.get("Groups")) {
-		var pg p2l.PoseGroup
+		var pg p2lrt.PoseGroup
 		for _, en := range r.list(grp) {
 			pid := r.string(en.get("Id"))
 			pi, ok := ids.partIndex(pid)
@@ -17,7 +17,7 @@ func (r *reader) pose(ids *ids, root value) *p2l.Pose {
 				r.warn(en.path+".Id", "the model has no part %q: entry skipped", pid)
 				continue
 			}
-			pe := p2l.PoseEntry{Part: pi}
+			pe := p2lrt.PoseEntry{Part: pi}
 			for _, l := range r.list(en.get("Link")) {
 				lid := r.string(l)
 				li, ok := ids.partIndex(lid)

@@ -37,7 +37,7 @@ func TestSampleRecording(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := ReadMoc(data)
+			m, err := readMocModel(data)
 			if err != nil {
 				t.Fatal(err)
 			}

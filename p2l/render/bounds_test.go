@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestDegeneratePagesDrawNothing: caller-supplied pages that cannot be
@@ -38,10 +39,10 @@ func TestDegeneratePagesDrawNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeFrame{}
 			v, uv, idx := quad(0, 0, 4, 4)
-			f.addMesh(p2l.Mesh{TexturePage: 0}, v, uv, idx)                          // drawn with the page
-			f.addMesh(p2l.Mesh{TexturePage: -1, Masks: []int{0}}, v, uv, idx)        // masked by it
-			f.addMesh(p2l.Mesh{TexturePage: 0, Blend: p2l.BlendOverlay}, v, uv, idx) // advanced path
-			f.m.HitAreas = []p2l.HitArea{{ID: "a", Meshes: []int{0}}}
+			f.addMesh(p2lrt.Mesh{TexturePage: 0}, v, uv, idx)                            // drawn with the page
+			f.addMesh(p2lrt.Mesh{TexturePage: -1, Masks: []int{0}}, v, uv, idx)          // masked by it
+			f.addMesh(p2lrt.Mesh{TexturePage: 0, Blend: p2lrt.BlendOverlay}, v, uv, idx) // advanced path
+			f.m.HitAreas = []p2lrt.HitArea{{ID: "a", Meshes: []int{0}}}
 			r := Renderer{Pages: []*image.RGBA{tc.page}}
 			img := renderFrame(t, &r, f, 4, 4, nil)
 			got := img.RGBAAt(1, 1)
@@ -71,12 +72,12 @@ func TestDegeneratePagesDrawNothing(t *testing.T) {
 func nestedFrame(n int, size float32) *fakeFrame {
 	f := &fakeFrame{}
 	v, uv, idx := quad(0, 0, size, size)
-	f.addMesh(p2l.Mesh{TexturePage: -1}, v, uv, idx)
+	f.addMesh(p2lrt.Mesh{TexturePage: -1}, v, uv, idx)
 	f.cmds = nil
-	f.groups = map[int]p2l.Composite{}
+	f.groups = map[int]p2lrt.Composite{}
 	for g := 0; g < n; g++ {
-		f.m.Parts = append(f.m.Parts, p2l.Part{})
-		f.groups[g] = p2l.Composite{Opacity: 1, Multiply: p2l.White}
+		f.m.Parts = append(f.m.Parts, p2lrt.Part{})
+		f.groups[g] = p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}
 		f.cmds = append(f.cmds, p2l.OpenGroup(g), p2l.RenderCommand(0))
 	}
 	for g := 0; g < n; g++ {
@@ -138,8 +139,8 @@ func TestGroupLayersBounded(t *testing.T) {
 	// by side need one layer.
 	f = nestedFrame(1, W)
 	for g := 1; g < 20; g++ {
-		f.m.Parts = append(f.m.Parts, p2l.Part{})
-		f.groups[g] = p2l.Composite{Opacity: 1, Multiply: p2l.White}
+		f.m.Parts = append(f.m.Parts, p2lrt.Part{})
+		f.groups[g] = p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}
 		f.cmds = append(f.cmds, p2l.OpenGroup(g), p2l.RenderCommand(0), p2l.CloseGroup)
 	}
 	r = Renderer{}
@@ -154,23 +155,23 @@ func TestGroupLayersBounded(t *testing.T) {
 // box stretched to the whole image by a transparent mesh at the far
 // corners: pixel for pixel, in every blend mode of the group.
 func TestGroupLayerExtentIsExact(t *testing.T) {
-	for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
+	for b := p2lrt.BlendMode(0); b < p2lrt.NumBlendModes; b++ {
 		build := func(stretch bool) *image.RGBA {
 			f := &fakeFrame{}
 			bv, buv, bidx := quad(0, 0, 16, 16)
-			bg := f.addMesh(p2l.Mesh{TexturePage: 0}, bv, buv, bidx) // backdrop ramp
+			bg := f.addMesh(p2lrt.Mesh{TexturePage: 0}, bv, buv, bidx) // backdrop ramp
 			v, uv, idx := quad(3.3, 2.6, 9.7, 11.2)
-			a := f.addMesh(p2l.Mesh{TexturePage: 0, Opacity: 0.8}, v, uv, idx)
+			a := f.addMesh(p2lrt.Mesh{TexturePage: 0, Opacity: 0.8}, v, uv, idx)
 			v2, uv2, idx2 := quad(6.1, 5.2, 12.4, 13.9)
-			c := f.addMesh(p2l.Mesh{TexturePage: -1, Blend: p2l.BlendOverlay, Opacity: 0.6}, v2, uv2, idx2)
-			f.mul[c] = p2l.Color{0.2, 0.7, 0.4}
-			f.m.Parts = []p2l.Part{{ID: "g"}}
-			f.groups = map[int]p2l.Composite{0: {Blend: b, Opacity: 0.7, Multiply: p2l.Color{1, 0.8, 0.6}, Screen: p2l.Color{0.1, 0, 0.2}}}
+			c := f.addMesh(p2lrt.Mesh{TexturePage: -1, Blend: p2lrt.BlendOverlay, Opacity: 0.6}, v2, uv2, idx2)
+			f.mul[c] = p2lrt.Color{0.2, 0.7, 0.4}
+			f.m.Parts = []p2lrt.Part{{ID: "g"}}
+			f.groups = map[int]p2lrt.Composite{0: {Blend: b, Opacity: 0.7, Multiply: p2lrt.Color{1, 0.8, 0.6}, Screen: p2lrt.Color{0.1, 0, 0.2}}}
 			f.cmds = []p2l.RenderCommand{p2l.RenderCommand(bg), p2l.OpenGroup(0), p2l.RenderCommand(a)}
 			if stretch {
 				// Pixels at both far corners of the image, transparent.
 				sv, _, sidx := quad(0, 0, 16, 16)
-				s := f.addMesh(p2l.Mesh{TexturePage: 0}, sv, []float32{0, 0, 0, 0, 0, 0, 0, 0}, sidx)
+				s := f.addMesh(p2lrt.Mesh{TexturePage: 0}, sv, []float32{0, 0, 0, 0, 0, 0, 0, 0}, sidx)
 				f.cmds = append(f.cmds[:3], p2l.RenderCommand(s))
 			}
 			f.cmds = append(f.cmds, p2l.RenderCommand(c), p2l.CloseGroup)

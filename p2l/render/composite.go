@@ -3,7 +3,7 @@ package render
 import (
 	"math"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Premul is a premultiplied RGBA colour with float32 channels, normally in
@@ -19,7 +19,7 @@ type Premul struct {
 // then screen it as c + s·a − c·s (the premultiplied form of Cubism's
 // c + s − c·s on straight colours), then scale everything by opacity × mask
 // coverage (scale).
-func Shade(t Premul, multiply, screen p2l.Color, scale float32) Premul {
+func Shade(t Premul, multiply, screen p2lrt.Color, scale float32) Premul {
 	r := t.R * multiply[0]
 	g := t.G * multiply[1]
 	b := t.B * multiply[2]
@@ -40,14 +40,14 @@ func Shade(t Premul, multiply, screen p2l.Color, scale float32) Premul {
 // blends every mode; every other combination reads the destination as it
 // was before the mesh (Cubism's offscreen copy), so that a mesh
 // overlapping itself lets its last triangle win.
-func FixedFunction(blend p2l.BlendMode, alpha p2l.AlphaMode) bool {
+func FixedFunction(blend p2lrt.BlendMode, alpha p2lrt.AlphaMode) bool {
 	switch {
-	case blend == p2l.BlendAddCompatible || blend == p2l.BlendMultiplyCompatible || alpha == p2l.AlphaOut:
+	case blend == p2lrt.BlendAddCompatible || blend == p2lrt.BlendMultiplyCompatible || alpha == p2lrt.AlphaOut:
 		return true
-	case alpha == p2l.AlphaOver:
-		return blend == p2l.BlendNormal || blend == p2l.BlendAddGlow || blend == p2l.BlendScreen
-	case alpha == p2l.AlphaAtop:
-		return blend == p2l.BlendNormal || blend == p2l.BlendMultiply || blend == p2l.BlendAddGlow
+	case alpha == p2lrt.AlphaOver:
+		return blend == p2lrt.BlendNormal || blend == p2lrt.BlendAddGlow || blend == p2lrt.BlendScreen
+	case alpha == p2lrt.AlphaAtop:
+		return blend == p2lrt.BlendNormal || blend == p2lrt.BlendMultiply || blend == p2lrt.BlendAddGlow
 	}
 	return false
 }
@@ -73,21 +73,21 @@ const straightEpsilon = 0.00001
 //     KHR_blend_equation_advanced overlap weights of the alpha mode.
 //
 // A blend or alpha mode out of range is treated as Normal or Over.
-func Composite(src, dst Premul, blend p2l.BlendMode, alpha p2l.AlphaMode) Premul {
-	if blend >= p2l.NumBlendModes {
-		blend = p2l.BlendNormal
+func Composite(src, dst Premul, blend p2lrt.BlendMode, alpha p2lrt.AlphaMode) Premul {
+	if blend >= p2lrt.NumBlendModes {
+		blend = p2lrt.BlendNormal
 	}
-	if alpha >= p2l.NumAlphaModes {
-		alpha = p2l.AlphaOver
+	if alpha >= p2lrt.NumAlphaModes {
+		alpha = p2lrt.AlphaOver
 	}
 	var o Premul
 	switch {
-	case blend == p2l.BlendNormal && alpha == p2l.AlphaOver:
+	case blend == p2lrt.BlendNormal && alpha == p2lrt.AlphaOver:
 		k := 1 - src.A
 		o = Premul{src.R + dst.R*k, src.G + dst.G*k, src.B + dst.B*k, src.A + dst.A*k}
-	case blend == p2l.BlendAddCompatible:
+	case blend == p2lrt.BlendAddCompatible:
 		o = Premul{src.R + dst.R, src.G + dst.G, src.B + dst.B, dst.A}
-	case blend == p2l.BlendMultiplyCompatible:
+	case blend == p2lrt.BlendMultiplyCompatible:
 		k := 1 - src.A
 		o = Premul{src.R*dst.R + dst.R*k, src.G*dst.G + dst.G*k, src.B*dst.B + dst.B*k, dst.A}
 	case FixedFunction(blend, alpha):
@@ -123,7 +123,7 @@ func Composite(src, dst Premul, blend p2l.BlendMode, alpha p2l.AlphaMode) Premul
 // destination with colour but zero alpha (left by AddCompatible over
 // transparency), whose colour it keeps, as Normal with Over does, where
 // the general formula reads black.
-func fixedComposite(src, dst Premul, blend p2l.BlendMode, alpha p2l.AlphaMode) Premul {
+func fixedComposite(src, dst Premul, blend p2lrt.BlendMode, alpha p2lrt.AlphaMode) Premul {
 	s := [3]float32{src.R, src.G, src.B}
 	d := [3]float32{dst.R, dst.G, dst.B}
 	as, ad := src.A, dst.A
@@ -131,24 +131,24 @@ func fixedComposite(src, dst Premul, blend p2l.BlendMode, alpha p2l.AlphaMode) P
 	a := ad
 	for i := range 3 {
 		switch {
-		case alpha == p2l.AlphaOut: // D·(1 − as)
+		case alpha == p2lrt.AlphaOut: // D·(1 − as)
 			o[i] = d[i] * (1 - as)
-		case alpha == p2l.AlphaAtop && blend == p2l.BlendNormal: // S·ad + D·(1 − as)
+		case alpha == p2lrt.AlphaAtop && blend == p2lrt.BlendNormal: // S·ad + D·(1 − as)
 			o[i] = s[i]*ad + d[i]*(1-as)
-		case alpha == p2l.AlphaAtop && blend == p2l.BlendMultiply: // S·D + D·(1 − as)
+		case alpha == p2lrt.AlphaAtop && blend == p2lrt.BlendMultiply: // S·D + D·(1 − as)
 			o[i] = s[i]*d[i] + d[i]*(1-as)
-		case alpha == p2l.AlphaAtop && blend == p2l.BlendAddGlow: // S·ad + D
+		case alpha == p2lrt.AlphaAtop && blend == p2lrt.BlendAddGlow: // S·ad + D
 			o[i] = s[i]*ad + d[i]
-		case blend == p2l.BlendAddGlow: // Over: S + D
+		case blend == p2lrt.BlendAddGlow: // Over: S + D
 			o[i] = s[i] + d[i]
 		default: // Screen with Over: S + D − S·D
 			o[i] = s[i] + d[i] - s[i]*d[i]
 		}
 	}
 	switch alpha {
-	case p2l.AlphaOut:
+	case p2lrt.AlphaOut:
 		a = ad * (1 - as)
-	case p2l.AlphaOver:
+	case p2lrt.AlphaOver:
 		a = as + ad*(1-as)
 	}
 	return Premul{o[0], o[1], o[2], a}
@@ -171,15 +171,15 @@ func clamp01(v float32) float32 {
 // Cubism's Atop and Out. Cubism's Out keeps the destination outside the
 // source (Porter-Duff destination-out), not the source outside the
 // destination.
-func Overlap(alpha p2l.AlphaMode, as, ad float32) (p0, p1, p2 float32) {
+func Overlap(alpha p2lrt.AlphaMode, as, ad float32) (p0, p1, p2 float32) {
 	switch alpha {
-	case p2l.AlphaAtop:
+	case p2lrt.AlphaAtop:
 		return as * ad, 0, ad * (1 - as)
-	case p2l.AlphaOut:
+	case p2lrt.AlphaOut:
 		return 0, 0, ad * (1 - as)
-	case p2l.AlphaConjointOver:
+	case p2lrt.AlphaConjointOver:
 		return min(as, ad), max(as-ad, 0), max(ad-as, 0)
-	case p2l.AlphaDisjointOver:
+	case p2lrt.AlphaDisjointOver:
 		return max(as+ad-1, 0), min(as, 1-ad), min(ad, 1-as)
 	default: // Over
 		return as * ad, as * (1 - ad), ad * (1 - as)
@@ -191,11 +191,11 @@ func Overlap(alpha p2l.AlphaMode, as, ad float32) (p0, p1, p2 float32) {
 // Color are the W3C non-separable modes with luminosity weights 0.30, 0.59,
 // 0.11. The Compatible modes, drawn by Composite with their own formulas,
 // use Add and Multiply here.
-func Blend(mode p2l.BlendMode, s, d [3]float32) [3]float32 {
+func Blend(mode p2lrt.BlendMode, s, d [3]float32) [3]float32 {
 	switch mode {
-	case p2l.BlendHue:
+	case p2lrt.BlendHue:
 		return setLum(setSat(s, sat(d)), lum(d))
-	case p2l.BlendColor:
+	case p2lrt.BlendColor:
 		return setLum(s, lum(d))
 	}
 	var o [3]float32
@@ -205,17 +205,17 @@ func Blend(mode p2l.BlendMode, s, d [3]float32) [3]float32 {
 	return o
 }
 
-func blendChannel(mode p2l.BlendMode, s, d float32) float32 {
+func blendChannel(mode p2lrt.BlendMode, s, d float32) float32 {
 	switch mode {
-	case p2l.BlendAdd, p2l.BlendAddCompatible:
+	case p2lrt.BlendAdd, p2lrt.BlendAddCompatible:
 		return min(s+d, 1)
-	case p2l.BlendAddGlow:
+	case p2lrt.BlendAddGlow:
 		return s + d // unclamped; the result is clamped after compositing
-	case p2l.BlendDarken:
+	case p2lrt.BlendDarken:
 		return min(s, d)
-	case p2l.BlendMultiply, p2l.BlendMultiplyCompatible:
+	case p2lrt.BlendMultiply, p2lrt.BlendMultiplyCompatible:
 		return s * d
-	case p2l.BlendColorBurn:
+	case p2lrt.BlendColorBurn:
 		// Cubism's thresholds; W3C tests d == 1 and s == 0 exactly.
 		if abs32(d-1) < 0.000001 {
 			return 1
@@ -224,13 +224,13 @@ func blendChannel(mode p2l.BlendMode, s, d float32) float32 {
 			return 0
 		}
 		return 1 - min(1, (1-d)/s)
-	case p2l.BlendLinearBurn:
+	case p2lrt.BlendLinearBurn:
 		return max(0, s+d-1)
-	case p2l.BlendLighten:
+	case p2lrt.BlendLighten:
 		return max(s, d)
-	case p2l.BlendScreen:
+	case p2lrt.BlendScreen:
 		return s + d - s*d
-	case p2l.BlendColorDodge:
+	case p2lrt.BlendColorDodge:
 		if d <= 0 {
 			return 0
 		}
@@ -240,12 +240,12 @@ func blendChannel(mode p2l.BlendMode, s, d float32) float32 {
 			return 1
 		}
 		return min(1, d/(1-s))
-	case p2l.BlendOverlay:
+	case p2lrt.BlendOverlay:
 		if d < 0.5 {
 			return 2 * s * d
 		}
 		return 1 - 2*(1-s)*(1-d)
-	case p2l.BlendSoftLight:
+	case p2lrt.BlendSoftLight:
 		if s <= 0.5 {
 			return d - (1-2*s)*d*(1-d)
 		}
@@ -253,12 +253,12 @@ func blendChannel(mode p2l.BlendMode, s, d float32) float32 {
 			return d + (2*s-1)*d*((16*d-12)*d+3)
 		}
 		return d + (2*s-1)*(float32(math.Sqrt(float64(d)))-d)
-	case p2l.BlendHardLight:
+	case p2lrt.BlendHardLight:
 		if s < 0.5 {
 			return 2 * s * d
 		}
 		return 1 - 2*(1-s)*(1-d)
-	case p2l.BlendLinearLight:
+	case p2lrt.BlendLinearLight:
 		if s < 0.5 {
 			return max(0, 2*s+d-1)
 		}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file checks Composite against an independent float64 implementation
@@ -68,11 +68,11 @@ func w3cSetSat(c rgb64, s float64) rgb64 {
 	return o
 }
 
-func w3cBlend(mode p2l.BlendMode, cs, cb rgb64) rgb64 {
+func w3cBlend(mode p2lrt.BlendMode, cs, cb rgb64) rgb64 {
 	switch mode {
-	case p2l.BlendHue:
+	case p2lrt.BlendHue:
 		return w3cSetLum(w3cSetSat(cs, w3cSat(cb)), w3cLum(cb))
-	case p2l.BlendColor:
+	case p2lrt.BlendColor:
 		return w3cSetLum(cs, w3cLum(cb))
 	}
 	var o rgb64
@@ -87,19 +87,19 @@ func w3cBlend(mode p2l.BlendMode, cs, cb rgb64) rgb64 {
 			return screen(b, 2*s-1)
 		}
 		switch mode {
-		case p2l.BlendNormal:
+		case p2lrt.BlendNormal:
 			o[i] = s
-		case p2l.BlendMultiply:
+		case p2lrt.BlendMultiply:
 			o[i] = multiply(b, s)
-		case p2l.BlendScreen:
+		case p2lrt.BlendScreen:
 			o[i] = screen(b, s)
-		case p2l.BlendOverlay:
+		case p2lrt.BlendOverlay:
 			o[i] = hard(s, b)
-		case p2l.BlendDarken:
+		case p2lrt.BlendDarken:
 			o[i] = math.Min(b, s)
-		case p2l.BlendLighten:
+		case p2lrt.BlendLighten:
 			o[i] = math.Max(b, s)
-		case p2l.BlendColorDodge:
+		case p2lrt.BlendColorDodge:
 			switch {
 			case b == 0:
 				o[i] = 0
@@ -108,7 +108,7 @@ func w3cBlend(mode p2l.BlendMode, cs, cb rgb64) rgb64 {
 			default:
 				o[i] = math.Min(1, b/(1-s))
 			}
-		case p2l.BlendColorBurn:
+		case p2lrt.BlendColorBurn:
 			switch {
 			case b == 1:
 				o[i] = 1
@@ -117,9 +117,9 @@ func w3cBlend(mode p2l.BlendMode, cs, cb rgb64) rgb64 {
 			default:
 				o[i] = 1 - math.Min(1, (1-b)/s)
 			}
-		case p2l.BlendHardLight:
+		case p2lrt.BlendHardLight:
 			o[i] = hard(b, s)
-		case p2l.BlendSoftLight:
+		case p2lrt.BlendSoftLight:
 			if s <= 0.5 {
 				o[i] = b - (1-2*s)*b*(1-b)
 			} else {
@@ -132,13 +132,13 @@ func w3cBlend(mode p2l.BlendMode, cs, cb rgb64) rgb64 {
 				o[i] = b + (2*s-1)*(d-b)
 			}
 		// Modes outside W3C, from NV_blend_equation_advanced:
-		case p2l.BlendAdd: // PLUS_CLAMPED_NV
+		case p2lrt.BlendAdd: // PLUS_CLAMPED_NV
 			o[i] = math.Min(1, s+b)
-		case p2l.BlendAddGlow: // PLUS_NV
+		case p2lrt.BlendAddGlow: // PLUS_NV
 			o[i] = s + b
-		case p2l.BlendLinearBurn: // LINEARBURN_NV
+		case p2lrt.BlendLinearBurn: // LINEARBURN_NV
 			o[i] = math.Max(0, s+b-1)
-		case p2l.BlendLinearLight: // LINEARLIGHT_NV: clamp(Cd + 2Cs − 1)
+		case p2lrt.BlendLinearLight: // LINEARLIGHT_NV: clamp(Cd + 2Cs − 1)
 			o[i] = math.Max(0, math.Min(1, b+2*s-1))
 		default:
 			panic(fmt.Sprint("no W3C formula for ", mode))
@@ -147,17 +147,17 @@ func w3cBlend(mode p2l.BlendMode, cs, cb rgb64) rgb64 {
 	return o
 }
 
-func khrWeights(mode p2l.AlphaMode, as, ad float64) (float64, float64, float64) {
+func khrWeights(mode p2lrt.AlphaMode, as, ad float64) (float64, float64, float64) {
 	switch mode {
-	case p2l.AlphaOver: // UNCORRELATED
+	case p2lrt.AlphaOver: // UNCORRELATED
 		return as * ad, as * (1 - ad), ad * (1 - as)
-	case p2l.AlphaAtop: // Cubism ATOP (= SRC_ATOP_NV: X=1, Y=0, Z=1)
+	case p2lrt.AlphaAtop: // Cubism ATOP (= SRC_ATOP_NV: X=1, Y=0, Z=1)
 		return as * ad, 0, ad * (1 - as)
-	case p2l.AlphaOut: // Cubism OUT: destination outside the source
+	case p2lrt.AlphaOut: // Cubism OUT: destination outside the source
 		return 0, 0, ad * (1 - as)
-	case p2l.AlphaConjointOver:
+	case p2lrt.AlphaConjointOver:
 		return math.Min(as, ad), math.Max(as-ad, 0), math.Max(ad-as, 0)
-	case p2l.AlphaDisjointOver:
+	case p2lrt.AlphaDisjointOver:
 		return math.Max(as+ad-1, 0), math.Min(as, 1-ad), math.Min(ad, 1-as)
 	}
 	panic("alpha mode")
@@ -167,22 +167,22 @@ func clamp64(v float64) float64 { return math.Max(0, math.Min(1, v)) }
 
 // reference composites a straight source (cs, as) onto a straight
 // destination (cd, ad) in float64 and returns premultiplied rgba.
-func reference(blend p2l.BlendMode, alpha p2l.AlphaMode, cs rgb64, as float64, cd rgb64, ad float64) [4]float64 {
+func reference(blend p2lrt.BlendMode, alpha p2lrt.AlphaMode, cs rgb64, as float64, cd rgb64, ad float64) [4]float64 {
 	var o [4]float64
 	switch {
-	case blend == p2l.BlendNormal && alpha == p2l.AlphaOver:
+	case blend == p2lrt.BlendNormal && alpha == p2lrt.AlphaOver:
 		// glBlendFuncSeparate(ONE, ONE_MINUS_SRC_ALPHA, ONE, ONE_MINUS_SRC_ALPHA)
 		for i := 0; i < 3; i++ {
 			o[i] = cs[i]*as + cd[i]*ad*(1-as)
 		}
 		o[3] = as + ad*(1-as)
-	case blend == p2l.BlendAddCompatible:
+	case blend == p2lrt.BlendAddCompatible:
 		// (ONE, ONE, ZERO, ONE)
 		for i := 0; i < 3; i++ {
 			o[i] = cs[i]*as + cd[i]*ad
 		}
 		o[3] = ad
-	case blend == p2l.BlendMultiplyCompatible:
+	case blend == p2lrt.BlendMultiplyCompatible:
 		// (DST_COLOR, ONE_MINUS_SRC_ALPHA, ZERO, ONE)
 		for i := 0; i < 3; i++ {
 			o[i] = cs[i]*as*cd[i]*ad + cd[i]*ad*(1-as)
@@ -228,8 +228,8 @@ var compositeCases = []struct {
 }
 
 func TestCompositeMatchesPublishedFormulas(t *testing.T) {
-	for blend := p2l.BlendMode(0); blend < p2l.NumBlendModes; blend++ {
-		for alpha := p2l.AlphaMode(0); alpha < p2l.NumAlphaModes; alpha++ {
+	for blend := p2lrt.BlendMode(0); blend < p2lrt.NumBlendModes; blend++ {
+		for alpha := p2lrt.AlphaMode(0); alpha < p2lrt.NumAlphaModes; alpha++ {
 			worst := 0.0
 			for _, s := range compositeCases {
 				for _, d := range compositeCases {
@@ -257,13 +257,13 @@ func TestCompositeMatchesPublishedFormulas(t *testing.T) {
 // opaque (0.5, 0.5, 0.5): p0 = 0.5, p1 = 0, p2 = 0.5;
 // rgb = (0.5, 0.25, 0)·0.5 + (0.5, 0.5, 0.5)·0.5 = (0.5, 0.375, 0.25).
 func TestCompositeWorkedExample(t *testing.T) {
-	got := Composite(Premul{0.5, 0.25, 0, 0.5}, Premul{0.5, 0.5, 0.5, 1}, p2l.BlendMultiply, p2l.AlphaOver)
+	got := Composite(Premul{0.5, 0.25, 0, 0.5}, Premul{0.5, 0.5, 0.5, 1}, p2lrt.BlendMultiply, p2lrt.AlphaOver)
 	want := Premul{0.5, 0.375, 0.25, 1}
 	if got != want {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	// Out keeps the destination outside the source: dst·(1 − as).
-	got = Composite(Premul{0.5, 0.25, 0, 0.5}, Premul{0.5, 0.5, 0.5, 1}, p2l.BlendNormal, p2l.AlphaOut)
+	got = Composite(Premul{0.5, 0.25, 0, 0.5}, Premul{0.5, 0.5, 0.5, 1}, p2lrt.BlendNormal, p2lrt.AlphaOut)
 	if want := (Premul{0.25, 0.25, 0.25, 0.5}); got != want {
 		t.Errorf("Out: got %v, want %v", got, want)
 	}
@@ -272,8 +272,8 @@ func TestCompositeWorkedExample(t *testing.T) {
 // A transparent source leaves the destination as it is in every mode: group
 // layers rely on it outside what they drew.
 func TestCompositeTransparentSourceKeepsDestination(t *testing.T) {
-	for blend := p2l.BlendMode(0); blend < p2l.NumBlendModes; blend++ {
-		for alpha := p2l.AlphaMode(0); alpha < p2l.NumAlphaModes; alpha++ {
+	for blend := p2lrt.BlendMode(0); blend < p2lrt.NumBlendModes; blend++ {
+		for alpha := p2lrt.AlphaMode(0); alpha < p2lrt.NumAlphaModes; alpha++ {
 			for _, d := range compositeCases {
 				dst := premul(d.c, d.a)
 				got := Composite(Premul{}, dst, blend, alpha)
@@ -290,7 +290,7 @@ func TestShade(t *testing.T) {
 	// screen (0, 0, 0.5), opacity·coverage 0.5. Straight: multiply gives
 	// (0.4, 0.4, 0.2); screen c + s − c·s gives (0.4, 0.4, 0.6); then
 	// premultiplied by 0.5 and scaled by 0.5: (0.1, 0.1, 0.15, 0.25).
-	got := Shade(Premul{0.4, 0.2, 0.1, 0.5}, p2l.Color{0.5, 1, 1}, p2l.Color{0, 0, 0.5}, 0.5)
+	got := Shade(Premul{0.4, 0.2, 0.1, 0.5}, p2lrt.Color{0.5, 1, 1}, p2lrt.Color{0, 0, 0.5}, 0.5)
 	want := Premul{0.1, 0.1, 0.15, 0.25}
 	if d := math.Abs(float64(got.R-want.R)) + math.Abs(float64(got.G-want.G)) + math.Abs(float64(got.B-want.B)) + math.Abs(float64(got.A-want.A)); d > 1e-6 {
 		t.Errorf("Shade = %v, want %v", got, want)
@@ -301,7 +301,7 @@ func TestShade(t *testing.T) {
 // 1, as a source of exactly 1 does (no division by a negative).
 func TestColorDodgeSourceAboveOne(t *testing.T) {
 	s := math.Nextafter32(1, 2)
-	got := Blend(p2l.BlendColorDodge, [3]float32{s, 1, 0.5}, [3]float32{0.25, 0.25, 0.25})
+	got := Blend(p2lrt.BlendColorDodge, [3]float32{s, 1, 0.5}, [3]float32{0.25, 0.25, 0.25})
 	want := [3]float32{1, 1, 0.5} // 0.25/(1-0.5) = 0.5
 	if got != want {
 		t.Errorf("ColorDodge(%v) = %v, want %v", s, got, want)

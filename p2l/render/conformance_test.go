@@ -14,6 +14,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/internal/conformance"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -162,8 +163,8 @@ func TestBlendMatrixIndependently(t *testing.T) {
 		return premulImg
 	})
 	worstStraight, worstPremul := 0.0, 0.0
-	for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-		for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
+	for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
+		for b := p2lrt.BlendMode(0); b < p2lrt.NumBlendModes; b++ {
 			for j := 0; j < conformance.Cell; j++ {
 				for i := 0; i < conformance.Cell; i++ {
 					// Premultiplied output starts from the 8-bit premultiplied
@@ -188,7 +189,7 @@ func TestBlendMatrixIndependently(t *testing.T) {
 					// alpha 255: its 8-bit premultiplied texels are exact)
 					for half := 0; half < 2; half++ {
 						x := int(b)*conformance.Cell + i
-						y := (int(a)+half*p2l.NumAlphaModes)*conformance.Cell + j
+						y := (int(a)+half*p2lrt.NumAlphaModes)*conformance.Cell + j
 						for _, exact := range []bool{true, false} {
 							cs, cd := cs8, cd8
 							if exact {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // draw walks the render commands: meshes draw into the innermost open
@@ -165,7 +166,7 @@ func (r *Renderer) meshBounds(f frame, m *p2l.Model, t p2l.Affine, mi int) rect 
 // pageOf returns the page a mesh samples: white (no page, −1) samples
 // opaque white; ok is false for an unavailable page (the mesh draws
 // nothing and masks nothing).
-func (r *Renderer) pageOf(mesh *p2l.Mesh) (page *image.RGBA, white, ok bool) {
+func (r *Renderer) pageOf(mesh *p2lrt.Mesh) (page *image.RGBA, white, ok bool) {
 	if mesh.TexturePage < 0 {
 		return nil, true, true
 	}
@@ -247,7 +248,7 @@ func (r *Renderer) drawMesh(f frame, m *p2l.Model, t p2l.Affine, mi, depth int) 
 		return
 	}
 	var area rect
-	r.tris, area = r.meshTriangles(f, mi, t, mesh.Flags&p2l.MeshCulling != 0, r.tris)
+	r.tris, area = r.meshTriangles(f, mi, t, mesh.Flags&p2lrt.MeshCulling != 0, r.tris)
 	l := &r.layers[depth]
 	area = area.intersect(l.ext) // a no-op: planGroups sized the layer to hold it
 	if area.empty() {
@@ -263,11 +264,11 @@ func (r *Renderer) drawMesh(f frame, m *p2l.Model, t p2l.Affine, mi, depth int) 
 	c.mul, c.scr = f.MeshColors(mi)
 	c.opacity = min(op, 1)
 	c.blend, c.alpha = mesh.Blend, mesh.AlphaBlend
-	c.fixed = FixedFunction(c.blend, c.alpha) || c.blend >= p2l.NumBlendModes || c.alpha >= p2l.NumAlphaModes
-	c.normal = c.blend == p2l.BlendNormal && c.alpha == p2l.AlphaOver
+	c.fixed = FixedFunction(c.blend, c.alpha) || c.blend >= p2lrt.NumBlendModes || c.alpha >= p2lrt.NumAlphaModes
+	c.normal = c.blend == p2lrt.BlendNormal && c.alpha == p2lrt.AlphaOver
 	c.area = area
 	c.masked = len(mesh.Masks) > 0
-	c.invert = mesh.Flags&p2l.MeshInvertMask != 0
+	c.invert = mesh.Flags&p2lrt.MeshInvertMask != 0
 	if c.masked {
 		r.coverage(f, m, t, mesh.Masks, area)
 	}

@@ -19,7 +19,7 @@ func BenchmarkRender(b *testing.B) {
 		name  string
 		model func() (*p2l.Model, error)
 	}{
-		{"synth-character", func() (*p2l.Model, error) { return synth.Character(1), nil }},
+		{"synth-character", func() (*p2l.Model, error) { return synth.MustModel(synth.Character(1)), nil }},
 		{"default-character", assets.DefaultModel},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // greyColours are greys and near-greys (one channel a step or two away):
@@ -75,23 +76,23 @@ func TestGreysMatchW3C(t *testing.T) {
 		}
 		return buf.Bytes()
 	}
-	const cols = int(p2l.NumBlendModes)
-	f := &fakeFrame{m: &p2l.Model{
-		Canvas: p2l.Canvas{Width: float32(cols * size), Height: float32(int(p2l.NumAlphaModes) * size)},
-		Textures: []p2l.TexturePage{
-			{Kind: p2l.TexturePNG, Width: uint32(size), Height: uint32(size), Data: pageOf(func(i, _ int) [4]uint8 { return greyTexel(i) })},
-			{Kind: p2l.TexturePNG, Width: uint32(size), Height: uint32(size), Data: pageOf(func(_, j int) [4]uint8 { return greyTexel(j) })},
+	const cols = int(p2lrt.NumBlendModes)
+	f := &fakeFrame{m: &p2lrt.File{
+		Canvas: p2lrt.Canvas{Width: float32(cols * size), Height: float32(int(p2lrt.NumAlphaModes) * size)},
+		Textures: []p2lrt.TexturePage{
+			{Kind: p2lrt.TexturePNG, Width: uint32(size), Height: uint32(size), Data: pageOf(func(i, _ int) [4]uint8 { return greyTexel(i) })},
+			{Kind: p2lrt.TexturePNG, Width: uint32(size), Height: uint32(size), Data: pageOf(func(_, j int) [4]uint8 { return greyTexel(j) })},
 		},
 	}}
-	for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-		for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
+	for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
+		for b := p2lrt.BlendMode(0); b < p2lrt.NumBlendModes; b++ {
 			x0, y0 := float32(int(b)*size), float32(int(a)*size)
 			v, uv, idx := quad(x0, y0, x0+float32(size), y0+float32(size))
-			f.addMesh(p2l.Mesh{TexturePage: 1}, v, uv, idx)
-			f.addMesh(p2l.Mesh{TexturePage: 0, Blend: b, AlphaBlend: a}, v, uv, idx)
+			f.addMesh(p2lrt.Mesh{TexturePage: 1}, v, uv, idx)
+			f.addMesh(p2lrt.Mesh{TexturePage: 0, Blend: b, AlphaBlend: a}, v, uv, idx)
 		}
 	}
-	w, h := cols*size, int(p2l.NumAlphaModes)*size
+	w, h := cols*size, int(p2lrt.NumAlphaModes)*size
 	var r Renderer
 	straight := image.NewNRGBA(image.Rect(0, 0, w, h))
 	premulImg := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -110,8 +111,8 @@ func TestGreysMatchW3C(t *testing.T) {
 	}
 	worst := [2]float64{}
 	fails := 0
-	for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-		for b := p2l.BlendMode(0); b < p2l.NumBlendModes; b++ {
+	for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
+		for b := p2lrt.BlendMode(0); b < p2lrt.NumBlendModes; b++ {
 			for j := 0; j < n; j++ {
 				for i := 0; i < n; i++ {
 					x, y := int(b)*size+i*greyBlock+greyBlock/2, int(a)*size+j*greyBlock+greyBlock/2
@@ -192,8 +193,8 @@ func TestClipColorGreyBeyondRange(t *testing.T) {
 	// white whose straight colour is 1 + 2⁻²³ at alpha 230/255. B = white,
 	// so with Over: co = 1·p0 + 0·p1 + 1·p2 = ad·as + ad·(1 − as) = ad.
 	ad := float32(230) / 255
-	for _, blend := range []p2l.BlendMode{p2l.BlendHue, p2l.BlendColor} {
-		got := Composite(Premul{0, 0, 0, float32(30) / 255}, Premul{ad * up, ad * up, ad * up, ad}, blend, p2l.AlphaOver)
+	for _, blend := range []p2lrt.BlendMode{p2lrt.BlendHue, p2lrt.BlendColor} {
+		got := Composite(Premul{0, 0, 0, float32(30) / 255}, Premul{ad * up, ad * up, ad * up, ad}, blend, p2lrt.AlphaOver)
 		if math.Abs(float64(got.R-ad)) > 1e-6 || got.R != got.G || got.G != got.B {
 			t.Errorf("%v: black over white = %v, want colour %v", blend, got, ad)
 		}

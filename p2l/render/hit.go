@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // DefaultHitThreshold is the alpha threshold hosts pass to MeshAt and
@@ -178,7 +179,7 @@ func (r *Renderer) fragmentAlphaAt(f frame, m *p2l.Model, mi int, x, y float64) 
 	}
 	tex, inside := float32(0), false
 	verts, uvs, idx := f.MeshVertices(mi), f.MeshUVs(mi), f.MeshIndices(mi)
-	cull := mesh.Flags&p2l.MeshCulling != 0
+	cull := mesh.Flags&p2lrt.MeshCulling != 0
 	for k := 0; k+2 < len(idx); k += 3 {
 		u, v, in := triangleAt(verts, uvs, idx[k:k+3:k+3], cull, x, y)
 		if !in {
@@ -201,7 +202,7 @@ func (r *Renderer) fragmentAlphaAt(f frame, m *p2l.Model, mi int, x, y float64) 
 	}
 	scale := min(op, 1)
 	if len(mesh.Masks) > 0 {
-		scale *= r.coverageAt(f, m, mesh.Masks, mesh.Flags&p2l.MeshInvertMask != 0, x, y)
+		scale *= r.coverageAt(f, m, mesh.Masks, mesh.Flags&p2lrt.MeshInvertMask != 0, x, y)
 	}
 	// Shade's alpha: texel alpha × opacity × coverage.
 	return tex * scale, true

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/internal/conformance"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -55,7 +57,7 @@ func loadConformanceModel(t *testing.T, name string) *p2l.Model {
 
 // meshByID finds a mesh of a model being built without preparing it
 // (Model.MeshIndex would, fixing its flags).
-func meshByID(t *testing.T, m *p2l.Model, id string) int {
+func meshByID(t *testing.T, m *p2lrt.File, id string) int {
 	t.Helper()
 	for i := range m.Meshes {
 		if m.Meshes[i].ID == id {
@@ -143,8 +145,8 @@ func TestMeshAtTexels(t *testing.T) {
 func TestMeshAtMasksAndCulling(t *testing.T) {
 	c := conformance.Features()
 	m := c.Model
-	m.Meshes[meshByID(t, m, "mask3")].Flags |= p2l.MeshVisible
-	rig, r := rigAt(t, m, nil)
+	m.Meshes[meshByID(t, m, "mask3")].Flags |= p2lrt.MeshVisible
+	rig, r := rigAt(t, synth.MustModel(m), nil)
 	checkMeshAt(t, r, rig, []hitCase{
 		// mask3 at (101, 9): texel coordinates (30.5, 0.5), texels 30–31
 		// × 0–1, all alpha 0: the backdrop tile under it.
@@ -216,8 +218,9 @@ func TestMeshAtGroups(t *testing.T) {
 // quad of cell (0, 5) is hit by the triangle test everywhere in the cell,
 // by the pixel test only where something is drawn.
 func TestHitTestAlphaByPixels(t *testing.T) {
-	m := conformance.BlendMatrix().Model
-	m.HitAreas = []p2l.HitArea{{ID: "HitAreaSource", Meshes: []int{meshByID(t, m, "gsource_0_0")}}}
+	f := conformance.BlendMatrix().Model
+	f.HitAreas = []p2lrt.HitArea{{ID: "HitAreaSource", Meshes: []int{meshByID(t, f, "gsource_0_0")}}}
+	m := synth.MustModel(f)
 	rig, r := rigAt(t, m, nil)
 	for _, c := range []struct {
 		x, y float32

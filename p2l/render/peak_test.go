@@ -10,6 +10,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
@@ -31,104 +32,104 @@ const (
 )
 
 // memModel returns a model of n minimal records of one kind.
-func memModel(kind string, n int) *p2l.Model {
-	m := &p2l.Model{Canvas: p2l.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{{ID: "p", Min: -1, Max: 1}}}
-	tri := func(i int) p2l.Mesh {
-		return p2l.Mesh{ID: fmt.Sprint("m", i), Parent: -1, TexturePage: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible,
-			Positions: []float32{0, 0, 9, 0, 0, 9}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2l.White}
+func memModel(kind string, n int) *p2lrt.File {
+	m := &p2lrt.File{Canvas: p2lrt.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1},
+		Parameters: []p2lrt.Parameter{{ID: "p", Min: -1, Max: 1}}}
+	tri := func(i int) p2lrt.Mesh {
+		return p2lrt.Mesh{ID: fmt.Sprint("m", i), Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
+			Positions: []float32{0, 0, 9, 0, 0, 9}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White}
 	}
 	switch kind {
 	case "meshes":
 		for i := 0; i < n; i++ {
 			m.Meshes = append(m.Meshes, tri(i))
-			m.Draw.Children = append(m.Draw.Children, p2l.DrawNode{Mesh: i})
+			m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: i})
 		}
 	case "deformers":
 		for i := 0; i < n; i++ {
-			m.Deformers = append(m.Deformers, p2l.Deformer{ID: fmt.Sprint("d", i), Kind: p2l.RotationDeformer, Parent: -1, Part: -1,
-				Flags: p2l.DeformerVisible | p2l.DeformerEnabled, Opacity: 1, Multiply: p2l.White,
-				Rotation: &p2l.Rotation{Keyforms: &p2l.Grid[p2l.RotationKey]{Cells: []p2l.Cell[p2l.RotationKey]{{Coord: []uint16{}, Value: p2l.RotationKey{Scale: 1}}}}}})
+			m.Deformers = append(m.Deformers, p2lrt.Deformer{ID: fmt.Sprint("d", i), Kind: p2lrt.RotationDeformer, Parent: -1, Part: -1,
+				Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White,
+				Rotation: &p2lrt.Rotation{Keyforms: &p2lrt.Grid[p2lrt.RotationKey]{Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Coord: []uint16{}, Value: p2lrt.RotationKey{Scale: 1}}}}}})
 		}
 	case "parameters":
 		for i := 0; i < n; i++ {
-			m.Parameters = append(m.Parameters, p2l.Parameter{ID: fmt.Sprint("q", i), Min: 0, Max: 1})
+			m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprint("q", i), Min: 0, Max: 1})
 		}
 	case "parts":
 		for i := 0; i < n; i++ {
-			m.Parts = append(m.Parts, p2l.Part{ID: fmt.Sprint("t", i), Flags: p2l.PartVisible, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
+			m.Parts = append(m.Parts, p2lrt.Part{ID: fmt.Sprint("t", i), Flags: p2lrt.PartVisible, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}})
 		}
 	case "groups":
-		m.Meshes = []p2l.Mesh{tri(0)}
+		m.Meshes = []p2lrt.Mesh{tri(0)}
 		g := &m.Draw
 		for i := 0; i < n; i++ {
-			m.Parts = append(m.Parts, p2l.Part{ID: fmt.Sprint("t", i), Flags: p2l.PartVisible, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
-			g.Children = append(g.Children, p2l.DrawNode{Mesh: 0})
+			m.Parts = append(m.Parts, p2lrt.Part{ID: fmt.Sprint("t", i), Flags: p2lrt.PartVisible, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}})
+			g.Children = append(g.Children, p2lrt.DrawNode{Mesh: 0})
 		}
 	case "masks":
 		// n isolated groups, each masked by part 0, which holds n meshes:
 		// expanding every group's mask parts separately is n² entries.
-		m.Parts = []p2l.Part{{ID: "all", Flags: p2l.PartVisible, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}}}
+		m.Parts = []p2lrt.Part{{ID: "all", Flags: p2lrt.PartVisible, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}}
 		for i := 0; i < n; i++ {
 			m.Meshes = append(m.Meshes, tri(i))
-			m.Parts[0].Children = append(m.Parts[0].Children, p2l.PartChild{Kind: p2l.ChildMesh, Index: i})
+			m.Parts[0].Children = append(m.Parts[0].Children, p2lrt.PartChild{Kind: p2lrt.ChildMesh, Index: i})
 		}
 		for i := 0; i < n; i++ {
-			m.Parts = append(m.Parts, p2l.Part{ID: fmt.Sprint("g", i), Flags: p2l.PartVisible, Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White}})
-			c := &p2l.Composite{Opacity: 1, Multiply: p2l.White, MaskParts: []int{0}}
-			m.Draw.Children = append(m.Draw.Children, p2l.DrawNode{Group: &p2l.DrawGroup{Part: i + 1, Composite: c, Children: []p2l.DrawNode{{Mesh: i}}}})
+			m.Parts = append(m.Parts, p2lrt.Part{ID: fmt.Sprint("g", i), Flags: p2lrt.PartVisible, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}})
+			c := &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, MaskParts: []int{0}}
+			m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Group: &p2lrt.DrawGroup{Part: i + 1, Composite: c, Children: []p2lrt.DrawNode{{Mesh: i}}}})
 		}
 	case "clips":
 		for i := 0; i < n; i++ {
-			m.Clips = append(m.Clips, p2l.Clip{ID: fmt.Sprint("c", i), Duration: 1, FadeIn: -1, FadeOut: -1,
-				Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: p2l.Curve{Segments: []p2l.Segment{{Kind: p2l.SegmentLinear, End: p2l.Point{T: 1, V: 1}}}}}}})
+			m.Clips = append(m.Clips, p2lrt.Clip{ID: fmt.Sprint("c", i), Duration: 1, FadeIn: -1, FadeOut: -1,
+				Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Segments: []p2lrt.Segment{{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 1}}}}}}})
 		}
 	case "segments":
-		c := p2l.Curve{}
+		c := p2lrt.Curve{}
 		for i := 0; i < n; i++ {
-			c.Segments = append(c.Segments, p2l.Segment{Kind: p2l.SegmentStepped, End: p2l.Point{T: float32(i + 1), V: 1}})
+			c.Segments = append(c.Segments, p2lrt.Segment{Kind: p2lrt.SegmentStepped, End: p2lrt.Point{T: float32(i + 1), V: 1}})
 		}
-		m.Clips = []p2l.Clip{{ID: "c", Duration: float32(n), FadeIn: -1, FadeOut: -1, Curves: []p2l.ParameterCurve{{Parameter: 0, Curve: c}}}}
+		m.Clips = []p2lrt.Clip{{ID: "c", Duration: float32(n), FadeIn: -1, FadeOut: -1, Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: c}}}}
 	case "expressions":
 		for i := 0; i < n; i++ {
-			m.Expressions = append(m.Expressions, p2l.Expression{ID: fmt.Sprint("e", i), Entries: []p2l.ExpressionEntry{{Parameter: 0, Blend: p2l.ExpressionAdd, Value: 1}}})
+			m.Expressions = append(m.Expressions, p2lrt.Expression{ID: fmt.Sprint("e", i), Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 1}}})
 		}
 	case "physics":
 		for i := 0; i < n; i++ {
-			m.Physics.Groups = append(m.Physics.Groups, p2l.PhysicsGroup{ID: fmt.Sprint("g", i),
-				Inputs:        []p2l.PhysicsInput{{Parameter: 0, Source: p2l.PhysicsX, Weight: 100}},
-				Outputs:       []p2l.PhysicsOutput{{Parameter: 0, Vertex: 1, Source: p2l.PhysicsAngle, Scale: 1, Weight: 100}},
-				Segments:      []p2l.PhysicsSegment{{Length: 1, Mobility: 1, Delay: 1, Acceleration: 1}},
-				Normalization: p2l.PhysicsNormalization{PositionMin: -1, PositionMax: 1, AngleMin: -1, AngleMax: 1}})
+			m.Physics.Groups = append(m.Physics.Groups, p2lrt.PhysicsGroup{ID: fmt.Sprint("g", i),
+				Inputs:        []p2lrt.PhysicsInput{{Parameter: 0, Source: p2lrt.PhysicsX, Weight: 100}},
+				Outputs:       []p2lrt.PhysicsOutput{{Parameter: 0, Vertex: 1, Source: p2lrt.PhysicsAngle, Scale: 1, Weight: 100}},
+				Segments:      []p2lrt.PhysicsSegment{{Length: 1, Mobility: 1, Delay: 1, Acceleration: 1}},
+				Normalization: p2lrt.PhysicsNormalization{PositionMin: -1, PositionMax: 1, AngleMin: -1, AngleMax: 1}})
 		}
 		m.Physics.Fps = 30
 	case "keyforms":
 		mesh := tri(0)
-		ax := p2l.Axis{Parameter: 0}
-		grid := &p2l.Grid[[]float32]{}
+		ax := p2lrt.Axis{Parameter: 0}
+		grid := &p2lrt.Grid[[]float32]{}
 		for i := 0; i < n; i++ {
 			ax.Keys = append(ax.Keys, -1+2*float32(i)/float32(n))
-			grid.Cells = append(grid.Cells, p2l.Cell[[]float32]{Coord: []uint16{uint16(i)}, Value: make([]float32, 6)})
+			grid.Cells = append(grid.Cells, p2lrt.Cell[[]float32]{Coord: []uint16{uint16(i)}, Value: make([]float32, 6)})
 		}
-		grid.Axes = []p2l.Axis{ax}
+		grid.Axes = []p2lrt.Axis{ax}
 		mesh.Keyforms = grid
-		m.Meshes = []p2l.Mesh{mesh}
-		m.Draw.Children = []p2l.DrawNode{{Mesh: 0}}
+		m.Meshes = []p2lrt.Mesh{mesh}
+		m.Draw.Children = []p2lrt.DrawNode{{Mesh: 0}}
 	case "vertices":
 		mesh := tri(0)
 		mesh.Positions, mesh.UVs, mesh.Indices = make([]float32, 2*n), make([]float32, 2*n), nil
 		for v := 0; v+2 < n; v += 3 {
 			mesh.Indices = append(mesh.Indices, uint32(v), uint32(v+1), uint32(v+2))
 		}
-		m.Meshes = []p2l.Mesh{mesh}
-		m.Draw.Children = []p2l.DrawNode{{Mesh: 0}}
+		m.Meshes = []p2lrt.Mesh{mesh}
+		m.Draw.Children = []p2lrt.DrawNode{{Mesh: 0}}
 	}
 	return m
 }
 
 // loadBytes writes memModel(kind, n) with comp and measures Load: the
 // file's bytes plus its decompressed bytes, and what Load allocates.
-func loadBytes(t *testing.T, kind string, n int, comp p2l.Compression) (in, alloc int64) {
+func loadBytes(t *testing.T, kind string, n int, comp p2lrt.Compression) (in, alloc int64) {
 	t.Helper()
 	in, alloc, err := tryLoad(t, kind, n, comp)
 	if err != nil {
@@ -137,14 +138,14 @@ func loadBytes(t *testing.T, kind string, n int, comp p2l.Compression) (in, allo
 	return in, alloc
 }
 
-func tryLoad(t *testing.T, kind string, n int, comp p2l.Compression) (in, alloc int64, err error) {
+func tryLoad(t *testing.T, kind string, n int, comp p2lrt.Compression) (in, alloc int64, err error) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := p2l.Write(&b, memModel(kind, n), &p2l.WriteOptions{Compression: comp}); err != nil {
+	if err := memModel(kind, n).Write(&b, &p2lrt.WriteOptions{Compression: comp}); err != nil {
 		t.Fatalf("%s: %v", kind, err)
 	}
 	data := b.Bytes()
-	fi, err := p2l.Inspect(data)
+	fi, err := p2lrt.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ var memKinds = []string{"masks", "meshes", "deformers", "parameters", "parts", "
 func TestLoadMemoryFactor(t *testing.T) {
 	worst := 0.0
 	for _, kind := range memKinds {
-		for _, comp := range []p2l.Compression{p2l.CompressNone, p2l.CompressZstd} {
+		for _, comp := range []p2lrt.Compression{p2lrt.CompressNone, p2lrt.CompressZstd} {
 			n := 1000
 			if kind == "masks" {
 				n = 60 // 60 and 240 groups masked by 60 and 240 meshes: within the bound
@@ -187,7 +188,7 @@ func TestLoadMemoryFactor(t *testing.T) {
 	t.Logf("worst: %.1f bytes allocated per byte of file or decompressed content", worst)
 	// Beyond the mask bound (1000 groups masked by a part of 1000 meshes:
 	// 10^6 entries) Load refuses, allocating within the same bound.
-	in, alloc, err := tryLoad(t, "masks", 1000, p2l.CompressZstd)
+	in, alloc, err := tryLoad(t, "masks", 1000, p2lrt.CompressZstd)
 	if err == nil || !strings.Contains(err.Error(), "masks, with mask parts expanded to their meshes, name more than 65536") {
 		t.Errorf("quadratic masks: %v", err)
 	}
@@ -199,7 +200,7 @@ func TestLoadMemoryFactor(t *testing.T) {
 
 // pageModel is memModel("meshes", n) with its meshes spread over pages
 // PNG pages of side² texels (one colour, so a few hundred bytes each).
-func pageModel(t *testing.T, n, pages, side int) *p2l.Model {
+func pageModel(t *testing.T, n, pages, side int) *p2lrt.File {
 	m := memModel("meshes", n)
 	img := image.NewNRGBA(image.Rect(0, 0, side, side))
 	for i := range img.Pix {
@@ -210,7 +211,7 @@ func pageModel(t *testing.T, n, pages, side int) *p2l.Model {
 		t.Fatal(err)
 	}
 	for p := 0; p < pages; p++ {
-		m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TexturePNG, Width: uint32(side), Height: uint32(side), Data: b.Bytes()})
+		m.Textures = append(m.Textures, p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: uint32(side), Height: uint32(side), Data: b.Bytes()})
 	}
 	for i := range m.Meshes {
 		m.Meshes[i].TexturePage = i % pages
@@ -231,13 +232,13 @@ func pageModel(t *testing.T, n, pages, side int) *p2l.Model {
 // in the file) under a budget of 4 pages decode 4 and refuse 20.
 func TestPeakMemoryOfLoadTexturesRender(t *testing.T) {
 	const side, budget = 512, 4 * 512 * 512
-	for _, comp := range []p2l.Compression{p2l.CompressNone, p2l.CompressZstd} {
+	for _, comp := range []p2lrt.Compression{p2lrt.CompressNone, p2lrt.CompressZstd} {
 		var b bytes.Buffer
-		if err := p2l.Write(&b, pageModel(t, 500, 24, side), &p2l.WriteOptions{Compression: comp}); err != nil {
+		if err := pageModel(t, 500, 24, side).Write(&b, &p2lrt.WriteOptions{Compression: comp}); err != nil {
 			t.Fatal(err)
 		}
 		data := b.Bytes()
-		fi, err := p2l.Inspect(data)
+		fi, err := p2lrt.Inspect(data)
 		if err != nil {
 			t.Fatal(err)
 		}

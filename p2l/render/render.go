@@ -48,6 +48,7 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
 )
 
@@ -113,10 +114,10 @@ type Renderer struct {
 		page     *image.RGBA
 		spage    *image.NRGBA // page's straight texels (straight output), or nil
 		white    bool
-		mul, scr p2l.Color
+		mul, scr p2lrt.Color
 		opacity  float32
-		blend    p2l.BlendMode
-		alpha    p2l.AlphaMode
+		blend    p2lrt.BlendMode
+		alpha    p2lrt.AlphaMode
 		fixed    bool
 		normal   bool // Normal+Over: the inlined fast path
 		masked   bool
@@ -163,8 +164,8 @@ type frame interface {
 	MeshUVs(i int) []float32
 	MeshIndices(i int) []uint32
 	MeshOpacity(i int) float32
-	MeshColors(i int) (multiply, screen p2l.Color)
-	GroupComposite(part int) p2l.Composite
+	MeshColors(i int) (multiply, screen p2lrt.Color)
+	GroupComposite(part int) p2lrt.Composite
 }
 
 // rigFrame is a rig read as a frame (the rig's per-mesh and per-part
@@ -176,10 +177,10 @@ func (f rigFrame) MeshVertices(i int) []float32 { return f.Mesh(i).Vertices() }
 func (f rigFrame) MeshUVs(i int) []float32      { return f.Mesh(i).UVs() }
 func (f rigFrame) MeshIndices(i int) []uint32   { return f.Mesh(i).Indices() }
 func (f rigFrame) MeshOpacity(i int) float32    { return f.Mesh(i).Opacity() }
-func (f rigFrame) MeshColors(i int) (multiply, screen p2l.Color) {
+func (f rigFrame) MeshColors(i int) (multiply, screen p2lrt.Color) {
 	return f.Mesh(i).Colors()
 }
-func (f rigFrame) GroupComposite(part int) p2l.Composite { return f.Part(part).Composite() }
+func (f rigFrame) GroupComposite(part int) p2lrt.Composite { return f.Part(part).Composite() }
 
 // Render draws rig's last evaluation into dst with a zero Renderer.
 func Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
@@ -249,7 +250,7 @@ func premulOf(c color.RGBA) Premul {
 
 // fitTransform scales the canvas uniformly into a w×h image, at its
 // top-left corner (the spec's default for a null transform).
-func fitTransform(c p2l.Canvas, w, h int) p2l.Affine {
+func fitTransform(c p2lrt.Canvas, w, h int) p2l.Affine {
 	if !(c.Width > 0) || !(c.Height > 0) {
 		return p2l.Identity
 	}

@@ -6,32 +6,46 @@ import (
 	"math"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // fakeFrame is a hand-made evaluation: the renderer reads only what a Rig's
 // accessors give, so these tests do not depend on the evaluator.
 type fakeFrame struct {
-	m       *p2l.Model
+	m       *p2lrt.File
+	model   *p2l.Model // of m, made on first use (Model)
 	verts   [][]float32
 	uvs     [][]float32
 	idx     [][]uint32
 	opacity []float32
-	mul     []p2l.Color
-	scr     []p2l.Color
+	mul     []p2lrt.Color
+	scr     []p2lrt.Color
 	cmds    []p2l.RenderCommand
-	groups  map[int]p2l.Composite
+	groups  map[int]p2lrt.Composite
 }
 
-func (f *fakeFrame) Model() *p2l.Model                       { return f.m }
-func (f *fakeFrame) Err() error                              { return nil }
-func (f *fakeFrame) RenderCommands() []p2l.RenderCommand     { return f.cmds }
-func (f *fakeFrame) MeshVertices(i int) []float32            { return f.verts[i] }
-func (f *fakeFrame) MeshUVs(i int) []float32                 { return f.uvs[i] }
-func (f *fakeFrame) MeshIndices(i int) []uint32              { return f.idx[i] }
-func (f *fakeFrame) MeshOpacity(i int) float32               { return f.opacity[i] }
-func (f *fakeFrame) MeshColors(i int) (p2l.Color, p2l.Color) { return f.mul[i], f.scr[i] }
-func (f *fakeFrame) GroupComposite(p int) p2l.Composite      { return f.groups[p] }
+func (f *fakeFrame) Model() *p2l.Model {
+	if f.model == nil {
+		// The file holds only what the renderer reads; make it a valid
+		// one: no deformers (meshes at the root), a root draw group.
+		f.m.Draw.Part = -1
+		for i := range f.m.Meshes {
+			f.m.Meshes[i].Parent = -1
+		}
+		f.model = synth.MustModel(f.m)
+	}
+	return f.model
+}
+func (f *fakeFrame) Err() error                                  { return nil }
+func (f *fakeFrame) RenderCommands() []p2l.RenderCommand         { return f.cmds }
+func (f *fakeFrame) MeshVertices(i int) []float32                { return f.verts[i] }
+func (f *fakeFrame) MeshUVs(i int) []float32                     { return f.uvs[i] }
+func (f *fakeFrame) MeshIndices(i int) []uint32                  { return f.idx[i] }
+func (f *fakeFrame) MeshOpacity(i int) float32                   { return f.opacity[i] }
+func (f *fakeFrame) MeshColors(i int) (p2lrt.Color, p2lrt.Color) { return f.mul[i], f.scr[i] }
+func (f *fakeFrame) GroupComposite(p int) p2lrt.Composite        { return f.groups[p] }
 
 // HitTest stands in for Rig.HitTest's triangle test: the point is in hit
 // area 0 when the model has one.
@@ -44,9 +58,9 @@ func (f *fakeFrame) HitTest(x, y float32) int {
 
 // addMesh appends a mesh with the given canvas vertices, UVs and indices,
 // drawn in order; it returns the mesh index.
-func (f *fakeFrame) addMesh(mesh p2l.Mesh, verts, uvs []float32, idx []uint32) int {
+func (f *fakeFrame) addMesh(mesh p2lrt.Mesh, verts, uvs []float32, idx []uint32) int {
 	if f.m == nil {
-		f.m = &p2l.Model{Canvas: p2l.Canvas{Width: 16, Height: 16}}
+		f.m = &p2lrt.File{Canvas: p2lrt.Canvas{Width: 16, Height: 16}}
 	}
 	if mesh.Opacity == 0 {
 		mesh.Opacity = 1
@@ -59,8 +73,8 @@ func (f *fakeFrame) addMesh(mesh p2l.Mesh, verts, uvs []float32, idx []uint32) i
 	f.uvs = append(f.uvs, uvs)
 	f.idx = append(f.idx, idx)
 	f.opacity = append(f.opacity, mesh.Opacity)
-	f.mul = append(f.mul, p2l.White)
-	f.scr = append(f.scr, p2l.Black)
+	f.mul = append(f.mul, p2lrt.White)
+	f.scr = append(f.scr, p2lrt.Black)
 	i := len(f.m.Meshes) - 1
 	f.cmds = append(f.cmds, p2l.RenderCommand(i))
 	return i
@@ -132,9 +146,9 @@ func near(a, b Premul, tol float32) bool {
 // fragment over opaque black and returns how many times each pixel was hit.
 func countCoverage(t *testing.T, f *fakeFrame, w, h int) [][]int {
 	for i := range f.m.Meshes {
-		f.m.Meshes[i].Blend = p2l.BlendAddCompatible
+		f.m.Meshes[i].Blend = p2lrt.BlendAddCompatible
 		f.m.Meshes[i].TexturePage = -1
-		f.mul[i] = p2l.Color{0.125, 0.125, 0.125}
+		f.mul[i] = p2lrt.Color{0.125, 0.125, 0.125}
 	}
 	var r Renderer
 	renderFrame(t, &r, f, w, h, &Options{Transform: &p2l.Identity, Background: color.RGBA{0, 0, 0, 255}})
@@ -185,7 +199,7 @@ func TestTopLeftRuleSharedEdges(t *testing.T) {
 			}
 		}
 	}
-	f.addMesh(p2l.Mesh{}, verts, nil, idx)
+	f.addMesh(p2lrt.Mesh{}, verts, nil, idx)
 	cov := countCoverage(t, f, 16, 16)
 	for y := 0; y < 16; y++ {
 		for x := 0; x < 16; x++ {
@@ -217,7 +231,7 @@ func TestTopLeftRuleFan(t *testing.T) {
 			idx = append(idx, 0, 1+(k+1)%8, 1+k)
 		}
 	}
-	f.addMesh(p2l.Mesh{}, verts, nil, idx)
+	f.addMesh(p2lrt.Mesh{}, verts, nil, idx)
 	cov := countCoverage(t, f, 16, 16)
 	for y := range cov {
 		for x, c := range cov[y] {
@@ -258,11 +272,11 @@ func TestCullingWinding(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeFrame{}
-			var flags p2l.MeshFlags
+			var flags p2lrt.MeshFlags
 			if tc.cull {
-				flags = p2l.MeshCulling
+				flags = p2lrt.MeshCulling
 			}
-			f.addMesh(p2l.Mesh{Flags: flags, TexturePage: -1}, verts, nil, idx)
+			f.addMesh(p2lrt.Mesh{Flags: flags, TexturePage: -1}, verts, nil, idx)
 			var r Renderer
 			img := renderFrame(t, &r, f, 16, 8, &Options{Transform: &tc.xform})
 			if got := img.RGBAAt(tc.probeA[0], tc.probeA[1]).A == 255; got != tc.a {
@@ -290,7 +304,7 @@ func TestBilinearSampling(t *testing.T) {
 	// ends; in between weights 0.75/0.25 and 0.25/0.75.
 	f := &fakeFrame{}
 	v, uv, idx := quad(0, 0, 4, 1)
-	f.addMesh(p2l.Mesh{TexturePage: 0}, v, uv, idx)
+	f.addMesh(p2lrt.Mesh{TexturePage: 0}, v, uv, idx)
 	r := Renderer{Pages: []*image.RGBA{page2x1()}}
 	renderFrame(t, &r, f, 4, 1, nil)
 	t0 := Premul{1, 0, 0, 1}
@@ -322,12 +336,12 @@ func TestColorsOpacityAndFallbackPages(t *testing.T) {
 	// colour (0.5, 1, 0.25 + 0.5 − 0.125 = 0.625) premultiplied by 0.5.
 	f := &fakeFrame{}
 	v, uv, idx := quad(0, 0, 4, 4)
-	f.addMesh(p2l.Mesh{TexturePage: -1, Opacity: 0.5}, v, uv, idx)
-	f.mul[0] = p2l.Color{0.5, 1, 0.25}
-	f.scr[0] = p2l.Color{0, 0, 0.5}
+	f.addMesh(p2lrt.Mesh{TexturePage: -1, Opacity: 0.5}, v, uv, idx)
+	f.mul[0] = p2lrt.Color{0.5, 1, 0.25}
+	f.scr[0] = p2lrt.Color{0, 0, 0.5}
 	// Unavailable page (index 3 of 1): draws nothing.
 	v2, uv2, idx2 := quad(4, 0, 8, 4)
-	f.addMesh(p2l.Mesh{TexturePage: 3}, v2, uv2, idx2)
+	f.addMesh(p2lrt.Mesh{TexturePage: 3}, v2, uv2, idx2)
 	r := Renderer{Pages: []*image.RGBA{page2x1()}}
 	renderFrame(t, &r, f, 8, 4, nil)
 	if got, want := layerAt(&r, 1, 1), (Premul{0.25, 0.5, 0.3125, 0.5}); !near8(got, want) {
@@ -355,18 +369,18 @@ func TestMaskCoverage(t *testing.T) {
 		// ignore: coverage takes the maximum, not a sum or product.
 		f := &fakeFrame{}
 		v, uv, idx := quad(0, 0, 4, 1)
-		f.addMesh(p2l.Mesh{TexturePage: 0}, v, uv, idx)
+		f.addMesh(p2lrt.Mesh{TexturePage: 0}, v, uv, idx)
 		half := image.NewRGBA(image.Rect(0, 0, 1, 1))
 		copy(half.Pix, []uint8{102, 102, 102, 102}) // alpha 0.4
 		v1, uv1, idx1 := quad(1, 0, 2, 1)
-		f.addMesh(p2l.Mesh{TexturePage: 1, Opacity: 0.01}, v1, uv1, idx1)
+		f.addMesh(p2lrt.Mesh{TexturePage: 1, Opacity: 0.01}, v1, uv1, idx1)
 		f.cmds = nil // masks need not be drawn
-		var flags p2l.MeshFlags
+		var flags p2lrt.MeshFlags
 		if invert {
-			flags = p2l.MeshInvertMask
+			flags = p2lrt.MeshInvertMask
 		}
 		v2, uv2, idx2 := quad(0, 0, 4, 1)
-		f.addMesh(p2l.Mesh{TexturePage: -1, Masks: []int{0, 1}, Flags: flags}, v2, uv2, idx2)
+		f.addMesh(p2lrt.Mesh{TexturePage: -1, Masks: []int{0, 1}, Flags: flags}, v2, uv2, idx2)
 		r := Renderer{Pages: []*image.RGBA{softMaskPage(), half}}
 		renderFrame(t, &r, f, 4, 1, nil)
 		// Coverage: max(ramp, 0.4 on pixel 1) = 0, max(1/3, 0.4), 2/3, 1.
@@ -387,14 +401,14 @@ func TestIsolatedGroup(t *testing.T) {
 	// the overlap shows blue·0.5 over white, not red showing through.
 	f := &fakeFrame{}
 	v, uv, idx := quad(0, 0, 3, 1)
-	red := f.addMesh(p2l.Mesh{TexturePage: -1}, v, uv, idx)
+	red := f.addMesh(p2lrt.Mesh{TexturePage: -1}, v, uv, idx)
 	v2, uv2, idx2 := quad(1, 0, 4, 1)
-	blue := f.addMesh(p2l.Mesh{TexturePage: -1}, v2, uv2, idx2)
-	f.mul[red] = p2l.Color{1, 0, 0}
-	f.mul[blue] = p2l.Color{0, 0, 1}
-	f.m.Parts = []p2l.Part{{ID: "g"}}
+	blue := f.addMesh(p2lrt.Mesh{TexturePage: -1}, v2, uv2, idx2)
+	f.mul[red] = p2lrt.Color{1, 0, 0}
+	f.mul[blue] = p2lrt.Color{0, 0, 1}
+	f.m.Parts = []p2lrt.Part{{ID: "g"}}
 	f.cmds = []p2l.RenderCommand{p2l.OpenGroup(0), p2l.RenderCommand(red), p2l.RenderCommand(blue), p2l.CloseGroup}
-	f.groups = map[int]p2l.Composite{0: {Opacity: 0.5, Multiply: p2l.Color{1, 1, 0.5}, Screen: p2l.Black}}
+	f.groups = map[int]p2lrt.Composite{0: {Opacity: 0.5, Multiply: p2lrt.Color{1, 1, 0.5}, Screen: p2lrt.Black}}
 	var r Renderer
 	renderFrame(t, &r, f, 4, 1, &Options{Transform: &p2l.Identity, Background: color.RGBA{255, 255, 255, 255}})
 	// Pixel 0: red·0.5 over white = (1, 0.5, 0.5). Pixels 1–3: blue with
@@ -413,15 +427,15 @@ func TestNestedGroupsWithMaskAndBlend(t *testing.T) {
 	// Backdrop: opaque (0.8, 0.4, 0.2). Mask covers pixel 0 only.
 	f := &fakeFrame{}
 	mv, muv, midx := quad(0, 0, 1, 1)
-	mask := f.addMesh(p2l.Mesh{TexturePage: -1}, mv, muv, midx)
+	mask := f.addMesh(p2lrt.Mesh{TexturePage: -1}, mv, muv, midx)
 	v, uv, idx := quad(0, 0, 2, 1)
-	grey := f.addMesh(p2l.Mesh{TexturePage: -1}, v, uv, idx)
-	f.mul[grey] = p2l.Color{0.5, 0.5, 0.5}
-	f.m.Parts = []p2l.Part{{ID: "outer"}, {ID: "inner"}}
+	grey := f.addMesh(p2lrt.Mesh{TexturePage: -1}, v, uv, idx)
+	f.mul[grey] = p2lrt.Color{0.5, 0.5, 0.5}
+	f.m.Parts = []p2lrt.Part{{ID: "outer"}, {ID: "inner"}}
 	f.cmds = []p2l.RenderCommand{p2l.OpenGroup(0), p2l.OpenGroup(1), p2l.RenderCommand(grey), p2l.CloseGroup, p2l.CloseGroup}
-	f.groups = map[int]p2l.Composite{
-		0: {Blend: p2l.BlendMultiply, Opacity: 1, Multiply: p2l.White},
-		1: {Opacity: 0.5, Multiply: p2l.White, MaskMeshes: []int{mask}, InvertMask: true},
+	f.groups = map[int]p2lrt.Composite{
+		0: {Blend: p2lrt.BlendMultiply, Opacity: 1, Multiply: p2lrt.White},
+		1: {Opacity: 0.5, Multiply: p2lrt.White, MaskMeshes: []int{mask}, InvertMask: true},
 	}
 	var r Renderer
 	renderFrame(t, &r, f, 2, 1, &Options{Transform: &p2l.Identity, Background: color.RGBA{204, 102, 51, 255}})
@@ -436,7 +450,7 @@ func TestNestedGroupsWithMaskAndBlend(t *testing.T) {
 	g := stored8(0.5)
 	ao := stored8(0.5)
 	gp := stored8(g * 0.5)
-	ref := reference(p2l.BlendMultiply, p2l.AlphaOver, rgb64{gp / ao, gp / ao, gp / ao}, ao, bd, 1)
+	ref := reference(p2lrt.BlendMultiply, p2lrt.AlphaOver, rgb64{gp / ao, gp / ao, gp / ao}, ao, bd, 1)
 	want1 := Premul{float32(ref[0]), float32(ref[1]), float32(ref[2]), float32(ref[3])}
 	if got := layerAt(&r, 0, 0); !near(got, want0, 1e-6) {
 		t.Errorf("pixel 0 = %v, want %v", got, want0)
@@ -455,23 +469,23 @@ func TestAdvancedModeReadsDestinationBeforeMesh(t *testing.T) {
 	// triangle after triangle (as a GPU blend unit and the reference
 	// runtime do), so screen is applied twice.
 	g := 128.0 / 255
-	once := func(b p2l.BlendMode, d rgb64) [4]float64 {
-		return reference(b, p2l.AlphaOver, rgb64{1, 1, 1}, 0.5, d, 1)
+	once := func(b p2lrt.BlendMode, d rgb64) [4]float64 {
+		return reference(b, p2lrt.AlphaOver, rgb64{1, 1, 1}, 0.5, d, 1)
 	}
 	stored := func(v [4]float64) rgb64 { // as the 8-bit destination holds it
 		return rgb64{math.Round(v[0]*255) / 255, math.Round(v[1]*255) / 255, math.Round(v[2]*255) / 255}
 	}
 	for _, tc := range []struct {
-		blend p2l.BlendMode
+		blend p2lrt.BlendMode
 		want  [4]float64
 	}{
-		{p2l.BlendOverlay, once(p2l.BlendOverlay, rgb64{g, g, g})},
-		{p2l.BlendScreen, once(p2l.BlendScreen, stored(once(p2l.BlendScreen, rgb64{g, g, g})))},
+		{p2lrt.BlendOverlay, once(p2lrt.BlendOverlay, rgb64{g, g, g})},
+		{p2lrt.BlendScreen, once(p2lrt.BlendScreen, stored(once(p2lrt.BlendScreen, rgb64{g, g, g})))},
 	} {
 		f := &fakeFrame{}
 		v, uv, idx := quad(0, 0, 2, 2)
 		idx = append(idx, idx...)
-		f.addMesh(p2l.Mesh{TexturePage: -1, Blend: tc.blend, Opacity: 0.5}, v, uv, idx)
+		f.addMesh(p2lrt.Mesh{TexturePage: -1, Blend: tc.blend, Opacity: 0.5}, v, uv, idx)
 		var r Renderer
 		renderFrame(t, &r, f, 2, 2, &Options{Transform: &p2l.Identity, Background: color.RGBA{128, 128, 128, 255}})
 		want := Premul{float32(tc.want[0]), float32(tc.want[1]), float32(tc.want[2]), float32(tc.want[3])}
@@ -488,9 +502,9 @@ func TestAdvancedModeReadsDestinationBeforeMesh(t *testing.T) {
 func TestOutputFormatsKeepAndFit(t *testing.T) {
 	f := &fakeFrame{}
 	v, uv, idx := quad(0, 0, 8, 8)
-	f.addMesh(p2l.Mesh{TexturePage: -1, Opacity: 0.5}, v, uv, idx)
-	f.mul[0] = p2l.Color{1, 0.5, 0}
-	f.m.Canvas = p2l.Canvas{Width: 8, Height: 16}
+	f.addMesh(p2lrt.Mesh{TexturePage: -1, Opacity: 0.5}, v, uv, idx)
+	f.mul[0] = p2lrt.Color{1, 0.5, 0}
+	f.m.Canvas = p2lrt.Canvas{Width: 8, Height: 16}
 	// Fit: canvas 8×16 into 4×4 → scale 0.25, quad covers x,y ∈ [0, 2).
 	rgba := image.NewRGBA(image.Rect(0, 0, 4, 4))
 	var r Renderer
@@ -529,11 +543,11 @@ func TestOutputFormatsKeepAndFit(t *testing.T) {
 func TestRenderSteadyStateAllocatesNothing(t *testing.T) {
 	f := &fakeFrame{}
 	v, uv, idx := quad(1, 1, 30, 30)
-	f.addMesh(p2l.Mesh{TexturePage: 0, Blend: p2l.BlendOverlay}, v, uv, idx)
-	f.addMesh(p2l.Mesh{TexturePage: 0, Masks: []int{0}}, v, uv, idx)
-	f.m.Parts = []p2l.Part{{ID: "g"}}
+	f.addMesh(p2lrt.Mesh{TexturePage: 0, Blend: p2lrt.BlendOverlay}, v, uv, idx)
+	f.addMesh(p2lrt.Mesh{TexturePage: 0, Masks: []int{0}}, v, uv, idx)
+	f.m.Parts = []p2lrt.Part{{ID: "g"}}
 	f.cmds = append([]p2l.RenderCommand{p2l.OpenGroup(0)}, append(f.cmds, p2l.CloseGroup)...)
-	f.groups = map[int]p2l.Composite{0: {Opacity: 1, Multiply: p2l.White, MaskMeshes: []int{1}}}
+	f.groups = map[int]p2lrt.Composite{0: {Opacity: 1, Multiply: p2lrt.White, MaskMeshes: []int{1}}}
 	r := Renderer{Pages: []*image.RGBA{softMaskPage()}}
 	img := image.NewRGBA(image.Rect(0, 0, 32, 32))
 	opts := &Options{}
@@ -550,8 +564,8 @@ func TestHitTestAlpha(t *testing.T) {
 	// 0, at 3.5 is 1. Hit area 0 = mesh 0.
 	f := &fakeFrame{}
 	v, uv, idx := quad(0, 0, 4, 1)
-	f.addMesh(p2l.Mesh{TexturePage: 0}, v, uv, idx)
-	f.m.HitAreas = []p2l.HitArea{{ID: "body", Meshes: []int{0}}}
+	f.addMesh(p2lrt.Mesh{TexturePage: 0}, v, uv, idx)
+	f.m.HitAreas = []p2lrt.HitArea{{ID: "body", Meshes: []int{0}}}
 	r := Renderer{Pages: []*image.RGBA{softMaskPage()}}
 	for _, tc := range []struct {
 		x, y, th float32

@@ -7,12 +7,16 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestRenderSurvivesGarbage feeds frames with non-finite and huge
 // vertices, indices out of range, odd-length arrays, bad modes, NaN
-// colours and opacities, masks and group commands out of range: the
-// renderer must neither panic nor hang.
+// colours and opacities, group commands out of range: the renderer must
+// neither panic nor hang. The model's own records are valid (a Model is
+// validated when it is made: NewModel refuses bad modes, masks and pages,
+// validate_test.go), with every blend and alpha mode, masks and both
+// texture pages.
 func TestRenderSurvivesGarbage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vals := []float32{0, 1, -1, 5, 31.5, 1e30, -1e30, float32(math.NaN()), float32(math.Inf(1)), 0.5}
@@ -34,19 +38,20 @@ func TestRenderSurvivesGarbage(t *testing.T) {
 			for i := range idx {
 				idx[i] = uint32(rng.IntN(nv + 2))
 			}
-			mi := f.addMesh(p2l.Mesh{
-				TexturePage: rng.IntN(4) - 2,
-				Blend:       p2l.BlendMode(rng.IntN(20)),
-				AlphaBlend:  p2l.AlphaMode(rng.IntN(6)),
-				Masks:       []int{rng.IntN(6) - 1},
-				Flags:       p2l.MeshFlags(rng.IntN(4)),
+			mi := f.addMesh(p2lrt.Mesh{
+				TexturePage: rng.IntN(3) - 1,
+				Blend:       p2lrt.BlendMode(rng.IntN(p2lrt.NumBlendModes)),
+				AlphaBlend:  p2lrt.AlphaMode(rng.IntN(p2lrt.NumAlphaModes)),
+				Masks:       []int{rng.IntN(n)},
+				Flags:       p2lrt.MeshFlags(rng.IntN(4)),
 			}, verts, uvs, idx)
 			f.opacity[mi] = pick()
-			f.mul[mi] = p2l.Color{pick(), pick(), pick()}
-			f.scr[mi] = p2l.Color{pick(), 0, pick()}
+			f.mul[mi] = p2lrt.Color{pick(), pick(), pick()}
+			f.scr[mi] = p2lrt.Color{pick(), 0, pick()}
 		}
-		f.m.Parts = []p2l.Part{{}, {}}
-		f.groups = map[int]p2l.Composite{0: {Opacity: pick(), Multiply: p2l.Color{pick(), 1, 1}, MaskMeshes: []int{9, -3, 0}, Blend: 99, AlphaBlend: 3}}
+		f.m.Parts = []p2lrt.Part{{}, {}}
+		f.m.Textures = []p2lrt.TexturePage{{Kind: p2lrt.TexturePNG}, {Kind: p2lrt.TexturePNG}}
+		f.groups = map[int]p2lrt.Composite{0: {Opacity: pick(), Multiply: p2lrt.Color{pick(), 1, 1}, MaskMeshes: []int{9, -3, 0}, Blend: 99, AlphaBlend: 3}}
 		cmds := []p2l.RenderCommand{p2l.CloseGroup, p2l.OpenGroup(0), p2l.OpenGroup(7)}
 		f.cmds = append(cmds, append(f.cmds, p2l.RenderCommand(99))...)
 		r := Renderer{Pages: []*image.RGBA{softMaskPage(), nil}}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestStraightOutputExactAtLowAlpha draws soft-edged meshes over
@@ -36,21 +37,21 @@ func TestStraightOutputExactAtLowAlpha(t *testing.T) {
 		copy(page.Pix[4*x:], []uint8{uint8(a), uint8(math.Round(float64(a) / 2)), uint8(math.Round(float64(a) / 5)), uint8(a)})
 	}
 	type layerSpec struct {
-		blend   p2l.BlendMode
+		blend   p2lrt.BlendMode
 		opacity float32
-		mul     p2l.Color
+		mul     p2lrt.Color
 		mirror  bool // texel w−1−x instead of x
 	}
 	rows := [][]layerSpec{
-		{{p2l.BlendNormal, 0.7, p2l.White, false}},
-		{{p2l.BlendNormal, 0.7, p2l.White, false}, {p2l.BlendNormal, 0.3, p2l.Color{0.2, 0.9, 0.5}, true}},
-		{{p2l.BlendNormal, 0.9, p2l.White, false}, {p2l.BlendScreen, 0.6, p2l.Color{0.1, 0.3, 1}, false}},
-		{{p2l.BlendNormal, 1, p2l.Color{0.3, 0.6, 0.9}, false}, {p2l.BlendMultiply, 0.8, p2l.White, true}},
+		{{p2lrt.BlendNormal, 0.7, p2lrt.White, false}},
+		{{p2lrt.BlendNormal, 0.7, p2lrt.White, false}, {p2lrt.BlendNormal, 0.3, p2lrt.Color{0.2, 0.9, 0.5}, true}},
+		{{p2lrt.BlendNormal, 0.9, p2lrt.White, false}, {p2lrt.BlendScreen, 0.6, p2lrt.Color{0.1, 0.3, 1}, false}},
+		{{p2lrt.BlendNormal, 1, p2lrt.Color{0.3, 0.6, 0.9}, false}, {p2lrt.BlendMultiply, 0.8, p2lrt.White, true}},
 	}
 	const groupRow = 3 // drawn inside a group: Multiply+Over, opacity 0.5
 	f := &fakeFrame{}
-	f.m = &p2l.Model{Canvas: p2l.Canvas{Width: w, Height: float32(len(rows))}, Parts: []p2l.Part{{ID: "g"}}}
-	f.groups = map[int]p2l.Composite{0: {Blend: p2l.BlendMultiply, Opacity: 0.5, Multiply: p2l.White}}
+	f.m = &p2lrt.File{Canvas: p2lrt.Canvas{Width: w, Height: float32(len(rows))}, Parts: []p2lrt.Part{{ID: "g"}}}
+	f.groups = map[int]p2lrt.Composite{0: {Blend: p2lrt.BlendMultiply, Opacity: 0.5, Multiply: p2lrt.White}}
 	for y, row := range rows {
 		if y == groupRow {
 			f.cmds = append(f.cmds, p2l.OpenGroup(0))
@@ -60,7 +61,7 @@ func TestStraightOutputExactAtLowAlpha(t *testing.T) {
 			if l.mirror {
 				uv = []float32{1, 0, 0, 0, 0, 1, 1, 1}
 			}
-			mi := f.addMesh(p2l.Mesh{TexturePage: 0, Blend: l.blend, Opacity: l.opacity}, v, uv, idx)
+			mi := f.addMesh(p2lrt.Mesh{TexturePage: 0, Blend: l.blend, Opacity: l.opacity}, v, uv, idx)
 			f.mul[mi] = l.mul
 		}
 		if y == groupRow {
@@ -87,7 +88,7 @@ func TestStraightOutputExactAtLowAlpha(t *testing.T) {
 					cs[k] *= float64(l.mul[k])
 				}
 				as *= float64(l.opacity)
-				o := reference(l.blend, p2l.AlphaOver, cs, as, d, ad)
+				o := reference(l.blend, p2lrt.AlphaOver, cs, as, d, ad)
 				ad = o[3]
 				for k := range d {
 					d[k] = o[k] / ad
@@ -95,7 +96,7 @@ func TestStraightOutputExactAtLowAlpha(t *testing.T) {
 			}
 			if y == groupRow {
 				// The group layer over transparency at opacity 0.5.
-				o := reference(p2l.BlendMultiply, p2l.AlphaOver, d, ad*0.5, rgb64{}, 0)
+				o := reference(p2lrt.BlendMultiply, p2lrt.AlphaOver, d, ad*0.5, rgb64{}, 0)
 				ad = o[3]
 				for k := range d {
 					d[k] = o[k] / ad
@@ -129,10 +130,10 @@ func TestStraightOutputKeepsTexelColour(t *testing.T) {
 	if err := png.Encode(&buf, src); err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeFrame{m: &p2l.Model{Canvas: p2l.Canvas{Width: 4, Height: 1},
-		Textures: []p2l.TexturePage{{Kind: p2l.TexturePNG, Width: 4, Height: 1, Data: buf.Bytes()}}}}
+	f := &fakeFrame{m: &p2lrt.File{Canvas: p2lrt.Canvas{Width: 4, Height: 1},
+		Textures: []p2lrt.TexturePage{{Kind: p2lrt.TexturePNG, Width: 4, Height: 1, Data: buf.Bytes()}}}}
 	v, uv, idx := quad(0, 0, 4, 1)
-	f.addMesh(p2l.Mesh{TexturePage: 0}, v, uv, idx)
+	f.addMesh(p2lrt.Mesh{TexturePage: 0}, v, uv, idx)
 	var r Renderer
 	img := image.NewNRGBA(image.Rect(0, 0, 4, 1))
 	if err := r.render(f, img, &Options{Transform: &p2l.Identity}); err != nil {

@@ -10,7 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/psd2live/p2l-ebiten/internal/alloctest"
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // grayPNG is a w×h straight-alpha PNG of one colour: tiny on disk, w·h·4
@@ -31,13 +31,13 @@ func grayPNG(t testing.TB, w, h int) []byte {
 func TestPixelBudgetIsShared(t *testing.T) {
 	const side = 512
 	page := grayPNG(t, side, side)
-	m := &p2l.Model{}
+	m := &p2lrt.File{}
 	for i := 0; i < 24; i++ {
-		m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TexturePNG, Width: side, Height: side, Data: page})
+		m.Textures = append(m.Textures, p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: side, Height: side, Data: page})
 	}
 	budget := 2*side*side + side // room for two pages, not three
 	var pages []Page
-	got := alloctest.Bytes(func() { pages = Decode(m, &Options{MaxPixels: budget}) })
+	got := alloctest.Bytes(func() { pages = decode(fileSource(m), &Options{MaxPixels: budget}) })
 	for i, p := range pages {
 		if want := i < 2; p.Available() != want {
 			t.Fatalf("page %d available %v, want %v (%v)", i, p.Available(), want, p.Err)
@@ -57,7 +57,7 @@ func TestPixelBudgetIsShared(t *testing.T) {
 	// valid small PNG.
 	m.Textures[0].Width, m.Textures[0].Height = 8192, 8193
 	var p Page
-	got = alloctest.Bytes(func() { p = DecodePage(m, 0, nil) })
+	got = alloctest.Bytes(func() { p = decodeOne(fileSource(m), 0, nil) })
 	if p.Available() || !strings.Contains(p.Err.Error(), "declared size 8192×8193") {
 		t.Errorf("page declaring 8192×8193: %v", p.Err)
 	}
@@ -132,26 +132,26 @@ func (i statInfo) Size() int64 {
 
 func TestExternalPageBounds(t *testing.T) {
 	page := grayPNG(t, 64, 64)
-	m := &p2l.Model{Textures: []p2l.TexturePage{{Kind: p2l.TextureExternal, URI: "p.png"}}}
+	m := &p2lrt.File{Textures: []p2lrt.TexturePage{{Kind: p2lrt.TextureExternal, URI: "p.png"}}}
 	files := fstest.MapFS{"p.png": {Data: page}}
-	if p := DecodePage(m, 0, &Options{FS: files}); !p.Available() {
+	if p := decodeOne(fileSource(m), 0, &Options{FS: files}); !p.Available() {
 		t.Fatalf("regular file: %v", p.Err)
 	}
 	for _, mode := range []fs.FileMode{fs.ModeDevice | fs.ModeCharDevice, fs.ModeNamedPipe, fs.ModeDir} {
-		p := DecodePage(m, 0, &Options{FS: statFS{MapFS: files, mode: mode}})
+		p := decodeOne(fileSource(m), 0, &Options{FS: statFS{MapFS: files, mode: mode}})
 		if p.Available() || !strings.Contains(p.Err.Error(), "not a regular file") {
 			t.Errorf("mode %v: %v", mode, p.Err)
 		}
 	}
 	// A file claiming more bytes than its share of the budget is refused
 	// from its size, before it is read.
-	p := DecodePage(m, 0, &Options{FS: statFS{MapFS: files, size: 1 << 40}, MaxPixels: 64 * 64})
+	p := decodeOne(fileSource(m), 0, &Options{FS: statFS{MapFS: files, size: 1 << 40}, MaxPixels: 64 * 64})
 	if p.Available() || !strings.Contains(p.Err.Error(), "pixel budget allows") {
 		t.Errorf("oversized file: %v", p.Err)
 	}
 	// A file that turns out longer than its Stat said is cut at the limit.
 	big := append(bytes.Clone(page), make([]byte, 8*64*64+1<<20)...)
-	p = DecodePage(m, 0, &Options{FS: statFS{MapFS: fstest.MapFS{"p.png": {Data: big}}, size: 10}, MaxPixels: 64 * 64})
+	p = decodeOne(fileSource(m), 0, &Options{FS: statFS{MapFS: fstest.MapFS{"p.png": {Data: big}}, size: 10}, MaxPixels: 64 * 64})
 	if p.Available() || !strings.Contains(p.Err.Error(), "larger than") {
 		t.Errorf("file longer than its size: %v", p.Err)
 	}

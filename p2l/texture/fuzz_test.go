@@ -5,7 +5,7 @@ import (
 	"image/color"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // FuzzDecodePages feeds arbitrary bytes to every page decoder (PNG, KTX2,
@@ -25,13 +25,13 @@ func FuzzDecodePages(f *testing.F) {
 	f.Add(makeKTX2(f, ktx2Options{vk: vkR8G8B8A8UNORM, pix: src.Pix, w: 2, h: 2, super: superZlib, premul: true}))
 	const budget = 1 << 14
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m := &p2l.Model{Textures: []p2l.TexturePage{
-			{Kind: p2l.TexturePNG, Data: data},
-			{Kind: p2l.TextureKTX2, Data: data},
-			{Kind: p2l.TextureExternal, URI: "page", Data: data},
+		m := &p2lrt.File{Textures: []p2lrt.TexturePage{
+			{Kind: p2lrt.TexturePNG, Data: data},
+			{Kind: p2lrt.TextureKTX2, Data: data},
+			{Kind: p2lrt.TextureExternal, URI: "page", Data: data},
 		}}
 		used := 0
-		for _, p := range Decode(m, &Options{MaxPixels: budget}) {
+		for _, p := range decode(fileSource(m), &Options{MaxPixels: budget}) {
 			if (p.Image == nil) == (p.Err == nil) {
 				t.Fatalf("page %d: image %v with error %v", p.Index, p.Image != nil, p.Err)
 			}

@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestParallelDecodeIsSequential: whatever the pages (valid, cut short,
@@ -25,7 +25,7 @@ func TestParallelDecodeIsSequential(t *testing.T) {
 	parallel := 0
 	for trial := range 300 {
 		n := 2 + rng.IntN(4)
-		m := &p2l.Model{}
+		m := &p2lrt.File{}
 		total := 0
 		for range n {
 			w, h := 1+rng.IntN(24), 1+rng.IntN(24)
@@ -34,7 +34,7 @@ func TestParallelDecodeIsSequential(t *testing.T) {
 				img.Pix[i] = uint8(rng.IntN(256))
 			}
 			data := encodePNG(t, img)
-			page := p2l.TexturePage{Kind: p2l.TexturePNG, Width: uint32(w), Height: uint32(h), Data: data}
+			page := p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: uint32(w), Height: uint32(h), Data: data}
 			switch rng.IntN(6) {
 			case 0: // cut inside the pixel data: the header reads, decoding fails
 				page.Data = data[:len(data)-12-rng.IntN(8)]
@@ -56,16 +56,16 @@ func TestParallelDecodeIsSequential(t *testing.T) {
 			budget = 2 * total
 		}
 		straight := rng.IntN(2) == 0
-		if decodeInParallel(m, &Options{MaxPixels: budget}, int64(budget)) {
+		if decodeInParallel(fileSource(m), &Options{MaxPixels: budget}, int64(budget)) {
 			parallel++
 		}
 		var gotLog, wantLog bytes.Buffer
-		got := Decode(m, &Options{MaxPixels: budget, Straight: straight, Logger: slog.New(slog.NewTextHandler(&gotLog, nil))})
+		got := decode(fileSource(m), &Options{MaxPixels: budget, Straight: straight, Logger: slog.New(slog.NewTextHandler(&gotLog, nil))})
 		seq := &Options{MaxPixels: budget, Straight: straight, Logger: slog.New(slog.NewTextHandler(&wantLog, nil))}
 		left := int64(budget)
 		want := make([]Page, n)
 		for i := range want {
-			want[i] = decodeIndex(m, i, seq, &left)
+			want[i] = decodeIndex(fileSource(m), i, seq, &left)
 		}
 		if !reflect.DeepEqual(describe(got), describe(want)) {
 			t.Fatalf("trial %d (budget %d of %d texels): Decode gave\n%v\nin order:\n%v", trial, budget, total, describe(got), describe(want))

@@ -5,7 +5,7 @@ import (
 	"image/png"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // TestStraightPages: with Options.Straight, PNG pages and straight KTX2
@@ -19,13 +19,13 @@ func TestStraightPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	premulPix := append([]byte(nil), Premultiply(src).Pix...)
-	m := &p2l.Model{Textures: []p2l.TexturePage{
-		{Kind: p2l.TexturePNG, Width: 2, Height: 2, Data: pngData.Bytes()},
-		{Kind: p2l.TextureKTX2, Width: 2, Height: 2, Data: makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: src.Pix, w: 2, h: 2})},
-		{Kind: p2l.TextureKTX2, Width: 2, Height: 2, Data: makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: premulPix, w: 2, h: 2, premul: true})},
+	m := &p2lrt.File{Textures: []p2lrt.TexturePage{
+		{Kind: p2lrt.TexturePNG, Width: 2, Height: 2, Data: pngData.Bytes()},
+		{Kind: p2lrt.TextureKTX2, Width: 2, Height: 2, Data: makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: src.Pix, w: 2, h: 2})},
+		{Kind: p2lrt.TextureKTX2, Width: 2, Height: 2, Data: makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: premulPix, w: 2, h: 2, premul: true})},
 	}}
-	plain := Decode(m, nil)
-	pages := Decode(m, &Options{Straight: true})
+	plain := decode(fileSource(m), nil)
+	pages := decode(fileSource(m), &Options{Straight: true})
 	for i, p := range pages {
 		if p.Image == nil || !bytes.Equal(p.Image.Pix, plain[i].Image.Pix) || plain[i].Straight != nil {
 			t.Fatalf("page %d: premultiplied image differs with Straight, or Straight set without the option", i)

@@ -47,6 +47,7 @@ import (
 	"sync/atomic"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // DefaultMaxPixels is the pixel budget when Options.MaxPixels is zero:
@@ -70,7 +71,7 @@ type Options struct {
 	// page's pixels (any image.Image; they are converted to premultiplied
 	// RGBA), or nil and a nil error to let the built-in decoders handle the
 	// page, or an error that makes the page unavailable.
-	Resolve func(index int, page *p2l.TexturePage) (image.Image, error)
+	Resolve func(index int, page *p2lrt.TexturePage) (image.Image, error)
 
 	// FS holds external pages. A page's URI is a slash-separated path
 	// relative to the model file; the loader does not read the page (a page
@@ -106,7 +107,7 @@ type Options struct {
 // project's TextureInfo: kind, declared size and URI as the file gives them.
 type Info struct {
 	Index int
-	Kind  p2l.TextureKind
+	Kind  p2lrt.TextureKind
 	// Width and Height are the size declared in the TEXR record.
 	Width, Height int
 	// URI is the path of an external page ("" for embedded pages).
@@ -137,10 +138,10 @@ type Page struct {
 
 // PageError is the error of a page that could not be decoded.
 type PageError struct {
-	Index int             // page index in Model.Textures
-	Kind  p2l.TextureKind // the page's kind
-	URI   string          // the external page's URI ("" for embedded pages)
-	Err   error           // the cause
+	Index int               // page index in Model.Textures
+	Kind  p2lrt.TextureKind // the page's kind
+	URI   string            // the external page's URI ("" for embedded pages)
+	Err   error             // the cause
 }
 
 // Error names the page, its kind and URI, and the cause.
@@ -164,7 +165,25 @@ func (e *PageError) Unwrap() error { return e.Err }
 // logged through opts.Logger (or the model's own logger, p2l.WithLogger).
 // The pages share one pixel budget (Options.MaxPixels). opts may be nil;
 // a nil model has no pages.
-func Decode(m *p2l.Model, opts *Options) []Page {
+func Decode(m *p2l.Model, opts *Options) []Page { return decode(sourceOf(m), opts) }
+
+// pageSource is what decoding reads of a model: its pages, the directory
+// its external pages resolve in and its logger.
+type pageSource struct {
+	pages  []p2lrt.TexturePage
+	dir    fs.FS
+	logger *slog.Logger
+}
+
+// sourceOf returns the pages of m (nil for a nil model).
+func sourceOf(m *p2l.Model) *pageSource {
+	if m == nil {
+		return nil
+	}
+	return &pageSource{pages: m.Textures, dir: m.Dir(), logger: m.Logger()}
+}
+
+func decode(m *pageSource, opts *Options) []Page {
 	if m == nil {
 		return nil
 	}
@@ -172,9 +191,9 @@ func Decode(m *p2l.Model, opts *Options) []Page {
 		opts = &Options{}
 	}
 	budget := int64(opts.budget())
-	pages := make([]Page, len(m.Textures))
+	pages := make([]Page, len(m.pages))
 	if !decodeInParallel(m, opts, budget) {
-		for i := range m.Textures {
+		for i := range m.pages {
 			pages[i] = decodeIndex(m, i, opts, &budget)
 		}
 		return pages
@@ -205,14 +224,14 @@ func Decode(m *p2l.Model, opts *Options) []Page {
 // whichever pages before it decode or fail, so each gets the same result
 // (and the same error) with the whole budget. Anything else is decoded in
 // order.
-func decodeInParallel(m *p2l.Model, opts *Options, budget int64) bool {
-	if opts.Resolve != nil || len(m.Textures) < 2 || runtime.GOMAXPROCS(0) < 2 {
+func decodeInParallel(m *pageSource, opts *Options, budget int64) bool {
+	if opts.Resolve != nil || len(m.pages) < 2 || runtime.GOMAXPROCS(0) < 2 {
 		return false
 	}
 	var need uint64
-	for i := range m.Textures {
-		tp := &m.Textures[i]
-		if tp.Kind != p2l.TexturePNG {
+	for i := range m.pages {
+		tp := &m.pages[i]
+		if tp.Kind != p2lrt.TexturePNG {
 			return false
 		}
 		size := uint64(tp.Width) * uint64(tp.Height)
@@ -231,7 +250,9 @@ func decodeInParallel(m *p2l.Model, opts *Options, budget int64) bool {
 
 // DecodePage decodes texture page i of m (see Decode) with the whole pixel
 // budget. An index out of range gives an unavailable page.
-func DecodePage(m *p2l.Model, i int, opts *Options) Page {
+func DecodePage(m *p2l.Model, i int, opts *Options) Page { return decodeOne(sourceOf(m), i, opts) }
+
+func decodeOne(m *pageSource, i int, opts *Options) Page {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -248,7 +269,7 @@ func (o *Options) budget() int {
 
 // decodeIndex decodes page i within *budget texels, logs it when it is
 // unavailable, and takes the page's texels from the budget.
-func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
+func decodeIndex(m *pageSource, i int, opts *Options, budget *int64) Page {
 	p := decodeWithin(m, i, opts, *budget)
 	logUnavailable(m, opts, &p)
 	if p.Image != nil {
@@ -258,17 +279,17 @@ func decodeIndex(m *p2l.Model, i int, opts *Options, budget *int64) Page {
 }
 
 // decodeWithin decodes page i within left texels.
-func decodeWithin(m *p2l.Model, i int, opts *Options, left int64) Page {
-	if m == nil || i < 0 || i >= len(m.Textures) {
+func decodeWithin(m *pageSource, i int, opts *Options, left int64) Page {
+	if m == nil || i < 0 || i >= len(m.pages) {
 		n := 0
 		if m != nil {
-			n = len(m.Textures)
+			n = len(m.pages)
 		}
 		return Page{Info: Info{Index: i, Err: fmt.Errorf("texture page %d: index out of range (model has %d pages)", i, n)}}
 	}
-	tp := &m.Textures[i]
-	if opts.FS == nil && tp.Kind == p2l.TextureExternal {
-		if dir := m.Dir(); dir != nil {
+	tp := &m.pages[i]
+	if opts.FS == nil && tp.Kind == p2lrt.TextureExternal {
+		if dir := m.dir; dir != nil {
 			o := *opts
 			o.FS = dir // the directory the model was loaded from
 			opts = &o
@@ -294,13 +315,13 @@ func decodeWithin(m *p2l.Model, i int, opts *Options, left int64) Page {
 
 // logUnavailable logs a page that could not be decoded (an index out of
 // range is not logged: it names no page).
-func logUnavailable(m *p2l.Model, opts *Options, p *Page) {
-	if p.Err == nil || m == nil || p.Index < 0 || p.Index >= len(m.Textures) {
+func logUnavailable(m *pageSource, opts *Options, p *Page) {
+	if p.Err == nil || m == nil || p.Index < 0 || p.Index >= len(m.pages) {
 		return
 	}
 	logger := opts.Logger
 	if logger == nil {
-		logger = m.Logger()
+		logger = m.logger
 	}
 	if logger != nil {
 		var cause error = p.Err
@@ -323,7 +344,7 @@ func fits(w, h uint64, left int64) bool {
 
 // decodePage decodes page i within left texels; a non-nil straight
 // receives its straight texels when it has them (Options.Straight).
-func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
+func decodePage(i int, tp *p2lrt.TexturePage, opts *Options, left int64, straight **image.NRGBA) (*image.RGBA, string, error) {
 	// The size the TEXR record declares is checked first: a page the
 	// budget cannot hold is refused before its bytes are looked at.
 	if !fits(uint64(tp.Width), uint64(tp.Height), left) {
@@ -349,13 +370,13 @@ func decodePage(i int, tp *p2l.TexturePage, opts *Options, left int64, straight 
 		}
 	}
 	switch tp.Kind {
-	case p2l.TexturePNG:
+	case p2lrt.TexturePNG:
 		img, err := decodePNG(tp.Data, left, straight)
 		return img, "png", err
-	case p2l.TextureKTX2:
+	case p2lrt.TextureKTX2:
 		img, format, err := decodeKTX2(tp.Data, left, straight)
 		return img, "ktx2 " + format, err
-	case p2l.TextureExternal:
+	case p2lrt.TextureExternal:
 		if len(tp.Data) > 0 {
 			// A tool (not the loader) put the file's bytes in Data.
 			return decodeSniffed(tp.URI, tp.Data, left, straight)

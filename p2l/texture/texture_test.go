@@ -17,6 +17,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // round255 is the independent reference: c·a/255 rounded half up in float64.
@@ -312,26 +313,26 @@ func TestDecodeModelPages(t *testing.T) {
 	src := straight()
 	pngBytes := encodePNG(t, src)
 	ktx := makeKTX2(t, ktx2Options{vk: vkR8G8B8A8UNORM, pix: src.Pix, w: 2, h: 2})
-	m := &p2l.Model{Textures: []p2l.TexturePage{
-		{Kind: p2l.TexturePNG, Width: 2, Height: 2, Data: pngBytes},
-		{Kind: p2l.TextureKTX2, Width: 2, Height: 2, Data: ktx},
-		{Kind: p2l.TextureExternal, Width: 2, Height: 2, URI: "tex/page.png"},
-		{Kind: p2l.TextureExternal, Width: 2, Height: 2, URI: "tex\\page.ktx2"},
-		{Kind: p2l.TextureExternal, URI: "../outside.png"},
-		{Kind: p2l.TextureExternal, URI: "missing.png"},
-		{Kind: p2l.TextureKTX2, Data: makeKTX2(t, ktx2Options{vk: 131, pix: src.Pix, w: 2, h: 2})},
-		{Kind: p2l.TexturePNG, Data: []byte("garbage")},
-		{Kind: p2l.TextureExternal, URI: "x.bmp", Data: []byte("BM....")},
+	m := &p2lrt.File{Textures: []p2lrt.TexturePage{
+		{Kind: p2lrt.TexturePNG, Width: 2, Height: 2, Data: pngBytes},
+		{Kind: p2lrt.TextureKTX2, Width: 2, Height: 2, Data: ktx},
+		{Kind: p2lrt.TextureExternal, Width: 2, Height: 2, URI: "tex/page.png"},
+		{Kind: p2lrt.TextureExternal, Width: 2, Height: 2, URI: "tex\\page.ktx2"},
+		{Kind: p2lrt.TextureExternal, URI: "../outside.png"},
+		{Kind: p2lrt.TextureExternal, URI: "missing.png"},
+		{Kind: p2lrt.TextureKTX2, Data: makeKTX2(t, ktx2Options{vk: 131, pix: src.Pix, w: 2, h: 2})},
+		{Kind: p2lrt.TexturePNG, Data: []byte("garbage")},
+		{Kind: p2lrt.TextureExternal, URI: "x.bmp", Data: []byte("BM....")},
 		{Kind: 7},
 	}}
 	// An external page whose bytes the loader already read.
-	m.Textures = append(m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: "loaded.png", Data: pngBytes})
+	m.Textures = append(m.Textures, p2lrt.TexturePage{Kind: p2lrt.TextureExternal, URI: "loaded.png", Data: pngBytes})
 	fsys := fstest.MapFS{
 		"tex/page.png":  {Data: pngBytes},
 		"tex/page.ktx2": {Data: ktx},
 	}
 	var log bytes.Buffer
-	pages := Decode(m, &Options{FS: fsys, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	pages := decode(fileSource(m), &Options{FS: fsys, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	for i := 0; i < 4; i++ {
 		if !pages[i].Available() {
 			t.Fatalf("page %d unavailable: %v", i, pages[i].Err)
@@ -363,22 +364,22 @@ func TestDecodeModelPages(t *testing.T) {
 		t.Errorf("logged %d warnings, want %d:\n%s", got, len(pages)-4, log.String())
 	}
 	// Without a file system external pages have no source.
-	if p := DecodePage(m, 2, nil); !errors.Is(p.Err, ErrNoSource) {
+	if p := decodeOne(fileSource(m), 2, nil); !errors.Is(p.Err, ErrNoSource) {
 		t.Errorf("external page without FS: %v", p.Err)
 	}
-	if p := DecodePage(m, 99, nil); p.Available() {
+	if p := decodeOne(fileSource(m), 99, nil); p.Available() {
 		t.Error("page 99 available")
 	}
 }
 
 func TestResolveCallback(t *testing.T) {
-	m := &p2l.Model{Textures: []p2l.TexturePage{
-		{Kind: p2l.TextureExternal, URI: "a.png"},
-		{Kind: p2l.TexturePNG, Data: encodePNG(t, straight())},
-		{Kind: p2l.TextureKTX2, Data: []byte("x")},
+	m := &p2lrt.File{Textures: []p2lrt.TexturePage{
+		{Kind: p2lrt.TextureExternal, URI: "a.png"},
+		{Kind: p2lrt.TexturePNG, Data: encodePNG(t, straight())},
+		{Kind: p2lrt.TextureKTX2, Data: []byte("x")},
 	}}
 	host := straight()
-	pages := Decode(m, &Options{Resolve: func(i int, tp *p2l.TexturePage) (image.Image, error) {
+	pages := decode(fileSource(m), &Options{Resolve: func(i int, tp *p2lrt.TexturePage) (image.Image, error) {
 		switch i {
 		case 0:
 			return host, nil
@@ -442,7 +443,7 @@ func TestExternalPagesBesideTheModel(t *testing.T) {
 	}
 	external := -1
 	for i, tp := range fromBytes.Textures {
-		if tp.Kind == p2l.TextureExternal {
+		if tp.Kind == p2lrt.TextureExternal {
 			external = i
 		}
 	}
@@ -458,3 +459,7 @@ func TestExternalPagesBesideTheModel(t *testing.T) {
 		t.Errorf("Load from bytes: external page %v, want ErrNoSource", p.Err)
 	}
 }
+
+// fileSource is the pages of f, a file of texture pages that need not make
+// a valid model, for the tests of pages a model cannot hold.
+func fileSource(f *p2lrt.File) *pageSource { return &pageSource{pages: f.Textures} }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file gives the character the extension chunks of advanced mode
@@ -61,24 +62,24 @@ func (b *builder) advanced() error {
 
 	// BONE: no virtual bones and no arcs; the waving hand's frame is
 	// attachable, so a host can put something in her hand.
-	m.Bones = &p2l.Bones{
-		Header:     p2l.ExtensionHeader{Feature: p2l.FeatureExactLinks, Hooks: p2l.HookBones},
-		Attachable: []p2l.AttachableBone{{Deformer: fore, ID: "HandR"}},
+	m.Bones = &p2lrt.Bones{
+		Header:     p2lrt.ExtensionHeader{Feature: p2lrt.FeatureExactLinks, Hooks: p2lrt.HookBones},
+		Attachable: []p2lrt.AttachableBone{{Deformer: fore, ID: "HandR"}},
 	}
 
 	// SKIN: the sleeve's axes are its keyform axes; no weights, the runtime
 	// fits them from the keyforms (6 key combinations).
-	m.Skins = &p2l.Skins{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureSkin, Hooks: p2l.HookMesh},
-		Meshes: []p2l.Skin{{Mesh: sleeve, Axes: cloneAxes(m.Meshes[sleeve].Keyforms.Axes), Bones: []int{upper, fore}}},
+	m.Skins = &p2lrt.Skins{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSkin, Hooks: p2lrt.HookMesh},
+		Meshes: []p2lrt.Skin{{Mesh: sleeve, Axes: cloneAxes(m.Meshes[sleeve].Keyforms.Axes), Bones: []int{upper, fore}}},
 	}
 
 	// COLL: a tapered capsule along the inner edge of each hanging arm, in
 	// the arm's rotation space (canvas offset from the shoulder at rest), so
 	// the tails blown sideways stop at the sleeves.
-	m.Collision = &p2l.Collision{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureCollision, Hooks: p2l.HookSimulation, DependsOn: []string{"SIMS"}},
-		Colliders: []p2l.Collider{
+	m.Collision = &p2lrt.Collision{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureCollision, Hooks: p2lrt.HookSimulation, DependsOn: []string{"SIMS"}},
+		Colliders: []p2lrt.Collider{
 			{ID: "ArmLInner", Capsule: true, Deformer: b.defIdx["ArmLRot"], Mesh: -1, AX: -8, AY: 50, BX: 6, BY: 330, RadiusA: 12, RadiusB: 16, Friction: 0.3},
 			{ID: "ArmRInner", Capsule: true, Deformer: b.defIdx["ArmRDownRot"], Mesh: -1, AX: 8, AY: 50, BX: -6, BY: 330, RadiusA: 12, RadiusB: 16, Friction: 0.3},
 		},
@@ -110,17 +111,17 @@ func (b *builder) advanced() error {
 			sim.InvMass[v] = 0
 		}
 	}
-	m.Simulations = &p2l.Simulations{
-		Header: p2l.ExtensionHeader{Feature: p2l.FeatureSim, Hooks: p2l.HookSimulation},
-		Sims:   []p2l.Simulation{sim},
+	m.Simulations = &p2lrt.Simulations{
+		Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSim, Hooks: p2lrt.HookSimulation},
+		Sims:   []p2lrt.Simulation{sim},
 	}
 	return nil
 }
 
-func cloneAxes(a []p2l.Axis) []p2l.Axis {
-	out := make([]p2l.Axis, len(a))
+func cloneAxes(a []p2lrt.Axis) []p2lrt.Axis {
+	out := make([]p2lrt.Axis, len(a))
 	for i, x := range a {
-		out[i] = p2l.Axis{Parameter: x.Parameter, Keys: append([]float32(nil), x.Keys...)}
+		out[i] = p2lrt.Axis{Parameter: x.Parameter, Keys: append([]float32(nil), x.Keys...)}
 	}
 	return out
 }

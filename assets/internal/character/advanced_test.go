@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
@@ -54,7 +55,7 @@ func setParams(t *testing.T, r *p2l.Rig, kv map[string]float32) {
 
 func TestAdvancedFeatures(t *testing.T) {
 	m := loadCharacter(t, true)
-	want := p2l.Features(p2l.FeatureSkin | p2l.FeatureSim | p2l.FeatureCollision) // no arcs: exact links not carried
+	want := p2l.Features(p2lrt.FeatureSkin | p2lrt.FeatureSim | p2lrt.FeatureCollision) // no arcs: exact links not carried
 	if got := m.AdvancedAvailable(); got != want {
 		t.Fatalf("AdvancedAvailable = %04b, want %04b", got, want)
 	}
@@ -68,7 +69,7 @@ func TestAdvancedFeatures(t *testing.T) {
 	if got := r.Advanced(); got != want {
 		t.Errorf("Advanced = %04b", got)
 	}
-	if got := r.SetAdvanced(p2l.FeatureCollision); got != 0 {
+	if got := r.SetAdvanced(p2lrt.FeatureCollision); got != 0 {
 		t.Errorf("collision without simulation: SetAdvanced = %04b, want 0", got)
 	}
 	if loadCharacter(t, false).AdvancedAvailable() != 0 {
@@ -105,7 +106,7 @@ func TestSkinnedSleeve(t *testing.T) {
 	m := loadCharacter(t, true)
 	sleeve := m.MeshIndex("ArmRWaveFore")
 	cub, skin := m.NewRig(), m.NewRig()
-	if skin.SetAdvanced(p2l.FeatureSkin) != p2l.FeatureSkin {
+	if skin.SetAdvanced(p2lrt.FeatureSkin) != p2lrt.FeatureSkin {
 		t.Fatal("skinning not enabled")
 	}
 	// Rest positions (every parameter at its default: the body warp and
@@ -200,7 +201,7 @@ func TestRibbonSimulation(t *testing.T) {
 	m := loadCharacter(t, true)
 	mi := m.MeshIndex(ribbonTailsID)
 	cub, sim := m.NewRig(), m.NewRig()
-	if sim.SetAdvanced(p2l.FeatureSim|p2l.FeatureCollision) != p2l.FeatureSim|p2l.FeatureCollision {
+	if sim.SetAdvanced(p2lrt.FeatureSim|p2lrt.FeatureCollision) != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Fatal("simulation not enabled")
 	}
 	const dt = 1.0 / 60
@@ -375,7 +376,7 @@ func BenchmarkCharacterUpdate(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		bits p2l.Features
-	}{{"off", 0}, {"skin", p2l.FeatureSkin}, {"sim+coll", p2l.FeatureSim | p2l.FeatureCollision}, {"all", 0xF}} {
+	}{{"off", 0}, {"skin", p2lrt.FeatureSkin}, {"sim+coll", p2lrt.FeatureSim | p2lrt.FeatureCollision}, {"all", 0xF}} {
 		b.Run(c.name, func(b *testing.B) {
 			m, err := p2l.Load(buf.Bytes())
 			if err != nil {

@@ -1,12 +1,12 @@
 package character
 
-import "github.com/psd2live/p2l-ebiten/p2l"
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 
 // animation fills physics, clips, expressions, pose, roles, hit areas, the
 // parameter panel and META.
 func (b *builder) animation() {
 	m := b.m
-	m.Physics = p2l.Physics{Fps: 30}
+	m.Physics = p2lrt.Physics{Fps: 30}
 	for _, h := range []struct {
 		id, name, out                  string
 		radius, mobility, delay, scale float32
@@ -15,31 +15,31 @@ func (b *builder) animation() {
 		{"HairSide", "Side hair", "ParamHairSide", 4, 0.92, 0.8, 1.4},
 		{"HairBack", "Back hair", "ParamHairBack", 5, 0.9, 0.7, 1.3},
 	} {
-		m.Physics.Groups = append(m.Physics.Groups, p2l.PhysicsGroup{
+		m.Physics.Groups = append(m.Physics.Groups, p2lrt.PhysicsGroup{
 			ID: h.id, Name: h.name,
 			// The usual Cubism hair inputs: head sway, head tilt and body
 			// lean.
-			Inputs: []p2l.PhysicsInput{
-				{Parameter: b.param("ParamAngleX"), Source: p2l.PhysicsX, Weight: 60},
-				{Parameter: b.param("ParamAngleZ"), Source: p2l.PhysicsAngle, Weight: 60},
-				{Parameter: b.param("ParamBodyAngleX"), Source: p2l.PhysicsX, Weight: 40},
+			Inputs: []p2lrt.PhysicsInput{
+				{Parameter: b.param("ParamAngleX"), Source: p2lrt.PhysicsX, Weight: 60},
+				{Parameter: b.param("ParamAngleZ"), Source: p2lrt.PhysicsAngle, Weight: 60},
+				{Parameter: b.param("ParamBodyAngleX"), Source: p2lrt.PhysicsX, Weight: 40},
 			},
-			Outputs: []p2l.PhysicsOutput{
-				{Parameter: b.param(h.out), Vertex: 1, Source: p2l.PhysicsAngle, Scale: h.scale, Weight: 100},
+			Outputs: []p2lrt.PhysicsOutput{
+				{Parameter: b.param(h.out), Vertex: 1, Source: p2lrt.PhysicsAngle, Scale: h.scale, Weight: 100},
 			},
-			Segments: []p2l.PhysicsSegment{
+			Segments: []p2lrt.PhysicsSegment{
 				{Length: h.radius, Mobility: h.mobility, Delay: h.delay, Acceleration: 1.5},
 			},
-			Normalization: p2l.PhysicsNormalization{
+			Normalization: p2lrt.PhysicsNormalization{
 				PositionMin: -10, PositionMax: 10, AngleMin: -10, AngleMax: 10,
 			},
 		})
 	}
 
-	m.Clips = []p2l.Clip{
+	m.Clips = []p2lrt.Clip{
 		{
 			ID: "Idle", Name: "Idle", Group: "Idle", Duration: 6, Fps: 30, Loop: true, FadeIn: 0.5, FadeOut: 0.5,
-			Curves: []p2l.ParameterCurve{
+			Curves: []p2lrt.ParameterCurve{
 				b.curve("ParamAngleX", k(0, 0), k(1.5, 5), k(3, 0), k(4.5, -5), k(6, 0)),
 				b.curve("ParamAngleZ", k(0, 0), k(2, -4), k(4, 3), k(6, 0)),
 				b.curve("ParamBodyAngleX", k(0, 0), k(1.5, 2), k(3, 0), k(4.5, -2), k(6, 0)),
@@ -48,7 +48,7 @@ func (b *builder) animation() {
 		},
 		{
 			ID: "Greeting", Name: "Greeting", Group: "Greeting", Duration: 3.4, Fps: 30, FadeIn: 0.4, FadeOut: 0.6,
-			Curves: []p2l.ParameterCurve{
+			Curves: []p2lrt.ParameterCurve{
 				// Raise the waving arm in place of the hanging one.
 				b.curve("ParamArmRWave", k(0, 0), k(0.2, 1), k(2.9, 1), k(3.2, 0)),
 				b.curve("ParamHandWave", k(0, 0), k(0.5, -1), k(0.9, 1), k(1.3, -1), k(1.7, 1), k(2.1, -1), k(2.5, 0.6), k(2.9, 0)),
@@ -60,21 +60,21 @@ func (b *builder) animation() {
 				b.curve("ParamBrowRY", k(0, 0), k(0.4, 0.5), k(3, 0.5), k(3.4, 0)),
 				b.curve("ParamCheek", k(0, 0), k(0.5, 1), k(3, 1), k(3.4, 0)),
 			},
-			Events: []p2l.Event{{Time: 0.5, Value: "hello"}, {Time: 2.9, Value: "wave_end"}},
+			Events: []p2lrt.Event{{Time: 0.5, Value: "hello"}, {Time: 2.9, Value: "wave_end"}},
 		},
 		{
 			ID: "Nod", Name: "Nod", Group: "TapHead", Duration: 1.6, Fps: 30, FadeIn: 0.3, FadeOut: 0.4,
-			Curves: []p2l.ParameterCurve{
+			Curves: []p2lrt.ParameterCurve{
 				b.curve("ParamAngleY", k(0, 0), k(0.3, -18), k(0.6, 4), k(0.9, -14), k(1.3, 0), k(1.6, 0)),
 				b.curve("ParamMouthForm", k(0, 0), k(0.3, 1), k(1.3, 1), k(1.6, 0)),
 				b.curve("ParamEyeLOpen", k(0, 1), k(0.3, 0.6), k(1.2, 0.6), k(1.6, 1)),
 				b.curve("ParamEyeROpen", k(0, 1), k(0.3, 0.6), k(1.2, 0.6), k(1.6, 1)),
 			},
-			Events: []p2l.Event{{Time: 0.3, Value: "nod"}},
+			Events: []p2lrt.Event{{Time: 0.3, Value: "nod"}},
 		},
 		{
 			ID: "Surprise", Name: "Surprise", Group: "TapBody", Duration: 1.8, Fps: 30, FadeIn: 0.2, FadeOut: 0.5,
-			Curves: []p2l.ParameterCurve{
+			Curves: []p2lrt.ParameterCurve{
 				b.curve("ParamAngleY", k(0, 0), k(0.2, 12), k(1.2, 8), k(1.8, 0)),
 				b.curve("ParamBodyAngleX", k(0, 0), k(0.2, -6), k(0.5, 5), k(0.8, -3), k(1.2, 0), k(1.8, 0)),
 				b.curve("ParamBrowLY", k(0, 0), k(0.15, 1), k(1.4, 1), k(1.8, 0)),
@@ -82,46 +82,46 @@ func (b *builder) animation() {
 				b.curve("ParamMouthOpenY", k(0, 0), k(0.15, 0.8), k(1.2, 0.5), k(1.8, 0)),
 				b.curve("ParamMouthForm", k(0, 0), k(0.15, -0.3), k(1.8, 0)),
 			},
-			Events: []p2l.Event{{Time: 0.15, Value: "boing"}},
+			Events: []p2lrt.Event{{Time: 0.15, Value: "boing"}},
 		},
 	}
 
-	e := func(id string, blend p2l.ExpressionBlend, v float32) p2l.ExpressionEntry {
-		return p2l.ExpressionEntry{Parameter: b.param(id), Blend: blend, Value: v}
+	e := func(id string, blend p2lrt.ExpressionBlend, v float32) p2lrt.ExpressionEntry {
+		return p2lrt.ExpressionEntry{Parameter: b.param(id), Blend: blend, Value: v}
 	}
-	add, mul := p2l.ExpressionAdd, p2l.ExpressionMultiply
-	m.Expressions = []p2l.Expression{
-		{ID: "Smile", Name: "Smile", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+	add, mul := p2lrt.ExpressionAdd, p2lrt.ExpressionMultiply
+	m.Expressions = []p2lrt.Expression{
+		{ID: "Smile", Name: "Smile", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{
 			e("ParamMouthForm", add, 1), e("ParamCheek", add, 1), e("ParamBrowLY", add, 0.3), e("ParamBrowRY", add, 0.3),
 			e("ParamEyeLOpen", mul, 0.85), e("ParamEyeROpen", mul, 0.85),
 		}},
-		{ID: "Sad", Name: "Sad", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+		{ID: "Sad", Name: "Sad", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{
 			e("ParamMouthForm", add, -1), e("ParamBrowLAngle", add, 1), e("ParamBrowRAngle", add, 1),
 			e("ParamBrowLY", add, -0.2), e("ParamBrowRY", add, -0.2),
 			e("ParamEyeLOpen", mul, 0.75), e("ParamEyeROpen", mul, 0.75), e("ParamEyeBallY", add, -0.4),
 		}},
-		{ID: "Angry", Name: "Angry", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+		{ID: "Angry", Name: "Angry", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{
 			e("ParamBrowLAngle", add, -1), e("ParamBrowRAngle", add, -1), e("ParamBrowLY", add, -0.5), e("ParamBrowRY", add, -0.5),
 			e("ParamMouthForm", add, -0.7), e("ParamEyeLOpen", mul, 0.85), e("ParamEyeROpen", mul, 0.85),
 		}},
-		{ID: "Surprised", Name: "Surprised", FadeIn: 0.2, FadeOut: 0.3, Entries: []p2l.ExpressionEntry{
+		{ID: "Surprised", Name: "Surprised", FadeIn: 0.2, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{
 			e("ParamBrowLY", add, 1), e("ParamBrowRY", add, 1), e("ParamMouthOpenY", add, 0.6), e("ParamMouthForm", add, -0.3),
 		}},
 	}
 
-	m.Pose = &p2l.Pose{FadeIn: 0.3, Groups: []p2l.PoseGroup{{Entries: []p2l.PoseEntry{{Part: b.parts["PartArmL"]}, {Part: b.parts["PartArmLV"]}}}}}
+	m.Pose = &p2lrt.Pose{FadeIn: 0.3, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: b.parts["PartArmL"]}, {Part: b.parts["PartArmLV"]}}}}}
 	// Roles as the editor writes them: one for each standard parameter the
 	// behaviors drive (RUNTIME.md: "角色由编辑器编译时按存在的标准参数写入").
 	// The runtime (ours and the reference) moves nothing else: without
 	// these the character would neither breathe nor look.
-	role := func(name string, ids ...string) p2l.Role {
-		r := p2l.Role{Name: name}
+	role := func(name string, ids ...string) p2lrt.Role {
+		r := p2lrt.Role{Name: name}
 		for _, id := range ids {
 			r.Parameters = append(r.Parameters, b.param(id))
 		}
 		return r
 	}
-	m.Roles = []p2l.Role{
+	m.Roles = []p2lrt.Role{
 		role("EyeBlink", "ParamEyeLOpen", "ParamEyeROpen"),
 		role("LipSync", "ParamMouthOpenY"),
 		role("Breath", "ParamBreath"),
@@ -132,16 +132,16 @@ func (b *builder) animation() {
 		role("EyeBallX", "ParamEyeBallX"),
 		role("EyeBallY", "ParamEyeBallY"),
 	}
-	m.HitAreas = []p2l.HitArea{
+	m.HitAreas = []p2lrt.HitArea{
 		{ID: "HitAreaHead", Name: "Head", Meshes: []int{b.meshIdx["Face"], b.meshIdx["HairCap"]}},
 		{ID: "HitAreaBody", Name: "Body", Meshes: []int{b.meshIdx["Body"]}},
 	}
 
-	pn := func(id string) p2l.GUINode {
-		return p2l.GUINode{Kind: p2l.GUIParameter, Parameter: b.param(id)}
+	pn := func(id string) p2lrt.GUINode {
+		return p2lrt.GUINode{Kind: p2lrt.GUIParameter, Parameter: b.param(id)}
 	}
-	group := func(id, name string, argb uint32, open bool, ids ...string) p2l.GUINode {
-		g := p2l.GUINode{Kind: p2l.GUIGroup, Open: open, Label: p2l.GUILabelCustom, Parameter: -1, ID: id, Name: name, ARGB: argb}
+	group := func(id, name string, argb uint32, open bool, ids ...string) p2lrt.GUINode {
+		g := p2lrt.GUINode{Kind: p2lrt.GUIGroup, Open: open, Label: p2lrt.GUILabelCustom, Parameter: -1, ID: id, Name: name, ARGB: argb}
 		for _, p := range ids {
 			g.Children = append(g.Children, pn(p))
 		}
@@ -149,17 +149,17 @@ func (b *builder) animation() {
 	}
 	// ParamCheek is left out of the tree on purpose: panels list such
 	// parameters last, in PARM order.
-	m.GUI = &p2l.GUI{
-		Snaps: []p2l.Snap{
+	m.GUI = &p2lrt.GUI{
+		Snaps: []p2lrt.Snap{
 			{Parameter: b.param("ParamMouthForm"), Keys: []float32{-1, 0, 1}},
 			{Parameter: b.param("ParamBrowLAngle"), Keys: []float32{-1, 0, 1}},
 			{Parameter: b.param("ParamBrowRAngle"), Keys: []float32{-1, 0, 1}},
 		},
-		Joysticks: []p2l.Joystick{
+		Joysticks: []p2lrt.Joystick{
 			{Horizontal: b.param("ParamAngleX"), Vertical: b.param("ParamAngleY")},
 			{Horizontal: b.param("ParamEyeBallX"), Vertical: b.param("ParamEyeBallY")},
 		},
-		Tree: []p2l.GUINode{
+		Tree: []p2lrt.GUINode{
 			group("GroupHead", "Head", 0xFFE8A0A0, true, "ParamAngleX", "ParamAngleY", "ParamAngleZ"),
 			group("GroupEyes", "Eyes", 0xFF8CC8F0, true, "ParamEyeLOpen", "ParamEyeROpen", "ParamEyeBallX", "ParamEyeBallY"),
 			group("GroupBrows", "Brows", 0xFFC8A070, false, "ParamBrowLY", "ParamBrowRY", "ParamBrowLAngle", "ParamBrowRAngle"),
@@ -168,7 +168,7 @@ func (b *builder) animation() {
 			group("GroupHair", "Hair", 0xFFB89070, false, "ParamHairFront", "ParamHairSide", "ParamHairBack"),
 		},
 	}
-	m.Meta = []p2l.MetaEntry{
+	m.Meta = []p2lrt.MetaEntry{
 		{Key: "generator", Value: "p2l-ebiten assets/internal/gen"},
 		{Key: "generator_version", Value: "1"},
 	}
@@ -181,17 +181,17 @@ func k(t, v float32) key { return key{t, v} }
 
 // curve builds an eased parameter curve through keys: Bezier segments with
 // flat handles a third of the way in, so motion starts and stops softly.
-func (b *builder) curve(id string, keys ...key) p2l.ParameterCurve {
-	c := p2l.Curve{Start: p2l.Point{T: keys[0].t, V: keys[0].v}}
+func (b *builder) curve(id string, keys ...key) p2lrt.ParameterCurve {
+	c := p2lrt.Curve{Start: p2lrt.Point{T: keys[0].t, V: keys[0].v}}
 	for i := 1; i < len(keys); i++ {
 		a, z := keys[i-1], keys[i]
 		d := (z.t - a.t) / 3
-		c.Segments = append(c.Segments, p2l.Segment{
-			Kind: p2l.SegmentBezier,
-			C1:   p2l.Point{T: a.t + d, V: a.v},
-			C2:   p2l.Point{T: z.t - d, V: z.v},
-			End:  p2l.Point{T: z.t, V: z.v},
+		c.Segments = append(c.Segments, p2lrt.Segment{
+			Kind: p2lrt.SegmentBezier,
+			C1:   p2lrt.Point{T: a.t + d, V: a.v},
+			C2:   p2lrt.Point{T: z.t - d, V: z.v},
+			End:  p2lrt.Point{T: z.t, V: z.v},
 		})
 	}
-	return p2l.ParameterCurve{Parameter: b.param(id), Curve: c}
+	return p2lrt.ParameterCurve{Parameter: b.param(id), Curve: c}
 }

@@ -14,7 +14,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // axisSpec is one keyform axis: a parameter id and its keys.
@@ -74,7 +74,7 @@ type meshSpec struct {
 	img      *image.RGBA
 	cols     int // grid columns, 0: automatic
 	rows     int
-	blend    p2l.BlendMode
+	blend    p2lrt.BlendMode
 	masks    []string
 
 	axes   []axisSpec
@@ -89,7 +89,7 @@ type meshSpec struct {
 }
 
 type builder struct {
-	m       *p2l.Model
+	m       *p2lrt.File
 	params  map[string]int
 	defs    map[string]*defSpec
 	defIdx  map[string]int
@@ -109,11 +109,11 @@ func (b *builder) param(id string) int {
 
 // grid builds a dense keyform grid over axes; value is called with the key
 // values of each cell. The first axis varies fastest.
-func grid[T any](b *builder, axes []axisSpec, value func(k []float32) T) *p2l.Grid[T] {
-	g := &p2l.Grid[T]{}
+func grid[T any](b *builder, axes []axisSpec, value func(k []float32) T) *p2lrt.Grid[T] {
+	g := &p2lrt.Grid[T]{}
 	n := 1
 	for _, a := range axes {
-		g.Axes = append(g.Axes, p2l.Axis{Parameter: b.param(a.param), Keys: a.keys})
+		g.Axes = append(g.Axes, p2lrt.Axis{Parameter: b.param(a.param), Keys: a.keys})
 		n *= len(a.keys)
 	}
 	for c := 0; c < n; c++ {
@@ -125,15 +125,15 @@ func grid[T any](b *builder, axes []axisSpec, value func(k []float32) T) *p2l.Gr
 			k[i] = a.keys[coord[i]]
 			r /= len(a.keys)
 		}
-		g.Cells = append(g.Cells, p2l.Cell[T]{Coord: coord, Value: value(k)})
+		g.Cells = append(g.Cells, p2lrt.Cell[T]{Coord: coord, Value: value(k)})
 	}
 	return g
 }
 
 // Build paints and rigs the default character.
-func Build() (*p2l.Model, error) {
+func Build() (*p2lrt.File, error) {
 	b := &builder{
-		m:       &p2l.Model{},
+		m:       &p2lrt.File{},
 		params:  map[string]int{},
 		defs:    map[string]*defSpec{},
 		defIdx:  map[string]int{},
@@ -141,7 +141,7 @@ func Build() (*p2l.Model, error) {
 		meshIdx: map[string]int{},
 	}
 	m := b.m
-	m.Canvas = p2l.Canvas{Width: W, Height: H, OriginX: W / 2, OriginY: H / 2, PixelsPerUnit: H}
+	m.Canvas = p2lrt.Canvas{Width: W, Height: H, OriginX: W / 2, OriginY: H / 2, PixelsPerUnit: H}
 	for _, p := range parameters {
 		b.params[p.ID] = len(m.Parameters)
 		m.Parameters = append(m.Parameters, p)
@@ -149,8 +149,8 @@ func Build() (*p2l.Model, error) {
 	for _, p := range partList {
 		b.parts[p.id] = len(m.Parts)
 		b.partSpecs = append(b.partSpecs, p)
-		m.Parts = append(m.Parts, p2l.Part{
-			ID: p.id, Name: p.name, Flags: p2l.PartVisible, GroupMode: p.mode, DrawOrder: p.order,
+		m.Parts = append(m.Parts, p2lrt.Part{
+			ID: p.id, Name: p.name, Flags: p2lrt.PartVisible, GroupMode: p.mode, DrawOrder: p.order,
 			Composite: neutralComposite(),
 		})
 	}
@@ -164,7 +164,7 @@ func Build() (*p2l.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Textures = []p2l.TexturePage{page}
+	m.Textures = []p2lrt.TexturePage{page}
 	for i, ms := range meshes {
 		b.addMesh(ms, i, page)
 	}
@@ -176,8 +176,8 @@ func Build() (*p2l.Model, error) {
 	return m, nil
 }
 
-func neutralComposite() p2l.Composite {
-	return p2l.Composite{Blend: p2l.BlendNormal, AlphaBlend: p2l.AlphaOver, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}
+func neutralComposite() p2lrt.Composite {
+	return p2lrt.Composite{Blend: p2lrt.BlendNormal, AlphaBlend: p2lrt.AlphaOver, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}
 }
 
 func (b *builder) addDeformer(d *defSpec) error {
@@ -194,21 +194,21 @@ func (b *builder) addDeformer(d *defSpec) error {
 	if d.part != "" {
 		part = b.parts[d.part]
 	}
-	rec := p2l.Deformer{
+	rec := p2lrt.Deformer{
 		ID: d.id, Parent: parent, Part: part,
-		Flags:   p2l.DeformerVisible | p2l.DeformerEnabled,
-		Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
+		Flags:   p2lrt.DeformerVisible | p2lrt.DeformerEnabled,
+		Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 	}
 	if d.rot {
-		rec.Kind = p2l.RotationDeformer
-		rec.Rotation = &p2l.Rotation{Keyforms: grid(b, d.axes, func(k []float32) p2l.RotationKey {
+		rec.Kind = p2lrt.RotationDeformer
+		rec.Rotation = &p2lrt.Rotation{Keyforms: grid(b, d.axes, func(k []float32) p2lrt.RotationKey {
 			dv, a := d.rotate(k)
 			o := pd.frame(d.origin.add(dv))
-			return p2l.RotationKey{X: float32(o.X), Y: float32(o.Y), Angle: float32(a), Scale: 1}
+			return p2lrt.RotationKey{X: float32(o.X), Y: float32(o.Y), Angle: float32(a), Scale: 1}
 		})}
 	} else {
-		rec.Kind = p2l.WarpDeformer
-		rec.Warp = &p2l.Warp{Columns: d.cols, Rows: d.rows, Keyforms: grid(b, d.axes, func(k []float32) []float32 {
+		rec.Kind = p2lrt.WarpDeformer
+		rec.Warp = &p2lrt.Warp{Columns: d.cols, Rows: d.rows, Keyforms: grid(b, d.axes, func(k []float32) []float32 {
 			pts := make([]float32, 0, 2*(d.cols+1)*(d.rows+1))
 			for r := 0; r <= d.rows; r++ {
 				for c := 0; c <= d.cols; c++ {
@@ -235,7 +235,7 @@ const pageWidth = 2048
 
 // pack crops every layer to its painted bounds and packs the crops into one
 // atlas page with a shelf packer (tallest first, ties by id for stability).
-func (b *builder) pack(ms []*meshSpec) (p2l.TexturePage, error) {
+func (b *builder) pack(ms []*meshSpec) (p2lrt.TexturePage, error) {
 	for _, s := range ms {
 		r := image.Rectangle{}
 		for y := 0; y < H; y++ {
@@ -247,7 +247,7 @@ func (b *builder) pack(ms []*meshSpec) (p2l.TexturePage, error) {
 			}
 		}
 		if r.Empty() {
-			return p2l.TexturePage{}, fmt.Errorf("layer %s is empty", s.id)
+			return p2lrt.TexturePage{}, fmt.Errorf("layer %s is empty", s.id)
 		}
 		s.rect = r.Inset(-1).Intersect(image.Rect(0, 0, W, H))
 	}
@@ -297,15 +297,15 @@ func (b *builder) pack(ms []*meshSpec) (p2l.TexturePage, error) {
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
 	if err := enc.Encode(&buf, atlas); err != nil {
-		return p2l.TexturePage{}, err
+		return p2lrt.TexturePage{}, err
 	}
-	return p2l.TexturePage{Kind: p2l.TexturePNG, Width: pageWidth, Height: uint32(height), Data: buf.Bytes()}, nil
+	return p2lrt.TexturePage{Kind: p2lrt.TexturePNG, Width: pageWidth, Height: uint32(height), Data: buf.Bytes()}, nil
 }
 
 // addMesh turns a packed layer into a grid mesh. Cells whose texels are all
 // transparent get no triangles (their vertices stay, unused, so the grid
 // keyforms keep a regular layout).
-func (b *builder) addMesh(s *meshSpec, order int, page p2l.TexturePage) {
+func (b *builder) addMesh(s *meshSpec, order int, page p2lrt.TexturePage) {
 	r := s.rect
 	cols, rows := s.cols, s.rows
 	if cols == 0 {
@@ -320,10 +320,10 @@ func (b *builder) addMesh(s *meshSpec, order int, page p2l.TexturePage) {
 		parent, pd = b.defIdx[s.parent], b.defs[s.parent]
 	}
 	var canvas []pt
-	mesh := p2l.Mesh{
-		ID: s.id, Name: s.name, Parent: parent, Blend: s.blend, AlphaBlend: p2l.AlphaOver,
-		Flags: p2l.MeshVisible | p2l.MeshGeometry, TexturePage: 0,
-		DrawOrder: float32(100 + 10*order), Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
+	mesh := p2lrt.Mesh{
+		ID: s.id, Name: s.name, Parent: parent, Blend: s.blend, AlphaBlend: p2lrt.AlphaOver,
+		Flags: p2lrt.MeshVisible | p2lrt.MeshGeometry, TexturePage: 0,
+		DrawOrder: float32(100 + 10*order), Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 	}
 	for j := 0; j <= rows; j++ {
 		for i := 0; i <= cols; i++ {
@@ -362,17 +362,17 @@ func (b *builder) addMesh(s *meshSpec, order int, page p2l.TexturePage) {
 		mesh.Masks = append(mesh.Masks, b.meshIdx[id])
 	}
 	if s.opacityAxis != nil {
-		mesh.Channels = append(mesh.Channels, p2l.Channel{
-			ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar,
-			Grid: grid(b, []axisSpec{*s.opacityAxis}, func(k []float32) p2l.ChannelValue {
-				return p2l.ChannelValue{s.opacity(k[0])}
+		mesh.Channels = append(mesh.Channels, p2lrt.Channel{
+			ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar,
+			Grid: grid(b, []axisSpec{*s.opacityAxis}, func(k []float32) p2lrt.ChannelValue {
+				return p2lrt.ChannelValue{s.opacity(k[0])}
 			}),
 		})
 		mesh.Opacity = s.opacity(0)
 	}
 	b.meshIdx[s.id] = len(b.m.Meshes)
 	p := b.parts[s.part]
-	b.m.Parts[p].Children = append(b.m.Parts[p].Children, p2l.PartChild{Kind: p2l.ChildMesh, Index: len(b.m.Meshes)})
+	b.m.Parts[p].Children = append(b.m.Parts[p].Children, p2lrt.PartChild{Kind: p2lrt.ChildMesh, Index: len(b.m.Meshes)})
 	b.m.Meshes = append(b.m.Meshes, mesh)
 }
 
@@ -406,14 +406,14 @@ func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 // the meshes of isolated parts, which go into a group of their own placed
 // where the part's first mesh would be.
 func (b *builder) drawTree(ms []*meshSpec) {
-	root := p2l.DrawGroup{Part: -1, DrawOrder: 500}
-	groups := map[string]*p2l.DrawGroup{}
+	root := p2lrt.DrawGroup{Part: -1, DrawOrder: 500}
+	groups := map[string]*p2lrt.DrawGroup{}
 	for _, s := range ms {
 		mi := b.meshIdx[s.id]
 		pi := b.parts[s.part]
 		part := &b.m.Parts[pi]
-		if part.GroupMode != p2l.GroupIsolated {
-			root.Children = append(root.Children, p2l.DrawNode{Mesh: mi})
+		if part.GroupMode != p2lrt.GroupIsolated {
+			root.Children = append(root.Children, p2lrt.DrawNode{Mesh: mi})
 			continue
 		}
 		g, ok := groups[s.part]
@@ -421,26 +421,26 @@ func (b *builder) drawTree(ms []*meshSpec) {
 			// The group sorts where its first mesh would have.
 			part.DrawOrder = int32(b.m.Meshes[mi].DrawOrder)
 			c := part.Composite
-			g = &p2l.DrawGroup{Part: pi, DrawOrder: part.DrawOrder, Composite: &c}
+			g = &p2lrt.DrawGroup{Part: pi, DrawOrder: part.DrawOrder, Composite: &c}
 			if f := b.partSpecs[pi].fader; f != "" {
 				// The group's composite opacity follows the fader; the
 				// static value is the one at the default (0).
 				c.Opacity = 0
 				b.m.Parts[pi].Composite.Opacity = 0
-				g.Channels = []p2l.Channel{{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar,
-					Grid: grid(b, []axisSpec{{f, keys01}}, func(k []float32) p2l.ChannelValue { return p2l.ChannelValue{k[0]} })}}
+				g.Channels = []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar,
+					Grid: grid(b, []axisSpec{{f, keys01}}, func(k []float32) p2lrt.ChannelValue { return p2lrt.ChannelValue{k[0]} })}}
 			}
 			groups[s.part] = g
-			root.Children = append(root.Children, p2l.DrawNode{Group: g})
+			root.Children = append(root.Children, p2lrt.DrawNode{Group: g})
 		}
-		g.Children = append(g.Children, p2l.DrawNode{Mesh: mi})
+		g.Children = append(g.Children, p2lrt.DrawNode{Mesh: mi})
 	}
 	b.m.Draw = root
 }
 
 // WriteOptions are the options the default model is written with: deflate
 // (the keyform arrays shrink to a fraction) and chunk CRCs.
-var WriteOptions = p2l.WriteOptions{Compression: p2l.CompressDeflate}
+var WriteOptions = p2lrt.WriteOptions{Compression: p2lrt.CompressDeflate}
 
 // Write builds the character and writes it as a .p2lrt file.
 func Write(w io.Writer) error {
@@ -448,5 +448,5 @@ func Write(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return p2l.Write(w, m, &WriteOptions)
+	return m.Write(w, &WriteOptions)
 }

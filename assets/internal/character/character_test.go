@@ -5,7 +5,7 @@ import (
 	"image/png"
 	"testing"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func TestBuildContents(t *testing.T) {
@@ -59,13 +59,13 @@ func TestBuildContents(t *testing.T) {
 			t.Errorf("deformer %s: parent %d not before it", d.ID, d.Parent)
 		}
 		switch d.Kind {
-		case p2l.WarpDeformer:
+		case p2lrt.WarpDeformer:
 			warps++
 			n := 2 * (d.Warp.Columns + 1) * (d.Warp.Rows + 1)
 			checkGrid(t, d.ID, d.Warp.Keyforms, func(v []float32) bool { return len(v) == n })
-		case p2l.RotationDeformer:
+		case p2lrt.RotationDeformer:
 			rots++
-			checkGrid(t, d.ID, d.Rotation.Keyforms, func(p2l.RotationKey) bool { return true })
+			checkGrid(t, d.ID, d.Rotation.Keyforms, func(p2lrt.RotationKey) bool { return true })
 		}
 	}
 	if warps < 2 || rots < 3 {
@@ -73,7 +73,7 @@ func TestBuildContents(t *testing.T) {
 	}
 
 	// Meshes: geometry sizes, keyform sizes, indices in range, blend modes.
-	blends := map[p2l.BlendMode]int{}
+	blends := map[p2lrt.BlendMode]int{}
 	for _, ms := range m.Meshes {
 		nv := len(ms.Positions) / 2
 		if len(ms.UVs) != len(ms.Positions) || len(ms.Indices)%3 != 0 || len(ms.Indices) == 0 {
@@ -96,7 +96,7 @@ func TestBuildContents(t *testing.T) {
 	}
 	// Cubism's legacy Add/Multiply (fixed-function on the GPU, no backdrop
 	// copy), as Cubism artists use for blush and highlights.
-	if blends[p2l.BlendMultiplyCompatible] == 0 || blends[p2l.BlendAddCompatible] == 0 {
+	if blends[p2lrt.BlendMultiplyCompatible] == 0 || blends[p2lrt.BlendAddCompatible] == 0 {
 		t.Errorf("blend modes used: %v; want multiply-compatible (blush) and add-compatible (highlights)", blends)
 	}
 	masked := false
@@ -111,7 +111,7 @@ func TestBuildContents(t *testing.T) {
 
 	isolated := 0
 	for _, p := range m.Parts {
-		if p.GroupMode == p2l.GroupIsolated {
+		if p.GroupMode == p2lrt.GroupIsolated {
 			isolated++
 		}
 	}
@@ -131,7 +131,7 @@ func TestBuildContents(t *testing.T) {
 	if events == 0 {
 		t.Error("no clip carries an event")
 	}
-	if m.GUI == nil || len(m.GUI.Joysticks) == 0 || m.GUI.Joysticks[0] != (p2l.Joystick{Horizontal: ids["ParamAngleX"], Vertical: ids["ParamAngleY"]}) {
+	if m.GUI == nil || len(m.GUI.Joysticks) == 0 || m.GUI.Joysticks[0] != (p2lrt.Joystick{Horizontal: ids["ParamAngleX"], Vertical: ids["ParamAngleY"]}) {
 		t.Error("PGUI joystick AngleX/AngleY missing")
 	}
 
@@ -151,7 +151,7 @@ func TestBuildContents(t *testing.T) {
 	}
 }
 
-func checkGrid[T any](t *testing.T, id string, g *p2l.Grid[T], ok func(T) bool) {
+func checkGrid[T any](t *testing.T, id string, g *p2lrt.Grid[T], ok func(T) bool) {
 	t.Helper()
 	if g == nil {
 		return

@@ -3,12 +3,12 @@ package character
 import (
 	"math"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // parameters are the standard Cubism parameters the character uses, plus a
 // few of its own (brow angles, arm angles, the wave).
-var parameters = []p2l.Parameter{
+var parameters = []p2lrt.Parameter{
 	{ID: "ParamAngleX", Name: "Angle X", Min: -30, Max: 30},
 	{ID: "ParamAngleY", Name: "Angle Y", Min: -30, Max: 30},
 	{ID: "ParamAngleZ", Name: "Angle Z", Min: -30, Max: 30},
@@ -37,7 +37,7 @@ var parameters = []p2l.Parameter{
 
 type partSpec struct {
 	id, name string
-	mode     p2l.GroupMode
+	mode     p2lrt.GroupMode
 	order    int32
 	// opacity, when set, drives the isolated group's opacity from the
 	// parameter fader (0 → hidden, 1 → shown).
@@ -50,19 +50,19 @@ type partSpec struct {
 // isolated group whose group opacity follows the parameter, so its sleeve,
 // forearm and hand fade as one layer instead of showing through each other.
 var partList = []partSpec{
-	{"PartHairBack", "Back hair", p2l.GroupPassThrough, 500, ""},
-	{"PartBody", "Body", p2l.GroupPassThrough, 500, ""},
-	{"PartArmL", "Left arm (down)", p2l.GroupPassThrough, 500, ""},
-	{"PartArmLV", "Left arm (V sign)", p2l.GroupPassThrough, 500, ""},
-	{"PartArmRDown", "Right arm (down)", p2l.GroupPassThrough, 500, ""},
-	{"PartArmRWave", "Right arm (waving)", p2l.GroupIsolated, 500, "ParamArmRWave"},
-	{"PartFace", "Face", p2l.GroupPassThrough, 500, ""},
-	{"PartCheek", "Cheek", p2l.GroupPassThrough, 500, ""},
-	{"PartEyes", "Eyes", p2l.GroupPassThrough, 500, ""},
-	{"PartBrows", "Brows", p2l.GroupPassThrough, 500, ""},
-	{"PartMouth", "Mouth", p2l.GroupPassThrough, 500, ""},
-	{"PartHairSide", "Side hair", p2l.GroupPassThrough, 500, ""},
-	{"PartHairFront", "Front hair", p2l.GroupPassThrough, 500, ""},
+	{"PartHairBack", "Back hair", p2lrt.GroupPassThrough, 500, ""},
+	{"PartBody", "Body", p2lrt.GroupPassThrough, 500, ""},
+	{"PartArmL", "Left arm (down)", p2lrt.GroupPassThrough, 500, ""},
+	{"PartArmLV", "Left arm (V sign)", p2lrt.GroupPassThrough, 500, ""},
+	{"PartArmRDown", "Right arm (down)", p2lrt.GroupPassThrough, 500, ""},
+	{"PartArmRWave", "Right arm (waving)", p2lrt.GroupIsolated, 500, "ParamArmRWave"},
+	{"PartFace", "Face", p2lrt.GroupPassThrough, 500, ""},
+	{"PartCheek", "Cheek", p2lrt.GroupPassThrough, 500, ""},
+	{"PartEyes", "Eyes", p2lrt.GroupPassThrough, 500, ""},
+	{"PartBrows", "Brows", p2lrt.GroupPassThrough, 500, ""},
+	{"PartMouth", "Mouth", p2lrt.GroupPassThrough, 500, ""},
+	{"PartHairSide", "Side hair", p2lrt.GroupPassThrough, 500, ""},
+	{"PartHairFront", "Front hair", p2lrt.GroupPassThrough, 500, ""},
 }
 
 var (
@@ -233,7 +233,7 @@ func (b *builder) meshes() []*meshSpec {
 		opacityAxis: &axisSpec{"ParamArmRWave", keys01}, opacity: func(v float32) float32 { return 1 - v }})
 	add(&meshSpec{id: "Face", name: "Face", part: "PartFace", parent: "HeadTurn", img: paintFace(pa)})
 	add(&meshSpec{id: "Blush", name: "Blush", part: "PartCheek", parent: "FaceParallax", img: paintBlush(pa),
-		blend: p2l.BlendMultiplyCompatible, opacityAxis: &axisSpec{"ParamCheek", keys01},
+		blend: p2lrt.BlendMultiplyCompatible, opacityAxis: &axisSpec{"ParamCheek", keys01},
 		opacity: func(v float32) float32 { return 0.45 + 0.55*v }})
 	// The brows are drawn over the bangs (added after the hair), so that
 	// expressions read through the hair.
@@ -260,7 +260,7 @@ func (b *builder) meshes() []*meshSpec {
 			axes:   []axisSpec{{bx, keys3}, {by, keys3}},
 			deform: func(k []float32, p pt) pt { return pt{15 * float64(k[0]), -9 * float64(k[1])} }})
 		add(&meshSpec{id: "EyeHighlight" + sfx, name: "Eye highlight " + sfx, part: "PartEyes", parent: "FaceParallax",
-			img: paintHighlight(pa, s), masks: []string{white.id}, blend: p2l.BlendAddCompatible,
+			img: paintHighlight(pa, s), masks: []string{white.id}, blend: p2lrt.BlendAddCompatible,
 			axes:   []axisSpec{{bx, keys3}, {by, keys3}},
 			deform: func(k []float32, p pt) pt { return pt{10 * float64(k[0]), -6 * float64(k[1])} }})
 		add(&meshSpec{id: "LowerLid" + sfx, name: "Lower lid " + sfx, part: "PartEyes", parent: "FaceParallax", img: paintLowerLid(pa, s)})
@@ -321,7 +321,7 @@ func (b *builder) meshes() []*meshSpec {
 			}})
 	}
 	add(&meshSpec{id: "HairBow", name: "Hair bow", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairBow(pa)})
-	add(&meshSpec{id: "HairShine", name: "Hair shine", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairShine(pa), blend: p2l.BlendAddCompatible})
+	add(&meshSpec{id: "HairShine", name: "Hair shine", part: "PartHairFront", parent: "FrontHairParallax", img: paintHairShine(pa), blend: p2lrt.BlendAddCompatible})
 	add(&meshSpec{id: "Ahoge", name: "Ahoge", part: "PartHairFront", parent: "FrontHairParallax", img: paintAhoge(pa),
 		axes: []axisSpec{{"ParamHairFront", keys3}},
 		deform: func(k []float32, p pt) pt {

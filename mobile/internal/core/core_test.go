@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // fakeRig records what the core asks of it. Its hit test knows two
@@ -99,28 +101,28 @@ func (f *fakeRig) Err() error { return nil }
 // testModel is a 100×200 canvas with two hit areas and clips following the
 // Tap<Name> convention.
 func testModel() *p2l.Model {
-	return &p2l.Model{
-		Canvas: p2l.Canvas{Width: 100, Height: 200},
-		Draw:   p2l.DrawGroup{Part: -1},
-		Parameters: []p2l.Parameter{
+	return synth.MustModel(&p2lrt.File{
+		Canvas: p2lrt.Canvas{Width: 100, Height: 200},
+		Draw:   p2lrt.DrawGroup{Part: -1},
+		Parameters: []p2lrt.Parameter{
 			{ID: "ParamAngleX", Min: -30, Max: 30},
 			{ID: "ParamHairFront", Min: -1, Max: 1},
 		},
-		Clips: []p2l.Clip{
+		Clips: []p2lrt.Clip{
 			{ID: "idle", Group: "Idle"},
 			{ID: "nod", Group: "TapHead"},
 			{ID: "wave1", Group: "TapBody"},
 			{ID: "wave2", Group: "tapbody"},
 		},
-		Expressions: []p2l.Expression{{ID: "smile"}, {ID: "angry"}},
-		HitAreas: []p2l.HitArea{
+		Expressions: []p2lrt.Expression{{ID: "smile"}, {ID: "angry"}},
+		HitAreas: []p2lrt.HitArea{
 			{ID: "HitAreaHead", Name: "Head"},
 			{ID: "HitAreaBody"}, // no name: the id minus "HitArea" gives the group
 		},
-		Physics: p2l.Physics{Groups: []p2l.PhysicsGroup{{
-			Outputs: []p2l.PhysicsOutput{{Parameter: 1}},
+		Physics: p2lrt.Physics{Groups: []p2lrt.PhysicsGroup{{
+			Outputs: []p2lrt.PhysicsOutput{{Parameter: 1}},
 		}}},
-	}
+	})
 }
 
 func newTestCore(t *testing.T) (*Core, *fakeRig) {

@@ -1,6 +1,6 @@
 package core
 
-import "github.com/psd2live/p2l-ebiten/p2l"
+import "github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 
 // view is the drawing surface: its size in layout pixels (what the game's
 // Layout returns and touch positions use) and the framing of the canvas.
@@ -21,7 +21,7 @@ type Transform struct {
 // transform returns the canvas-to-view mapping. The canvas is scaled
 // uniformly to fit ("contain") the view, times zoom, and (cx, cy) lands on
 // the view's centre. ok is false when either size is empty.
-func (v *view) transform(cv p2l.Canvas) (t Transform, ok bool) {
+func (v *view) transform(cv p2lrt.Canvas) (t Transform, ok bool) {
 	cw, ch := float64(cv.Width), float64(cv.Height)
 	if v.w <= 0 || v.h <= 0 || !(cw > 0) || !(ch > 0) {
 		return Transform{}, false
@@ -35,7 +35,7 @@ func (v *view) transform(cv p2l.Canvas) (t Transform, ok bool) {
 }
 
 // toCanvas maps a view pixel to canvas pixels.
-func (v *view) toCanvas(cv p2l.Canvas, x, y float64) (cx, cy float64, ok bool) {
+func (v *view) toCanvas(cv p2lrt.Canvas, x, y float64) (cx, cy float64, ok bool) {
 	t, ok := v.transform(cv)
 	if !ok {
 		return 0, 0, false

@@ -10,8 +10,10 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/assets"
 	"github.com/psd2live/p2l-ebiten/ebitenp2l"
+	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/mobile/internal/core"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // The game is checked in a real Ebitengine loop (run the tests under
@@ -64,7 +66,7 @@ var h = &harness{}
 func (h *harness) setup() error {
 	h.c = core.New()
 	h.g = New(h.c)
-	if err := h.c.SetModel(&p2l.Model{Canvas: p2l.Canvas{Width: 100, Height: 100}, Draw: p2l.DrawGroup{Part: -1}}); err != nil {
+	if err := h.c.SetModel(synth.MustModel(&p2lrt.File{Canvas: p2lrt.Canvas{Width: 100, Height: 100}, Draw: p2lrt.DrawGroup{Part: -1}})); err != nil {
 		return err
 	}
 	h.c.SetViewSize(100, 100)

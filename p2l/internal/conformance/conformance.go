@@ -20,13 +20,13 @@ import (
 	"image/png"
 	"math"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Model is one conformance model with the poses its goldens are drawn at.
 type Model struct {
 	Name  string
-	Model *p2l.Model
+	Model *p2lrt.File
 	// Files are extra files written next to the model (external pages).
 	Files map[string][]byte
 	// Poses are parameter settings (id → value); the first is the
@@ -98,30 +98,30 @@ func pagePNG(w, h int, f func(i, j int) color.NRGBA) []byte {
 // builder assembles a model: meshes are quads, each in the draw tree in
 // creation order inside the current group.
 type builder struct {
-	m     *p2l.Model
+	m     *p2lrt.File
 	root  int
-	stack []*p2l.DrawGroup
+	stack []*p2lrt.DrawGroup
 	parts []int // part of each open group
 	order float32
 }
 
 func newBuilder(w, h float32) *builder {
-	b := &builder{m: &p2l.Model{Canvas: p2l.Canvas{Width: w, Height: h, OriginX: w / 2, OriginY: h / 2, PixelsPerUnit: -1}}}
-	b.m.Parts = append(b.m.Parts, p2l.Part{ID: "root", Name: "root", Flags: p2l.PartVisible,
-		Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}})
-	b.m.Draw = p2l.DrawGroup{Part: b.root}
-	b.stack = []*p2l.DrawGroup{&b.m.Draw}
+	b := &builder{m: &p2lrt.File{Canvas: p2lrt.Canvas{Width: w, Height: h, OriginX: w / 2, OriginY: h / 2, PixelsPerUnit: -1}}}
+	b.m.Parts = append(b.m.Parts, p2lrt.Part{ID: "root", Name: "root", Flags: p2lrt.PartVisible,
+		Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}})
+	b.m.Draw = p2lrt.DrawGroup{Part: b.root}
+	b.stack = []*p2lrt.DrawGroup{&b.m.Draw}
 	b.parts = []int{b.root}
 	return b
 }
 
-func (b *builder) page(kind p2l.TextureKind, w, h int, data []byte, uri string) int {
-	b.m.Textures = append(b.m.Textures, p2l.TexturePage{Kind: kind, Width: uint32(w), Height: uint32(h), Data: data, URI: uri})
+func (b *builder) page(kind p2lrt.TextureKind, w, h int, data []byte, uri string) int {
+	b.m.Textures = append(b.m.Textures, p2lrt.TexturePage{Kind: kind, Width: uint32(w), Height: uint32(h), Data: data, URI: uri})
 	return len(b.m.Textures) - 1
 }
 
 func (b *builder) param(id string, min, max, def float32) int {
-	b.m.Parameters = append(b.m.Parameters, p2l.Parameter{ID: id, Name: id, Min: min, Max: max, Default: def})
+	b.m.Parameters = append(b.m.Parameters, p2lrt.Parameter{ID: id, Name: id, Min: min, Max: max, Default: def})
 	return len(b.m.Parameters) - 1
 }
 
@@ -132,39 +132,39 @@ func (b *builder) quad(id string, x0, y0, x1, y1 float32, page int, u0, v0, u1, 
 
 func (b *builder) mesh(id string, pos, uvs []float32, idx []uint32, page int) int {
 	b.order++
-	b.m.Meshes = append(b.m.Meshes, p2l.Mesh{
-		ID: id, Name: id, Parent: -1, Flags: p2l.MeshGeometry | p2l.MeshVisible, TexturePage: page,
-		Positions: pos, UVs: uvs, Indices: idx, DrawOrder: b.order, Opacity: 1, Multiply: p2l.White, Screen: p2l.Black,
+	b.m.Meshes = append(b.m.Meshes, p2lrt.Mesh{
+		ID: id, Name: id, Parent: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible, TexturePage: page,
+		Positions: pos, UVs: uvs, Indices: idx, DrawOrder: b.order, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 	})
 	mi := len(b.m.Meshes) - 1
 	top := b.stack[len(b.stack)-1]
-	top.Children = append(top.Children, p2l.DrawNode{Mesh: mi})
+	top.Children = append(top.Children, p2lrt.DrawNode{Mesh: mi})
 	p := b.parts[len(b.parts)-1]
-	b.m.Parts[p].Children = append(b.m.Parts[p].Children, p2l.PartChild{Kind: p2l.ChildMesh, Index: mi})
+	b.m.Parts[p].Children = append(b.m.Parts[p].Children, p2lrt.PartChild{Kind: p2lrt.ChildMesh, Index: mi})
 	return mi
 }
 
 // open starts a part (isolated when comp is non-nil, else pass-through)
 // and its draw group; close ends it.
-func (b *builder) open(id string, comp *p2l.Composite) int {
+func (b *builder) open(id string, comp *p2lrt.Composite) int {
 	b.order++
-	part := p2l.Part{ID: id, Name: id, Flags: p2l.PartVisible, DrawOrder: int32(b.order),
-		Composite: p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black}}
+	part := p2lrt.Part{ID: id, Name: id, Flags: p2lrt.PartVisible, DrawOrder: int32(b.order),
+		Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black}}
 	if comp != nil {
-		part.GroupMode = p2l.GroupIsolated
+		part.GroupMode = p2lrt.GroupIsolated
 		part.Composite = *comp
 	}
 	b.m.Parts = append(b.m.Parts, part)
 	pi := len(b.m.Parts) - 1
 	parent := b.parts[len(b.parts)-1]
-	b.m.Parts[parent].Children = append(b.m.Parts[parent].Children, p2l.PartChild{Kind: p2l.ChildPart, Index: pi})
+	b.m.Parts[parent].Children = append(b.m.Parts[parent].Children, p2lrt.PartChild{Kind: p2lrt.ChildPart, Index: pi})
 	top := b.stack[len(b.stack)-1]
-	g := &p2l.DrawGroup{Part: pi, DrawOrder: int32(b.order)}
+	g := &p2lrt.DrawGroup{Part: pi, DrawOrder: int32(b.order)}
 	if comp != nil {
 		c := *comp // isolation is the draw group's composite (the reference layout)
 		g.Composite = &c
 	}
-	top.Children = append(top.Children, p2l.DrawNode{Group: g})
+	top.Children = append(top.Children, p2lrt.DrawNode{Group: g})
 	b.stack = append(b.stack, top.Children[len(top.Children)-1].Group)
 	b.parts = append(b.parts, pi)
 	return pi
@@ -187,17 +187,17 @@ func (b *builder) backdrop(bd int) {
 }
 
 // hide makes mesh mi invisible (a mask that is not drawn itself).
-func (b *builder) hide(mi int) { b.m.Meshes[mi].Flags &^= p2l.MeshVisible }
+func (b *builder) hide(mi int) { b.m.Meshes[mi].Flags &^= p2lrt.MeshVisible }
 
 // linear is a one-axis grid from v0 at key 0 to v1 at key 1 of param.
-func linear(param int, v0, v1 p2l.ChannelValue) *p2l.Grid[p2l.ChannelValue] {
-	return &p2l.Grid[p2l.ChannelValue]{
-		Axes:  []p2l.Axis{{Parameter: param, Keys: []float32{0, 1}}},
-		Cells: []p2l.Cell[p2l.ChannelValue]{{Coord: []uint16{0}, Value: v0}, {Coord: []uint16{1}, Value: v1}},
+func linear(param int, v0, v1 p2lrt.ChannelValue) *p2lrt.Grid[p2lrt.ChannelValue] {
+	return &p2lrt.Grid[p2lrt.ChannelValue]{
+		Axes:  []p2lrt.Axis{{Parameter: param, Keys: []float32{0, 1}}},
+		Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: v0}, {Coord: []uint16{1}, Value: v1}},
 	}
 }
 
-func rgb(c p2l.Color) p2l.ChannelValue { return p2l.ChannelValue(c) }
+func rgb(c p2lrt.Color) p2lrt.ChannelValue { return p2lrt.ChannelValue(c) }
 
 // BlendMatrix has, for blend mode b (column) and alpha mode a (row), a
 // source quad over an opaque backdrop quad in cell (b, a) of the top half,
@@ -206,21 +206,21 @@ func rgb(c p2l.Color) p2l.ChannelValue { return p2l.ChannelValue(c) }
 // cell's left half and
 // the source quad, over the transparent canvas.
 func BlendMatrix() Model {
-	b := newBuilder(p2l.NumBlendModes*Cell, 2*p2l.NumAlphaModes*Cell)
-	src := b.page(p2l.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, SourceTexel), "")
-	bd := b.page(p2l.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, BackdropTexel), "")
-	for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-		for bm := p2l.BlendMode(0); bm < p2l.NumBlendModes; bm++ {
+	b := newBuilder(p2lrt.NumBlendModes*Cell, 2*p2lrt.NumAlphaModes*Cell)
+	src := b.page(p2lrt.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, SourceTexel), "")
+	bd := b.page(p2lrt.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, BackdropTexel), "")
+	for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
+		for bm := p2lrt.BlendMode(0); bm < p2lrt.NumBlendModes; bm++ {
 			x, y := float32(bm)*Cell, float32(a)*Cell
 			b.quad(fmt.Sprintf("backdrop_%d_%d", bm, a), x, y, x+Cell, y+Cell, bd, 0, 0, 1, 1)
 			mi := b.quad(fmt.Sprintf("source_%d_%d", bm, a), x, y, x+Cell, y+Cell, src, 0, 0, 1, 1)
 			b.m.Meshes[mi].Blend, b.m.Meshes[mi].AlphaBlend = bm, a
 		}
 	}
-	for a := p2l.AlphaMode(0); a < p2l.NumAlphaModes; a++ {
-		for bm := p2l.BlendMode(0); bm < p2l.NumBlendModes; bm++ {
-			x, y := float32(bm)*Cell, float32(p2l.NumAlphaModes+a)*Cell
-			b.open(fmt.Sprintf("group_%d_%d", bm, a), &p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black})
+	for a := p2lrt.AlphaMode(0); a < p2lrt.NumAlphaModes; a++ {
+		for bm := p2lrt.BlendMode(0); bm < p2lrt.NumBlendModes; bm++ {
+			x, y := float32(bm)*Cell, float32(p2lrt.NumAlphaModes+a)*Cell
+			b.open(fmt.Sprintf("group_%d_%d", bm, a), &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black})
 			bi := b.quad(fmt.Sprintf("gbackdrop_%d_%d", bm, a), x, y, x+Cell/2, y+Cell, bd, 0, 0, 0.5, 1)
 			b.m.Meshes[bi].Opacity = GroupBackdropOpacity
 			mi := b.quad(fmt.Sprintf("gsource_%d_%d", bm, a), x, y, x+Cell, y+Cell, src, 0, 0, 1, 1)
@@ -244,12 +244,12 @@ func softMask(i, j int) color.NRGBA {
 // modes, each over a patterned backdrop.
 func Groups() Model {
 	b := newBuilder(192, 96)
-	bd := b.page(p2l.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, BackdropTexel), "")
-	mask := b.page(p2l.TexturePNG, 32, 32, pagePNG(32, 32, softMask), "")
+	bd := b.page(p2lrt.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, BackdropTexel), "")
+	mask := b.page(p2lrt.TexturePNG, 32, 32, pagePNG(32, 32, softMask), "")
 	op := b.param("GroupOpacity", 0, 1, 1)
 	tint := b.param("GroupTint", 0, 1, 0)
 	b.backdrop(bd)
-	colored := func(id string, x0, y0, x1, y1 float32, c p2l.Color) int {
+	colored := func(id string, x0, y0, x1, y1 float32, c p2lrt.Color) int {
 		mi := b.quad(id, x0, y0, x1, y1, -1, 0, 0, 1, 1)
 		b.m.Meshes[mi].Multiply = c
 		return mi
@@ -264,48 +264,48 @@ func Groups() Model {
 	b.close()
 
 	// A: channel-driven opacity, multiply and screen.
-	ga := b.open("channels", &p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black})
-	b.m.Draw.Children[len(b.m.Draw.Children)-1].Group.Channels = []p2l.Channel{
-		{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: linear(op, p2l.ChannelValue{0.25}, p2l.ChannelValue{1})},
-		{ID: p2l.ChannelMultiply, Kind: p2l.ChannelColor, Grid: linear(tint, rgb(p2l.White), rgb(p2l.Color{1, 0.5, 0.25}))},
-		{ID: p2l.ChannelScreen, Kind: p2l.ChannelColor, Grid: linear(tint, rgb(p2l.Black), rgb(p2l.Color{0, 0, 0.5}))},
+	ga := b.open("channels", &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black})
+	b.m.Draw.Children[len(b.m.Draw.Children)-1].Group.Channels = []p2lrt.Channel{
+		{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: linear(op, p2lrt.ChannelValue{0.25}, p2lrt.ChannelValue{1})},
+		{ID: p2lrt.ChannelMultiply, Kind: p2lrt.ChannelColor, Grid: linear(tint, rgb(p2lrt.White), rgb(p2lrt.Color{1, 0.5, 0.25}))},
+		{ID: p2lrt.ChannelScreen, Kind: p2lrt.ChannelColor, Grid: linear(tint, rgb(p2lrt.Black), rgb(p2lrt.Color{0, 0, 0.5}))},
 	}
 	_ = ga
-	colored("a_red", 8, 8, 32, 32, p2l.Color{1, 0, 0})
-	colored("a_blue", 20, 20, 44, 44, p2l.Color{0, 0, 1})
+	colored("a_red", 8, 8, 32, 32, p2lrt.Color{1, 0, 0})
+	colored("a_blue", 20, 20, 44, 44, p2lrt.Color{0, 0, 1})
 	b.close()
 	// B: mesh mask (soft disc); C: the same inverted.
-	b.open("masked", &p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black, MaskMeshes: []int{disc}})
-	colored("b_green", 56, 8, 88, 40, p2l.Color{0, 0.8, 0.2})
+	b.open("masked", &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black, MaskMeshes: []int{disc}})
+	colored("b_green", 56, 8, 88, 40, p2lrt.Color{0, 0.8, 0.2})
 	b.close()
-	b.open("masked_inverted", &p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black, MaskMeshes: []int{disc}, InvertMask: true})
-	colored("c_yellow", 64, 16, 96, 48, p2l.Color{1, 0.9, 0.1})
+	b.open("masked_inverted", &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black, MaskMeshes: []int{disc}, InvertMask: true})
+	colored("c_yellow", 64, 16, 96, 48, p2lrt.Color{1, 0.9, 0.1})
 	b.close()
 	// D: part mask (two discs of the pass-through part).
-	b.open("part_masked", &p2l.Composite{Opacity: 1, Multiply: p2l.White, Screen: p2l.Black, MaskParts: []int{mp}})
-	colored("d_magenta", 100, 4, 144, 48, p2l.Color{0.9, 0.1, 0.8})
+	b.open("part_masked", &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black, MaskParts: []int{mp}})
+	colored("d_magenta", 100, 4, 144, 48, p2lrt.Color{0.9, 0.1, 0.8})
 	b.close()
 	// E: nested groups, outer Screen+Over at 0.8, inner Multiply+Atop at
 	// 0.7, with a sibling mesh in the outer group.
-	b.open("outer", &p2l.Composite{Blend: p2l.BlendScreen, Opacity: 0.8, Multiply: p2l.White, Screen: p2l.Black})
-	colored("e_sibling", 8, 56, 40, 88, p2l.Color{0.2, 0.4, 0.9})
-	b.open("inner", &p2l.Composite{Blend: p2l.BlendMultiply, AlphaBlend: p2l.AlphaAtop, Opacity: 0.7, Multiply: p2l.Color{1, 0.8, 0.6}, Screen: p2l.Black})
-	colored("e_inner1", 24, 60, 56, 92, p2l.Color{1, 0.5, 0})
-	colored("e_inner2", 40, 52, 64, 76, p2l.Color{0.3, 1, 0.3})
+	b.open("outer", &p2lrt.Composite{Blend: p2lrt.BlendScreen, Opacity: 0.8, Multiply: p2lrt.White, Screen: p2lrt.Black})
+	colored("e_sibling", 8, 56, 40, 88, p2lrt.Color{0.2, 0.4, 0.9})
+	b.open("inner", &p2lrt.Composite{Blend: p2lrt.BlendMultiply, AlphaBlend: p2lrt.AlphaAtop, Opacity: 0.7, Multiply: p2lrt.Color{1, 0.8, 0.6}, Screen: p2lrt.Black})
+	colored("e_inner1", 24, 60, 56, 92, p2lrt.Color{1, 0.5, 0})
+	colored("e_inner2", 40, 52, 64, 76, p2lrt.Color{0.3, 1, 0.3})
 	b.close()
 	b.close()
 	// F: non-normal group modes: Overlay+ConjointOver, Normal+Out,
 	// HardLight+DisjointOver with a screen colour.
-	for k, c := range []p2l.Composite{
-		{Blend: p2l.BlendOverlay, AlphaBlend: p2l.AlphaConjointOver, Opacity: 0.9},
-		{Blend: p2l.BlendNormal, AlphaBlend: p2l.AlphaOut, Opacity: 0.6},
-		{Blend: p2l.BlendHardLight, AlphaBlend: p2l.AlphaDisjointOver, Opacity: 1, Screen: p2l.Color{0.3, 0, 0}},
+	for k, c := range []p2lrt.Composite{
+		{Blend: p2lrt.BlendOverlay, AlphaBlend: p2lrt.AlphaConjointOver, Opacity: 0.9},
+		{Blend: p2lrt.BlendNormal, AlphaBlend: p2lrt.AlphaOut, Opacity: 0.6},
+		{Blend: p2lrt.BlendHardLight, AlphaBlend: p2lrt.AlphaDisjointOver, Opacity: 1, Screen: p2lrt.Color{0.3, 0, 0}},
 	} {
-		c.Multiply = p2l.White
+		c.Multiply = p2lrt.White
 		x := float32(80 + 36*k)
 		b.open(fmt.Sprintf("mode_%d", k), &c)
-		colored(fmt.Sprintf("f_%d_a", k), x, 56, x+24, 80, p2l.Color{0.9, 0.6, 0.1})
-		mi := colored(fmt.Sprintf("f_%d_b", k), x+8, 64, x+32, 88, p2l.Color{0.1, 0.5, 0.9})
+		colored(fmt.Sprintf("f_%d_a", k), x, 56, x+24, 80, p2lrt.Color{0.9, 0.6, 0.1})
+		mi := colored(fmt.Sprintf("f_%d_b", k), x+8, 64, x+32, 88, p2lrt.Color{0.1, 0.5, 0.9})
 		b.m.Meshes[mi].Opacity = 0.75
 		b.close()
 	}
@@ -354,12 +354,12 @@ func ktx2RGBA8(w, h int, vkFormat uint32, f func(i, j int) color.NRGBA) []byte {
 // texture page kinds with their fallbacks.
 func Features() Model {
 	b := newBuilder(160, 96)
-	bd := b.page(p2l.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, BackdropTexel), "")
-	mask := b.page(p2l.TexturePNG, 32, 32, pagePNG(32, 32, softMask), "")
-	src := b.page(p2l.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, SourceTexel), "")
-	ktx := b.page(p2l.TextureKTX2, Cell, Cell, ktx2RGBA8(Cell, Cell, 37, SourceTexel), "")
-	ext := b.page(p2l.TextureExternal, Cell, Cell, nil, "features-ext.png")
-	bc1 := b.page(p2l.TextureKTX2, Cell, Cell, ktx2RGBA8(Cell, Cell, 131, SourceTexel), "")
+	bd := b.page(p2lrt.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, BackdropTexel), "")
+	mask := b.page(p2lrt.TexturePNG, 32, 32, pagePNG(32, 32, softMask), "")
+	src := b.page(p2lrt.TexturePNG, Cell, Cell, pagePNG(Cell, Cell, SourceTexel), "")
+	ktx := b.page(p2lrt.TextureKTX2, Cell, Cell, ktx2RGBA8(Cell, Cell, 37, SourceTexel), "")
+	ext := b.page(p2lrt.TextureExternal, Cell, Cell, nil, "features-ext.png")
+	bc1 := b.page(p2lrt.TextureKTX2, Cell, Cell, ktx2RGBA8(Cell, Cell, 131, SourceTexel), "")
 	tint := b.param("MeshTint", 0, 1, 0)
 	b.backdrop(bd)
 
@@ -374,19 +374,19 @@ func Features() Model {
 	b.m.Meshes[mk].Masks = []int{m1, m2}
 	inv := b.quad("masked_inverted", 64, 4, 100, 44, -1, 0, 0, 1, 1)
 	b.m.Meshes[inv].Masks = []int{m3}
-	b.m.Meshes[inv].Flags |= p2l.MeshInvertMask
-	b.m.Meshes[inv].Multiply = p2l.Color{0.2, 0.3, 0.9}
+	b.m.Meshes[inv].Flags |= p2lrt.MeshInvertMask
+	b.m.Meshes[inv].Multiply = p2lrt.Color{0.2, 0.3, 0.9}
 	b.m.Meshes[inv].Opacity = 0.8
 
 	// Colours: static multiply+screen, and channel-driven ones.
 	c1 := b.quad("colors_static", 104, 4, 128, 28, src, 0, 0, 1, 1)
-	b.m.Meshes[c1].Multiply = p2l.Color{1, 0.6, 0.3}
-	b.m.Meshes[c1].Screen = p2l.Color{0, 0.2, 0.4}
+	b.m.Meshes[c1].Multiply = p2lrt.Color{1, 0.6, 0.3}
+	b.m.Meshes[c1].Screen = p2lrt.Color{0, 0.2, 0.4}
 	c2 := b.quad("colors_channel", 132, 4, 156, 28, src, 0, 0, 1, 1)
-	b.m.Meshes[c2].Channels = []p2l.Channel{
-		{ID: p2l.ChannelMultiply, Kind: p2l.ChannelColor, Grid: linear(tint, rgb(p2l.White), rgb(p2l.Color{0.2, 1, 0.5}))},
-		{ID: p2l.ChannelScreen, Kind: p2l.ChannelColor, Grid: linear(tint, rgb(p2l.Black), rgb(p2l.Color{0.6, 0, 0}))},
-		{ID: p2l.ChannelOpacity, Kind: p2l.ChannelScalar, Grid: linear(tint, p2l.ChannelValue{1}, p2l.ChannelValue{0.5})},
+	b.m.Meshes[c2].Channels = []p2lrt.Channel{
+		{ID: p2lrt.ChannelMultiply, Kind: p2lrt.ChannelColor, Grid: linear(tint, rgb(p2lrt.White), rgb(p2lrt.Color{0.2, 1, 0.5}))},
+		{ID: p2lrt.ChannelScreen, Kind: p2lrt.ChannelColor, Grid: linear(tint, rgb(p2lrt.Black), rgb(p2lrt.Color{0.6, 0, 0}))},
+		{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: linear(tint, p2lrt.ChannelValue{1}, p2lrt.ChannelValue{0.5})},
 	}
 
 	// Culling: the same two triangles (left one (b−a)×(c−a) > 0, a back
@@ -394,9 +394,9 @@ func Features() Model {
 	tri := func(id string, y float32, cull bool) {
 		pos := []float32{104, y, 124, y, 104, y + 20, 132, y, 132, y + 20, 152, y}
 		mi := b.mesh(id, pos, make([]float32, 12), []uint32{0, 1, 2, 3, 4, 5}, -1)
-		b.m.Meshes[mi].Multiply = p2l.Color{0.1, 0.7, 0.3}
+		b.m.Meshes[mi].Multiply = p2lrt.Color{0.1, 0.7, 0.3}
 		if cull {
-			b.m.Meshes[mi].Flags |= p2l.MeshCulling
+			b.m.Meshes[mi].Flags |= p2lrt.MeshCulling
 		}
 	}
 	tri("cull_off", 32, false)
@@ -408,7 +408,7 @@ func Features() Model {
 		x := float32(4 + 20*k)
 		mi := b.quad(fmt.Sprintf("page_%d", k), x, 56, x+16, 72, p, 0, 0, 1, 1)
 		if p == -1 {
-			b.m.Meshes[mi].Multiply = p2l.Color{0.9, 0.4, 0.7}
+			b.m.Meshes[mi].Multiply = p2lrt.Color{0.9, 0.4, 0.7}
 		}
 	}
 	return Model{

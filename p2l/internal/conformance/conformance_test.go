@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 var update = flag.Bool("update", false, "write the conformance models to testdata/conformance")
@@ -15,10 +16,10 @@ var update = flag.Bool("update", false, "write the conformance models to testdat
 // Dir is where the models live, relative to this package.
 const Dir = "../../../testdata/conformance"
 
-func encode(t *testing.T, m *p2l.Model) []byte {
+func encode(t *testing.T, m *p2lrt.File) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := p2l.Write(&b, m, nil); err != nil {
+	if err := m.Write(&b, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

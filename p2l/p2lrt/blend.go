@@ -1,4 +1,4 @@
-package p2l
+package p2lrt
 
 import "strconv"
 

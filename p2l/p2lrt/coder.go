@@ -1,4 +1,4 @@
-package p2l
+package p2lrt
 
 import (
 	"encoding/binary"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/half"
+	"github.com/psd2live/p2l-ebiten/p2l/internal/nonfinite"
 )
 
 // coder reads or writes one chunk (or the whole v1 stream). Every chunk
@@ -211,7 +212,7 @@ func (c *coder) f32Field(p *float32, f, suffix string) {
 	}
 }
 
-func finite(f float32) bool { return math.Float32bits(f)&0x7f800000 != 0x7f800000 }
+func finite(f float32) bool { return nonfinite.Finite(f) }
 
 func (c *coder) rgb(p *Color, f string) {
 	c.f32Field(&p[0], f, ".r")
@@ -596,7 +597,7 @@ func (c *coder) floats(p *[]float32, hint arrayHint, f string) {
 		return
 	}
 	s := *p
-	if i := nonFinite(s); i >= 0 {
+	if i := nonfinite.Index(s); i >= 0 {
 		c.fail(f, "element %d is not a finite number (%v)", i, s[i])
 		return
 	}

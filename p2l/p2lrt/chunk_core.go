@@ -1,10 +1,10 @@
-package p2l
+package p2lrt
 
 import "strings"
 
 // Core chunk layouts (P2LRT_V2.md, "核心块"; decisions in docs/FORMAT.md).
 
-func codeCANV(c *coder, m *Model) {
+func codeCANV(c *coder, m *File) {
 	cv := &m.Canvas
 	c.f32(&cv.Width, "width")
 	c.f32(&cv.Height, "height")
@@ -13,7 +13,7 @@ func codeCANV(c *coder, m *Model) {
 	c.f32(&cv.PixelsPerUnit, "pixelsPerUnit")
 }
 
-func codePARM(c *coder, m *Model) {
+func codePARM(c *coder, m *File) {
 	seq(c, &m.Parameters, 4, 21, "parameters", func(c *coder, p *Parameter) {
 		c.sref(&p.ID, "id")
 		c.name(&p.Name, "name")
@@ -38,7 +38,7 @@ func codePARM(c *coder, m *Model) {
 
 const minDeformer = 1 + 4 + 4 + 4 + 1 + 4 + 24
 
-func codeDEFM(c *coder, m *Model) {
+func codeDEFM(c *coder, m *File) {
 	seq(c, &m.Deformers, 4, minDeformer, "deformers", func(c *coder, d *Deformer) { c.deformer(d) })
 }
 
@@ -140,7 +140,7 @@ func (c *coder) deformer(d *Deformer) {
 // maxWarpCells bounds a warp's columns and rows, as rig.rs deformer.
 const maxWarpCells = 4096
 
-func codePART(c *coder, m *Model) {
+func codePART(c *coder, m *File) {
 	seq(c, &m.Parts, 4, 4+4+1+1+4+4+minChannels+minComposite+minBindings, "parts", func(c *coder, p *Part) {
 		c.sref(&p.ID, "id")
 		c.name(&p.Name, "name")
@@ -162,7 +162,7 @@ func codePART(c *coder, m *Model) {
 	})
 }
 
-func codeMESH(c *coder, m *Model) {
+func codeMESH(c *coder, m *File) {
 	// The smallest record (60 bytes) has no geometry (flags bit 3 clear),
 	// no keyform grid, channels or bindings: id, name, parent, blend,
 	// alphaBlend, masks count, flags, texturePage, u16 0xFFFF, u8 0,
@@ -244,7 +244,7 @@ func (c *coder) checkGeometry(me *Mesh, pos int) {
 	}
 }
 
-func codeGLUE(c *coder, m *Model) {
+func codeGLUE(c *coder, m *File) {
 	seq(c, &m.Glues, 4, 4+4+4+4+4+minChannels, "glues", func(c *coder, g *Glue) {
 		c.sref(&g.ID, "id")
 		c.ref(&g.MeshA, "meshA")
@@ -260,7 +260,7 @@ func codeGLUE(c *coder, m *Model) {
 	})
 }
 
-func codeDRAW(c *coder, m *Model) { c.drawGroup(&m.Draw, 0) }
+func codeDRAW(c *coder, m *File) { c.drawGroup(&m.Draw, 0) }
 
 func (c *coder) drawGroup(g *DrawGroup, depth int) {
 	if depth > maxDepth {
@@ -296,7 +296,7 @@ func (c *coder) drawGroup(g *DrawGroup, depth int) {
 	})
 }
 
-func codeTEXR(c *coder, m *Model) {
+func codeTEXR(c *coder, m *File) {
 	seq(c, &m.Textures, 4, 9+minArray-1, "textures", func(c *coder, t *TexturePage) {
 		if c.v1 {
 			if !c.read && t.Kind != TexturePNG {
@@ -328,7 +328,7 @@ func codeTEXR(c *coder, m *Model) {
 	})
 }
 
-func codePHYS(c *coder, m *Model) {
+func codePHYS(c *coder, m *File) {
 	ph := &m.Physics
 	// Y (2) is read in any chunk version and in v1, as rig.rs source() does;
 	// the writer uses chunk version 2 when Y appears and drops Y in v1, as
@@ -405,7 +405,7 @@ func physicsVersion(p *Physics) uint16 {
 	return 1
 }
 
-func codeCLIP(c *coder, m *Model) {
+func codeCLIP(c *coder, m *File) {
 	seq(c, &m.Clips, 4, 12+8+1+8+4, "clips", func(c *coder, cl *Clip) {
 		c.sref(&cl.ID, "id")
 		c.name(&cl.Name, "name")
@@ -422,7 +422,7 @@ func codeCLIP(c *coder, m *Model) {
 	})
 }
 
-func codeROLE(c *coder, m *Model) {
+func codeROLE(c *coder, m *File) {
 	seq(c, &m.Roles, 4, 8, "roles", func(c *coder, r *Role) {
 		c.sref(&r.Name, "role")
 		c.refs(&r.Parameters, "parameters")

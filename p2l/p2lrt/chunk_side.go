@@ -1,8 +1,8 @@
-package p2l
+package p2lrt
 
 // Non-required side chunks: PGUI, META, EXPR, HITA, UDAT, POSE, CEXT.
 
-func codePGUI(c *coder, m *Model) {
+func codePGUI(c *coder, m *File) {
 	if c.read {
 		m.GUI = new(GUI)
 	}
@@ -119,14 +119,14 @@ func (c *coder) guiNode(x *GUINode, left *int, depth int) {
 	c.pop()
 }
 
-func codeMETA(c *coder, m *Model) {
+func codeMETA(c *coder, m *File) {
 	seq(c, &m.Meta, 4, 8, "entries", func(c *coder, e *MetaEntry) {
 		c.sref(&e.Key, "key")
 		c.sref(&e.Value, "value")
 	})
 }
 
-func codeEXPR(c *coder, m *Model) {
+func codeEXPR(c *coder, m *File) {
 	seq(c, &m.Expressions, 4, 20, "expressions", func(c *coder, e *Expression) {
 		c.sref(&e.ID, "id")
 		c.name(&e.Name, "name")
@@ -140,7 +140,7 @@ func codeEXPR(c *coder, m *Model) {
 	})
 }
 
-func codeHITA(c *coder, m *Model) {
+func codeHITA(c *coder, m *File) {
 	seq(c, &m.HitAreas, 4, 12, "hitAreas", func(c *coder, h *HitArea) {
 		c.sref(&h.ID, "id")
 		c.name(&h.Name, "name")
@@ -148,7 +148,7 @@ func codeHITA(c *coder, m *Model) {
 	})
 }
 
-func codeUDAT(c *coder, m *Model) {
+func codeUDAT(c *coder, m *File) {
 	seq(c, &m.UserData, 4, 9, "userData", func(c *coder, u *UserData) {
 		c.max8(&u.Kind, 0, "kind")
 		c.ref(&u.Target, "target")
@@ -156,7 +156,7 @@ func codeUDAT(c *coder, m *Model) {
 	})
 }
 
-func codePOSE(c *coder, m *Model) {
+func codePOSE(c *coder, m *File) {
 	if c.read {
 		m.Pose = new(Pose)
 	}
@@ -178,7 +178,7 @@ type cextRecord struct {
 	CurveFades   []CurveFade
 }
 
-func codeCEXT(c *coder, m *Model) {
+func codeCEXT(c *coder, m *File) {
 	recs := c.cext
 	seq(c, recs, 4, 16, "records", func(c *coder, r *cextRecord) {
 		c.ref(&r.Clip, "clip")
@@ -220,7 +220,7 @@ func codeCEXT(c *coder, m *Model) {
 
 // cextRecords collects the CEXT records of m, one per clip that has any
 // extension data, in clip order.
-func cextRecords(m *Model) []cextRecord {
+func cextRecords(m *File) []cextRecord {
 	var rs []cextRecord
 	for i := range m.Clips {
 		cl := &m.Clips[i]

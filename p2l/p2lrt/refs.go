@@ -1,7 +1,8 @@
-package p2l
+package p2lrt
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -9,7 +10,7 @@ import (
 // "References"). Errors carry the chunk tag and a field path; the offset is
 // −1 because the check runs on the decoded model.
 type refChecker struct {
-	m   *Model
+	m   *File
 	err error
 	// Derived counts.
 	nPar, nDef, nPart, nMesh, nGroups int
@@ -41,7 +42,7 @@ func indexed(name string, i int) string { return name + "[" + strconv.Itoa(i) + 
 
 func vertexCount(me *Mesh) int { return len(me.Positions) / 2 }
 
-func checkRefs(m *Model) error {
+func checkRefs(m *File) error {
 	r := &refChecker{m: m, nPar: len(m.Parameters), nDef: len(m.Deformers), nPart: len(m.Parts),
 		nMesh: len(m.Meshes), nGroups: len(m.Physics.Groups)}
 	r.nAllDef = r.nDef
@@ -557,3 +558,48 @@ func (r *refChecker) extensions() {
 		}
 	}
 }
+
+// MaxSkinBones and MaxSkinAxes bound one SKIN entry's lists (docs/
+// LIMITS.md). The editor writes at most 16 bones and 8 axes per skinned
+// mesh, so real files stay far inside them.
+const (
+	MaxSkinBones = 64
+	MaxSkinAxes  = 16
+)
+
+// skinLists is the load-time check of SKIN entry i's lists: at most
+// MaxSkinBones bones and MaxSkinAxes axes, no bone and no axis parameter
+// twice (a repeated bone only multiplies the fit's work; the editor never
+// writes one).
+func (r *refChecker) skinLists(i int, sk *Skin) {
+	if r.err != nil {
+		return
+	}
+	if len(sk.Bones) > MaxSkinBones {
+		r.fail("SKIN", fmt.Sprintf("meshes[%d].bones", i), "%d bones, at most %d", len(sk.Bones), MaxSkinBones)
+		return
+	}
+	if len(sk.Axes) > MaxSkinAxes {
+		r.fail("SKIN", fmt.Sprintf("meshes[%d].axes", i), "%d axes, at most %d", len(sk.Axes), MaxSkinAxes)
+		return
+	}
+	for j, b := range sk.Bones {
+		if k := slices.Index(sk.Bones[:j], b); k >= 0 {
+			r.fail("SKIN", fmt.Sprintf("meshes[%d].bones[%d]", i, j), "deformer %d is listed twice (also bones[%d])", b, k)
+			return
+		}
+	}
+	for j, ax := range sk.Axes {
+		for k := range j {
+			if sk.Axes[k].Parameter == ax.Parameter {
+				r.fail("SKIN", fmt.Sprintf("meshes[%d].axes[%d]", i, j), "parameter %d is listed twice (also axes[%d])", ax.Parameter, k)
+				return
+			}
+		}
+	}
+}
+
+// MaxPhysicsFps is the largest physics step rate (PHYS fps, physics3
+// Meta.Fps) a file may ask for. Cubism Editor exports 30 or 60; 1000 leaves
+// room while keeping an update's work bounded (p2l.MaxPhysicsSteps).
+const MaxPhysicsFps = 1000

@@ -1,17 +1,17 @@
-package p2l
+package testfile
 
 import (
 	"fmt"
 	"reflect"
 )
 
-// diffModels describes the first differing field of two models.
-func diffModels(a, b any) string {
+// Diff describes the first differing field of two models.
+func Diff(a, b any) string {
 	return diff(reflect.ValueOf(a), reflect.ValueOf(b), "m", false)
 }
 
-// diffLenient is diffModels treating nil and empty slices as equal.
-func diffLenient(a, b any) string {
+// DiffLenient is diffModels treating nil and empty slices as equal.
+func DiffLenient(a, b any) string {
 	return diff(reflect.ValueOf(a), reflect.ValueOf(b), "m", true)
 }
 

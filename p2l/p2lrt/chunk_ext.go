@@ -1,4 +1,4 @@
-package p2l
+package p2lrt
 
 import "github.com/psd2live/p2l-ebiten/p2l/internal/container"
 
@@ -46,7 +46,7 @@ func (c *coder) extHeader(h *ExtensionHeader, feature uint16) {
 	})
 }
 
-func codeBONE(c *coder, m *Model) {
+func codeBONE(c *coder, m *File) {
 	if c.read {
 		m.Bones = new(Bones)
 	}
@@ -71,7 +71,7 @@ func codeBONE(c *coder, m *Model) {
 	})
 }
 
-func codeSKIN(c *coder, m *Model) {
+func codeSKIN(c *coder, m *File) {
 	if c.read {
 		m.Skins = new(Skins)
 	}
@@ -99,7 +99,7 @@ func codeSKIN(c *coder, m *Model) {
 	})
 }
 
-func codeCOLL(c *coder, m *Model) {
+func codeCOLL(c *coder, m *File) {
 	if c.read {
 		m.Collision = new(Collision)
 	}
@@ -128,7 +128,7 @@ func codeCOLL(c *coder, m *Model) {
 	})
 }
 
-func codeSIMS(c *coder, m *Model) {
+func codeSIMS(c *coder, m *File) {
 	if c.read {
 		m.Simulations = new(Simulations)
 	}

@@ -1,4 +1,4 @@
-package p2l
+package p2lrt
 
 import "github.com/psd2live/p2l-ebiten/p2l/internal/container"
 
@@ -10,12 +10,12 @@ type chunkDef struct {
 	core bool
 	// mustExist: a file without the chunk is rejected.
 	mustExist bool
-	code      func(c *coder, m *Model)
+	code      func(c *coder, m *File)
 	// has reports whether the writer writes the chunk for m.
-	has func(m *Model) bool
+	has func(m *File) bool
 }
 
-func always(*Model) bool { return true }
+func always(*File) bool { return true }
 
 // chunkDefs lists every known chunk in writing order, which is P2lrt.kt's
 // (v2()): the core chunks with CEXT after CLIP, then the extensions BONE SKIN
@@ -29,22 +29,22 @@ var chunkDefs = []chunkDef{
 	{"DEFM", 1, true, true, codeDEFM, always},
 	{"PART", 1, true, true, codePART, always},
 	{"MESH", 1, true, true, codeMESH, always},
-	{"GLUE", 1, true, false, codeGLUE, func(m *Model) bool { return len(m.Glues) > 0 }},
+	{"GLUE", 1, true, false, codeGLUE, func(m *File) bool { return len(m.Glues) > 0 }},
 	{"DRAW", 1, true, true, codeDRAW, always},
-	{"TEXR", 1, true, false, codeTEXR, func(m *Model) bool { return len(m.Textures) > 0 }},
-	{"PHYS", 2, true, false, codePHYS, func(m *Model) bool { return len(m.Physics.Groups) > 0 || m.Physics.Fps != 0 }},
-	{"CLIP", 1, true, false, codeCLIP, func(m *Model) bool { return len(m.Clips) > 0 }},
-	{"CEXT", 1, false, false, codeCEXT, func(m *Model) bool { return len(cextRecords(m)) > 0 }},
-	{"ROLE", 1, true, false, codeROLE, func(m *Model) bool { return len(m.Roles) > 0 }},
-	{"BONE", 1, false, false, codeBONE, func(m *Model) bool { return m.Bones != nil }},
-	{"SKIN", 1, false, false, codeSKIN, func(m *Model) bool { return m.Skins != nil }},
-	{"COLL", 1, false, false, codeCOLL, func(m *Model) bool { return m.Collision != nil }},
-	{"SIMS", 1, false, false, codeSIMS, func(m *Model) bool { return m.Simulations != nil }},
-	{"EXPR", 1, false, false, codeEXPR, func(m *Model) bool { return len(m.Expressions) > 0 }},
-	{"HITA", 1, false, false, codeHITA, func(m *Model) bool { return len(m.HitAreas) > 0 }},
-	{"POSE", 1, false, false, codePOSE, func(m *Model) bool { return m.Pose != nil }},
-	{"UDAT", 1, false, false, codeUDAT, func(m *Model) bool { return len(m.UserData) > 0 }},
-	{"PGUI", 1, false, false, codePGUI, func(m *Model) bool { return m.GUI != nil }},
+	{"TEXR", 1, true, false, codeTEXR, func(m *File) bool { return len(m.Textures) > 0 }},
+	{"PHYS", 2, true, false, codePHYS, func(m *File) bool { return len(m.Physics.Groups) > 0 || m.Physics.Fps != 0 }},
+	{"CLIP", 1, true, false, codeCLIP, func(m *File) bool { return len(m.Clips) > 0 }},
+	{"CEXT", 1, false, false, codeCEXT, func(m *File) bool { return len(cextRecords(m)) > 0 }},
+	{"ROLE", 1, true, false, codeROLE, func(m *File) bool { return len(m.Roles) > 0 }},
+	{"BONE", 1, false, false, codeBONE, func(m *File) bool { return m.Bones != nil }},
+	{"SKIN", 1, false, false, codeSKIN, func(m *File) bool { return m.Skins != nil }},
+	{"COLL", 1, false, false, codeCOLL, func(m *File) bool { return m.Collision != nil }},
+	{"SIMS", 1, false, false, codeSIMS, func(m *File) bool { return m.Simulations != nil }},
+	{"EXPR", 1, false, false, codeEXPR, func(m *File) bool { return len(m.Expressions) > 0 }},
+	{"HITA", 1, false, false, codeHITA, func(m *File) bool { return len(m.HitAreas) > 0 }},
+	{"POSE", 1, false, false, codePOSE, func(m *File) bool { return m.Pose != nil }},
+	{"UDAT", 1, false, false, codeUDAT, func(m *File) bool { return len(m.UserData) > 0 }},
+	{"PGUI", 1, false, false, codePGUI, func(m *File) bool { return m.GUI != nil }},
 	{"META", 1, false, false, codeMETA, always}, // P2lrt.kt always writes META
 }
 
@@ -56,9 +56,6 @@ func findDef(tag string) *chunkDef {
 	}
 	return nil
 }
-
-// Version is the version of this library.
-const Version = "0.1.0"
 
 // formatMinor is the highest minor version of the format this library
 // knows; written into headers for diagnostics only.
@@ -151,7 +148,7 @@ func Inspect(data []byte) (*FileInfo, error) {
 		}
 	}
 	if meta != nil && strs != nil {
-		l := &loader{data: data, cfg: defaultConfig(), m: new(Model)}
+		l := &loader{data: data, cfg: defaultConfig(), m: new(File)}
 		if err := l.strings(strs); err != nil {
 			return nil, withLayout(err, 2)
 		}

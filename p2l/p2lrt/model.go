@@ -1,9 +1,9 @@
-package p2l
+package p2lrt
 
 // This file holds the in-memory form of a .p2lrt file: one Go type per record
 // of P2LRT_V2.md. Version 1 and version 2 files load into the same values.
 //
-// References between objects are plain int indices into the slices of Model
+// References between objects are plain int indices into the slices of File
 // (−1 where the file allows "none"). The reader checks every reference; the
 // writer checks them again before writing.
 
@@ -60,7 +60,7 @@ const (
 )
 
 // Deformer is one DEFM record. Exactly one of Warp and Rotation is set,
-// matching Kind. Parents come before children in Model.Deformers.
+// matching Kind. Parents come before children in File.Deformers.
 type Deformer struct {
 	Kind     DeformerKind
 	ID       string
@@ -664,8 +664,8 @@ type ReplacedContribution struct {
 }
 
 // Bones is the BONE chunk. Virtual bones are rotation deformers numbered
-// after Model.Deformers: virtual bone i has deformer index
-// len(Model.Deformers)+i.
+// after File.Deformers: virtual bone i has deformer index
+// len(File.Deformers)+i.
 type Bones struct {
 	Header     ExtensionHeader
 	Virtual    []Deformer

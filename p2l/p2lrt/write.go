@@ -1,6 +1,7 @@
-package p2l
+package p2lrt
 
 import (
+	"errors"
 	"io"
 
 	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
@@ -52,10 +53,10 @@ type WriteOptions struct {
 	NoCRC bool
 }
 
-// Write validates m and writes it to w. The same model and options always
+// Write validates f and writes it to w. The same file and options always
 // give the same bytes.
-func Write(w io.Writer, m *Model, opts *WriteOptions) error {
-	b, err := encode(m, opts)
+func (f *File) Write(w io.Writer, opts *WriteOptions) error {
+	b, err := encode(f, opts)
 	if err != nil {
 		return err
 	}
@@ -63,18 +64,21 @@ func Write(w io.Writer, m *Model, opts *WriteOptions) error {
 	return err
 }
 
+// Encode validates f and returns its encoding (Write).
+func (f *File) Encode(opts *WriteOptions) ([]byte, error) { return encode(f, opts) }
+
 // Validate checks m against every rule the reader applies (finite numbers,
 // references, sizes, ordering, ...). Load returns only valid models.
 //
 // It runs the writer's checks, as Write does, without assembling a file:
 // the chunks' bytes are discarded as they are made, and texture payloads,
 // which no rule looks into, are not copied.
-func (m *Model) Validate() error {
+func (m *File) Validate() error {
 	_, err := encodeChunks(m, &WriteOptions{}, true)
 	return err
 }
 
-func encode(m *Model, opts *WriteOptions) ([]byte, error) {
+func encode(m *File, opts *WriteOptions) ([]byte, error) {
 	if opts == nil {
 		opts = &WriteOptions{}
 	}
@@ -90,7 +94,7 @@ func encode(m *Model, opts *WriteOptions) ([]byte, error) {
 		return container.Write(flags, formatMinor, chunks, !opts.NoCRC)
 	}
 	if m == nil {
-		return nil, errNilModel
+		return nil, errNilFile
 	}
 	if err := checkRefs(m); err != nil {
 		return nil, err
@@ -101,9 +105,9 @@ func encode(m *Model, opts *WriteOptions) ([]byte, error) {
 // encodeChunks checks m and encodes its v2 chunks, STRS first. With
 // checkOnly (Validate) the chunks are checked alone: none is returned,
 // and byte arrays are not copied (coder.checkOnly).
-func encodeChunks(m *Model, opts *WriteOptions, checkOnly bool) ([]container.ChunkData, error) {
+func encodeChunks(m *File, opts *WriteOptions, checkOnly bool) ([]container.ChunkData, error) {
 	if m == nil {
-		return nil, errNilModel
+		return nil, errNilFile
 	}
 	if err := checkRefs(m); err != nil {
 		return nil, err
@@ -163,3 +167,6 @@ func encodeStrings(strs []string) []byte {
 	}
 	return b
 }
+
+// errNilFile is the error of Write and Validate of a nil *File.
+var errNilFile = errors.New("p2l: nil *File")

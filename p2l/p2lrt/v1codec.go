@@ -1,4 +1,4 @@
-package p2l
+package p2lrt
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ func v1Sections() []*chunkDef {
 // encodeV1 writes the v1 stream. v1 cannot say that names were stripped:
 // with StripNames (or a model with NamesStripped) the display names are
 // written empty, and the file reads back with NamesStripped false.
-func encodeV1(m *Model, opts *WriteOptions) ([]byte, error) {
+func encodeV1(m *File, opts *WriteOptions) ([]byte, error) {
 	strip := opts.StripNames || m.NamesStripped
 	out := make([]byte, v1Header, 1<<12)
 	copy(out, container.Magic)
@@ -83,7 +83,7 @@ func physicsWithoutY(p *Physics) Physics {
 // spec's loss report), one line per item; nil when v1 keeps everything.
 // Writing v1 still fails for texture pages other than PNG, which v1 cannot
 // store at all.
-func V1Losses(m *Model) []string {
+func V1Losses(m *File) []string {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	for _, x := range []struct {
@@ -137,11 +137,11 @@ func boolInt(b bool) int {
 
 // decodeV1 parses a v1 file: the 12-byte header, then the core sections in
 // order, ending exactly at the end of the file.
-func decodeV1(data []byte) (*Model, error) {
+func decodeV1(data []byte) (*File, error) {
 	if len(data) < v1Header {
 		return nil, &FormatError{Offset: 0, Field: "header", Msg: "v1 file too short"}
 	}
-	m := &Model{}
+	m := &File{}
 	c := &coder{read: true, v1: true, version: 1, b: data, pos: v1Header}
 	for _, d := range v1Sections() {
 		c.tag = d.tag

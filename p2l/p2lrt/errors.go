@@ -1,4 +1,4 @@
-package p2l
+package p2lrt
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 
 // FormatError reports a file (or model) that breaks P2LRT_V2.md or a rule of
 // docs/FORMAT.md. Use errors.As to get it from the errors of Load, Inspect,
-// Write and Model.Validate. Every refusal of a file by Load is one, the
+// Write and File.Validate. Every refusal of a file by Load is one, the
 // trial evaluation's included (an overflow names the field of the largest
 // value the failing mesh takes in).
 type FormatError struct {

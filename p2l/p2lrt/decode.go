@@ -1,0 +1,364 @@
+package p2lrt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math"
+	"os"
+	"unicode/utf8"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/container"
+)
+
+// DefaultMaxDecompressed is the default bound on the decompressed size of
+// a file's compressed chunks, added up (DecodeOptions.MaxDecompressed).
+const DefaultMaxDecompressed = 256 << 20
+
+// DefaultMaxFileSize is the default bound on the size of a file that
+// Decode, ReadFile and ReadFS accept (DecodeOptions.MaxFileSize).
+const DefaultMaxFileSize = 512 << 20
+
+// DecodeOptions configures Decode, ReadFile and ReadFS. A nil
+// *DecodeOptions, like the zero value, gives the defaults.
+type DecodeOptions struct {
+	// VerifyCRC makes the reader verify the CRC32 of every chunk that
+	// carries one (the spec's p2l_rig_load_ex flag bit0). Without it CRCs
+	// are ignored.
+	VerifyCRC bool
+	// MaxDecompressed bounds the decompressed size of the file's
+	// compressed chunks, added up: a chunk whose raw_length exceeds what
+	// is left is rejected before it is decompressed. ≤ 0:
+	// DefaultMaxDecompressed.
+	MaxDecompressed int64
+	// MaxFileSize bounds the size of the file: Decode refuses longer data,
+	// ReadFile and ReadFS refuse a longer file before reading it (and any
+	// file that is not a regular file, such as a device or a pipe). ≤ 0:
+	// DefaultMaxFileSize.
+	MaxFileSize int64
+	// Logger receives the chunks skipped as unknown (Debug); nil: none.
+	Logger *slog.Logger
+}
+
+type loadConfig struct {
+	verifyCRC       bool
+	maxDecompressed int64
+	maxFileSize     int64
+	logger          *slog.Logger
+}
+
+// config returns o with its defaults filled in.
+func (o *DecodeOptions) config() *loadConfig {
+	cfg := &loadConfig{maxDecompressed: DefaultMaxDecompressed, maxFileSize: DefaultMaxFileSize}
+	if o == nil {
+		return cfg
+	}
+	cfg.verifyCRC, cfg.logger = o.VerifyCRC, o.Logger
+	if o.MaxDecompressed > 0 {
+		cfg.maxDecompressed = o.MaxDecompressed
+	}
+	if o.MaxFileSize > 0 {
+		cfg.maxFileSize = o.MaxFileSize
+	}
+	return cfg
+}
+
+func defaultConfig() *loadConfig { return (*DecodeOptions)(nil).config() }
+
+// Decode decodes and validates a v1 or v2 .p2lrt file (Validate holds for
+// the result). Errors about the file's content are *FormatError values.
+// It checks what the file says but does not evaluate it: p2l.Load decodes
+// with Decode, then prepares the model and evaluates its rest pose.
+func Decode(data []byte, opts *DecodeOptions) (*File, error) {
+	cfg := opts.config()
+	if err := checkFileSize(int64(len(data)), cfg); err != nil {
+		return nil, &FormatError{Offset: int64(len(data)), Field: "size", Msg: err.Error()}
+	}
+	f, _, err := decode(data, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkFileSize refuses a file longer than the configured bound.
+func checkFileSize(n int64, cfg *loadConfig) error {
+	if n > cfg.maxFileSize {
+		return fmt.Errorf("file of %d bytes exceeds the %d-byte limit (DecodeOptions.MaxFileSize, p2l.WithMaxFileSize)", n, cfg.maxFileSize)
+	}
+	return nil
+}
+
+// ReadFile reads the file at name for Decode: only a regular file of at
+// most opts.MaxFileSize bytes (the other options do not apply), checked
+// before it is read and again while reading, so that neither a device
+// such as /dev/zero nor a huge file is read into memory.
+func ReadFile(name string, opts *DecodeOptions) ([]byte, error) {
+	return readFile(name, opts.config())
+}
+
+// ReadFS reads the file name of fsys as ReadFile does.
+func ReadFS(fsys fs.FS, name string, opts *DecodeOptions) ([]byte, error) {
+	return readFS(fsys, name, opts.config())
+}
+
+func readFile(name string, cfg *loadConfig) ([]byte, error) {
+	// Stat before opening: opening a named pipe blocks until it has a
+	// writer.
+	st, err := os.Stat(name)
+	if err := checkRegular(name, st, err); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("p2l: %w", err)
+	}
+	defer f.Close()
+	return readBounded(f, name, cfg)
+}
+
+func readFS(fsys fs.FS, name string, cfg *loadConfig) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err := checkRegular(name, st, err); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("p2l: %w", err)
+	}
+	defer f.Close()
+	return readBounded(f, name, cfg)
+}
+
+// checkRegular refuses what is not a regular file (a device such as
+// /dev/zero, a pipe, a directory). Errors start with "p2l: ".
+func checkRegular(name string, st fs.FileInfo, err error) error {
+	if err != nil {
+		return fmt.Errorf("p2l: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("p2l: %s: not a regular file (%v)", name, st.Mode().Type())
+	}
+	return nil
+}
+
+// readBounded reads a regular file of at most the configured size. The
+// size is checked from Stat before reading and again while reading (a
+// file may grow, an fs.FS may not know its sizes), so neither a device
+// such as /dev/zero nor a huge file is read into memory.
+func readBounded(f fs.File, name string, cfg *loadConfig) ([]byte, error) {
+	st, err := f.Stat()
+	if err := checkRegular(name, st, err); err != nil {
+		return nil, err
+	}
+	if err := checkFileSize(st.Size(), cfg); err != nil {
+		return nil, fmt.Errorf("p2l: %s: %w", name, err)
+	}
+	// Room for the whole file plus ReadFrom's minimum read, so that the
+	// buffer is allocated once.
+	var b bytes.Buffer
+	if st.Size() <= int64(math.MaxInt-bytes.MinRead) {
+		b.Grow(int(st.Size()) + bytes.MinRead)
+	}
+	if _, err := b.ReadFrom(io.LimitReader(f, min(cfg.maxFileSize, math.MaxInt64-1)+1)); err != nil {
+		return nil, fmt.Errorf("p2l: %s: %w", name, err)
+	}
+	if err := checkFileSize(int64(b.Len()), cfg); err != nil {
+		return nil, fmt.Errorf("p2l: %s: %w", name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// decode parses data into a validated File, and tells where the chunks of
+// a v2 file start.
+func decode(data []byte, cfg *loadConfig) (*File, []container.Entry, error) {
+	v, err := container.SniffVersion(data)
+	if err != nil {
+		return nil, nil, asFormatError(err)
+	}
+	if v == 1 {
+		m, err := decodeV1(data)
+		return m, nil, withLayout(err, 1)
+	}
+	h, entries, err := container.Parse(data)
+	if err != nil {
+		return nil, nil, withLayout(asFormatError(err), 2)
+	}
+	l := &loader{data: data, cfg: cfg, m: &File{NamesStripped: h.Flags&container.FlagNamesStripped != 0}}
+	m, err := l.run(entries)
+	return m, entries, withLayout(err, 2)
+}
+
+type loader struct {
+	data []byte
+	cfg  *loadConfig
+	m    *File
+	strs []string
+	cext []cextRecord
+	// inflated is the decompressed size of the chunks decompressed so far
+	// (the budget of WithMaxDecompressed).
+	inflated int64
+}
+
+func (l *loader) run(entries []container.Entry) (*File, error) {
+	byTag := make(map[string]*container.Entry)
+	for i := range entries {
+		e := &entries[i]
+		if l.cfg.verifyCRC {
+			if err := container.CheckCRC(l.data, e); err != nil {
+				return nil, asFormatError(err)
+			}
+		}
+		d := findDef(e.Tag)
+		if d == nil || e.Version > d.version {
+			if e.Required() {
+				msg := "requires feature " + e.Tag
+				if d != nil {
+					msg += fmt.Sprintf(" version %d (this reader understands up to %d)", e.Version, d.version)
+				}
+				return nil, &FormatError{Tag: e.Tag, Offset: e.TOCOffset, Field: "tag", Msg: msg}
+			}
+			if l.cfg.logger != nil {
+				l.cfg.logger.Debug("p2l: skipping unknown optional chunk", "tag", e.Tag, "version", e.Version)
+			}
+			continue
+		}
+		// A known chunk is read whether flagged required or not: the flag
+		// decides only what a reader that does not know the chunk does
+		// (P2LRT_V2.md 兼容规则; rig.rs read_chunks ignores it too).
+		byTag[e.Tag] = e
+	}
+	for _, d := range chunkDefs {
+		if d.mustExist && byTag[d.tag] == nil {
+			return nil, &FormatError{Tag: d.tag, Offset: -1, Msg: "required core chunk " + d.tag + " is missing"}
+		}
+	}
+	if err := l.strings(byTag["STRS"]); err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(chunkDefs); i++ {
+		d := &chunkDefs[i]
+		if e := byTag[d.tag]; e != nil {
+			if err := l.chunk(e, d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	err := mergeCEXT(l.m, l.cext)
+	if err == nil {
+		err = checkRefs(l.m)
+	}
+	if err != nil {
+		// Cross-reference errors are found on the decoded model; point at
+		// the start of the chunk that holds the reference.
+		var fe *FormatError
+		if errors.As(err, &fe) && fe.Offset < 0 && byTag[fe.Tag] != nil {
+			fe.Offset = int64(byTag[fe.Tag].Offset)
+		}
+		return nil, err
+	}
+	return l.m, nil
+}
+
+// content returns a chunk's (decompressed) content.
+func (l *loader) content(e *container.Entry) ([]byte, error) {
+	left := l.cfg.maxDecompressed - l.inflated
+	b, err := container.Content(l.data, e, left)
+	if err != nil {
+		var ce *container.Error
+		if errors.As(err, &ce) && ce.Field == "raw_length" {
+			ce.Msg = fmt.Sprintf("decompressed size %d exceeds the limit (%d bytes left of the %d-byte budget of all compressed chunks, DecodeOptions.MaxDecompressed, p2l.WithMaxDecompressed)",
+				e.RawLength, left, l.cfg.maxDecompressed)
+		}
+		return nil, asFormatError(err)
+	}
+	if e.Compression() != container.None {
+		l.inflated += int64(len(b))
+	}
+	return b, nil
+}
+
+// strings decodes STRS: u32 count, u32 offsets[count+1], blob. offsets[0]
+// is 0, offsets never decrease, the last one is the blob's length (the end
+// of the chunk), and every string is valid UTF-8.
+func (l *loader) strings(e *container.Entry) error {
+	b, err := l.content(e)
+	if err != nil {
+		return err
+	}
+	base, dec := int64(e.Offset), e.Compression() != container.None
+	if dec {
+		base = 0
+	}
+	fail := func(pos int, field, format string, args ...any) error {
+		return &FormatError{Tag: "STRS", Offset: base + int64(pos), Decompressed: dec, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(b) < 4 {
+		return fail(0, "count", "truncated")
+	}
+	n := uint64(le.Uint32(b))
+	if (n+1)*4 > uint64(len(b)-4) {
+		return fail(0, "count", "%d strings do not fit in %d bytes", n, len(b))
+	}
+	blobStart := 4 + int(n+1)*4
+	blob := b[blobStart:]
+	all := string(blob) // one allocation; the strings share it
+	strs := make([]string, n)
+	prev := uint32(0)
+	if le.Uint32(b[4:]) != 0 {
+		return fail(4, "offsets", "offsets[0] must be 0")
+	}
+	for i := range strs {
+		end := le.Uint32(b[8+4*i:])
+		if end < prev || uint64(end) > uint64(len(blob)) {
+			return fail(8+4*i, "offsets", "offset %d of string %d decreases or leaves the blob (%d bytes)", end, i, len(blob))
+		}
+		s := all[prev:end]
+		if !utf8.ValidString(s) {
+			return fail(blobStart+int(prev), "blob", "string %d is not valid UTF-8", i)
+		}
+		strs[i] = s
+		prev = end
+	}
+	if int(prev) != len(blob) {
+		return fail(blobStart+int(prev), "blob", "%d bytes after the last string", len(blob)-int(prev))
+	}
+	l.strs = strs
+	return nil
+}
+
+// chunk decodes one known chunk, which must be consumed exactly.
+func (l *loader) chunk(e *container.Entry, d *chunkDef) error {
+	b, err := l.content(e)
+	if err != nil {
+		return err
+	}
+	c := &coder{read: true, tag: e.Tag, version: e.Version, b: b, base: int64(e.Offset),
+		strs: l.strs, stripped: l.m.NamesStripped, cext: &l.cext}
+	if e.Compression() != container.None {
+		c.base, c.decompressed = 0, true
+	}
+	d.code(c, l.m)
+	if c.err == nil && c.pos != len(b) {
+		c.fail("", "%d bytes left over after the chunk's records", len(b)-c.pos)
+	}
+	return c.err
+}
+
+// mergeCEXT moves CEXT records into their clips: at most one per clip.
+func mergeCEXT(m *File, recs []cextRecord) error {
+	seen := make(map[int]bool, len(recs))
+	for i, r := range recs {
+		if r.Clip >= len(m.Clips) || seen[r.Clip] {
+			return &FormatError{Tag: "CEXT", Offset: -1, Field: fmt.Sprintf("records[%d].clip", i),
+				Msg: fmt.Sprintf("clip %d out of range (%d clips) or given twice", r.Clip, len(m.Clips))}
+		}
+		seen[r.Clip] = true
+		cl := &m.Clips[r.Clip]
+		cl.Events, cl.TargetCurves, cl.CurveFades = r.Events, r.TargetCurves, r.CurveFades
+	}
+	return nil
+}
