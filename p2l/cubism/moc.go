@@ -39,6 +39,9 @@ import (
 // external pages named by index ("texture_00.png" …, one per page an art
 // mesh uses); Load replaces them with the model3.json's Textures.
 //
+// The model shares arrays with data (moc3.Parse: keyform points and UVs
+// are views of the file's bytes): do not modify data afterwards.
+//
 // Errors are a *moc3.FormatError for a file that does not parse and a
 // *Error (File "moc3") naming the object for one that parses but cannot
 // be lowered or evaluated: the lowered model must validate and evaluate

@@ -42,6 +42,11 @@ type reader struct {
 // *FormatError naming the section, object, field and byte offset at fault.
 // The returned Moc is internally consistent: every index is in range, every
 // keyform count matches its binding's grid, parent chains end.
+//
+// The Moc keeps data: the float and u16 arrays of a file in the machine's
+// own byte order (keys, keyform positions, UVs, triangle indices…) are
+// views of data's bytes, not copies. Do not modify data while the Moc, or
+// anything sharing its arrays, is in use.
 func Parse(data []byte) (*Moc, error) {
 	r := &reader{data: data}
 	if err := r.header(); err != nil {
@@ -194,13 +199,56 @@ func (r *reader) u16(f fieldID, i int) uint16 {
 	return binary.LittleEndian.Uint16(r.data[r.at(f, i):])
 }
 
-// f32s decodes len(dst) floats starting at file offset off. A file in the
-// machine's own byte order (all the Editor writes are little-endian, as
-// the machines that run it) is copied as it is: the keyform positions, most
-// of a file, then cost a memory copy. The other order goes eight floats a
-// step, each eight taken as arrays with one bounds check. (A generic
-// function over binary.ByteOrder would call Uint32 through a dictionary,
-// five times slower.)
+// f32Array returns the n floats at file offset off (inside the file).
+// A file in the machine's own byte order (every file the Editor writes, on
+// every common machine) is not copied when the array is aligned: the
+// result is a view of the file's memory (docs/CUBISM.md, "Reading a
+// .moc3"), so the keyform positions, most of a file, cost nothing to read.
+func (r *reader) f32Array(off, n int) []float32 {
+	if n == 0 {
+		return nil
+	}
+	if v := view[float32](r, off, n); v != nil {
+		return v
+	}
+	out := make([]float32, n)
+	r.f32s(out, off)
+	return out
+}
+
+// u16Array returns the n u16 values at file offset off, as f32Array.
+func (r *reader) u16Array(off, n int) []uint16 {
+	if n == 0 {
+		return nil
+	}
+	if v := view[uint16](r, off, n); v != nil {
+		return v
+	}
+	out := make([]uint16, n)
+	r.u16s(out, off)
+	return out
+}
+
+// view returns the n values at file offset off as a slice of the file's
+// own memory, capped at its length, when the file is in the machine's byte
+// order and the offset aligned for T; nil otherwise. The
+// values hold no pointers, so any bytes make valid ones.
+func view[T float32 | uint16](r *reader, off, n int) []T {
+	if r.big != hostBigEndian {
+		return nil
+	}
+	b := r.data[off : off+n*int(unsafe.Sizeof(T(0)))]
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if uintptr(p)%unsafe.Alignof(T(0)) != 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(p), n)
+}
+
+// f32s decodes len(dst) floats starting at file offset off: a copy in the
+// machine's byte order, else eight floats a step, each eight taken as
+// arrays with one bounds check. (A generic function over binary.ByteOrder
+// would call Uint32 through a dictionary, five times slower.)
 func (r *reader) f32s(dst []float32, off int) {
 	b := r.data[off : off+4*len(dst)]
 	switch {
@@ -231,8 +279,7 @@ func (r *reader) f32s(dst []float32, off int) {
 	}
 }
 
-// u16s decodes len(dst) u16 values starting at file offset off (copied
-// as they are in the machine's own byte order, as f32s).
+// u16s decodes len(dst) u16 values starting at file offset off, as f32s.
 func (r *reader) u16s(dst []uint16, off int) {
 	b := r.data[off : off+2*len(dst)]
 	switch {

@@ -130,27 +130,16 @@ func (b *builder) canvas() error {
 	return nil
 }
 
-// floats decodes a whole f32 array.
+// floats reads a whole f32 array (r.f32Array: possibly a view of the
+// file).
 func (b *builder) floats(f fieldID) []float32 {
-	n := b.r.sec[f].n
-	if n == 0 {
-		return nil
-	}
-	out := make([]float32, n)
-	b.r.f32s(out, b.r.sec[f].off)
-	return out
+	return b.r.f32Array(b.r.sec[f].off, b.r.sec[f].n)
 }
 
-// points decodes an f32 array of x,y pairs; an odd trailing float is
+// points reads an f32 array of x,y pairs; an odd trailing float is
 // dropped (no begin index may reach it: begins are checked to be even).
 func (b *builder) points(f fieldID) []float32 {
-	n := b.r.sec[f].n / 2 * 2
-	if n == 0 {
-		return nil
-	}
-	out := make([]float32, n)
-	b.r.f32s(out, b.r.sec[f].off)
-	return out
+	return b.r.f32Array(b.r.sec[f].off, b.r.sec[f].n/2*2)
 }
 
 // ascendingRuns returns, for each key, the length of the finite strictly
@@ -193,8 +182,7 @@ func (b *builder) arrays() error {
 	b.positions = b.points(fKeyformPositions)
 	b.uvs = b.points(fUVs)
 	if n := r.sec[fPositionIndices].n; n > 0 {
-		b.indices = make([]uint16, n)
-		r.u16s(b.indices, r.sec[fPositionIndices].off)
+		b.indices = r.u16Array(r.sec[fPositionIndices].off, n)
 		b.claimedIndices = make([]bool, n)
 	}
 	if n := r.sec[fDrawableMasks].n; n > 0 {
