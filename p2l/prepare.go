@@ -655,7 +655,10 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 				return err
 			}
 		}
-		def := blendPoints(&c.g, c.wcells, p.defaults, n, sc)
+		var def []float32 // the keyform blend at the defaults, for the shapes' differences
+		if len(w.Shapes) > 0 {
+			def = blendPoints(&c.g, c.wcells, p.defaults, n, sc)
+		}
 		for bi := range w.Shapes {
 			b, targets, gd, err := compileShapeDiffs(&w.Shapes[bi], bi, n, def, np, func(s *WarpShape) ([]float32, props) {
 				return s.Points, props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
@@ -851,16 +854,18 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	if err := p.buildObj(&c.obj, st, me.Channels, np); err != nil {
 		return err
 	}
-	var def []float32
 	if me.Keyforms != nil && c.geom { // without geometry the keyforms move nothing (rig.rs validate)
 		var err error
 		if c.g, c.cells, err = p.compileKeyforms(me.Keyforms, n, np); err != nil {
 			return err
 		}
-		def = blendPoints(&c.g, c.cells, p.defaults, n, sc)
-	} else {
-		def = make([]float32, n)
 	}
+	if len(me.Shapes) == 0 {
+		return nil
+	}
+	// The shapes' differences are from the keyform blend at the defaults
+	// (all zero without keyforms: cells nil).
+	def := blendPoints(&c.g, c.cells, p.defaults, n, sc)
 	for bi := range me.Shapes {
 		b, targets, gd, err := compileShapeDiffs(&me.Shapes[bi], bi, n, def, np, func(s *MeshShape) ([]float32, props) {
 			return s.Deltas, props{drawOrder: float64(s.DrawOrder), opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
