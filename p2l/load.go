@@ -268,9 +268,7 @@ func trialEvaluate(m *Model, starts chunkStarts) (err error) {
 			err = &FormatError{Offset: -1, Layout: layout, Msg: fmt.Sprintf("trial evaluation panicked: %v\n%s", r, debug.Stack())}
 		}
 	}()
-	r := m.NewRig()
-	r.Evaluate()
-	e := r.Err()
+	e := m.Check()
 	if e == nil {
 		return nil
 	}

@@ -238,7 +238,7 @@ func TestNilModelIsEmpty(t *testing.T) {
 					t.Errorf("NewRig of a nil model: %v, Err %v; want an inert rig", r, r.Err())
 				}
 				continue
-			case "Validate", "PrepareAdvanced":
+			case "Validate", "PrepareAdvanced", "Check":
 				if got[0].IsNil() {
 					t.Errorf("%s of a nil model returned nil", m.Name)
 				}

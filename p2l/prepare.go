@@ -342,6 +342,10 @@ type prepared struct {
 	cubism bool
 	snap   float32 // key snapping distance of every grid (cgrid.snap)
 	cub    cubismPrep
+
+	// spare is the rig of the model's trial evaluation, kept for the
+	// first NewRig (keepTrialRig); nil once taken.
+	spare atomic.Pointer[Rig]
 }
 
 // cubismPrep is what Cubism evaluation adds to the prepared form: per

@@ -245,8 +245,12 @@ const (
 // it must not be modified afterwards. A model that cannot be evaluated
 // gives an inert rig whose Err says why.
 func (m *Model) NewRig() *Rig {
-	r := &Rig{model: m, modelOpacity: 1}
 	p := m.prep()
+	if r := p.spare.Swap(nil); r != nil {
+		r.model = m
+		return r
+	}
+	r := &Rig{model: m, modelOpacity: 1}
 	r.p = p
 	if p.err != nil {
 		r.fail(p.err)
@@ -461,7 +465,7 @@ func (r *Rig) evaluate() {
 	}()
 	r.stage = "parameters"
 	r.clampCurrent()
-	if r.adv == nil && r.sameInputs() {
+	if r.adv == nil && r.evaluated && r.sameInputs() {
 		// Nothing that evaluation reads has changed: the results stand,
 		// and nothing changed since the last evaluation.
 		for i := range r.changes {
@@ -502,6 +506,42 @@ func (r *Rig) evaluate() {
 	r.evaluated = true
 	r.saveInputs()
 	r.stage = ""
+}
+
+// Check prepares m and evaluates it once at its default pose, as a new
+// rig's first Evaluate does, and returns what would make that rig inert
+// (Rig.Err): nil when the model evaluates. Readers call it so that a model
+// which cannot be evaluated fails when it is read (Load does). The rig it
+// evaluated is the next NewRig's, as if new (keepTrialRig): checking a
+// model and then playing it costs one evaluation, not two.
+func (m *Model) Check() error {
+	r := m.NewRig()
+	r.Evaluate()
+	if err := r.Err(); err != nil {
+		return err
+	}
+	keepTrialRig(r)
+	return nil
+}
+
+// keepTrialRig hands r, a new rig evaluated once (Evaluate) and used no
+// more, to the next NewRig of its model. r is made to look new: not
+// evaluated, so its accessors answer as before a first evaluation and its
+// next evaluation reports every change and counts revision 1; but its
+// last inputs stay, so that evaluation at the same pose keeps every
+// result it computed instead of computing them again. While kept, r does
+// not point at its model: the prepared form lives as long as the model
+// (prepCache), and must not keep it alive.
+func keepTrialRig(r *Rig) {
+	if r.dead() || !r.evaluated || !r.lastIn.valid || r.adv != nil || r.animation != nil {
+		return
+	}
+	r.evaluated = false
+	r.rev = 0
+	clear(r.meshRev)
+	clear(r.changes)
+	r.model = nil
+	r.p.spare.Store(r)
 }
 
 // sameInputs reports whether the last evaluation ran in Cubism mode on the

@@ -72,20 +72,16 @@ func mocError(section string, index int, id, format string, args ...any) *Error 
 	return &Error{File: mocFile, Field: fmt.Sprintf("%s %d (%q)", section, index, id), Msg: fmt.Sprintf(format, args...)}
 }
 
-// trialEvaluate evaluates m once at its default pose (preparing it, which
-// the rigs then share); a panic is turned into an error.
+// trialEvaluate evaluates m once at its default pose (Model.Check:
+// preparing it, which the rigs then share, and keeping the rig for the
+// first NewRig); a panic is turned into an error.
 func trialEvaluate(m *p2l.Model) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("evaluation panicked: %v", v)
 		}
 	}()
-	r := m.NewRig()
-	if err := r.Err(); err != nil {
-		return err
-	}
-	r.Evaluate()
-	return r.Err()
+	return m.Check()
 }
 
 // space is where an object's points live: the canvas root, a rotation
