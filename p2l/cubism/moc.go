@@ -113,11 +113,20 @@ type lowering struct {
 // arena hands out slices of a few large backing arrays: a lowered model
 // holds thousands of keyform arrays, and one allocation each would cost
 // more than filling them. Each slice is capped at its length, so an append
-// to it cannot reach its neighbour.
-type arena[T any] struct{ free []T }
+// to it cannot reach its neighbour. The backing arrays double from
+// arenaFirst to arenaChunk elements, so that a model needing little (most
+// mocs have few root-space points) does not clear a large one.
+type arena[T any] struct {
+	free []T
+	next int // size of the next backing array
+}
 
-// arenaChunk is the size of an arena's backing arrays (elements).
-const arenaChunk = 1 << 15
+// arenaFirst and arenaChunk are the sizes of an arena's first and largest
+// backing arrays (elements).
+const (
+	arenaFirst = 1 << 10
+	arenaChunk = 1 << 15
+)
 
 // take returns a zeroed slice of n elements.
 func (a *arena[T]) take(n int) []T {
@@ -125,7 +134,8 @@ func (a *arena[T]) take(n int) []T {
 		if n > arenaChunk/4 {
 			return make([]T, n)
 		}
-		a.free = make([]T, 0, arenaChunk)
+		a.next = min(max(2*a.next, arenaFirst), arenaChunk)
+		a.free = make([]T, 0, max(a.next, n))
 	}
 	k := len(a.free)
 	a.free = a.free[:k+n]
@@ -705,6 +715,16 @@ func (l *lowering) meshes() error {
 	if len(l.moc.ArtMeshes) > 0 {
 		l.m.Meshes = make([]p2l.Mesh, 0, len(l.moc.ArtMeshes))
 	}
+	// Every mesh's rest positions are zeros: one array serves them all
+	// (the model is immutable), and the meshes' triangle indices share one
+	// array too.
+	most, nIndices := 0, 0
+	for _, a := range l.moc.ArtMeshes {
+		most = max(most, a.VertexCount)
+		nIndices += len(a.Indices)
+	}
+	zeros := make([]float32, 2*most)
+	indices := make([]uint32, nIndices)
 	for i, a := range l.moc.ArtMeshes {
 		if len(a.Keyforms) == 0 {
 			return mocError("art mesh", i, a.ID, "no keyform")
@@ -732,10 +752,11 @@ func (l *lowering) meshes() error {
 		}
 		if n > 0 {
 			out.Flags |= p2l.MeshGeometry
-			out.Positions = l.floats.take(2 * n)
+			out.Positions = zeros[: 2*n : 2*n]
 			out.UVs = a.UVs[: 2*n : 2*n]
-			if len(a.Indices) > 0 {
-				out.Indices = make([]uint32, len(a.Indices))
+			if k := len(a.Indices); k > 0 {
+				out.Indices = indices[:k:k]
+				indices = indices[k:]
 				for j, x := range a.Indices {
 					out.Indices[j] = uint32(x)
 				}
