@@ -375,8 +375,10 @@ func (b *builder) keyforms() error {
 	if n := r.count[cWarpKeyforms]; n > 0 {
 		b.warpKF = make([]WarpKeyform, n)
 		for i := range b.warpKF {
+			// Field by field: a composite literal would store the nil
+			// Points too, through the garbage collector's write barrier.
 			kf := &b.warpKF[i]
-			*kf = WarpKeyform{Opacity: r.f32(fWarpKeyformOpacity, i), Multiply: White, Screen: Black}
+			kf.Opacity, kf.Multiply, kf.Screen = r.f32(fWarpKeyformOpacity, i), White, Black
 			if perKeyform {
 				if err := b.keyformColors(&kf.Multiply, &kf.Screen, "warp keyform", i, fWarpKeyformMultiplyBegin, fWarpKeyformScreenBegin); err != nil {
 					return err
@@ -405,8 +407,9 @@ func (b *builder) keyforms() error {
 	if n := r.count[cArtMeshKeyforms]; n > 0 {
 		b.artKF = make([]ArtMeshKeyform, n)
 		for i := range b.artKF {
-			kf := &b.artKF[i]
-			*kf = ArtMeshKeyform{Opacity: r.f32(fArtMeshKeyformOpacity, i), DrawOrder: r.f32(fArtMeshKeyformDrawOrder, i), Multiply: White, Screen: Black}
+			kf := &b.artKF[i] // field by field, as warp keyforms
+			kf.Opacity, kf.DrawOrder = r.f32(fArtMeshKeyformOpacity, i), r.f32(fArtMeshKeyformDrawOrder, i)
+			kf.Multiply, kf.Screen = White, Black
 			if perKeyform {
 				if err := b.keyformColors(&kf.Multiply, &kf.Screen, "art mesh keyform", i, fArtMeshKeyformMultiplyBegin, fArtMeshKeyformScreenBegin); err != nil {
 					return err
@@ -436,8 +439,9 @@ func (b *builder) keyformColors(mul, scr *RGB, sec string, i int, fm, fs fieldID
 }
 
 // claim gives keyforms [begin, begin+count) of a kind to one object, after
-// checking the count against the object's keyform binding.
-func (b *builder) claim(k kind, sec string, idx int, id string, fBegin, fCount fieldID, i int, want int, what string) (int, int, error) {
+// checking the count against want, which what names (built only for an
+// error: claim runs for every object).
+func (b *builder) claim(k kind, sec string, idx int, id string, fBegin, fCount fieldID, i int, want int, what func() string) (int, int, error) {
 	begin, count := b.r.i32(fBegin, i), b.r.i32(fCount, i)
 	claimed := b.claimedKF[k]
 	lo, hi, ok := span(begin, count, len(claimed))
@@ -445,7 +449,7 @@ func (b *builder) claim(k kind, sec string, idx int, id string, fBegin, fCount f
 		return 0, 0, b.errAt(sec, idx, id, fBegin, i, "keyforms %d+%d are outside the %d %s keyforms", begin, count, len(claimed), kindNames[k])
 	}
 	if hi-lo != want {
-		return 0, 0, b.errAt(sec, idx, id, fCount, i, "%d keyforms, %s needs %d", hi-lo, what, want)
+		return 0, 0, b.errAt(sec, idx, id, fCount, i, "%d keyforms, %s needs %d", hi-lo, what(), want)
 	}
 	for j := lo; j < hi; j++ {
 		if claimed[j] {
@@ -468,7 +472,7 @@ func (b *builder) binding(sec string, idx int, id string, f fieldID) (int, error
 // gridKeyforms claims an object's own keyforms: as many as its binding's
 // grid has cells.
 func (b *builder) gridKeyforms(k kind, sec string, idx int, id string, kb int, fBegin, fCount fieldID) (int, int, error) {
-	return b.claim(k, sec, idx, id, fBegin, fCount, idx, b.gridSize[kb], "its keyform binding "+itoa(kb))
+	return b.claim(k, sec, idx, id, fBegin, fCount, idx, b.gridSize[kb], func() string { return "its keyform binding " + itoa(kb) })
 }
 
 // placePoints sets the points of keyforms [lo, hi) of a table of
@@ -987,7 +991,7 @@ func (b *builder) blendShapeBinding(set blendShapeSet, t, j int) error {
 	if chi > clo {
 		cons = b.constraints[clo:chi:chi]
 	}
-	lo, hi, err := b.claim(set.kind, sec, j, "", fBSKeyformBindingKeyformBegin, fBSKeyformBindingKeyformCount, j, len(keys), "its parameter binding's key count")
+	lo, hi, err := b.claim(set.kind, sec, j, "", fBSKeyformBindingKeyformBegin, fBSKeyformBindingKeyformCount, j, len(keys), func() string { return "its parameter binding's key count" })
 	if err != nil {
 		return err
 	}
