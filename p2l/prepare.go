@@ -346,6 +346,90 @@ type prepared struct {
 	// spare is the rig of the model's trial evaluation, kept for the
 	// first NewRig (keepTrialRig); nil once taken.
 	spare atomic.Pointer[Rig]
+
+	// share holds what records share while the model is built (build
+	// drops it at the end).
+	share *buildShare
+}
+
+// buildShare is what records of one model share while it is prepared:
+// tables that depend only on what records have in common, built once.
+type buildShare struct {
+	// grids: records whose keyform grids are the same — the same axes and
+	// cell coordinates, not equal copies: a lowered moc's records over one
+	// keyform binding share them — share one compiled grid (compileGrid's
+	// tables are not written once built). Keyed by the first axis.
+	grids map[*Axis]sharedGrid
+	// lines: the extended lattice lines of a warp dimension (ringLines),
+	// by cell count.
+	lines map[int][]float64
+	// masks hands out the records' parameter masks (newParamMask) from
+	// one array.
+	masks paramMask
+}
+
+// sharedGrid is a compiled grid and the cells it was compiled from.
+type sharedGrid struct {
+	n     int
+	coord func(int) []uint16
+	g     cgrid
+}
+
+// compileGrid is compileGrid, sharing the result between grids with the
+// same axes and coordinates (buildShare.grids).
+func (s *buildShare) compileGrid(axes []Axis, n int, coord func(int) []uint16, np int, snap float32) (cgrid, error) {
+	if len(axes) == 0 {
+		return compileGrid(axes, n, coord, np, snap)
+	}
+	key := &axes[0]
+	if e, ok := s.grids[key]; ok && e.n == n && len(e.g.params) == len(axes) && sameCoords(e.coord, coord, n) {
+		return e.g, nil
+	}
+	g, err := compileGrid(axes, n, coord, np, snap)
+	if err == nil {
+		if s.grids == nil {
+			s.grids = make(map[*Axis]sharedGrid)
+		}
+		s.grids[key] = sharedGrid{n: n, coord: coord, g: g}
+	}
+	return g, err
+}
+
+// sameCoords reports whether cells 0…n−1 of two grids have the same
+// coordinate slices (the same memory, not equal values).
+func sameCoords(a, b func(int) []uint16, n int) bool {
+	for k := range n {
+		x, y := a(k), b(k)
+		if len(x) != len(y) || len(x) > 0 && &x[0] != &y[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// ringLines is ringLines, shared between warps of the same size.
+func (s *buildShare) ringLines(n int) []float64 {
+	l, ok := s.lines[n]
+	if !ok {
+		if s.lines == nil {
+			s.lines = make(map[int][]float64)
+		}
+		l = ringLines(n)
+		s.lines[n] = l
+	}
+	return l
+}
+
+// paramMask is newParamMask, carved from one array for all records.
+func (s *buildShare) paramMask(ps []int32, np int) paramMask {
+	w := (np + 63) / 64
+	if len(s.masks) < w {
+		s.masks = make(paramMask, max(w, 64*w))
+	}
+	m := s.masks[:w:w]
+	s.masks = s.masks[w:]
+	m.add(ps)
+	return m
 }
 
 // cubismPrep is what Cubism evaluation adds to the prepared form: per
@@ -423,6 +507,8 @@ func (p *prepared) build(m *Model) error {
 	if err := checkEvalWork(m); err != nil {
 		return err
 	}
+	p.share = &buildShare{}
+	defer func() { p.share = nil }()
 	np := len(m.Parameters)
 	p.cubism = m.Evaluation() == EvaluationCubism
 	p.snap = snapEpsilon
@@ -464,12 +550,12 @@ func (p *prepared) build(m *Model) error {
 	p.buildGlueComponents(len(m.Parameters))
 	for i := range p.defs {
 		c := &p.defs[i]
-		c.reads = newParamMask(paramSet(&c.obj, true, &c.g), np)
+		c.reads = p.share.paramMask(paramSet(&c.obj, true, &c.g), np)
 	}
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		c.reads = newParamMask(paramSet(&c.obj, false, &c.g), np)
-		c.chanReads = newParamMask(paramSet(&c.obj, true), np)
+		c.reads = p.share.paramMask(paramSet(&c.obj, false, &c.g), np)
+		c.chanReads = p.share.paramMask(paramSet(&c.obj, true), np)
 	}
 	if err := p.buildDraw(m); err != nil {
 		return &recordError{tag: "DRAW", msg: "p2l: draw tree: " + err.Error()}
@@ -518,7 +604,7 @@ func (p *prepared) addBinding(o *cobj, b cbind, targets []props, sc []corner) {
 // over it). Every cell's size is checked, so evaluation can index without
 // checks.
 func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]float32, error) {
-	g, err := compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np, p.snap)
+	g, err := p.share.compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np, p.snap)
 	if err != nil {
 		return cgrid{}, nil, err
 	}
@@ -639,7 +725,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			c.cols, c.rows = 1, 1
 		}
 		c.bilinear = d.Flags&DeformerBilinear != 0
-		c.uLines, c.vLines = ringLines(c.cols), ringLines(c.rows)
+		c.uLines, c.vLines = p.share.ringLines(c.cols), p.share.ringLines(c.rows)
 		c.npts = (c.cols + 1) * (c.rows + 1)
 		n := 2 * c.npts
 		c.ptOff = p.warpFloats
@@ -686,7 +772,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		c.base = r.BaseAngle
 		if r.Keyforms != nil {
 			var err error
-			c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np, p.snap)
+			c.g, err = p.share.compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np, p.snap)
 			if err != nil {
 				return err
 			}
@@ -1150,6 +1236,7 @@ func (e *maskExpander) expand(m *Model, c *Composite) []int {
 // DeformerEnabled, a mesh's MeshVisible).
 func (p *prepared) buildCubism(m *Model) {
 	eps := keyEpsilons(m)
+	var free []keyRange // the records' range tests, carved from a few arrays
 	ranges := func(g *cgrid, ch *chanSet) []keyRange {
 		n := 0
 		if g != nil {
@@ -1161,7 +1248,11 @@ func (p *prepared) buildCubism(m *Model) {
 		if n == 0 {
 			return nil
 		}
-		out := make([]keyRange, 0, n)
+		if cap(free)-len(free) < n {
+			free = make([]keyRange, 0, max(n, 1024))
+		}
+		out := free[len(free) : len(free) : len(free)+n]
+		free = free[:len(free)+n]
 		if g != nil {
 			out = appendKeyRanges(out, g, eps)
 		}
