@@ -151,6 +151,7 @@ func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
 	m := l.m
 	m.Canvas = p2l.Canvas{Width: c.Width, Height: c.Height, OriginX: c.OriginX, OriginY: c.OriginY, PixelsPerUnit: c.PixelsPerUnit}
 	eps := make([]string, len(moc.Parameters))
+	m.Parameters = make([]p2l.Parameter, 0, len(moc.Parameters))
 	for i, p := range moc.Parameters {
 		m.Parameters = append(m.Parameters, p2l.Parameter{
 			ID: p.ID, Name: p.ID, Min: p.Min, Max: p.Max, Default: p.Default,
@@ -362,6 +363,7 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
 		dst[0] = float64(w.Keyforms[k].Opacity)
 		colorValues(dst[1:7], w.Keyforms[k].Multiply, w.Keyforms[k].Screen)
 	})
+	out.Shapes = make([]p2l.Binding[p2l.WarpShape], 0, len(w.BlendShapes))
 	for _, b := range w.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2l.WarpShape {
 			pts := l.floats.take(2 * n)
@@ -394,6 +396,7 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, l
 		dst[0], dst[1], dst[2], dst[3], dst[4] = float64(v.X), float64(v.Y), float64(v.Angle), float64(v.Scale), float64(r.Keyforms[k].Opacity)
 		colorValues(dst[5:11], r.Keyforms[k].Multiply, r.Keyforms[k].Screen)
 	})
+	out.Shapes = make([]p2l.Binding[p2l.RotationShape], 0, len(r.BlendShapes))
 	for _, b := range r.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.RotationKeyform) p2l.RotationShape {
 			dx, dy := l.vector(s, float64(kf.OriginX)-float64(base.OriginX), float64(kf.OriginY)-float64(base.OriginY))
@@ -599,22 +602,24 @@ func (l *lowering) defaultBlend(axes []moc3.Axis, nkf, n int, value func(k int, 
 // default value plus that difference (target builds it from a keyform and
 // the base keyform). Constraints become limits.
 func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, base K) S) p2l.Binding[S] {
-	out := p2l.Binding[S]{Parameter: b.Parameter, Keys: b.Keys, Neutral: b.BaseKey}
+	out := p2l.Binding[S]{Parameter: b.Parameter, Keys: b.Keys, Neutral: b.BaseKey,
+		Present: make([]bool, len(b.Keys)), Shapes: make([]S, len(b.Keys))}
 	base := b.Keyforms[b.BaseKey]
 	for k := range b.Keys {
-		out.Present = append(out.Present, k != b.BaseKey)
-		var s S
 		if k != b.BaseKey {
-			s = target(b.Keyforms[k], base)
+			out.Present[k] = true
+			out.Shapes[k] = target(b.Keyforms[k], base)
 		}
-		out.Shapes = append(out.Shapes, s)
 	}
-	for _, c := range b.Constraints {
-		lim := p2l.Limit{Parameter: c.Parameter}
+	if len(b.Constraints) > 0 {
+		out.Limits = make([]p2l.Limit, len(b.Constraints))
+	}
+	for j, c := range b.Constraints {
+		lim := p2l.Limit{Parameter: c.Parameter, Points: make([]p2l.LimitPoint, len(c.Keys))}
 		for i, k := range c.Keys {
-			lim.Points = append(lim.Points, p2l.LimitPoint{Value: k, Weight: c.Weights[i]})
+			lim.Points[i] = p2l.LimitPoint{Value: k, Weight: c.Weights[i]}
 		}
-		out.Limits = append(out.Limits, lim)
+		out.Limits[j] = lim
 	}
 	return out
 }
@@ -663,6 +668,7 @@ func (l *lowering) parts() error {
 				d[0], d[1] = float64(c.DrawOrder), float64(c.Opacity)
 				colorValues(d[2:8], c.Multiply, c.Screen)
 			})
+			out.Shapes = make([]p2l.Binding[p2l.PartShape], 0, len(p.BlendShapes))
 			for _, b := range p.BlendShapes {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.PartKeyform) p2l.PartShape {
 					return p2l.PartShape{
@@ -675,6 +681,25 @@ func (l *lowering) parts() error {
 			}
 		}
 		l.m.Parts = append(l.m.Parts, out)
+	}
+	// Children lists are carved from one array, each part's sized first.
+	kids := make([]int, len(moc.Parts))
+	for _, p := range moc.Parts {
+		if p.Parent >= 0 {
+			kids[p.Parent]++
+		}
+	}
+	for _, a := range moc.ArtMeshes {
+		if a.ParentPart >= 0 {
+			kids[a.ParentPart]++
+		}
+	}
+	all := make([]p2l.PartChild, 0, len(moc.Parts)+len(moc.ArtMeshes))
+	for i, n := range kids {
+		if n > 0 {
+			l.m.Parts[i].Children = all[len(all) : len(all) : len(all)+n]
+			all = all[:len(all)+n]
+		}
 	}
 	for i, p := range moc.Parts {
 		if p.Parent >= 0 {
@@ -775,6 +800,7 @@ func (l *lowering) meshes() error {
 				d[2*n], d[2*n+1] = float64(c.DrawOrder), float64(c.Opacity)
 				colorValues(d[2*n+2:2*n+8], c.Multiply, c.Screen)
 			})
+			out.Shapes = make([]p2l.Binding[p2l.MeshShape], 0, len(a.BlendShapes))
 			for _, b := range a.BlendShapes {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2l.MeshShape {
 					d := l.floats.take(2 * n)
@@ -810,8 +836,11 @@ func (l *lowering) glues() error {
 		if len(g.Intensities) > 0 {
 			out.Intensity = g.Intensities[0]
 		}
-		for _, p := range g.Pairs {
-			out.Pairs = append(out.Pairs, p2l.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB})
+		if len(g.Pairs) > 0 {
+			out.Pairs = make([]p2l.GluePair, len(g.Pairs))
+		}
+		for j, p := range g.Pairs {
+			out.Pairs[j] = p2l.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB}
 		}
 		ch, err := glueIntensity(&g)
 		if err != nil {
@@ -923,8 +952,11 @@ func (l *lowering) drawTree() error {
 			return nil, &Error{File: mocFile, Field: fmt.Sprintf("draw order group %d", gi), Msg: "out of range or owned twice"}
 		}
 		seen[gi] = true
-		ranges = append(ranges, fmt.Sprintf("%d:%d", gs[gi].MinDrawOrder, gs[gi].MaxDrawOrder))
+		ranges = append(ranges, strconv.FormatUint(uint64(gs[gi].MinDrawOrder), 10)+":"+strconv.FormatUint(uint64(gs[gi].MaxDrawOrder), 10))
 		g := &p2l.DrawGroup{Part: part}
+		if n := len(gs[gi].Objects); n > 0 {
+			g.Children = make([]p2l.DrawNode, 0, n)
+		}
 		if part >= 0 {
 			g.DrawOrder = l.m.Parts[part].DrawOrder
 			if l.m.Parts[part].GroupMode == p2l.GroupIsolated {
