@@ -368,21 +368,21 @@ type buildShare struct {
 	masks paramMask
 }
 
-// sharedGrid is a compiled grid and the cells it was compiled from.
+// sharedGrid is a compiled grid and the coordinates of the cells it was
+// compiled from.
 type sharedGrid struct {
-	n     int
-	coord func(int) []uint16
-	g     cgrid
+	coords [][]uint16
+	g      cgrid
 }
 
 // compileGrid is compileGrid, sharing the result between grids with the
-// same axes and coordinates (buildShare.grids).
+// same axes and coordinates (buildShare.grids). A nil s shares nothing.
 func (s *buildShare) compileGrid(axes []Axis, n int, coord func(int) []uint16, np int, snap float32) (cgrid, error) {
-	if len(axes) == 0 {
+	if s == nil || len(axes) == 0 {
 		return compileGrid(axes, n, coord, np, snap)
 	}
 	key := &axes[0]
-	if e, ok := s.grids[key]; ok && e.n == n && len(e.g.params) == len(axes) && sameCoords(e.coord, coord, n) {
+	if e, ok := s.grids[key]; ok && len(e.coords) == n && len(e.g.params) == len(axes) && sameCoords(e.coords, coord) {
 		return e.g, nil
 	}
 	g, err := compileGrid(axes, n, coord, np, snap)
@@ -390,16 +390,20 @@ func (s *buildShare) compileGrid(axes []Axis, n int, coord func(int) []uint16, n
 		if s.grids == nil {
 			s.grids = make(map[*Axis]sharedGrid)
 		}
-		s.grids[key] = sharedGrid{n: n, coord: coord, g: g}
+		e := sharedGrid{coords: make([][]uint16, n), g: g}
+		for k := range e.coords {
+			e.coords[k] = coord(k)
+		}
+		s.grids[key] = e
 	}
 	return g, err
 }
 
-// sameCoords reports whether cells 0…n−1 of two grids have the same
-// coordinate slices (the same memory, not equal values).
-func sameCoords(a, b func(int) []uint16, n int) bool {
-	for k := range n {
-		x, y := a(k), b(k)
+// sameCoords reports whether the cells' coordinates coord(k) are the
+// slices cs (the same memory, not equal values).
+func sameCoords(cs [][]uint16, coord func(int) []uint16) bool {
+	for k, x := range cs {
+		y := coord(k)
 		if len(x) != len(y) || len(x) > 0 && &x[0] != &y[0] {
 			return false
 		}
@@ -420,15 +424,32 @@ func (s *buildShare) ringLines(n int) []float64 {
 	return l
 }
 
-// paramMask is newParamMask, carved from one array for all records.
-func (s *buildShare) paramMask(ps []int32, np int) paramMask {
+// readMask is the set of the parameters that the grid g (nil: none), o's
+// bindings (their parameters and limits) and, with channels set, o's
+// channels read: an evaluation of them whose parameters all hold the
+// values of the previous one gives the previous results. The masks of all
+// records are carved from a few arrays.
+func (s *buildShare) readMask(o *cobj, channels bool, g *cgrid, np int) paramMask {
 	w := (np + 63) / 64
 	if len(s.masks) < w {
 		s.masks = make(paramMask, max(w, 64*w))
 	}
 	m := s.masks[:w:w]
 	s.masks = s.masks[w:]
-	m.add(ps)
+	if g != nil {
+		m.add(g.params)
+	}
+	if channels {
+		for k := range o.ch.list {
+			m.add(o.ch.list[k].g.params)
+		}
+	}
+	for b := range o.binds {
+		m.set(o.binds[b].param)
+		for l := range o.binds[b].limits {
+			m.set(o.binds[b].limits[l].param)
+		}
+	}
 	return m
 }
 
@@ -550,12 +571,12 @@ func (p *prepared) build(m *Model) error {
 	p.buildGlueComponents(len(m.Parameters))
 	for i := range p.defs {
 		c := &p.defs[i]
-		c.reads = p.share.paramMask(paramSet(&c.obj, true, &c.g), np)
+		c.reads = p.share.readMask(&c.obj, true, &c.g, np)
 	}
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		c.reads = p.share.paramMask(paramSet(&c.obj, false, &c.g), np)
-		c.chanReads = p.share.paramMask(paramSet(&c.obj, true), np)
+		c.reads = p.share.readMask(&c.obj, false, &c.g, np)
+		c.chanReads = p.share.readMask(&c.obj, true, nil, np)
 	}
 	if err := p.buildDraw(m); err != nil {
 		return &recordError{tag: "DRAW", msg: "p2l: draw tree: " + err.Error()}
@@ -577,7 +598,7 @@ func (p *prepared) build(m *Model) error {
 func (p *prepared) buildObj(o *cobj, static props, chs []Channel, np int) error {
 	o.static = static
 	var err error
-	if o.ch, err = compileChannels(chs, np, p.snap); err != nil {
+	if o.ch, err = compileChannels(chs, np, p.snap, p.share); err != nil {
 		return err
 	}
 	p.maxAxes = max(p.maxAxes, o.ch.maxAxes())
@@ -980,7 +1001,7 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 			return fmt.Errorf("pair %d: vertices %d, %d out of range", k, pr.A, pr.B)
 		}
 	}
-	ch, err := compileChannels(g.Channels, len(m.Parameters), p.snap)
+	ch, err := compileChannels(g.Channels, len(m.Parameters), p.snap, p.share)
 	if err != nil {
 		return err
 	}
@@ -989,29 +1010,6 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 	p.meshes[g.MeshB].glued = true
 	p.glues[i] = cglue{a: int32(g.MeshA), b: int32(g.MeshB), intensity: g.Intensity, pairs: g.Pairs, ch: ch}
 	return nil
-}
-
-// paramSet lists, sorted and without duplicates, the parameters that the
-// grids given, o's bindings (their parameters and limits) and, with
-// channels set, o's channels read: an evaluation of them whose parameters
-// all hold the values of the previous one gives the previous results.
-func paramSet(o *cobj, channels bool, grids ...*cgrid) []int32 {
-	var ps []int32
-	for _, g := range grids {
-		ps = append(ps, g.params...)
-	}
-	if channels {
-		for k := range o.ch.list {
-			ps = append(ps, o.ch.list[k].g.params...)
-		}
-	}
-	for b := range o.binds {
-		ps = append(ps, o.binds[b].param)
-		for l := range o.binds[b].limits {
-			ps = append(ps, o.binds[b].limits[l].param)
-		}
-	}
-	return sortedSet(ps)
 }
 
 // paramMask is a set of parameters as bits, 64 a word: markMoved tests
@@ -1028,9 +1026,12 @@ func newParamMask(ps []int32, np int) paramMask {
 // add adds the parameters ps.
 func (m paramMask) add(ps []int32) {
 	for _, i := range ps {
-		m[i>>6] |= 1 << (i & 63)
+		m.set(i)
 	}
 }
+
+// set adds parameter i.
+func (m paramMask) set(i int32) { m[i>>6] |= 1 << (i & 63) }
 
 // meets reports whether m and o share a parameter (same model).
 func (m paramMask) meets(o paramMask) bool {
@@ -1040,13 +1041,6 @@ func (m paramMask) meets(o paramMask) bool {
 		}
 	}
 	return false
-}
-
-// sortedSet sorts ps and drops repeats (in place), keeping no spare
-// capacity: the result is kept by the prepared model.
-func sortedSet(ps []int32) []int32 {
-	slices.Sort(ps)
-	return slices.Clip(slices.Compact(ps))
 }
 
 // buildGlueComponents joins glued meshes into components (union–find over
@@ -1128,7 +1122,7 @@ func (p *prepared) buildDraw(m *Model) error {
 			if err := checkComposite(m, g.Composite); err != nil {
 				return 0, err
 			}
-			ch, err := compileChannels(g.Channels, np, p.snap)
+			ch, err := compileChannels(g.Channels, np, p.snap, p.share)
 			if err != nil {
 				return 0, err
 			}
