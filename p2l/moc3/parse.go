@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"unsafe"
 )
 
@@ -36,6 +37,11 @@ type reader struct {
 	count [numCounts]int
 	sec   [numFields]section
 	slot  [numFields]int // slot number of each field present, for errors
+
+	// ids holds the bytes of the id array idsField (id).
+	ids      string
+	idsField fieldID
+	idsOK    bool
 }
 
 // Parse reads a .moc3 file held in memory. A file it cannot read gives a
@@ -312,14 +318,20 @@ func bytesOf[T float32 | uint16](s []T) []byte {
 func (r *reader) bool32(f fieldID, i int) bool { return r.u32(r.at(f, i)) != 0 }
 
 // id returns element i of an id array: the bytes up to the first NUL.
+// The ids of one array are substrings of one string of the array's bytes,
+// made when the first of them is asked for: one allocation per array, not
+// one per id (the objects of a section are read in order, so the last
+// array's string is all that is kept).
 func (r *reader) id(f fieldID, i int) string {
-	b := r.data[r.at(f, i):][:64]
-	for k, c := range b {
-		if c == 0 {
-			return string(b[:k])
-		}
+	if !r.idsOK || r.idsField != f {
+		s := r.sec[f]
+		r.ids, r.idsField, r.idsOK = string(r.data[s.off:s.off+64*s.n]), f, true
 	}
-	return string(b)
+	b := r.ids[64*i : 64*i+64]
+	if k := strings.IndexByte(b, 0); k >= 0 {
+		return b[:k]
+	}
+	return b
 }
 
 // has tells whether the version has field f.
