@@ -104,8 +104,12 @@ type lowering struct {
 	defIndex []int // moc deformer index → p2l deformer index
 	// partOn: the part and every part above it are enabled (static).
 	partOn []bool
-	// floats hands out the keyform arrays of the lowered model.
-	floats arena[float32]
+	// floats hands out the keyform arrays of the lowered model, pointGrids
+	// and pointCells the point grids (warp and art mesh keyforms) and
+	// their cells (sized by lowerMoc).
+	floats     arena[float32]
+	pointGrids arena[p2l.Grid[[]float32]]
+	pointCells arena[p2l.Cell[[]float32]]
 	// layouts caches the grid layout of each keyform binding (layoutOf).
 	layouts []*layout
 }
@@ -128,8 +132,12 @@ const (
 	arenaChunk = 1 << 15
 )
 
-// take returns a zeroed slice of n elements.
+// take returns a zeroed slice of n elements (a nil arena allocates it on
+// its own).
 func (a *arena[T]) take(n int) []T {
+	if a == nil {
+		return make([]T, n)
+	}
 	if n > cap(a.free)-len(a.free) {
 		if n > arenaChunk/4 {
 			return make([]T, n)
@@ -174,6 +182,17 @@ func lowerMoc(moc *moc3.Moc) (*p2l.Model, error) {
 		m.Meta = append(m.Meta, p2l.MetaEntry{Key: p2l.MetaDrawOrderRanges})
 	}
 	l.partsEnabled()
+	// The point grids, one per warp and art mesh, and their cells, one per
+	// keyform, in two arrays of the exact sizes.
+	grids, cells := len(moc.WarpDeformers)+len(moc.ArtMeshes), 0
+	for i := range moc.WarpDeformers {
+		cells += len(moc.WarpDeformers[i].Keyforms)
+	}
+	for i := range moc.ArtMeshes {
+		cells += len(moc.ArtMeshes[i].Keyforms)
+	}
+	l.pointGrids.free = make([]p2l.Grid[[]float32], 0, grids)
+	l.pointCells.free = make([]p2l.Cell[[]float32], 0, cells)
 	if err := l.deformers(); err != nil {
 		return nil, err
 	}
@@ -351,7 +370,7 @@ func (l *lowering) deformers() error {
 func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2l.Warp {
 	n := (w.Columns + 1) * (w.Rows + 1)
 	out := &p2l.Warp{Columns: w.Columns, Rows: w.Rows}
-	out.Keyforms = gridOf(lay, func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
+	out.Keyforms = gridIn(&l.pointGrids, &l.pointCells, lay, func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
 	if len(w.BlendShapes) == 0 {
 		return out
 	}
@@ -494,11 +513,18 @@ func (l *lowering) layoutOf(kb int, axes []moc3.Axis, n int) *layout {
 // gridOf builds the keyform grid of layout lay whose cell k holds
 // value(k).
 func gridOf[T any](lay *layout, value func(int) T) *p2l.Grid[T] {
-	g := &p2l.Grid[T]{Axes: lay.axes}
+	return gridIn(nil, nil, lay, value)
+}
+
+// gridIn is gridOf with the grid and its cells taken from arenas (nil:
+// allocated on their own).
+func gridIn[T any](grids *arena[p2l.Grid[T]], cells *arena[p2l.Cell[T]], lay *layout, value func(int) T) *p2l.Grid[T] {
+	g := &grids.take(1)[0]
+	g.Axes = lay.axes
 	if len(lay.coords) == 0 {
 		return g
 	}
-	g.Cells = make([]p2l.Cell[T], len(lay.coords))
+	g.Cells = cells.take(len(lay.coords))
 	for k, c := range lay.coords {
 		g.Cells[k] = p2l.Cell[T]{Coord: c, Value: value(k)}
 	}
@@ -782,13 +808,11 @@ func (l *lowering) meshes() error {
 			if k := len(a.Indices); k > 0 {
 				out.Indices = indices[:k:k]
 				indices = indices[k:]
-				for j, x := range a.Indices {
-					out.Indices[j] = uint32(x)
-				}
+				widen(out.Indices, a.Indices)
 			}
 		}
 		lay := l.layoutOf(a.Binding, a.Axes, len(kf))
-		out.Keyforms = gridOf(lay, func(k int) []float32 { return l.points(s, kf[k].Positions, n) })
+		out.Keyforms = gridIn(&l.pointGrids, &l.pointCells, lay, func(k int) []float32 { return l.points(s, kf[k].Positions, n) })
 		out.Channels = objectChannels(lay,
 			func(k int) float32 { return kf[k].Opacity },
 			func(k int) float32 { return kf[k].DrawOrder },
@@ -823,6 +847,22 @@ func (l *lowering) meshes() error {
 		l.m.Textures = append(l.m.Textures, p2l.TexturePage{Kind: p2l.TextureExternal, URI: fmt.Sprintf("texture_%02d.png", k)})
 	}
 	return nil
+}
+
+// widen copies src into dst (as long), eight values a step taken as
+// arrays (one bounds check for eight).
+func widen(dst []uint32, src []uint16) {
+	dst = dst[:len(src)]
+	for len(src) >= 8 {
+		d, s := (*[8]uint32)(dst), (*[8]uint16)(src)
+		for k := range d {
+			d[k] = uint32(s[k])
+		}
+		dst, src = dst[8:], src[8:]
+	}
+	for k, v := range src {
+		dst[k] = uint32(v)
+	}
 }
 
 // glues lowers the glues; the intensity varies over the glue's keyforms
