@@ -718,13 +718,14 @@ func (c *coder) uints(p *[]uint32, wide bool, f string) {
 		return
 	}
 	codec := uint8(codecU32)
+	if c.checkOnly {
+		c.arrayHeader(codec, len(s), f, nil) // the codec of dropped bytes does not matter
+		return
+	}
 	if !wide && len(s) > 0 && maxU32(s) <= math.MaxUint16 {
 		codec = codecU16
 	}
 	c.arrayHeader(codec, len(s), f, nil)
-	if c.checkOnly {
-		return
-	}
 	for _, v := range s {
 		if codec == codecU16 {
 			c.out = le.AppendUint16(c.out, uint16(v))
