@@ -222,6 +222,21 @@ func (r *reader) f32Array(off, n int) []float32 {
 	return out
 }
 
+// i32Array returns the n i32 values at file offset off, as f32Array.
+func (r *reader) i32Array(off, n int) []int32 {
+	if n == 0 {
+		return nil
+	}
+	if v := view[int32](r, off, n); v != nil {
+		return v
+	}
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(r.u32(off + 4*i))
+	}
+	return out
+}
+
 // u16Array returns the n u16 values at file offset off, as f32Array.
 func (r *reader) u16Array(off, n int) []uint16 {
 	if n == 0 {
@@ -239,7 +254,7 @@ func (r *reader) u16Array(off, n int) []uint16 {
 // own memory, capped at its length, when the file is in the machine's byte
 // order and the offset aligned for T; nil otherwise. The
 // values hold no pointers, so any bytes make valid ones.
-func view[T float32 | uint16](r *reader, off, n int) []T {
+func view[T float32 | uint16 | int32](r *reader, off, n int) []T {
 	if r.big != hostBigEndian {
 		return nil
 	}
