@@ -364,8 +364,25 @@ type buildShare struct {
 	// by cell count.
 	lines map[int][]float64
 	// masks hands out the records' parameter masks (newParamMask) from
-	// one array.
-	masks paramMask
+	// one array, cells the records' keyform cell lists, chains their
+	// ancestor parts.
+	masks  paramMask
+	cells  [][]float32
+	chains []int32
+}
+
+// cellList returns a zeroed list of n keyform cells, carved from a few
+// arrays (a nil s allocates it on its own).
+func (s *buildShare) cellList(n int) [][]float32 {
+	if s == nil || n > 1024 {
+		return make([][]float32, n)
+	}
+	if cap(s.cells)-len(s.cells) < n {
+		s.cells = make([][]float32, 0, 4096)
+	}
+	k := len(s.cells)
+	s.cells = s.cells[:k+n]
+	return s.cells[k : k+n : k+n]
 }
 
 // sharedGrid is a compiled grid and the coordinates of the cells it was
@@ -630,7 +647,7 @@ func (p *prepared) compileKeyforms(kf *Grid[[]float32], n, np int) (cgrid, [][]f
 		return cgrid{}, nil, err
 	}
 	p.maxAxes = max(p.maxAxes, len(g.params))
-	cells := make([][]float32, len(kf.Cells))
+	cells := p.share.cellList(len(kf.Cells))
 	for k, cell := range kf.Cells {
 		if len(cell.Value) != n && len(cell.Value) != 0 {
 			return cgrid{}, nil, fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
@@ -958,9 +975,18 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	c.hidden = me.Flags&MeshVisible == 0
 	// Ancestor parts, nearest first, stopping where the walk repeats (the
 	// children lists need not form a forest; pose.rs PosePlayer::new).
-	for a := p.meshPart[i]; a >= 0 && !slices.Contains(c.chain, a); a = p.partParent[a] {
-		c.chain = append(c.chain, a)
+	// The chains of all meshes are appended to one array; each mesh's is
+	// its part of it, capped (an array left behind when it grows stays
+	// with the chains cut from it).
+	chains := p.share.chains
+	start := len(chains)
+	for a := p.meshPart[i]; a >= 0 && !slices.Contains(chains[start:], a); a = p.partParent[a] {
+		chains = append(chains, a)
 	}
+	if len(chains) > start {
+		c.chain = chains[start:len(chains):len(chains)]
+	}
+	p.share.chains = chains
 	st := props{drawOrder: float64(me.DrawOrder), opacity: float64(me.Opacity), mul: colorProps(me.Multiply), scr: colorProps(me.Screen)}
 	if err := p.buildObj(&c.obj, st, me.Channels, np); err != nil {
 		return err
