@@ -312,7 +312,10 @@ func (l *lowering) deformers() error {
 	for i := range l.defOrder {
 		l.defOrder[i] = i
 	}
-	slices.SortStableFunc(l.defOrder, func(a, b int) int { return depth[a] - depth[b] })
+	byDepth := func(a, b int) int { return depth[a] - depth[b] }
+	if !slices.IsSortedFunc(l.defOrder, byDepth) { // mocs list parents first
+		slices.SortStableFunc(l.defOrder, byDepth)
+	}
 	l.defIndex = make([]int, len(ds))
 	for n, i := range l.defOrder {
 		l.defIndex[i] = n
@@ -541,8 +544,9 @@ func objectChannels(lay *layout, opacity, drawOrder func(int) float32, colors fu
 	}
 	var out []p2l.Channel
 	scalar := func(id p2l.ChannelID, f func(int) float32) {
+		v0 := f(0)
 		for k := 1; k < n; k++ {
-			if f(k) != f(0) {
+			if f(k) != v0 {
 				out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelScalar,
 					Grid: gridOf(lay, func(k int) p2l.ChannelValue { return p2l.ChannelValue{f(k)} })})
 				return
@@ -555,8 +559,9 @@ func objectChannels(lay *layout, opacity, drawOrder func(int) float32, colors fu
 	scalar(p2l.ChannelOpacity, opacity)
 	if colors != nil {
 		color := func(id p2l.ChannelID, f func(int) moc3.RGB) {
+			c0 := f(0)
 			for k := 1; k < n; k++ {
-				if f(k) != f(0) {
+				if f(k) != c0 {
 					out = append(out, p2l.Channel{ID: id, Kind: p2l.ChannelColor,
 						Grid: gridOf(lay, func(k int) p2l.ChannelValue { c := f(k); return p2l.ChannelValue{c.R, c.G, c.B} })})
 					return
