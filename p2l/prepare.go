@@ -371,14 +371,11 @@ type buildShare struct {
 	chains []int32
 }
 
-// cellList returns a zeroed list of n keyform cells, carved from a few
-// arrays (a nil s allocates it on its own).
+// cellList returns a zeroed list of n keyform cells, carved from the
+// array build sized for all of them.
 func (s *buildShare) cellList(n int) [][]float32 {
-	if s == nil || n > 1024 {
-		return make([][]float32, n)
-	}
 	if cap(s.cells)-len(s.cells) < n {
-		s.cells = make([][]float32, 0, 4096)
+		return make([][]float32, n)
 	}
 	k := len(s.cells)
 	s.cells = s.cells[:k+n]
@@ -547,6 +544,18 @@ func (p *prepared) build(m *Model) error {
 	}
 	p.share = &buildShare{}
 	defer func() { p.share = nil }()
+	cells := 0 // keyform cells of the warps and meshes (compileKeyforms)
+	for i := range m.Deformers {
+		if w := m.Deformers[i].Warp; w != nil && w.Keyforms != nil {
+			cells += len(w.Keyforms.Cells)
+		}
+	}
+	for i := range m.Meshes {
+		if k := m.Meshes[i].Keyforms; k != nil {
+			cells += len(k.Cells)
+		}
+	}
+	p.share.cells = make([][]float32, 0, cells)
 	np := len(m.Parameters)
 	p.cubism = m.Evaluation() == EvaluationCubism
 	p.snap = snapEpsilon
