@@ -24,7 +24,9 @@ type chanSet struct {
 	list []cchan
 }
 
-func compileChannels(chs []p2lrt.Channel, nparams int, snap float32) (chanSet, error) {
+// compileChannels compiles an object's channels; share (nil: none) lets
+// it share compiled grids with other records.
+func compileChannels(chs []p2lrt.Channel, nparams int, snap float32, share *buildShare) (chanSet, error) {
 	var s chanSet
 	for i := range s.at {
 		s.at[i] = -1
@@ -39,7 +41,7 @@ func compileChannels(chs []p2lrt.Channel, nparams int, snap float32) (chanSet, e
 		if ch.Grid == nil {
 			continue // "no grid": the static value applies
 		}
-		g, err := compileGrid(ch.Grid.Axes, len(ch.Grid.Cells), func(c int) []uint16 { return ch.Grid.Cells[c].Coord }, nparams, snap)
+		g, err := share.compileGrid(ch.Grid.Axes, len(ch.Grid.Cells), func(c int) []uint16 { return ch.Grid.Cells[c].Coord }, nparams, snap)
 		if err != nil {
 			return s, fmt.Errorf("channel %d: %w", i, err)
 		}

@@ -177,9 +177,7 @@ func trialEvaluate(m *Model) (err error) {
 			err = &p2lrt.FormatError{Offset: -1, Msg: fmt.Sprintf("trial evaluation panicked: %v\n%s", r, debug.Stack())}
 		}
 	}()
-	r := m.NewRig()
-	r.Evaluate()
-	e := r.Err()
+	e := m.check()
 	if e == nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
@@ -279,6 +280,129 @@ type prepared struct {
 	cubism bool
 	snap   float32 // key snapping distance of every grid (cgrid.snap)
 	cub    cubismPrep
+
+	// spare is the rig of the model's trial evaluation, kept for the
+	// first NewRig (keepTrialRig); nil once taken.
+	spare atomic.Pointer[Rig]
+
+	// share holds what records share while the model is built (build
+	// drops it at the end).
+	share *buildShare
+}
+
+// buildShare is what records of one model share while it is prepared:
+// tables that depend only on what records have in common, built once.
+type buildShare struct {
+	// grids: records whose keyform grids are the same — the same axes and
+	// cell coordinates, not equal copies: a lowered moc's records over one
+	// keyform binding share them — share one compiled grid (compileGrid's
+	// tables are not written once built). Keyed by the first axis.
+	grids map[*p2lrt.Axis]sharedGrid
+	// lines: the extended lattice lines of a warp dimension (ringLines),
+	// by cell count.
+	lines map[int][]float64
+	// masks hands out the records' parameter masks (newParamMask) from
+	// one array, cells the records' keyform cell lists, chains their
+	// ancestor parts.
+	masks  paramMask
+	cells  [][]float32
+	chains []int32
+}
+
+// cellList returns a zeroed list of n keyform cells, carved from the
+// array build sized for all of them.
+func (s *buildShare) cellList(n int) [][]float32 {
+	if cap(s.cells)-len(s.cells) < n {
+		return make([][]float32, n)
+	}
+	k := len(s.cells)
+	s.cells = s.cells[:k+n]
+	return s.cells[k : k+n : k+n]
+}
+
+// sharedGrid is a compiled grid and the coordinates of the cells it was
+// compiled from.
+type sharedGrid struct {
+	coords [][]uint16
+	g      cgrid
+}
+
+// compileGrid is compileGrid, sharing the result between grids with the
+// same axes and coordinates (buildShare.grids). A nil s shares nothing.
+func (s *buildShare) compileGrid(axes []p2lrt.Axis, n int, coord func(int) []uint16, np int, snap float32) (cgrid, error) {
+	if s == nil || len(axes) == 0 {
+		return compileGrid(axes, n, coord, np, snap)
+	}
+	key := &axes[0]
+	if e, ok := s.grids[key]; ok && len(e.coords) == n && len(e.g.params) == len(axes) && sameCoords(e.coords, coord) {
+		return e.g, nil
+	}
+	g, err := compileGrid(axes, n, coord, np, snap)
+	if err == nil {
+		if s.grids == nil {
+			s.grids = make(map[*p2lrt.Axis]sharedGrid)
+		}
+		e := sharedGrid{coords: make([][]uint16, n), g: g}
+		for k := range e.coords {
+			e.coords[k] = coord(k)
+		}
+		s.grids[key] = e
+	}
+	return g, err
+}
+
+// sameCoords reports whether the cells' coordinates coord(k) are the
+// slices cs (the same memory, not equal values).
+func sameCoords(cs [][]uint16, coord func(int) []uint16) bool {
+	for k, x := range cs {
+		y := coord(k)
+		if len(x) != len(y) || len(x) > 0 && &x[0] != &y[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// ringLines is ringLines, shared between warps of the same size.
+func (s *buildShare) ringLines(n int) []float64 {
+	l, ok := s.lines[n]
+	if !ok {
+		if s.lines == nil {
+			s.lines = make(map[int][]float64)
+		}
+		l = ringLines(n)
+		s.lines[n] = l
+	}
+	return l
+}
+
+// readMask is the set of the parameters that the grid g (nil: none), o's
+// bindings (their parameters and limits) and, with channels set, o's
+// channels read: an evaluation of them whose parameters all hold the
+// values of the previous one gives the previous results. The masks of all
+// records are carved from a few arrays.
+func (s *buildShare) readMask(o *cobj, channels bool, g *cgrid, np int) paramMask {
+	w := (np + 63) / 64
+	if len(s.masks) < w {
+		s.masks = make(paramMask, max(w, 64*w))
+	}
+	m := s.masks[:w:w]
+	s.masks = s.masks[w:]
+	if g != nil {
+		m.add(g.params)
+	}
+	if channels {
+		for k := range o.ch.list {
+			m.add(o.ch.list[k].g.params)
+		}
+	}
+	for b := range o.binds {
+		m.set(o.binds[b].param)
+		for l := range o.binds[b].limits {
+			m.set(o.binds[b].limits[l].param)
+		}
+	}
+	return m
 }
 
 // cubismPrep is what Cubism evaluation adds to the prepared form: per
@@ -356,6 +480,20 @@ func (p *prepared) build(m *Model) error {
 	if err := checkEvalWork(m); err != nil {
 		return err
 	}
+	p.share = &buildShare{}
+	defer func() { p.share = nil }()
+	cells := 0 // keyform cells of the warps and meshes (compileKeyforms)
+	for i := range m.Deformers {
+		if w := m.Deformers[i].Warp; w != nil && w.Keyforms != nil {
+			cells += len(w.Keyforms.Cells)
+		}
+	}
+	for i := range m.Meshes {
+		if k := m.Meshes[i].Keyforms; k != nil {
+			cells += len(k.Cells)
+		}
+	}
+	p.share.cells = make([][]float32, 0, cells)
 	np := len(m.Parameters)
 	p.cubism = m.Evaluation() == EvaluationCubism
 	p.snap = snapEpsilon
@@ -397,12 +535,12 @@ func (p *prepared) build(m *Model) error {
 	p.buildGlueComponents(len(m.Parameters))
 	for i := range p.defs {
 		c := &p.defs[i]
-		c.reads = newParamMask(paramSet(&c.obj, true, &c.g), np)
+		c.reads = p.share.readMask(&c.obj, true, &c.g, np)
 	}
 	for i := range p.meshes {
 		c := &p.meshes[i]
-		c.reads = newParamMask(paramSet(&c.obj, false, &c.g), np)
-		c.chanReads = newParamMask(paramSet(&c.obj, true), np)
+		c.reads = p.share.readMask(&c.obj, false, &c.g, np)
+		c.chanReads = p.share.readMask(&c.obj, true, nil, np)
 	}
 	p.shareAxes()
 	if err := p.buildDraw(m); err != nil {
@@ -425,7 +563,7 @@ func (p *prepared) build(m *Model) error {
 func (p *prepared) buildObj(o *cobj, static props, chs []p2lrt.Channel, np int) error {
 	o.static = static
 	var err error
-	if o.ch, err = compileChannels(chs, np, p.snap); err != nil {
+	if o.ch, err = compileChannels(chs, np, p.snap, p.share); err != nil {
 		return err
 	}
 	p.maxAxes = max(p.maxAxes, o.ch.maxAxes())
@@ -452,12 +590,12 @@ func (p *prepared) addBinding(o *cobj, b cbind, targets []props, sc []corner) {
 // over it). Every cell's size is checked, so evaluation can index without
 // checks.
 func (p *prepared) compileKeyforms(kf *p2lrt.Grid[[]float32], n, np int) (cgrid, [][]float32, error) {
-	g, err := compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np, p.snap)
+	g, err := p.share.compileGrid(kf.Axes, len(kf.Cells), func(k int) []uint16 { return kf.Cells[k].Coord }, np, p.snap)
 	if err != nil {
 		return cgrid{}, nil, err
 	}
 	p.maxAxes = max(p.maxAxes, len(g.params))
-	cells := make([][]float32, len(kf.Cells))
+	cells := p.share.cellList(len(kf.Cells))
 	for k, cell := range kf.Cells {
 		if len(cell.Value) != n && len(cell.Value) != 0 {
 			return cgrid{}, nil, fmt.Errorf("keyform %d has %d floats, want %d", k, len(cell.Value), n)
@@ -573,7 +711,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 			c.cols, c.rows = 1, 1
 		}
 		c.bilinear = d.Flags&p2lrt.DeformerBilinear != 0
-		c.uLines, c.vLines = ringLines(c.cols), ringLines(c.rows)
+		c.uLines, c.vLines = p.share.ringLines(c.cols), p.share.ringLines(c.rows)
 		c.npts = (c.cols + 1) * (c.rows + 1)
 		n := 2 * c.npts
 		c.ptOff = p.warpFloats
@@ -593,7 +731,10 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 				return err
 			}
 		}
-		def := blendPoints(&c.g, c.wcells, p.defaults, n, sc)
+		var def []float32 // the keyform blend at the defaults, for the shapes' differences
+		if len(w.Shapes) > 0 {
+			def = blendPoints(&c.g, c.wcells, p.defaults, n, sc)
+		}
 		for bi := range w.Shapes {
 			b, targets, gd, err := compileShapeDiffs(&w.Shapes[bi], bi, n, def, np, func(s *p2lrt.WarpShape) ([]float32, props) {
 				return s.Points, props{opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
@@ -617,7 +758,7 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		c.base = r.BaseAngle
 		if r.Keyforms != nil {
 			var err error
-			c.g, err = compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np, p.snap)
+			c.g, err = p.share.compileGrid(r.Keyforms.Axes, len(r.Keyforms.Cells), func(k int) []uint16 { return r.Keyforms.Cells[k].Coord }, np, p.snap)
 			if err != nil {
 				return err
 			}
@@ -782,23 +923,34 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	c.hidden = me.Flags&p2lrt.MeshVisible == 0
 	// Ancestor parts, nearest first, stopping where the walk repeats (the
 	// children lists need not form a forest; pose.rs PosePlayer::new).
-	for a := p.meshPart[i]; a >= 0 && !slices.Contains(c.chain, a); a = p.partParent[a] {
-		c.chain = append(c.chain, a)
+	// The chains of all meshes are appended to one array; each mesh's is
+	// its part of it, capped (an array left behind when it grows stays
+	// with the chains cut from it).
+	chains := p.share.chains
+	start := len(chains)
+	for a := p.meshPart[i]; a >= 0 && !slices.Contains(chains[start:], a); a = p.partParent[a] {
+		chains = append(chains, a)
 	}
+	if len(chains) > start {
+		c.chain = chains[start:len(chains):len(chains)]
+	}
+	p.share.chains = chains
 	st := props{drawOrder: float64(me.DrawOrder), opacity: float64(me.Opacity), mul: colorProps(me.Multiply), scr: colorProps(me.Screen)}
 	if err := p.buildObj(&c.obj, st, me.Channels, np); err != nil {
 		return err
 	}
-	var def []float32
 	if me.Keyforms != nil && c.geom { // without geometry the keyforms move nothing (rig.rs validate)
 		var err error
 		if c.g, c.cells, err = p.compileKeyforms(me.Keyforms, n, np); err != nil {
 			return err
 		}
-		def = blendPoints(&c.g, c.cells, p.defaults, n, sc)
-	} else {
-		def = make([]float32, n)
 	}
+	if len(me.Shapes) == 0 {
+		return nil
+	}
+	// The shapes' differences are from the keyform blend at the defaults
+	// (all zero without keyforms: cells nil).
+	def := blendPoints(&c.g, c.cells, p.defaults, n, sc)
 	for bi := range me.Shapes {
 		b, targets, gd, err := compileShapeDiffs(&me.Shapes[bi], bi, n, def, np, func(s *p2lrt.MeshShape) ([]float32, props) {
 			return s.Deltas, props{drawOrder: float64(s.DrawOrder), opacity: float64(s.Opacity), mul: colorProps(s.Multiply), scr: colorProps(s.Screen)}
@@ -823,7 +975,7 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 			return fmt.Errorf("pair %d: vertices %d, %d out of range", k, pr.A, pr.B)
 		}
 	}
-	ch, err := compileChannels(g.Channels, len(m.Parameters), p.snap)
+	ch, err := compileChannels(g.Channels, len(m.Parameters), p.snap, p.share)
 	if err != nil {
 		return err
 	}
@@ -832,29 +984,6 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 	p.meshes[g.MeshB].glued = true
 	p.glues[i] = cglue{a: int32(g.MeshA), b: int32(g.MeshB), intensity: g.Intensity, pairs: g.Pairs, ch: ch}
 	return nil
-}
-
-// paramSet lists, sorted and without duplicates, the parameters that the
-// grids given, o's bindings (their parameters and limits) and, with
-// channels set, o's channels read: an evaluation of them whose parameters
-// all hold the values of the previous one gives the previous results.
-func paramSet(o *cobj, channels bool, grids ...*cgrid) []int32 {
-	var ps []int32
-	for _, g := range grids {
-		ps = append(ps, g.params...)
-	}
-	if channels {
-		for k := range o.ch.list {
-			ps = append(ps, o.ch.list[k].g.params...)
-		}
-	}
-	for b := range o.binds {
-		ps = append(ps, o.binds[b].param)
-		for l := range o.binds[b].limits {
-			ps = append(ps, o.binds[b].limits[l].param)
-		}
-	}
-	return sortedSet(ps)
 }
 
 // paramMask is a set of parameters as bits, 64 a word: markMoved tests
@@ -871,9 +1000,12 @@ func newParamMask(ps []int32, np int) paramMask {
 // add adds the parameters ps.
 func (m paramMask) add(ps []int32) {
 	for _, i := range ps {
-		m[i>>6] |= 1 << (i & 63)
+		m.set(i)
 	}
 }
+
+// set adds parameter i.
+func (m paramMask) set(i int32) { m[i>>6] |= 1 << (i & 63) }
 
 // meets reports whether m and o share a parameter (same model).
 func (m paramMask) meets(o paramMask) bool {
@@ -883,13 +1015,6 @@ func (m paramMask) meets(o paramMask) bool {
 		}
 	}
 	return false
-}
-
-// sortedSet sorts ps and drops repeats (in place), keeping no spare
-// capacity: the result is kept by the prepared model.
-func sortedSet(ps []int32) []int32 {
-	slices.Sort(ps)
-	return slices.Clip(slices.Compact(ps))
 }
 
 // buildGlueComponents joins glued meshes into components (union–find over
@@ -971,7 +1096,7 @@ func (p *prepared) buildDraw(m *Model) error {
 			if err := checkComposite(m, g.Composite); err != nil {
 				return 0, err
 			}
-			ch, err := compileChannels(g.Channels, np, p.snap)
+			ch, err := compileChannels(g.Channels, np, p.snap, p.share)
 			if err != nil {
 				return 0, err
 			}
@@ -1079,6 +1204,7 @@ func (e *maskExpander) expand(m *Model, c *p2lrt.Composite) []int {
 // DeformerEnabled, a mesh's MeshVisible).
 func (p *prepared) buildCubism(m *Model) {
 	eps := keyEpsilons(m)
+	var free []keyRange // the records' range tests, carved from a few arrays
 	ranges := func(g *cgrid, ch *chanSet) []keyRange {
 		n := 0
 		if g != nil {
@@ -1090,7 +1216,11 @@ func (p *prepared) buildCubism(m *Model) {
 		if n == 0 {
 			return nil
 		}
-		out := make([]keyRange, 0, n)
+		if cap(free)-len(free) < n {
+			free = make([]keyRange, 0, max(n, 1024))
+		}
+		out := free[len(free) : len(free) : len(free)+n]
+		free = free[:len(free)+n]
 		if g != nil {
 			out = appendKeyRanges(out, g, eps)
 		}

@@ -257,8 +257,12 @@ func (m *Model) NewRig() *Rig {
 	if m == nil {
 		panic("p2l: NewRig on a nil *Model")
 	}
-	r := &Rig{model: m, modelOpacity: 1}
 	p := m.prep()
+	if r := p.spare.Swap(nil); r != nil {
+		r.model = m
+		return r
+	}
+	r := &Rig{model: m, modelOpacity: 1}
 	r.p = p
 	np, nd, nm, npt := len(m.Parameters), len(m.Deformers), len(m.Meshes), len(m.Parts)
 	// The host state exists whatever the model: index checks read its
@@ -491,7 +495,7 @@ func (r *Rig) Evaluate() {
 // this package and surfaces as one.
 func (r *Rig) evaluate() {
 	r.clampCurrent()
-	if r.adv == nil && r.sameInputs() {
+	if r.adv == nil && r.evaluated && r.sameInputs() {
 		// Nothing that evaluation reads has changed: the results stand,
 		// and nothing changed since the last evaluation.
 		for i := range r.changes {
@@ -521,6 +525,39 @@ func (r *Rig) evaluate() {
 	r.updateChanges()
 	r.evaluated = true
 	r.saveInputs()
+}
+
+// check prepares m and evaluates it once at its default pose, as a new
+// rig's first Evaluate does, and returns what would make that rig inert
+// (Rig.Err): nil when the model evaluates. Readers call it so that a model
+// which cannot be evaluated fails when it is read (Load does). The rig it
+// evaluated is the next NewRig's, as if new (keepTrialRig): checking a
+// model and then playing it costs one evaluation, not two.
+func (m *Model) check() error {
+	r := m.NewRig()
+	r.Evaluate()
+	if err := r.Err(); err != nil {
+		return err
+	}
+	keepTrialRig(r)
+	return nil
+}
+
+// keepTrialRig hands r, a new rig evaluated once (Evaluate) and used no
+// more, to the next NewRig of its model. r is made to look new: not
+// evaluated, so its accessors answer as before a first evaluation and its
+// next evaluation reports every change and counts revision 1; but its
+// last inputs stay, so that evaluation at the same pose keeps every
+// result it computed instead of computing them again.
+func keepTrialRig(r *Rig) {
+	if r.err != nil || !r.evaluated || !r.lastIn.valid || r.adv != nil || r.animation != nil {
+		return
+	}
+	r.evaluated = false
+	r.rev = 0
+	clear(r.meshRev)
+	clear(r.changes)
+	r.p.spare.Store(r)
 }
 
 // sameInputs reports whether the last evaluation ran in Cubism mode on the

@@ -41,6 +41,9 @@ import (
 // external pages named by index ("texture_00.png" …, one per page an art
 // mesh uses); Load replaces them with the model3.json's Textures.
 //
+// The model shares arrays with data (moc3.Parse: keyform points and UVs
+// are views of the file's bytes): do not modify data afterwards.
+//
 // Errors are a *moc3.FormatError for a file that does not parse and a
 // *Error (File "moc3") naming the object for one that parses but cannot
 // be lowered: the lowered file validates. Whether it evaluates with finite
@@ -89,8 +92,12 @@ type lowering struct {
 	defIndex []int // moc deformer index → p2l deformer index
 	// partOn: the part and every part above it are enabled (static).
 	partOn []bool
-	// floats hands out the keyform arrays of the lowered model.
-	floats arena[float32]
+	// floats hands out the keyform arrays of the lowered model, pointGrids
+	// and pointCells the point grids (warp and art mesh keyforms) and
+	// their cells (sized by lowerMoc).
+	floats     arena[float32]
+	pointGrids arena[p2lrt.Grid[[]float32]]
+	pointCells arena[p2lrt.Cell[[]float32]]
 	// layouts caches the grid layout of each keyform binding (layoutOf).
 	layouts []*layout
 }
@@ -98,19 +105,33 @@ type lowering struct {
 // arena hands out slices of a few large backing arrays: a lowered model
 // holds thousands of keyform arrays, and one allocation each would cost
 // more than filling them. Each slice is capped at its length, so an append
-// to it cannot reach its neighbour.
-type arena[T any] struct{ free []T }
+// to it cannot reach its neighbour. The backing arrays double from
+// arenaFirst to arenaChunk elements, so that a model needing little (most
+// mocs have few root-space points) does not clear a large one.
+type arena[T any] struct {
+	free []T
+	next int // size of the next backing array
+}
 
-// arenaChunk is the size of an arena's backing arrays (elements).
-const arenaChunk = 1 << 15
+// arenaFirst and arenaChunk are the sizes of an arena's first and largest
+// backing arrays (elements).
+const (
+	arenaFirst = 1 << 10
+	arenaChunk = 1 << 15
+)
 
-// take returns a zeroed slice of n elements.
+// take returns a zeroed slice of n elements (a nil arena allocates it on
+// its own).
 func (a *arena[T]) take(n int) []T {
+	if a == nil {
+		return make([]T, n)
+	}
 	if n > cap(a.free)-len(a.free) {
 		if n > arenaChunk/4 {
 			return make([]T, n)
 		}
-		a.free = make([]T, 0, arenaChunk)
+		a.next = min(max(2*a.next, arenaFirst), arenaChunk)
+		a.free = make([]T, 0, max(a.next, n))
 	}
 	k := len(a.free)
 	a.free = a.free[:k+n]
@@ -126,6 +147,7 @@ func lowerMoc(moc *moc3.Moc) (*p2lrt.File, error) {
 	m := l.m
 	m.Canvas = p2lrt.Canvas{Width: c.Width, Height: c.Height, OriginX: c.OriginX, OriginY: c.OriginY, PixelsPerUnit: c.PixelsPerUnit}
 	eps := make([]string, len(moc.Parameters))
+	m.Parameters = make([]p2lrt.Parameter, 0, len(moc.Parameters))
 	for i, p := range moc.Parameters {
 		m.Parameters = append(m.Parameters, p2lrt.Parameter{
 			ID: p.ID, Name: p.ID, Min: p.Min, Max: p.Max, Default: p.Default,
@@ -148,6 +170,17 @@ func lowerMoc(moc *moc3.Moc) (*p2lrt.File, error) {
 		m.Meta = append(m.Meta, p2lrt.MetaEntry{Key: p2l.MetaDrawOrderRanges})
 	}
 	l.partsEnabled()
+	// The point grids, one per warp and art mesh, and their cells, one per
+	// keyform, in two arrays of the exact sizes.
+	grids, cells := len(moc.WarpDeformers)+len(moc.ArtMeshes), 0
+	for i := range moc.WarpDeformers {
+		cells += len(moc.WarpDeformers[i].Keyforms)
+	}
+	for i := range moc.ArtMeshes {
+		cells += len(moc.ArtMeshes[i].Keyforms)
+	}
+	l.pointGrids.free = make([]p2lrt.Grid[[]float32], 0, grids)
+	l.pointCells.free = make([]p2lrt.Cell[[]float32], 0, cells)
 	if err := l.deformers(); err != nil {
 		return nil, err
 	}
@@ -267,7 +300,10 @@ func (l *lowering) deformers() error {
 	for i := range l.defOrder {
 		l.defOrder[i] = i
 	}
-	slices.SortStableFunc(l.defOrder, func(a, b int) int { return depth[a] - depth[b] })
+	byDepth := func(a, b int) int { return depth[a] - depth[b] }
+	if !slices.IsSortedFunc(l.defOrder, byDepth) { // mocs list parents first
+		slices.SortStableFunc(l.defOrder, byDepth)
+	}
 	l.defIndex = make([]int, len(ds))
 	for n, i := range l.defOrder {
 		l.defIndex[i] = n
@@ -325,7 +361,7 @@ func (l *lowering) deformers() error {
 func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2lrt.Warp {
 	n := (w.Columns + 1) * (w.Rows + 1)
 	out := &p2lrt.Warp{Columns: w.Columns, Rows: w.Rows}
-	out.Keyforms = gridOf(lay, func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
+	out.Keyforms = gridIn(&l.pointGrids, &l.pointCells, lay, func(k int) []float32 { return l.points(s, w.Keyforms[k].Points, n) })
 	if len(w.BlendShapes) == 0 {
 		return out
 	}
@@ -337,6 +373,7 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2lrt.Warp 
 		dst[0] = float64(w.Keyforms[k].Opacity)
 		colorValues(dst[1:7], w.Keyforms[k].Multiply, w.Keyforms[k].Screen)
 	})
+	out.Shapes = make([]p2lrt.Binding[p2lrt.WarpShape], 0, len(w.BlendShapes))
 	for _, b := range w.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.WarpKeyform) p2lrt.WarpShape {
 			pts := l.floats.take(2 * n)
@@ -369,6 +406,7 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, l
 		dst[0], dst[1], dst[2], dst[3], dst[4] = float64(v.X), float64(v.Y), float64(v.Angle), float64(v.Scale), float64(r.Keyforms[k].Opacity)
 		colorValues(dst[5:11], r.Keyforms[k].Multiply, r.Keyforms[k].Screen)
 	})
+	out.Shapes = make([]p2lrt.Binding[p2lrt.RotationShape], 0, len(r.BlendShapes))
 	for _, b := range r.BlendShapes {
 		out.Shapes = append(out.Shapes, lowerShape(l, b, func(kf, base moc3.RotationKeyform) p2lrt.RotationShape {
 			dx, dy := l.vector(s, float64(kf.OriginX)-float64(base.OriginX), float64(kf.OriginY)-float64(base.OriginY))
@@ -466,11 +504,18 @@ func (l *lowering) layoutOf(kb int, axes []moc3.Axis, n int) *layout {
 // gridOf builds the keyform grid of layout lay whose cell k holds
 // value(k).
 func gridOf[T any](lay *layout, value func(int) T) *p2lrt.Grid[T] {
-	g := &p2lrt.Grid[T]{Axes: lay.axes}
+	return gridIn(nil, nil, lay, value)
+}
+
+// gridIn is gridOf with the grid and its cells taken from arenas (nil:
+// allocated on their own).
+func gridIn[T any](grids *arena[p2lrt.Grid[T]], cells *arena[p2lrt.Cell[T]], lay *layout, value func(int) T) *p2lrt.Grid[T] {
+	g := &grids.take(1)[0]
+	g.Axes = lay.axes
 	if len(lay.coords) == 0 {
 		return g
 	}
-	g.Cells = make([]p2lrt.Cell[T], len(lay.coords))
+	g.Cells = cells.take(len(lay.coords))
 	for k, c := range lay.coords {
 		g.Cells[k] = p2lrt.Cell[T]{Coord: c, Value: value(k)}
 	}
@@ -487,8 +532,9 @@ func objectChannels(lay *layout, opacity, drawOrder func(int) float32, colors fu
 	}
 	var out []p2lrt.Channel
 	scalar := func(id p2lrt.ChannelID, f func(int) float32) {
+		v0 := f(0)
 		for k := 1; k < n; k++ {
-			if f(k) != f(0) {
+			if f(k) != v0 {
 				out = append(out, p2lrt.Channel{ID: id, Kind: p2lrt.ChannelScalar,
 					Grid: gridOf(lay, func(k int) p2lrt.ChannelValue { return p2lrt.ChannelValue{f(k)} })})
 				return
@@ -501,8 +547,9 @@ func objectChannels(lay *layout, opacity, drawOrder func(int) float32, colors fu
 	scalar(p2lrt.ChannelOpacity, opacity)
 	if colors != nil {
 		color := func(id p2lrt.ChannelID, f func(int) moc3.RGB) {
+			c0 := f(0)
 			for k := 1; k < n; k++ {
-				if f(k) != f(0) {
+				if f(k) != c0 {
 					out = append(out, p2lrt.Channel{ID: id, Kind: p2lrt.ChannelColor,
 						Grid: gridOf(lay, func(k int) p2lrt.ChannelValue { c := f(k); return p2lrt.ChannelValue{c.R, c.G, c.B} })})
 					return
@@ -574,22 +621,24 @@ func (l *lowering) defaultBlend(axes []moc3.Axis, nkf, n int, value func(k int, 
 // default value plus that difference (target builds it from a keyform and
 // the base keyform). Constraints become limits.
 func lowerShape[K, S any](l *lowering, b moc3.BlendShape[K], target func(kf, base K) S) p2lrt.Binding[S] {
-	out := p2lrt.Binding[S]{Parameter: b.Parameter, Keys: b.Keys, Neutral: b.BaseKey}
+	out := p2lrt.Binding[S]{Parameter: b.Parameter, Keys: b.Keys, Neutral: b.BaseKey,
+		Present: make([]bool, len(b.Keys)), Shapes: make([]S, len(b.Keys))}
 	base := b.Keyforms[b.BaseKey]
 	for k := range b.Keys {
-		out.Present = append(out.Present, k != b.BaseKey)
-		var s S
 		if k != b.BaseKey {
-			s = target(b.Keyforms[k], base)
+			out.Present[k] = true
+			out.Shapes[k] = target(b.Keyforms[k], base)
 		}
-		out.Shapes = append(out.Shapes, s)
 	}
-	for _, c := range b.Constraints {
-		lim := p2lrt.Limit{Parameter: c.Parameter}
+	if len(b.Constraints) > 0 {
+		out.Limits = make([]p2lrt.Limit, len(b.Constraints))
+	}
+	for j, c := range b.Constraints {
+		lim := p2lrt.Limit{Parameter: c.Parameter, Points: make([]p2lrt.LimitPoint, len(c.Keys))}
 		for i, k := range c.Keys {
-			lim.Points = append(lim.Points, p2lrt.LimitPoint{Value: k, Weight: c.Weights[i]})
+			lim.Points[i] = p2lrt.LimitPoint{Value: k, Weight: c.Weights[i]}
 		}
-		out.Limits = append(out.Limits, lim)
+		out.Limits[j] = lim
 	}
 	return out
 }
@@ -638,6 +687,7 @@ func (l *lowering) parts() error {
 				d[0], d[1] = float64(c.DrawOrder), float64(c.Opacity)
 				colorValues(d[2:8], c.Multiply, c.Screen)
 			})
+			out.Shapes = make([]p2lrt.Binding[p2lrt.PartShape], 0, len(p.BlendShapes))
 			for _, b := range p.BlendShapes {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.PartKeyform) p2lrt.PartShape {
 					return p2lrt.PartShape{
@@ -650,6 +700,25 @@ func (l *lowering) parts() error {
 			}
 		}
 		l.m.Parts = append(l.m.Parts, out)
+	}
+	// Children lists are carved from one array, each part's sized first.
+	kids := make([]int, len(moc.Parts))
+	for _, p := range moc.Parts {
+		if p.Parent >= 0 {
+			kids[p.Parent]++
+		}
+	}
+	for _, a := range moc.ArtMeshes {
+		if a.ParentPart >= 0 {
+			kids[a.ParentPart]++
+		}
+	}
+	all := make([]p2lrt.PartChild, 0, len(moc.Parts)+len(moc.ArtMeshes))
+	for i, n := range kids {
+		if n > 0 {
+			l.m.Parts[i].Children = all[len(all) : len(all) : len(all)+n]
+			all = all[:len(all)+n]
+		}
 	}
 	for i, p := range moc.Parts {
 		if p.Parent >= 0 {
@@ -690,6 +759,16 @@ func (l *lowering) meshes() error {
 	if len(l.moc.ArtMeshes) > 0 {
 		l.m.Meshes = make([]p2lrt.Mesh, 0, len(l.moc.ArtMeshes))
 	}
+	// Every mesh's rest positions are zeros: one array serves them all
+	// (the model is immutable), and the meshes' triangle indices share one
+	// array too.
+	most, nIndices := 0, 0
+	for _, a := range l.moc.ArtMeshes {
+		most = max(most, a.VertexCount)
+		nIndices += len(a.Indices)
+	}
+	zeros := make([]float32, 2*most)
+	indices := make([]uint32, nIndices)
 	for i, a := range l.moc.ArtMeshes {
 		if len(a.Keyforms) == 0 {
 			return mocError("art mesh", i, a.ID, "no keyform")
@@ -717,17 +796,16 @@ func (l *lowering) meshes() error {
 		}
 		if n > 0 {
 			out.Flags |= p2lrt.MeshGeometry
-			out.Positions = l.floats.take(2 * n)
+			out.Positions = zeros[: 2*n : 2*n]
 			out.UVs = a.UVs[: 2*n : 2*n]
-			if len(a.Indices) > 0 {
-				out.Indices = make([]uint32, len(a.Indices))
-				for j, x := range a.Indices {
-					out.Indices[j] = uint32(x)
-				}
+			if k := len(a.Indices); k > 0 {
+				out.Indices = indices[:k:k]
+				indices = indices[k:]
+				widen(out.Indices, a.Indices)
 			}
 		}
 		lay := l.layoutOf(a.Binding, a.Axes, len(kf))
-		out.Keyforms = gridOf(lay, func(k int) []float32 { return l.points(s, kf[k].Positions, n) })
+		out.Keyforms = gridIn(&l.pointGrids, &l.pointCells, lay, func(k int) []float32 { return l.points(s, kf[k].Positions, n) })
 		out.Channels = objectChannels(lay,
 			func(k int) float32 { return kf[k].Opacity },
 			func(k int) float32 { return kf[k].DrawOrder },
@@ -739,6 +817,7 @@ func (l *lowering) meshes() error {
 				d[2*n], d[2*n+1] = float64(c.DrawOrder), float64(c.Opacity)
 				colorValues(d[2*n+2:2*n+8], c.Multiply, c.Screen)
 			})
+			out.Shapes = make([]p2lrt.Binding[p2lrt.MeshShape], 0, len(a.BlendShapes))
 			for _, b := range a.BlendShapes {
 				out.Shapes = append(out.Shapes, lowerShape(l, b, func(k, base moc3.ArtMeshKeyform) p2lrt.MeshShape {
 					d := l.floats.take(2 * n)
@@ -763,6 +842,22 @@ func (l *lowering) meshes() error {
 	return nil
 }
 
+// widen copies src into dst (as long), eight values a step taken as
+// arrays (one bounds check for eight).
+func widen(dst []uint32, src []uint16) {
+	dst = dst[:len(src)]
+	for len(src) >= 8 {
+		d, s := (*[8]uint32)(dst), (*[8]uint16)(src)
+		for k := range d {
+			d[k] = uint32(s[k])
+		}
+		dst, src = dst[8:], src[8:]
+	}
+	for k, v := range src {
+		dst[k] = uint32(v)
+	}
+}
+
 // glues lowers the glues; the intensity varies over the glue's keyforms
 // and blend shapes as a GlueIntensity channel (glueIntensity).
 func (l *lowering) glues() error {
@@ -774,8 +869,11 @@ func (l *lowering) glues() error {
 		if len(g.Intensities) > 0 {
 			out.Intensity = g.Intensities[0]
 		}
-		for _, p := range g.Pairs {
-			out.Pairs = append(out.Pairs, p2lrt.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB})
+		if len(g.Pairs) > 0 {
+			out.Pairs = make([]p2lrt.GluePair, len(g.Pairs))
+		}
+		for j, p := range g.Pairs {
+			out.Pairs[j] = p2lrt.GluePair{A: uint32(p.A), B: uint32(p.B), WeightA: p.WeightA, WeightB: p.WeightB}
 		}
 		ch, err := glueIntensity(&g)
 		if err != nil {
@@ -887,8 +985,11 @@ func (l *lowering) drawTree() error {
 			return nil, &Error{File: mocFile, Field: fmt.Sprintf("draw order group %d", gi), Msg: "out of range or owned twice"}
 		}
 		seen[gi] = true
-		ranges = append(ranges, fmt.Sprintf("%d:%d", gs[gi].MinDrawOrder, gs[gi].MaxDrawOrder))
+		ranges = append(ranges, strconv.FormatUint(uint64(gs[gi].MinDrawOrder), 10)+":"+strconv.FormatUint(uint64(gs[gi].MaxDrawOrder), 10))
 		g := &p2lrt.DrawGroup{Part: part}
+		if n := len(gs[gi].Objects); n > 0 {
+			g.Children = make([]p2lrt.DrawNode, 0, n)
+		}
 		if part >= 0 {
 			g.DrawOrder = l.m.Parts[part].DrawOrder
 			if l.m.Parts[part].GroupMode == p2lrt.GroupIsolated {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // The hand-built files of these tests are written field by field from the
@@ -599,6 +600,37 @@ func TestHandBuiltEveryVersion(t *testing.T) {
 				t.Errorf("version %s big-endian %v: %s", v, be, d)
 			}
 			checkConsistent(t, got)
+			// The same file one byte off its alignment: arrays that a
+			// file in the machine's byte order lends as views are copied
+			// instead, with the same values.
+			shifted := make([]byte, len(data)+1)[1:]
+			copy(shifted, data)
+			got, err = Parse(shifted)
+			if err != nil {
+				t.Fatalf("version %s big-endian %v, unaligned: %v", v, be, err)
+			}
+			if d := diff(wantMinimal(v, be), got); d != "" {
+				t.Errorf("version %s big-endian %v, unaligned: %s", v, be, d)
+			}
 		}
+	}
+}
+
+// TestParseSharesFile: a file in the machine's byte order lends its
+// aligned float arrays to the Moc (Parse's documented sharing), so that
+// reading the keyform positions costs no copy.
+func TestParseSharesFile(t *testing.T) {
+	f := minimal(V50)
+	f.bigEndian = hostBigEndian
+	data, _ := f.encode(t)
+	m, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := m.ArtMeshes[0].Keyforms[0].Positions
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(pos)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	if p < start || p >= start+uintptr(len(data)) {
+		t.Errorf("keyform positions at %#x are not inside the file's bytes [%#x, %#x)", p, start, start+uintptr(len(data)))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
+	"unsafe"
 )
 
 // Bounds of what Parse accepts (docs/LIMITS.md, "moc3").
@@ -35,12 +37,22 @@ type reader struct {
 	count [numCounts]int
 	sec   [numFields]section
 	slot  [numFields]int // slot number of each field present, for errors
+
+	// ids holds the bytes of the id array idsField (id).
+	ids      string
+	idsField fieldID
+	idsOK    bool
 }
 
 // Parse reads a .moc3 file held in memory. A file it cannot read gives a
 // *FormatError naming the section, object, field and byte offset at fault.
 // The returned Moc is internally consistent: every index is in range, every
 // keyform count matches its binding's grid, parent chains end.
+//
+// The Moc keeps data: the float and u16 arrays of a file in the machine's
+// own byte order (keys, keyform positions, UVs, triangle indices…) are
+// views of data's bytes, not copies. Do not modify data while the Moc, or
+// anything sharing its arrays, is in use.
 func Parse(data []byte) (*Moc, error) {
 	r := &reader{data: data}
 	if err := r.header(); err != nil {
@@ -193,57 +205,148 @@ func (r *reader) u16(f fieldID, i int) uint16 {
 	return binary.LittleEndian.Uint16(r.data[r.at(f, i):])
 }
 
-// f32s decodes len(dst) floats starting at file offset off. Little-endian
-// files (all the Editor writes) go eight floats a step, each eight taken
-// as arrays with one bounds check: the keyform positions, most of a file,
-// decode about 40% faster than one float a step. (A generic function over
-// binary.ByteOrder would call Uint32 through a dictionary, five times
-// slower.)
+// f32Array returns the n floats at file offset off (inside the file).
+// A file in the machine's own byte order (every file the Editor writes, on
+// every common machine) is not copied when the array is aligned: the
+// result is a view of the file's memory (docs/CUBISM.md, "Reading a
+// .moc3"), so the keyform positions, most of a file, cost nothing to read.
+func (r *reader) f32Array(off, n int) []float32 {
+	if n == 0 {
+		return nil
+	}
+	if v := view[float32](r, off, n); v != nil {
+		return v
+	}
+	out := make([]float32, n)
+	r.f32s(out, off)
+	return out
+}
+
+// i32Array returns the n i32 values at file offset off, as f32Array.
+func (r *reader) i32Array(off, n int) []int32 {
+	if n == 0 {
+		return nil
+	}
+	if v := view[int32](r, off, n); v != nil {
+		return v
+	}
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(r.u32(off + 4*i))
+	}
+	return out
+}
+
+// u16Array returns the n u16 values at file offset off, as f32Array.
+func (r *reader) u16Array(off, n int) []uint16 {
+	if n == 0 {
+		return nil
+	}
+	if v := view[uint16](r, off, n); v != nil {
+		return v
+	}
+	out := make([]uint16, n)
+	r.u16s(out, off)
+	return out
+}
+
+// view returns the n values at file offset off as a slice of the file's
+// own memory, capped at its length, when the file is in the machine's byte
+// order and the offset aligned for T; nil otherwise. The
+// values hold no pointers, so any bytes make valid ones.
+func view[T float32 | uint16 | int32](r *reader, off, n int) []T {
+	if r.big != hostBigEndian {
+		return nil
+	}
+	b := r.data[off : off+n*int(unsafe.Sizeof(T(0)))]
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if uintptr(p)%unsafe.Alignof(T(0)) != 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(p), n)
+}
+
+// f32s decodes len(dst) floats starting at file offset off: a copy in the
+// machine's byte order, else eight floats a step, each eight taken as
+// arrays with one bounds check. (A generic function over binary.ByteOrder
+// would call Uint32 through a dictionary, five times slower.)
 func (r *reader) f32s(dst []float32, off int) {
 	b := r.data[off : off+4*len(dst)]
-	if r.big {
+	switch {
+	case r.big == hostBigEndian:
+		copy(bytesOf(dst), b)
+	case r.big:
+		for len(dst) >= 8 {
+			x, y := (*[32]byte)(b), (*[8]float32)(dst)
+			for k := range y {
+				y[k] = math.Float32frombits(binary.BigEndian.Uint32(x[4*k:]))
+			}
+			b, dst = b[32:], dst[8:]
+		}
 		for i := range dst {
 			dst[i] = math.Float32frombits(binary.BigEndian.Uint32(b[4*i:]))
 		}
-		return
-	}
-	for len(dst) >= 8 {
-		x, y := (*[32]byte)(b), (*[8]float32)(dst)
-		for k := range y {
-			y[k] = math.Float32frombits(binary.LittleEndian.Uint32(x[4*k:]))
+	default:
+		for len(dst) >= 8 {
+			x, y := (*[32]byte)(b), (*[8]float32)(dst)
+			for k := range y {
+				y[k] = math.Float32frombits(binary.LittleEndian.Uint32(x[4*k:]))
+			}
+			b, dst = b[32:], dst[8:]
 		}
-		b, dst = b[32:], dst[8:]
-	}
-	for i := range dst {
-		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		for i := range dst {
+			dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
 	}
 }
 
-// u16s decodes len(dst) u16 values starting at file offset off.
+// u16s decodes len(dst) u16 values starting at file offset off, as f32s.
 func (r *reader) u16s(dst []uint16, off int) {
 	b := r.data[off : off+2*len(dst)]
-	if r.big {
+	switch {
+	case r.big == hostBigEndian:
+		copy(bytesOf(dst), b)
+	case r.big:
 		for i := range dst {
 			dst[i] = binary.BigEndian.Uint16(b[2*i:])
 		}
-		return
+	default:
+		for i := range dst {
+			dst[i] = binary.LittleEndian.Uint16(b[2*i:])
+		}
 	}
-	for i := range dst {
-		dst[i] = binary.LittleEndian.Uint16(b[2*i:])
+}
+
+// hostBigEndian tells the machine's byte order.
+var hostBigEndian = binary.NativeEndian.Uint16([]byte{0, 1}) == 1
+
+// bytesOf is the memory of s as bytes: s's elements hold no pointers, so
+// writing them byte by byte is sound, and a file value copied in the
+// machine's byte order reads back as the value.
+func bytesOf[T float32 | uint16](s []T) []byte {
+	if len(s) == 0 {
+		return nil
 	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
 func (r *reader) bool32(f fieldID, i int) bool { return r.u32(r.at(f, i)) != 0 }
 
 // id returns element i of an id array: the bytes up to the first NUL.
+// The ids of one array are substrings of one string of the array's bytes,
+// made when the first of them is asked for: one allocation per array, not
+// one per id (the objects of a section are read in order, so the last
+// array's string is all that is kept).
 func (r *reader) id(f fieldID, i int) string {
-	b := r.data[r.at(f, i):][:64]
-	for k, c := range b {
-		if c == 0 {
-			return string(b[:k])
-		}
+	if !r.idsOK || r.idsField != f {
+		s := r.sec[f]
+		r.ids, r.idsField, r.idsOK = string(r.data[s.off:s.off+64*s.n]), f, true
 	}
-	return string(b)
+	b := r.ids[64*i : 64*i+64]
+	if k := strings.IndexByte(b, 0); k >= 0 {
+		return b[:k]
+	}
+	return b
 }
 
 // has tells whether the version has field f.

@@ -130,27 +130,21 @@ func (b *builder) canvas() error {
 	return nil
 }
 
-// floats decodes a whole f32 array.
+// floats reads a whole f32 array (r.f32Array: possibly a view of the
+// file).
 func (b *builder) floats(f fieldID) []float32 {
-	n := b.r.sec[f].n
-	if n == 0 {
-		return nil
-	}
-	out := make([]float32, n)
-	b.r.f32s(out, b.r.sec[f].off)
-	return out
+	return b.r.f32Array(b.r.sec[f].off, b.r.sec[f].n)
 }
 
-// points decodes an f32 array of x,y pairs; an odd trailing float is
+// ints reads a whole i32 array (r.i32Array: possibly a view of the file).
+func (b *builder) ints(f fieldID) []int32 {
+	return b.r.i32Array(b.r.sec[f].off, b.r.sec[f].n)
+}
+
+// points reads an f32 array of x,y pairs; an odd trailing float is
 // dropped (no begin index may reach it: begins are checked to be even).
 func (b *builder) points(f fieldID) []float32 {
-	n := b.r.sec[f].n / 2 * 2
-	if n == 0 {
-		return nil
-	}
-	out := make([]float32, n)
-	b.r.f32s(out, b.r.sec[f].off)
-	return out
+	return b.r.f32Array(b.r.sec[f].off, b.r.sec[f].n/2*2)
 }
 
 // ascendingRuns returns, for each key, the length of the finite strictly
@@ -193,8 +187,7 @@ func (b *builder) arrays() error {
 	b.positions = b.points(fKeyformPositions)
 	b.uvs = b.points(fUVs)
 	if n := r.sec[fPositionIndices].n; n > 0 {
-		b.indices = make([]uint16, n)
-		r.u16s(b.indices, r.sec[fPositionIndices].off)
+		b.indices = r.u16Array(r.sec[fPositionIndices].off, n)
 		b.claimedIndices = make([]bool, n)
 	}
 	if n := r.sec[fDrawableMasks].n; n > 0 {
@@ -219,9 +212,12 @@ func (b *builder) colors(fr, fg, fb fieldID) []RGB {
 	if n == 0 {
 		return nil
 	}
+	// The three component arrays (views of the file, or decoded), then
+	// the colours without an accessor call per value.
+	rs, gs, bs := b.floats(fr), b.floats(fg), b.floats(fb)
 	out := make([]RGB, n)
 	for i := range out {
-		out[i] = RGB{b.r.f32(fr, i), b.r.f32(fg, i), b.r.f32(fb, i)}
+		out[i] = RGB{rs[i], gs[i], bs[i]}
 	}
 	return out
 }
@@ -386,13 +382,18 @@ func (b *builder) keyforms() error {
 	perKeyform := r.v >= V50
 	if n := r.count[cWarpKeyforms]; n > 0 {
 		b.warpKF = make([]WarpKeyform, n)
+		op := b.floats(fWarpKeyformOpacity)[:n]
 		for i := range b.warpKF {
+			// Field by field: a composite literal would store the nil
+			// Points too, through the garbage collector's write barrier.
 			kf := &b.warpKF[i]
-			*kf = WarpKeyform{Opacity: r.f32(fWarpKeyformOpacity, i), Multiply: White, Screen: Black}
-			if perKeyform {
-				if err := b.keyformColors(&kf.Multiply, &kf.Screen, "warp keyform", i, fWarpKeyformMultiplyBegin, fWarpKeyformScreenBegin); err != nil {
-					return err
-				}
+			kf.Opacity, kf.Multiply, kf.Screen = op[i], White, Black
+		}
+		if perKeyform {
+			if err := b.keyformColorTable("warp keyform", n, fWarpKeyformMultiplyBegin, fWarpKeyformScreenBegin, func(i int, m, s RGB) {
+				b.warpKF[i].Multiply, b.warpKF[i].Screen = m, s
+			}); err != nil {
+				return err
 			}
 		}
 	}
@@ -416,13 +417,17 @@ func (b *builder) keyforms() error {
 	}
 	if n := r.count[cArtMeshKeyforms]; n > 0 {
 		b.artKF = make([]ArtMeshKeyform, n)
+		op, do := b.floats(fArtMeshKeyformOpacity)[:n], b.floats(fArtMeshKeyformDrawOrder)[:n]
 		for i := range b.artKF {
-			kf := &b.artKF[i]
-			*kf = ArtMeshKeyform{Opacity: r.f32(fArtMeshKeyformOpacity, i), DrawOrder: r.f32(fArtMeshKeyformDrawOrder, i), Multiply: White, Screen: Black}
-			if perKeyform {
-				if err := b.keyformColors(&kf.Multiply, &kf.Screen, "art mesh keyform", i, fArtMeshKeyformMultiplyBegin, fArtMeshKeyformScreenBegin); err != nil {
-					return err
-				}
+			kf := &b.artKF[i] // field by field, as warp keyforms
+			kf.Opacity, kf.DrawOrder = op[i], do[i]
+			kf.Multiply, kf.Screen = White, Black
+		}
+		if perKeyform {
+			if err := b.keyformColorTable("art mesh keyform", n, fArtMeshKeyformMultiplyBegin, fArtMeshKeyformScreenBegin, func(i int, m, s RGB) {
+				b.artKF[i].Multiply, b.artKF[i].Screen = m, s
+			}); err != nil {
+				return err
 			}
 		}
 	}
@@ -447,9 +452,29 @@ func (b *builder) keyformColors(mul, scr *RGB, sec string, i int, fm, fs fieldID
 	return err
 }
 
+// keyformColorTable fills the colours of the n keyforms of a table whose
+// colour indices are the arrays fm and fs (5.0+), set(i, mul, scr) taking
+// keyform i's: the index arrays are read once (views of the file), not
+// value by value.
+func (b *builder) keyformColorTable(sec string, n int, fm, fs fieldID, set func(i int, mul, scr RGB)) error {
+	ms, ss := b.ints(fm)[:n], b.ints(fs)[:n]
+	for i := range n {
+		m, s := ms[i], ss[i]
+		if !index(m, len(b.multiply), false) {
+			return b.errAt(sec, i, "", fm, i, "color %d out of range (%d)", m, len(b.multiply))
+		}
+		if !index(s, len(b.screen), false) {
+			return b.errAt(sec, i, "", fs, i, "color %d out of range (%d)", s, len(b.screen))
+		}
+		set(i, b.multiply[m], b.screen[s])
+	}
+	return nil
+}
+
 // claim gives keyforms [begin, begin+count) of a kind to one object, after
-// checking the count against the object's keyform binding.
-func (b *builder) claim(k kind, sec string, idx int, id string, fBegin, fCount fieldID, i int, want int, what string) (int, int, error) {
+// checking the count against want, which what names (built only for an
+// error: claim runs for every object).
+func (b *builder) claim(k kind, sec string, idx int, id string, fBegin, fCount fieldID, i int, want int, what func() string) (int, int, error) {
 	begin, count := b.r.i32(fBegin, i), b.r.i32(fCount, i)
 	claimed := b.claimedKF[k]
 	lo, hi, ok := span(begin, count, len(claimed))
@@ -457,7 +482,7 @@ func (b *builder) claim(k kind, sec string, idx int, id string, fBegin, fCount f
 		return 0, 0, b.errAt(sec, idx, id, fBegin, i, "keyforms %d+%d are outside the %d %s keyforms", begin, count, len(claimed), kindNames[k])
 	}
 	if hi-lo != want {
-		return 0, 0, b.errAt(sec, idx, id, fCount, i, "%d keyforms, %s needs %d", hi-lo, what, want)
+		return 0, 0, b.errAt(sec, idx, id, fCount, i, "%d keyforms, %s needs %d", hi-lo, what(), want)
 	}
 	for j := lo; j < hi; j++ {
 		if claimed[j] {
@@ -480,7 +505,7 @@ func (b *builder) binding(sec string, idx int, id string, f fieldID) (int, error
 // gridKeyforms claims an object's own keyforms: as many as its binding's
 // grid has cells.
 func (b *builder) gridKeyforms(k kind, sec string, idx int, id string, kb int, fBegin, fCount fieldID) (int, int, error) {
-	return b.claim(k, sec, idx, id, fBegin, fCount, idx, b.gridSize[kb], "its keyform binding "+itoa(kb))
+	return b.claim(k, sec, idx, id, fBegin, fCount, idx, b.gridSize[kb], func() string { return "its keyform binding " + itoa(kb) })
 }
 
 // placePoints sets the points of keyforms [lo, hi) of a table of
@@ -723,13 +748,15 @@ func (b *builder) artMeshes() error {
 		if !ok || (hi-lo)%3 != 0 {
 			return b.errAt("art mesh", i, m.ID, fArtMeshIndexBegin, i, "triangle indices %d+%d are outside the %d position indices or not a multiple of 3", r.i32(fArtMeshIndexBegin, i), r.i32(fArtMeshIndexCount, i), len(b.indices))
 		}
-		for j := lo; j < hi; j++ {
-			if b.claimedIndices[j] {
-				return b.errAt("art mesh", i, m.ID, fPositionIndices, j, "already used by another art mesh")
+		// The range as subslices: no bounds check per index.
+		idx, claimed := b.indices[lo:hi], b.claimedIndices[lo:hi]
+		for k, x := range idx {
+			if claimed[k] {
+				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "already used by another art mesh")
 			}
-			b.claimedIndices[j] = true
-			if int(b.indices[j]) >= m.VertexCount {
-				return b.errAt("art mesh", i, m.ID, fPositionIndices, j, "triangle index %d out of range (%d vertices)", b.indices[j], m.VertexCount)
+			claimed[k] = true
+			if int(x) >= m.VertexCount {
+				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "triangle index %d out of range (%d vertices)", x, m.VertexCount)
 			}
 		}
 		if hi > lo {
@@ -999,7 +1026,7 @@ func (b *builder) blendShapeBinding(set blendShapeSet, t, j int) error {
 	if chi > clo {
 		cons = b.constraints[clo:chi:chi]
 	}
-	lo, hi, err := b.claim(set.kind, sec, j, "", fBSKeyformBindingKeyformBegin, fBSKeyformBindingKeyformCount, j, len(keys), "its parameter binding's key count")
+	lo, hi, err := b.claim(set.kind, sec, j, "", fBSKeyformBindingKeyformBegin, fBSKeyformBindingKeyformCount, j, len(keys), func() string { return "its parameter binding's key count" })
 	if err != nil {
 		return err
 	}

@@ -39,8 +39,8 @@ func (v Version) String() string {
 // indices into the Moc's slices (−1 for none), each object's keyforms are a
 // slice in keyform-grid order together with the axes of its binding.
 //
-// Slices of one Moc may share backing arrays (keys, positions, UVs): treat a
-// Moc as read-only.
+// Slices of one Moc may share backing arrays (keys, positions, UVs), and
+// the bytes of the file Parse read: treat a Moc as read-only.
 type Moc struct {
 	Version Version
 	// BigEndian tells that the file was stored big-endian (header byte 5).

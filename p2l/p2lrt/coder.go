@@ -45,8 +45,8 @@ type coder struct {
 	stripped bool
 	// checkOnly: writing to check the model (Validate), whose bytes are
 	// discarded: the elements of arrays (floats, uints, bytes) are checked
-	// and not copied, and scalars, counts and string references are not
-	// written either.
+	// and not copied, and array headers, scalars, counts and string
+	// references are not written either.
 	checkOnly bool
 
 	path []pathElem
@@ -487,12 +487,15 @@ func (c *coder) arrayHeader(codec uint8, n int, f string, elemSize func(uint8) i
 		}
 		return codec, int(cnt)
 	}
-	for len(c.out)%4 != 0 {
-		c.out = append(c.out, 0)
-	}
 	if uint64(n) > math.MaxUint32 {
 		c.fail(f, "array too long")
 		return 0, 0
+	}
+	if c.checkOnly {
+		return codec, n
+	}
+	for len(c.out)%4 != 0 {
+		c.out = append(c.out, 0)
 	}
 	c.out = append(c.out, codec, 0, 0, 0)
 	c.out = le.AppendUint32(c.out, uint32(n))
@@ -716,13 +719,14 @@ func (c *coder) uints(p *[]uint32, wide bool, f string) {
 		return
 	}
 	codec := uint8(codecU32)
+	if c.checkOnly {
+		c.arrayHeader(codec, len(s), f, nil) // the codec of dropped bytes does not matter
+		return
+	}
 	if !wide && len(s) > 0 && maxU32(s) <= math.MaxUint16 {
 		codec = codecU16
 	}
 	c.arrayHeader(codec, len(s), f, nil)
-	if c.checkOnly {
-		return
-	}
 	for _, v := range s {
 		if codec == codecU16 {
 			c.out = le.AppendUint16(c.out, uint16(v))

@@ -121,13 +121,13 @@ func (r *refChecker) deformers(tag string, ds []Deformer, first int) {
 		r.channels(tag, path, d.Channels)
 		if d.Warp != nil {
 			if d.Warp.Keyforms != nil {
-				r.axes(tag, path+".keyforms", d.Warp.Keyforms.Axes)
+				r.axesAt(tag, "%s.keyforms", path, -1, d.Warp.Keyforms.Axes)
 			}
 			bindingRefs(r, tag, path, d.Warp.Shapes)
 		}
 		if d.Rotation != nil {
 			if d.Rotation.Keyforms != nil {
-				r.axes(tag, path+".keyforms", d.Rotation.Keyforms.Axes)
+				r.axesAt(tag, "%s.keyforms", path, -1, d.Rotation.Keyforms.Axes)
 			}
 			bindingRefs(r, tag, path, d.Rotation.Shapes)
 		}
