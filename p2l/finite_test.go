@@ -139,14 +139,12 @@ func callOn(view func(r *Rig) reflect.Value, r *Rig, name string, args []reflect
 	}
 	if name == "SetParameterValues" {
 		// A whole pose (a slice of another length panics): the value
-		// under test (args' second) for parameter 0, as SetParameter gets
-		// it, sane values for the others.
+		// under test (args' second) for every parameter.
 		src := args[0].Interface().([]float32)
 		pose := make([]float32, len(r.values))
 		for i := range pose {
-			pose[i] = 0.5
+			pose[i] = src[1]
 		}
-		pose[0] = src[1]
 		args = []reflect.Value{reflect.ValueOf(pose)}
 	}
 	v.MethodByName(name).Call(args)

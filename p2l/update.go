@@ -230,6 +230,15 @@ func (r *Rig) animate(dt float64, stages Stage) {
 	a.updated = true
 	if stages&StagePhysics != 0 {
 		r.syncReplacedGroups()
+		// A sum of finite extremes (host values, clips, expressions) can
+		// overflow before the clamp. The pendulums keep their inputs
+		// from step to step, so such a value becomes now what the clamp
+		// would make of it (the default) instead of living on in them.
+		for i, v := range cur {
+			if !finite(v) {
+				cur[i] = clampParam(&r.model.Parameters[i], v)
+			}
+		}
 		a.phys.step(cur, dt)
 	}
 	if a.beh.cubism && stages&StageBehaviors != 0 {
