@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/psd2live/p2l-ebiten/p2l/internal/adopt"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
@@ -98,6 +99,17 @@ func NewModel(f *p2lrt.File, opts ...LoadOption) (*Model, error) {
 		return nil, err
 	}
 	return prepareModel(f.Clone(), newConfig(opts))
+}
+
+func init() {
+	// The importers under p2l (p2l/cubism) hand over files they own.
+	adopt.Model = func(f *p2lrt.File) (any, error) {
+		m, err := prepareModel(f, newConfig(nil))
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
 }
 
 // prepareModel makes a model of f, which it owns and which is valid.

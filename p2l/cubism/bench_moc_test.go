@@ -76,7 +76,7 @@ func BenchmarkSampleMoc(b *testing.B) {
 var prepPhases = [...]string{"read", "parse", "lower", "validate", "new-model", "rig", "eval"}
 
 // runPrepPhases times each step of reading and preparing the moc at path,
-// as Load does them (ReadMoc's steps, then p2l.NewModel: validation, copy,
+// as Load does them (ReadMoc's steps, then newModel: validation,
 // preparation and trial evaluation; then a rig and its first Evaluate), in
 // process CPU time, and reports each as a multiple of
 // reading the file (metric x-NAME; read is 1).
@@ -109,7 +109,7 @@ func runPrepPhases(b *testing.B, path string) {
 			b.Fatal(err)
 		}
 		lap(3)
-		model, err := p2l.NewModel(m)
+		model, err := newModel(m)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -128,7 +128,10 @@ func Load(fsys fs.FS, name string) (*p2l.Model, []Warning, error) {
 	if err != nil {
 		return nil, r.warns, err
 	}
-	m, err := p2l.NewModel(f)
+	if err := validLowered(f); err != nil {
+		return nil, r.warns, fmt.Errorf("cubism: %s: %w", b.mocPath, err)
+	}
+	m, err := newModel(f)
 	if err != nil {
 		return nil, r.warns, fmt.Errorf("cubism: %s: %w", b.mocPath, &Error{File: mocFile, Msg: "at the default pose: " + err.Error()})
 	}
@@ -228,7 +231,7 @@ func (b *bundle) load(r *reader, root value, data []byte) (*p2lrt.File, error) {
 	if err != nil {
 		return nil, &Error{File: mocPath, Msg: err.Error()}
 	}
-	m, err := ReadMoc(mocData)
+	m, err := parseAndLower(mocData)
 	if err != nil {
 		return nil, fmt.Errorf("cubism: %s: %w", mocPath, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/internal/adopt"
 	"github.com/psd2live/p2l-ebiten/p2l/moc3"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
@@ -41,8 +42,9 @@ import (
 // external pages named by index ("texture_00.png" …, one per page an art
 // mesh uses); Load replaces them with the model3.json's Textures.
 //
-// The model shares arrays with data (moc3.Parse: keyform points and UVs
-// are views of the file's bytes): do not modify data afterwards.
+// The file shares arrays with data (moc3.Parse: keyform points and UVs
+// are views of the file's bytes): do not modify data while the file is in
+// use. p2l.NewModel copies the file, so the model does not share them.
 //
 // Errors are a *moc3.FormatError for a file that does not parse and a
 // *Error (File "moc3") naming the object for one that parses but cannot
@@ -50,18 +52,43 @@ import (
 // results at its default pose is p2l.NewModel's check (Load reports its
 // failure as an *Error "at the default pose").
 func ReadMoc(data []byte) (*p2lrt.File, error) {
+	m, err := parseAndLower(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := validLowered(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// parseAndLower is ReadMoc without the validation: Load validates the
+// bundle's whole file once, after adding the rest of the bundle.
+func parseAndLower(data []byte) (*p2lrt.File, error) {
 	moc, err := moc3.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	m, err := lowerMoc(moc)
+	return lowerMoc(moc)
+}
+
+// validLowered validates a lowered file (with what the bundle added).
+func validLowered(m *p2lrt.File) error {
+	if err := m.Validate(); err != nil {
+		return &Error{File: mocFile, Msg: "the lowered model is not valid: " + err.Error()}
+	}
+	return nil
+}
+
+// newModel makes the model of f, a valid file this package built and holds
+// no other reference to: p2l takes it without the validation and copy
+// NewModel makes of the files it is given (package p2l/internal/adopt).
+func newModel(f *p2lrt.File) (*p2l.Model, error) {
+	m, err := adopt.Model(f)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.Validate(); err != nil {
-		return nil, &Error{File: mocFile, Msg: "the lowered model is not valid: " + err.Error()}
-	}
-	return m, nil
+	return m.(*p2l.Model), nil
 }
 
 // mocFile is the File of the *Error values ReadMoc returns.

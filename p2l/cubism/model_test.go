@@ -12,7 +12,7 @@ func readMocModel(data []byte) (*p2l.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := p2l.NewModel(f)
+	m, err := newModel(f)
 	if err != nil {
 		return nil, &Error{File: mocFile, Msg: "at the default pose: " + err.Error()}
 	}
