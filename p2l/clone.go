@@ -18,7 +18,7 @@ import (
 // empty one (no records, Draw.Part −1).
 func (m *Model) Clone() *Model {
 	if m == nil {
-		return &Model{file: &file{Draw: p2lrt.DrawGroup{Part: -1}}}
+		return &Model{file: &p2lrt.File{Draw: p2lrt.DrawGroup{Part: -1}}}
 	}
 	f := *m.file
 	return &Model{file: &f, log: m.log, dir: m.dir}
