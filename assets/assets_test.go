@@ -34,8 +34,8 @@ func TestDefaultModelLoads(t *testing.T) {
 	if len(DefaultModelBytes) >= 2<<20 {
 		t.Errorf("default.p2lrt is %d bytes, want < 2 MB", len(DefaultModelBytes))
 	}
-	if len(m.Meshes) < 30 || len(m.Textures) != 1 {
-		t.Errorf("%d meshes, %d texture pages", len(m.Meshes), len(m.Textures))
+	if m.Meshes().Len() < 30 || m.Textures().Len() != 1 {
+		t.Errorf("%d meshes, %d texture pages", m.Meshes().Len(), m.Textures().Len())
 	}
 	// Load returns a fresh model each time.
 	m2, err := DefaultModel()

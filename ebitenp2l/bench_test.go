@@ -59,7 +59,7 @@ func newBenchScene(model *p2l.Model, n int) *benchScene {
 func tileGeoM(model *p2l.Model, n, i int) ebiten.GeoM {
 	side := int(math.Ceil(math.Sqrt(float64(n))))
 	cell := 512 / float64(side)
-	scale := cell / float64(max(model.Canvas.Width, model.Canvas.Height))
+	scale := cell / float64(max(model.Canvas().Width, model.Canvas().Height))
 	var g ebiten.GeoM
 	g.Scale(scale, scale)
 	g.Translate(float64(i%side)*cell, float64(i/side)*cell)

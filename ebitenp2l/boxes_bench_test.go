@@ -23,7 +23,7 @@ func BenchmarkUpdateBoxes(b *testing.B) {
 	}
 	vcs := make([]vertexCache, 100)
 	for i := range vcs {
-		vcs[i].grow(len(model.Meshes))
+		vcs[i].grow(model.Meshes().Len())
 	}
 	boxes := func(k int) { vcs[k].keepDrawn(rigs[k], rigPose{rigs[k]}, rigPose{rigs[k]}) }
 	for _, mode := range []string{"none", "draw", "update"} {

@@ -57,11 +57,11 @@ func (s *clipSounds) init(m *p2l.Model, o ClipSounds) {
 	if o.Off || s.fsys == nil {
 		return
 	}
-	for i := range m.Clips {
+	for i := range m.Clips().Len() {
 		if snd := m.ClipSound(i); snd != "" {
 			if s.sounds == nil {
-				s.sounds = make([]string, len(m.Clips))
-				s.failed = make([]bool, len(m.Clips))
+				s.sounds = make([]string, m.Clips().Len())
+				s.failed = make([]bool, m.Clips().Len())
 			}
 			s.sounds[i] = snd
 		}
@@ -89,7 +89,7 @@ func (s *clipSounds) update(c *Character) {
 		ci, t := r.Layer(l).Clip(), r.Layer(l).Time()
 		prev, pt := s.clip[l], s.time[l]
 		s.clip[l], s.time[l] = ci, t
-		started := ci >= 0 && (ci != prev || (t < pt && !m.Clips[ci].Loop))
+		started := ci >= 0 && (ci != prev || (t < pt && !m.Clips().At(ci).Loop))
 		if !started {
 			continue
 		}
@@ -108,7 +108,7 @@ func (s *clipSounds) start(c *Character, ci int, snd string, layer int) {
 	if err != nil {
 		if !s.failed[ci] {
 			s.failed[ci] = true
-			msg := fmt.Sprintf("ebitenp2l: sound %q of clip %q: %v", snd, c.rig.Model().Clips[ci].ID, err)
+			msg := fmt.Sprintf("ebitenp2l: sound %q of clip %q: %v", snd, c.rig.Model().Clips().At(ci).ID, err)
 			if lg := c.rig.Model().Logger(); lg != nil {
 				lg.Warn(msg)
 			} else {

@@ -48,7 +48,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 	for _, c := range rig.RenderCommands() {
 		top := stack[len(stack)-1]
 		if mi, ok := c.Mesh(); ok {
-			if rig.Mesh(mi).Opacity() > 0 && drawable(m.Meshes[mi].TexturePage) {
+			if rig.Mesh(mi).Opacity() > 0 && drawable(m.Meshes().At(mi).TexturePage) {
 				top.children = append(top.children, node{mesh: mi, part: -1})
 			}
 		} else if part, ok := c.Group(); ok {
@@ -95,7 +95,7 @@ func callBounds(rig *p2l.Rig, drawable func(page int) bool) (lo, hi, none int) {
 			ch := &n.children[i]
 			var st state
 			if ch.mesh >= 0 {
-				mesh := &m.Meshes[ch.mesh]
+				mesh := m.Meshes().At(ch.mesh)
 				st = classify(mesh.Blend, mesh.AlphaBlend, 0, len(mesh.Masks) > 0)
 			} else {
 				if len(ch.children) == 0 {
@@ -190,7 +190,7 @@ func checkCharacterCalls(t *testing.T, name string, m *p2l.Model) int {
 		var o DrawOptions
 		// The whole character on the target: callBounds assumes nothing is
 		// clipped away.
-		s := 1000 / float64(max(m.Canvas.Width, m.Canvas.Height))
+		s := 1000 / float64(max(m.Canvas().Width, m.Canvas().Height))
 		o.GeoM.Scale(s, s)
 		one = calls(func() { cs[0].Draw(dst, &o) })
 		ten = calls(func() {
@@ -241,7 +241,7 @@ func TestConformanceCalls(t *testing.T) {
 		onGame(func() {
 			c := NewCharacterWithOptions(m, &Options{Textures: texture.Options{FS: os.DirFS(conformanceDir)}})
 			defer c.Deallocate()
-			dst := blackImage(int(m.Canvas.Width), int(m.Canvas.Height))
+			dst := blackImage(int(m.Canvas().Width), int(m.Canvas().Height))
 			defer dst.Deallocate()
 			n = calls(func() { c.Draw(dst, nil) })
 			lo, hi, _ = callBounds(c.Rig(), func(p int) bool { return p < 0 || c.TextureInfo(p) == nil })

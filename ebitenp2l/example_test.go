@@ -22,7 +22,7 @@ func (g *Game) Update() error {
 	g.hero.LookAtScreen(float64(mx), float64(my))
 	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
 		if area := g.hero.HitTest(float64(mx), float64(my)); area >= 0 {
-			log.Println("clicked", g.hero.Rig().Model().HitAreas[area].Name)
+			log.Println("clicked", g.hero.Rig().Model().HitAreas().At(area).Name)
 		}
 	}
 	g.hero.Update(1 / float64(ebiten.TPS()))

@@ -60,11 +60,11 @@ type meshBoundary struct {
 
 // boundaries returns the boundary of every mesh of m.
 func boundaries(m *p2l.Model) []meshBoundary {
-	out := make([]meshBoundary, len(m.Meshes))
+	out := make([]meshBoundary, m.Meshes().Len())
 	var edges []uint64
 	var next []int32
-	for i := range m.Meshes {
-		mesh := &m.Meshes[i]
+	for i := range m.Meshes().Len() {
+		mesh := m.Meshes().At(i)
 		nv := min(len(mesh.Positions), len(mesh.UVs)) / 2
 		edges, next = out[i].find(mesh.Indices, nv, edges, next)
 	}

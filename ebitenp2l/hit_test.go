@@ -96,7 +96,7 @@ func TestCharacterHitByPixels(t *testing.T) {
 	screen := func(cx, cy float64) (float64, float64) { return 10 + cx/2, 20 + cy/2 }
 
 	chinX, chinY := screen(500, 580)
-	if mi := c.MeshAt(chinX, chinY); mi < 0 || m.Meshes[mi].ID != "Face" {
+	if mi := c.MeshAt(chinX, chinY); mi < 0 || m.Meshes().At(mi).ID != "Face" {
 		t.Errorf("MeshAt(chin) = %d, want the Face mesh", mi)
 	}
 	if mi := c.MeshAt(screen(1, 1)); mi != -1 {
@@ -111,8 +111,8 @@ func TestCharacterHitByPixels(t *testing.T) {
 	var ex, ey float64
 	found := false
 	r := c.Rig()
-	for y := 0.0; y < float64(m.Canvas.Height) && !found; y += 8 {
-		for x := 0.0; x < float64(m.Canvas.Width) && !found; x += 8 {
+	for y := 0.0; y < float64(m.Canvas().Height) && !found; y += 8 {
+		for x := 0.0; x < float64(m.Canvas().Width) && !found; x += 8 {
 			if r.HitTest(float32(x), float32(y)) == head && c.MeshAt(screen(x, y)) < 0 {
 				ex, ey, found = x, y, true
 			}
@@ -131,7 +131,7 @@ func TestCharacterHitByPixels(t *testing.T) {
 	if area, clip := c.Tap(screen(ex, ey)); area != -1 || clip != -1 {
 		t.Errorf("pixel Tap at transparent point = %d, %d, want -1, -1", area, clip)
 	}
-	if area, clip := c.Tap(chinX, chinY); area != head || clip < 0 || m.Clips[clip].ID != "Nod" {
+	if area, clip := c.Tap(chinX, chinY); area != head || clip < 0 || m.Clips().At(clip).ID != "Nod" {
 		t.Errorf("pixel Tap on the chin = %d, %d, want %d and the Nod clip", area, clip, head)
 	}
 	// A threshold above every alpha: nothing is drawn "enough".

@@ -202,7 +202,7 @@ func TestTextureInfo(t *testing.T) {
 		c := NewCharacterWithOptions(m, &Options{Textures: texture.Options{FS: os.DirFS(conformanceDir)}})
 		defer c.Deallocate()
 		unsupported, external := 0, 0
-		for i, p := range m.Textures {
+		for i, p := range m.Textures().All() {
 			err := c.TextureInfo(i)
 			if errors.Is(err, texture.ErrUnsupported) {
 				unsupported++
@@ -214,7 +214,7 @@ func TestTextureInfo(t *testing.T) {
 		if unsupported == 0 || external == 0 {
 			t.Errorf("features model: %d unsupported pages reported, %d external pages decoded; want ≥ 1 each", unsupported, external)
 		}
-		if c.TextureInfo(len(m.Textures)) == nil {
+		if c.TextureInfo(m.Textures().Len()) == nil {
 			t.Error("TextureInfo of a page out of range: nil")
 		}
 	})

@@ -23,7 +23,7 @@ type lookAim struct {
 // ignoring case. ok is false when the model has none.
 func faceAnchor(r *p2l.Rig) (xy [2]float64, ok bool) {
 	m := r.Model()
-	for i, a := range m.HitAreas {
+	for i, a := range m.HitAreas().All() {
 		if !strings.EqualFold(m.TapGroup(i), "TapHead") {
 			continue
 		}
@@ -57,7 +57,7 @@ func (c *Character) LookAtScreen(x, y float64) {
 		return
 	}
 	ax, ay := c.LookAtAnchor()
-	lx, ly := lookAtTarget(c.rig.Model().Canvas, ax, ay, c.look.reach, cx, cy)
+	lx, ly := lookAtTarget(c.rig.Model().Canvas(), ax, ay, c.look.reach, cx, cy)
 	c.rig.LookAt(lx, ly)
 }
 
@@ -73,7 +73,7 @@ func (c *Character) LookAtAnchor() (x, y float64) {
 	case c.look.hasFace:
 		return c.look.face[0], c.look.face[1]
 	case c.rig != nil:
-		cv := c.rig.Model().Canvas
+		cv := c.rig.Model().Canvas()
 		return float64(cv.Width) / 2, float64(cv.Height) / 2
 	}
 	return 0, 0

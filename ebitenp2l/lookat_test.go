@@ -39,7 +39,7 @@ func TestLookAtFromTheFace(t *testing.T) {
 	if x, y := look(fx, fy); math.Abs(float64(x)) > 0.5 || math.Abs(float64(y)) > 0.5 {
 		t.Errorf("cursor on the face: AngleX %v, AngleY %v, want ~0", x, y)
 	}
-	cv := m.Canvas
+	cv := m.Canvas()
 	if _, y := look(float64(cv.Width)/2, float64(cv.Height)/2); y > -3 {
 		t.Errorf("cursor on the chest (canvas centre): AngleY %v, want looking down", y)
 	}

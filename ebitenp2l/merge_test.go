@@ -64,7 +64,7 @@ func (mm *mergeModel) group(children ...p2lrt.DrawNode) p2lrt.DrawNode {
 // GPU frame took.
 func compareWithCPU(t *testing.T, m *p2l.Model) int {
 	t.Helper()
-	w, h := int(m.Canvas.Width), int(m.Canvas.Height)
+	w, h := int(m.Canvas().Width), int(m.Canvas().Height)
 	grey := image.NewRGBA(image.Rect(0, 0, w, h))
 	for i := 0; i < len(grey.Pix); i += 4 {
 		grey.Pix[i], grey.Pix[i+1], grey.Pix[i+2], grey.Pix[i+3] = 101, 131, 77, 255

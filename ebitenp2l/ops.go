@@ -120,7 +120,7 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			if x.bounds.Empty() {
 				continue
 			}
-			mesh := &cp.res.model.Meshes[mi]
+			mesh := cp.res.model.Meshes().At(mi)
 			mul, scr := cp.rig.MeshColors(mi)
 			M, S, o, ok := cp.colors(cp.rig.MeshOpacity(mi), mul, scr, top)
 			if !ok {

@@ -36,7 +36,7 @@ var dumpParity = flag.String("parity.dump", "", "directory to write GPU and CPU 
 // at its maximum, and halfway between minimum and maximum.
 func parityPoses(m *p2l.Model) [3][]float32 {
 	var p [3][]float32
-	for _, q := range m.Parameters {
+	for _, q := range m.Parameters().All() {
 		p[0] = append(p[0], q.Default)
 		p[1] = append(p[1], q.Max)
 		p[2] = append(p[2], (q.Min+q.Max)/2)
@@ -68,8 +68,8 @@ func TestParity(t *testing.T) {
 		worst, worstDiv := 0, 0
 		for pi, pose := range parityPoses(m) {
 			for _, s := range []float64{1, 2} {
-				w := int(float64(m.Canvas.Width)*s + 0.5)
-				h := int(float64(m.Canvas.Height)*s + 0.5)
+				w := int(float64(m.Canvas().Width)*s + 0.5)
+				h := int(float64(m.Canvas().Height)*s + 0.5)
 				var gpu []byte
 				var rig *p2l.Rig
 				onGame(func() {
@@ -187,8 +187,8 @@ func TestParityCharacters(t *testing.T) {
 		tol, noisy int
 	}{{"default", def, parityTolerance, 0}, {"synth", synth.MustModel(synth.Character(1)), 6, synthNoisyPixels}} {
 		m := tc.model
-		s := 512 / float64(max(m.Canvas.Width, m.Canvas.Height))
-		w, h := int(float64(m.Canvas.Width)*s+0.5), int(float64(m.Canvas.Height)*s+0.5)
+		s := 512 / float64(max(m.Canvas().Width, m.Canvas().Height))
+		w, h := int(float64(m.Canvas().Width)*s+0.5), int(float64(m.Canvas().Height)*s+0.5)
 		var gpu []byte
 		var rig *p2l.Rig
 		onGame(func() {

@@ -65,7 +65,7 @@ func (r *renderer) planChar(k int, e *entry) bool {
 		return false // a zero alpha scale draws nothing
 	}
 	m := cp.res.model
-	n := len(m.Meshes)
+	n := m.Meshes().Len()
 	if len(cp.meshStamp) < n {
 		cp.meshStamp = append(cp.meshStamp, make([]uint32, n-len(cp.meshStamp))...)
 		cp.meshB = append(cp.meshB, make([]image.Rectangle, n-len(cp.meshB))...)
@@ -162,7 +162,7 @@ func (cp *charPlan) visibleMesh(mi int) bool {
 // mesh draws nothing and masks nothing).
 func (cp *charPlan) page(mi int) (img *ebiten.Image, x, y, w, h float32, ok bool) {
 	res := cp.res
-	p := res.model.Meshes[mi].TexturePage
+	p := res.model.Meshes().At(mi).TexturePage
 	if p < 0 {
 		return res.white, res.whiteX, res.whiteY, 1, 1, true
 	}

@@ -215,7 +215,7 @@ func checkReplay(t *testing.T) {
 	for _, c := range cases {
 		c.change()
 		if c.only != 0 || c.noMesh {
-			for i := range rig.Model().Meshes {
+			for i := range rig.Model().Meshes().Len() {
 				ch := rig.Mesh(i).Changes() &^ p2l.MeshDrawn
 				if ch&^c.only != 0 {
 					t.Errorf("%s: mesh %d reports changes %07b", c.name, i, ch)

@@ -88,20 +88,20 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 	pages, errs := decode()
 	r.pageErr = errs
 	r.upload(pages)
-	r.meshMask = make([]int, len(m.Meshes))
-	for i := range m.Meshes {
-		r.meshMask[i] = r.maskSet(m.Meshes[i].Masks)
+	r.meshMask = make([]int, m.Meshes().Len())
+	for i := range m.Meshes().Len() {
+		r.meshMask[i] = r.maskSet(m.Meshes().At(i).Masks)
 	}
 	// Group masks are static (part masks expanded to meshes); any rig of
 	// the model reports them.
-	r.partMask = make([]int, len(m.Parts))
-	for i := range m.Parts {
+	r.partMask = make([]int, m.Parts().Len())
+	for i := range m.Parts().Len() {
 		r.partMask[i] = r.maskSet(groups.GroupComposite(i).MaskMeshes)
 	}
 	r.boundary = boundaries(m)
-	r.inds, r.nv = make([][]uint16, len(m.Meshes)), make([]int, len(m.Meshes))
-	for i := range m.Meshes {
-		mesh := &m.Meshes[i]
+	r.inds, r.nv = make([][]uint16, m.Meshes().Len()), make([]int, m.Meshes().Len())
+	for i := range m.Meshes().Len() {
+		mesh := m.Meshes().At(i)
 		r.nv[i] = min(len(mesh.Positions), len(mesh.UVs)) / 2
 		if r.nv[i] > maxBatchVertices {
 			r.nv[i] = -1
@@ -129,7 +129,7 @@ func (r *modelRes) indices(mi int, idx []uint32, n int) ([]uint16, bool) {
 // modelTriangles reports whether idx is mesh mi's index list in the model
 // (which *p2l.Rig.MeshIndices returns).
 func (r *modelRes) modelTriangles(mi int, idx []uint32) bool {
-	m := r.model.Meshes[mi].Indices
+	m := r.model.Meshes().At(mi).Indices
 	return len(idx) == len(m) && unsafe.SliceData(idx) == unsafe.SliceData(m)
 }
 
@@ -145,7 +145,7 @@ func (r *modelRes) maskSet(masks []int) int {
 	// indices stays a (zero-coverage) mask.
 	s := make([]int, 0, len(masks))
 	for _, mi := range masks {
-		if mi >= 0 && mi < len(r.model.Meshes) {
+		if mi >= 0 && mi < r.model.Meshes().Len() {
 			s = append(s, mi)
 		}
 	}

@@ -29,7 +29,7 @@ type variantScene struct {
 func (s *variantScene) draw() []byte {
 	var pix []byte
 	onGame(func() {
-		w, h := int(float64(s.model.Canvas.Width)*s.scale+0.5), int(float64(s.model.Canvas.Height)*s.scale+0.5)
+		w, h := int(float64(s.model.Canvas().Width)*s.scale+0.5), int(float64(s.model.Canvas().Height)*s.scale+0.5)
 		if s.n > 1 {
 			w, h = 512, 512
 		}
@@ -91,7 +91,7 @@ func TestMeshVariants(t *testing.T) {
 	for _, m := range benchModels(t) {
 		for _, n := range []int{1, 10, 100} {
 			for _, f := range []Filter{FilterLinear, FilterNearest} {
-				scenes = append(scenes, variantScene{name: m.name, model: m.model, n: n, scale: 512 / float64(max(m.model.Canvas.Width, m.model.Canvas.Height)), filter: f})
+				scenes = append(scenes, variantScene{name: m.name, model: m.model, n: n, scale: 512 / float64(max(m.model.Canvas().Width, m.model.Canvas().Height)), filter: f})
 			}
 		}
 	}

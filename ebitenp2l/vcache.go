@@ -85,7 +85,7 @@ func (c *Character) keepBoxes() {
 // keepDrawn keeps the box of every mesh that r's last evaluation drew,
 // reading its vertices from p at its revision in revs.
 func (vc *vertexCache) keepDrawn(r *p2l.Rig, p pose, revs revisioned) {
-	n := len(r.Model().Meshes)
+	n := r.Model().Meshes().Len()
 	vc.grow(n)
 	for mi := range n {
 		if r.Mesh(mi).Changes()&p2l.MeshDrawn != 0 {

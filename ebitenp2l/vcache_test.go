@@ -31,7 +31,7 @@ func checkVertexCache(t *testing.T, model *p2l.Model) {
 	defer c.Deallocate()
 	c.Rig().SetBehaviors(0)
 	var opts DrawOptions
-	scale := 300 / float64(max(model.Canvas.Width, model.Canvas.Height))
+	scale := 300 / float64(max(model.Canvas().Width, model.Canvas().Height))
 	opts.GeoM.Scale(scale, scale)
 	opts.GeoM.Translate(10, 10)
 	pose := 0
@@ -230,7 +230,7 @@ func TestUpdateKeepsBoxes(t *testing.T) {
 				c.Draw(dst, nil) // boxes of the first evaluation, from the draw
 				moved := 0
 				for step := range 40 {
-					before := make([]uint64, len(m.model.Meshes))
+					before := make([]uint64, m.model.Meshes().Len())
 					for mi := range before {
 						before[mi] = rig.Mesh(mi).Revision()
 					}
@@ -239,7 +239,7 @@ func TestUpdateKeepsBoxes(t *testing.T) {
 					} else {
 						c.UpdateStages(0.1, p2l.AllStages&^p2l.StagePhysics)
 					}
-					for mi := range m.model.Meshes {
+					for mi := range m.model.Meshes().Len() {
 						if rig.Mesh(mi).Changes()&p2l.MeshDrawn == 0 {
 							continue
 						}

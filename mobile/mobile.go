@@ -113,7 +113,7 @@ func model() *p2l.Model { return std.Model() }
 func ClipCount() int {
 	defer quiet()
 	if m := model(); m != nil {
-		return len(m.Clips)
+		return m.Clips().Len()
 	}
 	return 0
 }
@@ -121,8 +121,8 @@ func ClipCount() int {
 // ClipID returns the id of clip i, or "" when i is out of range.
 func ClipID(i int) string {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Clips) {
-		return m.Clips[i].ID
+	if m := model(); m != nil && i >= 0 && i < m.Clips().Len() {
+		return m.Clips().At(i).ID
 	}
 	return ""
 }
@@ -131,8 +131,8 @@ func ClipID(i int) string {
 // "".
 func ClipGroup(i int) string {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Clips) {
-		return m.Clips[i].Group
+	if m := model(); m != nil && i >= 0 && i < m.Clips().Len() {
+		return m.Clips().At(i).Group
 	}
 	return ""
 }
@@ -141,8 +141,8 @@ func ClipGroup(i int) string {
 // out of range.
 func ClipDuration(i int) float64 {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Clips) {
-		return float64(m.Clips[i].Duration)
+	if m := model(); m != nil && i >= 0 && i < m.Clips().Len() {
+		return float64(m.Clips().At(i).Duration)
 	}
 	return math.NaN()
 }
@@ -173,7 +173,7 @@ func StopClips() (err error) {
 func ExpressionCount() int {
 	defer quiet()
 	if m := model(); m != nil {
-		return len(m.Expressions)
+		return m.Expressions().Len()
 	}
 	return 0
 }
@@ -181,8 +181,8 @@ func ExpressionCount() int {
 // ExpressionID returns the id of expression i, or "".
 func ExpressionID(i int) string {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Expressions) {
-		return m.Expressions[i].ID
+	if m := model(); m != nil && i >= 0 && i < m.Expressions().Len() {
+		return m.Expressions().At(i).ID
 	}
 	return ""
 }
@@ -236,7 +236,7 @@ func LipSyncPCM(pcm []byte, sampleRate int) (err error) {
 func HitAreaCount() int {
 	defer quiet()
 	if m := model(); m != nil {
-		return len(m.HitAreas)
+		return m.HitAreas().Len()
 	}
 	return 0
 }
@@ -244,8 +244,8 @@ func HitAreaCount() int {
 // HitAreaID returns the id of hit area i (such as "HitAreaHead"), or "".
 func HitAreaID(i int) string {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.HitAreas) {
-		return m.HitAreas[i].ID
+	if m := model(); m != nil && i >= 0 && i < m.HitAreas().Len() {
+		return m.HitAreas().At(i).ID
 	}
 	return ""
 }
@@ -254,8 +254,8 @@ func HitAreaID(i int) string {
 // "".
 func HitAreaName(i int) string {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.HitAreas) {
-		return m.HitAreas[i].Name
+	if m := model(); m != nil && i >= 0 && i < m.HitAreas().Len() {
+		return m.HitAreas().At(i).Name
 	}
 	return ""
 }
@@ -280,7 +280,7 @@ func SetTapReaction(areaID, clipID string) (err error) {
 func ParameterCount() int {
 	defer quiet()
 	if m := model(); m != nil {
-		return len(m.Parameters)
+		return m.Parameters().Len()
 	}
 	return 0
 }
@@ -288,8 +288,8 @@ func ParameterCount() int {
 // ParameterID returns the id of parameter i (such as "ParamAngleX"), or "".
 func ParameterID(i int) string {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Parameters) {
-		return m.Parameters[i].ID
+	if m := model(); m != nil && i >= 0 && i < m.Parameters().Len() {
+		return m.Parameters().At(i).ID
 	}
 	return ""
 }
@@ -297,8 +297,8 @@ func ParameterID(i int) string {
 // ParameterMin returns the minimum of parameter i, or NaN.
 func ParameterMin(i int) float64 {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Parameters) {
-		return float64(m.Parameters[i].Min)
+	if m := model(); m != nil && i >= 0 && i < m.Parameters().Len() {
+		return float64(m.Parameters().At(i).Min)
 	}
 	return math.NaN()
 }
@@ -306,8 +306,8 @@ func ParameterMin(i int) float64 {
 // ParameterMax returns the maximum of parameter i, or NaN.
 func ParameterMax(i int) float64 {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Parameters) {
-		return float64(m.Parameters[i].Max)
+	if m := model(); m != nil && i >= 0 && i < m.Parameters().Len() {
+		return float64(m.Parameters().At(i).Max)
 	}
 	return math.NaN()
 }
@@ -315,8 +315,8 @@ func ParameterMax(i int) float64 {
 // ParameterDefault returns the default of parameter i, or NaN.
 func ParameterDefault(i int) float64 {
 	defer quiet()
-	if m := model(); m != nil && i >= 0 && i < len(m.Parameters) {
-		return float64(m.Parameters[i].Default)
+	if m := model(); m != nil && i >= 0 && i < m.Parameters().Len() {
+		return float64(m.Parameters().At(i).Default)
 	}
 	return math.NaN()
 }

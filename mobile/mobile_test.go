@@ -116,23 +116,23 @@ func TestDefaultModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Loaded() || ClipCount() != len(want.Clips) || ExpressionCount() != len(want.Expressions) ||
-		HitAreaCount() != len(want.HitAreas) || ParameterCount() != len(want.Parameters) {
+	if !Loaded() || ClipCount() != want.Clips().Len() || ExpressionCount() != want.Expressions().Len() ||
+		HitAreaCount() != want.HitAreas().Len() || ParameterCount() != want.Parameters().Len() {
 		t.Fatalf("counts: clips %d expressions %d hit areas %d parameters %d; want %d %d %d %d",
 			ClipCount(), ExpressionCount(), HitAreaCount(), ParameterCount(),
-			len(want.Clips), len(want.Expressions), len(want.HitAreas), len(want.Parameters))
+			want.Clips().Len(), want.Expressions().Len(), want.HitAreas().Len(), want.Parameters().Len())
 	}
-	for i, c := range want.Clips {
+	for i, c := range want.Clips().All() {
 		if ClipID(i) != c.ID || ClipGroup(i) != c.Group || ClipDuration(i) != float64(c.Duration) {
 			t.Errorf("clip %d: %q %q %v, want %q %q %v", i, ClipID(i), ClipGroup(i), ClipDuration(i), c.ID, c.Group, c.Duration)
 		}
 	}
-	for i, a := range want.HitAreas {
+	for i, a := range want.HitAreas().All() {
 		if HitAreaID(i) != a.ID || HitAreaName(i) != a.Name {
 			t.Errorf("hit area %d: %q %q, want %q %q", i, HitAreaID(i), HitAreaName(i), a.ID, a.Name)
 		}
 	}
-	p := want.Parameters[0]
+	p := want.Parameters().At(0)
 	if ParameterID(0) != p.ID || ParameterMin(0) != float64(p.Min) || ParameterMax(0) != float64(p.Max) ||
 		ParameterDefault(0) != float64(p.Default) {
 		t.Errorf("parameter 0 = %q [%v, %v] %v, want %q [%v, %v] %v", ParameterID(0), ParameterMin(0),
@@ -165,7 +165,7 @@ func TestHitTestAndTap(t *testing.T) {
 	rec := &hitRecorder{}
 	SetListener(rec)
 	tested := 0
-	for a, area := range m.HitAreas {
+	for a, area := range m.HitAreas().All() {
 		cx, cy, ok := pointIn(r, area.Meshes)
 		if !ok {
 			continue
@@ -174,7 +174,7 @@ func TestHitTestAndTap(t *testing.T) {
 		if wantArea < 0 {
 			t.Fatalf("area %d: p2l finds no area at its own triangle's centroid (%v, %v)", a, cx, cy)
 		}
-		want := m.HitAreas[wantArea].ID
+		want := m.HitAreas().At(wantArea).ID
 		vx, vy := cx*scale, cy*scale+oy
 		if got, err := HitTest(vx/vw, vy/vh); err != nil || got != want {
 			t.Errorf("HitTest at canvas (%v, %v) = %q, %v; want %q", cx, cy, got, err, want)
@@ -205,7 +205,7 @@ func pointIn(r *p2l.Rig, meshes []int) (x, y float64, ok bool) {
 		if !r.Mesh(mi).Visible() || r.Mesh(mi).Opacity() <= 0 {
 			continue
 		}
-		v, idx := r.Mesh(mi).Vertices(), m.Meshes[mi].Indices
+		v, idx := r.Mesh(mi).Vertices(), m.Meshes().At(mi).Indices
 		for t := 0; t+2 < len(idx); t += 3 {
 			a, b, c := 2*int(idx[t]), 2*int(idx[t+1]), 2*int(idx[t+2])
 			area := (float64(v[b])-float64(v[a]))*(float64(v[c+1])-float64(v[a+1])) -
@@ -290,7 +290,7 @@ func TestTapReactionAndEvents(t *testing.T) {
 	r := m.NewRig()
 	r.Evaluate()
 	head := m.HitAreaIndex("HitAreaHead")
-	cx, cy, ok := pointIn(r, m.HitAreas[head].Meshes)
+	cx, cy, ok := pointIn(r, m.HitAreas().At(head).Meshes)
 	if !ok || r.HitTest(float32(cx), float32(cy)) != head {
 		t.Fatal("no head point")
 	}

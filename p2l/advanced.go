@@ -61,18 +61,18 @@ func (m *Model) AdvancedAvailable() Features {
 	if m == nil {
 		return 0
 	}
-	if m.Skins != nil && len(m.Skins.Meshes) > 0 && m.depsPresent(&m.Skins.Header) {
+	if m.file.Skins != nil && len(m.file.Skins.Meshes) > 0 && m.depsPresent(&m.file.Skins.Header) {
 		bits |= p2lrt.FeatureSkin
 	}
-	if m.Bones != nil && len(m.Bones.Arcs) > 0 && m.depsPresent(&m.Bones.Header) {
+	if m.file.Bones != nil && len(m.file.Bones.Arcs) > 0 && m.depsPresent(&m.file.Bones.Header) {
 		bits |= p2lrt.FeatureExactLinks
 	}
-	if m.Simulations != nil && len(m.Simulations.Sims) > 0 && m.depsPresent(&m.Simulations.Header) {
+	if m.file.Simulations != nil && len(m.file.Simulations.Sims) > 0 && m.depsPresent(&m.file.Simulations.Header) {
 		bits |= p2lrt.FeatureSim
 	}
-	if bits&p2lrt.FeatureSim != 0 && m.Collision != nil && len(m.Collision.Colliders) > 0 && m.depsPresent(&m.Collision.Header) {
-		for i := range m.Simulations.Sims {
-			if len(m.Simulations.Sims[i].Colliders) > 0 {
+	if bits&p2lrt.FeatureSim != 0 && m.file.Collision != nil && len(m.file.Collision.Colliders) > 0 && m.depsPresent(&m.file.Collision.Header) {
+		for i := range m.file.Simulations.Sims {
+			if len(m.file.Simulations.Sims[i].Colliders) > 0 {
 				bits |= p2lrt.FeatureCollision
 				break
 			}
@@ -86,19 +86,19 @@ func (m *Model) depsPresent(h *p2lrt.ExtensionHeader) bool {
 	for _, tag := range h.DependsOn {
 		switch tag {
 		case "BONE":
-			if m.Bones == nil {
+			if m.file.Bones == nil {
 				return false
 			}
 		case "SKIN":
-			if m.Skins == nil {
+			if m.file.Skins == nil {
 				return false
 			}
 		case "SIMS":
-			if m.Simulations == nil {
+			if m.file.Simulations == nil {
 				return false
 			}
 		case "COLL":
-			if m.Collision == nil {
+			if m.file.Collision == nil {
 				return false
 			}
 		default:
@@ -145,17 +145,17 @@ func (m *Model) resolveFeatures(want Features) Features {
 				}
 			}
 		}
-		if m.Skins != nil {
-			check(p2lrt.FeatureSkin, &m.Skins.Header)
+		if m.file.Skins != nil {
+			check(p2lrt.FeatureSkin, &m.file.Skins.Header)
 		}
-		if m.Bones != nil {
-			check(p2lrt.FeatureExactLinks, &m.Bones.Header)
+		if m.file.Bones != nil {
+			check(p2lrt.FeatureExactLinks, &m.file.Bones.Header)
 		}
-		if m.Simulations != nil {
-			check(p2lrt.FeatureSim, &m.Simulations.Header)
+		if m.file.Simulations != nil {
+			check(p2lrt.FeatureSim, &m.file.Simulations.Header)
 		}
-		if m.Collision != nil {
-			check(p2lrt.FeatureCollision, &m.Collision.Header)
+		if m.file.Collision != nil {
+			check(p2lrt.FeatureCollision, &m.file.Collision.Header)
 		}
 	}
 	return bits

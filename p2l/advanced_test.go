@@ -42,8 +42,9 @@ func TestAdvancedAvailableAndDependencies(t *testing.T) {
 		t.Errorf("all bits gave %b, want %b", got, allBits)
 	}
 	// Without BONE the skin (which depends on it) and the arcs go.
-	nb := m.Clone()
-	nb.Bones = nil
+	f := m.File()
+	f.Bones = nil
+	nb := p2l.ModelForTest(f)
 	if got := nb.AdvancedAvailable(); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 		t.Errorf("without BONE available %b, want sim+collision", got)
 	}
@@ -74,7 +75,7 @@ func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
 			setPose(r, p)
 			r.Evaluate()
 		}
-		for mesh := range m.Meshes {
+		for mesh := range m.Meshes().Len() {
 			a, b, c := withExt.Mesh(mesh).Vertices(), plain.Mesh(mesh).Vertices(), toggled.Mesh(mesh).Vertices()
 			for i := range b {
 				if math.Float32bits(a[i]) != math.Float32bits(b[i]) || math.Float32bits(c[i]) != math.Float32bits(b[i]) {
@@ -82,7 +83,7 @@ func TestCubismModeBitIdenticalAndNoResidue(t *testing.T) {
 				}
 			}
 		}
-		for i := range m.Parameters {
+		for i := range m.Parameters().Len() {
 			if toggled.ParameterCurrent(i) != plain.ParameterCurrent(i) {
 				t.Fatalf("parameter %d differs after on/off", i)
 			}
@@ -104,7 +105,7 @@ func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
 		if got := r.SetAdvanced(p2lrt.FeatureSkin); got != p2lrt.FeatureSkin {
 			t.Fatalf("skin gave %b", got)
 		}
-		n := len(m.Meshes[synth.AdvArmMesh].Positions) / 2
+		n := len(m.Meshes().At(synth.AdvArmMesh).Positions) / 2
 		// Between keys the skinned arm is the exact two-bone blend: the
 		// wrist on the circle around the elbow, not on the chord.
 		for _, deg := range []float32{10, 22.5, 33, 60, 81} {
@@ -153,7 +154,8 @@ func TestSkinnedArmFollowsArcAndIsExactAtKeys(t *testing.T) {
 
 func TestArcPivotAndVirtualBone(t *testing.T) {
 	m, r := newAdvRig(t, synth.AdvancedOptions{})
-	if b := m.Bones.Attachable; len(b) != 2 || b[0].ID != "Forearm" || b[1].ID != "Hand" {
+	bones, _ := m.Bones()
+	if b := bones.Attachable; len(b) != 2 || b[0].ID != "Forearm" || b[1].ID != "Hand" {
 		t.Fatalf("bones %+v", b)
 	}
 	if msg := p2l.PanicMessage(func() { r.BoneTransform(2) }); msg != "p2l: bone index 2 out of range [0:2]" {
@@ -221,7 +223,7 @@ func TestSimulationTargetStepsAndRest(t *testing.T) {
 	r.SetParameter(synth.AdvParamSwing, 1)
 	r.SetParameter(synth.AdvParamBody, 10)
 	r.Evaluate()
-	n := len(m.Meshes[synth.AdvRibbonMesh].Positions) / 2
+	n := len(m.Meshes().At(synth.AdvRibbonMesh).Positions) / 2
 	got := r.Mesh(synth.AdvRibbonMesh).Vertices()
 	for v := 0; v < n; v++ {
 		x, y := ribbonTarget(v, 10)
@@ -300,7 +302,8 @@ func TestSimulationDeterministicAndCollides(t *testing.T) {
 		if got := r.SetAdvanced(p2lrt.FeatureSim | p2lrt.FeatureCollision); got != p2lrt.FeatureSim|p2lrt.FeatureCollision {
 			t.Fatalf("sim+collision gave %b", got)
 		}
-		post := m.Collision.Colliders[0]
+		coll, _ := m.Collision()
+		post := coll.Colliders[0]
 		r.Simulation().SetWind(4000, 0) // blow the ribbon right, into the post
 		var bits []uint32
 		worst := 0.0
@@ -366,8 +369,9 @@ func TestPrepareAdvancedConcurrentAndBadData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bad := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
-	bad.Simulations.Sims[0].Targets[0].VertexCount = 3
+	badFile := synth.Advanced(synth.AdvancedOptions{})
+	badFile.Simulations.Sims[0].Targets[0].VertexCount = 3
+	bad := p2l.ModelForTest(badFile)
 	if err := bad.PrepareAdvanced(); err == nil {
 		t.Fatal("a wrong target vertex count was accepted")
 	} else {
@@ -462,7 +466,7 @@ func TestAdvancedModelRoundTrips(t *testing.T) {
 				r.SetParameter(synth.AdvParamBody, float32(f%7-3))
 				r.Update(1.0 / 60)
 			}
-			for mesh := range m.Meshes {
+			for mesh := range m.Meshes().Len() {
 				va, vb, vc := a.Mesh(mesh).Vertices(), b.Mesh(mesh).Vertices(), c.Mesh(mesh).Vertices()
 				for i := range va {
 					if math.Float32bits(va[i]) != math.Float32bits(vb[i]) {
@@ -481,46 +485,46 @@ func TestBrokenExtensionDataNeverPanics(t *testing.T) {
 	// Each mutation breaks one reference or array; models built in code
 	// skip the reader's checks. PrepareAdvanced may report an error and
 	// SetAdvanced may leave features off, but the rig must keep working.
-	muts := map[string]func(m *p2l.Model){
-		"skin mesh":          func(m *p2l.Model) { m.Skins.Meshes[0].Mesh = 9 },
-		"skin bone":          func(m *p2l.Model) { m.Skins.Meshes[0].Bones[1] = 40 },
-		"skin warp bone":     func(m *p2l.Model) { m.Skins.Meshes[0].Bones = []int{-1} },
-		"skin weights short": func(m *p2l.Model) { m.Skins.Meshes[0].Weight = []float32{0.5} },
-		"skin axis":          func(m *p2l.Model) { m.Skins.Meshes[0].Axes[0].Parameter = 7 },
-		"skin keys":          func(m *p2l.Model) { m.Skins.Meshes[0].Axes[0].Keys = []float32{3, 1} },
-		"no BONE":            func(m *p2l.Model) { m.Bones = nil; m.Skins.Header.DependsOn = nil },
-		"virtual parent":     func(m *p2l.Model) { m.Bones.Virtual[0].Parent = 5 },
-		"arc deformer":       func(m *p2l.Model) { m.Bones.Arcs[0].Deformer = 0 },
-		"arc parameter":      func(m *p2l.Model) { m.Bones.Arcs[0].Parameter = 2 },
-		"attachable":         func(m *p2l.Model) { m.Bones.Attachable[0].Deformer = 99 },
-		"sim stretch":        func(m *p2l.Model) { m.Simulations.Sims[0].StretchB[0] = 1000 },
-		"sim short array":    func(m *p2l.Model) { m.Simulations.Sims[0].Damping = m.Simulations.Sims[0].Damping[:3] },
-		"sim anchor": func(m *p2l.Model) {
-			m.Simulations.Sims[0].AnchorMesh[3] = 1
-			m.Simulations.Sims[0].AnchorVertex[3] = 99
+	muts := map[string]func(f *p2lrt.File){
+		"skin mesh":          func(f *p2lrt.File) { f.Skins.Meshes[0].Mesh = 9 },
+		"skin bone":          func(f *p2lrt.File) { f.Skins.Meshes[0].Bones[1] = 40 },
+		"skin warp bone":     func(f *p2lrt.File) { f.Skins.Meshes[0].Bones = []int{-1} },
+		"skin weights short": func(f *p2lrt.File) { f.Skins.Meshes[0].Weight = []float32{0.5} },
+		"skin axis":          func(f *p2lrt.File) { f.Skins.Meshes[0].Axes[0].Parameter = 7 },
+		"skin keys":          func(f *p2lrt.File) { f.Skins.Meshes[0].Axes[0].Keys = []float32{3, 1} },
+		"no BONE":            func(f *p2lrt.File) { f.Bones = nil; f.Skins.Header.DependsOn = nil },
+		"virtual parent":     func(f *p2lrt.File) { f.Bones.Virtual[0].Parent = 5 },
+		"arc deformer":       func(f *p2lrt.File) { f.Bones.Arcs[0].Deformer = 0 },
+		"arc parameter":      func(f *p2lrt.File) { f.Bones.Arcs[0].Parameter = 2 },
+		"attachable":         func(f *p2lrt.File) { f.Bones.Attachable[0].Deformer = 99 },
+		"sim stretch":        func(f *p2lrt.File) { f.Simulations.Sims[0].StretchB[0] = 1000 },
+		"sim short array":    func(f *p2lrt.File) { f.Simulations.Sims[0].Damping = f.Simulations.Sims[0].Damping[:3] },
+		"sim anchor": func(f *p2lrt.File) {
+			f.Simulations.Sims[0].AnchorMesh[3] = 1
+			f.Simulations.Sims[0].AnchorVertex[3] = 99
 		},
-		"sim fps":           func(m *p2l.Model) { m.Simulations.Sims[0].Fps = 0; m.Simulations.Sims[0].Substeps = 0 },
-		"sim NaN":           func(m *p2l.Model) { m.Simulations.Sims[0].Rest[0] = float32(math.NaN()) },
-		"sim collider":      func(m *p2l.Model) { m.Simulations.Sims[0].Colliders = []int{7} },
-		"sim correction":    func(m *p2l.Model) { m.Simulations.Sims[0].Corrections[0].Meshes[0].Offsets = nil },
-		"sim parameter":     func(m *p2l.Model) { m.Simulations.Sims[0].Parameters = []int{-3, 77} },
-		"collider vertex":   func(m *p2l.Model) { m.Collision.Colliders[1].VertexA = 500 },
-		"collider virtual":  func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = synth.AdvForearm },
-		"collider deformer": func(m *p2l.Model) { m.Collision.Colliders[0].Deformer = 12 },
+		"sim fps":           func(f *p2lrt.File) { f.Simulations.Sims[0].Fps = 0; f.Simulations.Sims[0].Substeps = 0 },
+		"sim NaN":           func(f *p2lrt.File) { f.Simulations.Sims[0].Rest[0] = float32(math.NaN()) },
+		"sim collider":      func(f *p2lrt.File) { f.Simulations.Sims[0].Colliders = []int{7} },
+		"sim correction":    func(f *p2lrt.File) { f.Simulations.Sims[0].Corrections[0].Meshes[0].Offsets = nil },
+		"sim parameter":     func(f *p2lrt.File) { f.Simulations.Sims[0].Parameters = []int{-3, 77} },
+		"collider vertex":   func(f *p2lrt.File) { f.Collision.Colliders[1].VertexA = 500 },
+		"collider virtual":  func(f *p2lrt.File) { f.Collision.Colliders[0].Deformer = synth.AdvForearm },
+		"collider deformer": func(f *p2lrt.File) { f.Collision.Colliders[0].Deformer = 12 },
 	}
 	for name, mut := range muts {
-		m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
-		mut(m)
+		f := synth.Advanced(synth.AdvancedOptions{})
+		mut(f)
+		m := p2l.ModelForTest(f)
 		err := m.PrepareAdvanced()
 		r := m.NewRig()
 		got := r.SetAdvanced(allBits)
 		for f := 0; f < 5; f++ {
 			r.SetParameter(synth.AdvParamElbow, float32(f*20))
 			r.Update(1.0 / 30)
-			if m.Bones != nil {
-				for i := range m.Bones.Attachable {
-					r.BoneTransform(i)
-				}
+			bones, _ := m.Bones()
+			for i := range bones.Attachable {
+				r.BoneTransform(i)
 			}
 		}
 		if r.Err() != nil {
@@ -587,35 +591,35 @@ func TestClothSimulationBuilder(t *testing.T) {
 // shifts by one) and the body parameter added as a second skin axis: bone
 // frames then come through a warp, rigidly at the upper arm's origin.
 func underWarp() *p2l.Model {
-	m := p2l.ModelForTest(synth.Advanced(synth.AdvancedOptions{}))
+	f := synth.Advanced(synth.AdvancedOptions{})
 	shift := func(d *int) {
 		if *d >= 0 {
 			*d++
 		}
 	}
-	for i := range m.Deformers {
-		shift(&m.Deformers[i].Parent)
+	for i := range len(f.Deformers) {
+		shift(&f.Deformers[i].Parent)
 	}
-	for i := range m.Bones.Virtual {
-		shift(&m.Bones.Virtual[i].Parent)
+	for i := range f.Bones.Virtual {
+		shift(&f.Bones.Virtual[i].Parent)
 	}
-	for i := range m.Meshes {
-		shift(&m.Meshes[i].Parent)
+	for i := range len(f.Meshes) {
+		shift(&f.Meshes[i].Parent)
 	}
-	for i := range m.Bones.Attachable {
-		shift(&m.Bones.Attachable[i].Deformer)
+	for i := range f.Bones.Attachable {
+		shift(&f.Bones.Attachable[i].Deformer)
 	}
-	for i := range m.Bones.Arcs {
-		shift(&m.Bones.Arcs[i].Deformer)
+	for i := range f.Bones.Arcs {
+		shift(&f.Bones.Arcs[i].Deformer)
 	}
-	for i := range m.Bones.Header.Deformers {
-		shift(&m.Bones.Header.Deformers[i])
+	for i := range f.Bones.Header.Deformers {
+		shift(&f.Bones.Header.Deformers[i])
 	}
-	for i := range m.Skins.Meshes[0].Bones {
-		shift(&m.Skins.Meshes[0].Bones[i])
+	for i := range f.Skins.Meshes[0].Bones {
+		shift(&f.Skins.Meshes[0].Bones[i])
 	}
-	for i := range m.Collision.Colliders {
-		shift(&m.Collision.Colliders[i].Deformer)
+	for i := range f.Collision.Colliders {
+		shift(&f.Collision.Colliders[i].Deformer)
 	}
 	// A 2×2-cell warp over the canvas square 0..300, sheared by the body
 	// parameter; the upper arm's origin at (1/3, 1/3) is canvas (100, 100)
@@ -634,12 +638,12 @@ func underWarp() *p2l.Model {
 	warp := p2lrt.Deformer{Kind: p2lrt.WarpDeformer, ID: "BodyWarp", Parent: -1, Part: -1,
 		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 		Warp: &p2lrt.Warp{Columns: 2, Rows: 2, Keyforms: grid}}
-	m.Deformers = append([]p2lrt.Deformer{warp}, m.Deformers...)
-	m.Deformers[1].Parent = 0
-	m.Deformers[1].Rotation.Keyforms.Cells[0].Value.X = 1.0 / 3
-	m.Deformers[1].Rotation.Keyforms.Cells[0].Value.Y = 1.0 / 3
-	m.Skins.Meshes[0].Axes = append(m.Skins.Meshes[0].Axes, p2lrt.Axis{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}})
-	return m
+	f.Deformers = append([]p2lrt.Deformer{warp}, f.Deformers...)
+	f.Deformers[1].Parent = 0
+	f.Deformers[1].Rotation.Keyforms.Cells[0].Value.X = 1.0 / 3
+	f.Deformers[1].Rotation.Keyforms.Cells[0].Value.Y = 1.0 / 3
+	f.Skins.Meshes[0].Axes = append(f.Skins.Meshes[0].Axes, p2lrt.Axis{Parameter: synth.AdvParamBody, Keys: []float32{-10, 0, 10}})
+	return p2l.ModelForTest(f)
 }
 
 func TestSkinExactAtEveryKeyUnderWarp(t *testing.T) {

@@ -73,9 +73,9 @@ type boneModel struct {
 func (a *advModel) build(m *Model) error {
 	a.fits = map[int]*skinFitEntry{}
 	nd := deformerCount(m)
-	all := slices.Clone(m.Deformers)
-	if m.Bones != nil {
-		all = append(all, m.Bones.Virtual...)
+	all := slices.Clone(m.file.Deformers)
+	if m.file.Bones != nil {
+		all = append(all, m.file.Bones.Virtual...)
 	}
 	need := make([]bool, nd)
 	var skinNeed []bool // the skin being marked, or nil
@@ -92,12 +92,12 @@ func (a *advModel) build(m *Model) error {
 		}
 		return nil
 	}
-	for i := len(m.Deformers); i < nd; i++ {
+	for i := len(m.file.Deformers); i < nd; i++ {
 		if p := all[i].Parent; p >= i {
-			return fmt.Errorf("BONE virtual bone %d: parent %d is not earlier", i-len(m.Deformers), p)
+			return fmt.Errorf("BONE virtual bone %d: parent %d is not earlier", i-len(m.file.Deformers), p)
 		}
 		if all[i].Kind != p2lrt.RotationDeformer {
-			return fmt.Errorf("BONE virtual bone %d is not a rotation deformer", i-len(m.Deformers))
+			return fmt.Errorf("BONE virtual bone %d is not a rotation deformer", i-len(m.file.Deformers))
 		}
 	}
 	// A bad reference only loses what uses it (checkSkin, checkCollider
@@ -110,12 +110,12 @@ func (a *advModel) build(m *Model) error {
 		}
 	}
 	var skinNeeds [][]bool
-	if m.Skins != nil {
-		for si := range m.Skins.Meshes {
-			sk := &m.Skins.Meshes[si]
+	if m.file.Skins != nil {
+		for si := range m.file.Skins.Meshes {
+			sk := &m.file.Skins.Meshes[si]
 			skinNeed = make([]bool, nd)
-			if sk.Mesh >= 0 && sk.Mesh < len(m.Meshes) {
-				use(fmt.Sprintf("SKIN entry %d home", si), m.Meshes[sk.Mesh].Parent)
+			if sk.Mesh >= 0 && sk.Mesh < len(m.file.Meshes) {
+				use(fmt.Sprintf("SKIN entry %d home", si), m.file.Meshes[sk.Mesh].Parent)
 			}
 			for _, b := range sk.Bones {
 				use(fmt.Sprintf("SKIN entry %d bone", si), b)
@@ -124,13 +124,13 @@ func (a *advModel) build(m *Model) error {
 		}
 		skinNeed = nil
 	}
-	if m.Bones != nil {
-		for i, ab := range m.Bones.Attachable {
+	if m.file.Bones != nil {
+		for i, ab := range m.file.Bones.Attachable {
 			use(fmt.Sprintf("BONE attachable bone %d (%q)", i, ab.ID), ab.Deformer)
 		}
 	}
-	if m.Collision != nil {
-		for i, c := range m.Collision.Colliders {
+	if m.file.Collision != nil {
+		for i, c := range m.file.Collision.Colliders {
 			if c.Mesh < 0 && c.Deformer >= 0 {
 				use(fmt.Sprintf("COLL collider %d (%q)", i, c.ID), c.Deformer)
 			}
@@ -144,7 +144,7 @@ func (a *advModel) build(m *Model) error {
 	sizes := make([]int, len(skinNeeds))
 	for si, sn := range skinNeeds {
 		a.skinBones = append(a.skinBones, sideModel(m, all, sn))
-		sizes[si] = len(a.skinBones[si].m.Deformers)
+		sizes[si] = len(a.skinBones[si].m.file.Deformers)
 	}
 	a.budget = skinBudgets(m, sizes)
 	return nil
@@ -155,7 +155,7 @@ func (a *advModel) build(m *Model) error {
 // so bone frames follow exact links too.
 func sideModel(m *Model, all []p2lrt.Deformer, need []bool) boneModel {
 	nd := len(all)
-	bm := boneModel{m: &Model{file: &file{Parameters: m.Parameters, Canvas: m.Canvas, Draw: p2lrt.DrawGroup{Part: -1}}}, idx: make([]int32, nd)}
+	bm := boneModel{m: &Model{file: &p2lrt.File{Parameters: m.file.Parameters, Canvas: m.file.Canvas, Draw: p2lrt.DrawGroup{Part: -1}}}, idx: make([]int32, nd)}
 	for d := 0; d < nd; d++ {
 		bm.idx[d] = -1
 		if !need[d] {
@@ -166,17 +166,17 @@ func sideModel(m *Model, all []p2lrt.Deformer, need []bool) boneModel {
 			rec.Parent = int(bm.idx[rec.Parent])
 		}
 		rec.Part = -1
-		bm.idx[d] = int32(len(bm.m.Deformers))
-		bm.m.Deformers = append(bm.m.Deformers, rec)
+		bm.idx[d] = int32(len(bm.m.file.Deformers))
+		bm.m.file.Deformers = append(bm.m.file.Deformers, rec)
 	}
-	if m.Bones != nil {
-		for _, arc := range m.Bones.Arcs {
+	if m.file.Bones != nil {
+		for _, arc := range m.file.Bones.Arcs {
 			if arc.Deformer >= 0 && arc.Deformer < nd && bm.idx[arc.Deformer] >= 0 {
-				if bm.m.Bones == nil {
-					bm.m.Bones = &p2lrt.Bones{Header: m.Bones.Header}
+				if bm.m.file.Bones == nil {
+					bm.m.file.Bones = &p2lrt.Bones{Header: m.file.Bones.Header}
 				}
 				arc.Deformer = int(bm.idx[arc.Deformer])
-				bm.m.Bones.Arcs = append(bm.m.Bones.Arcs, arc)
+				bm.m.file.Bones.Arcs = append(bm.m.file.Bones.Arcs, arc)
 			}
 		}
 	}
@@ -202,7 +202,7 @@ func (a *advModel) skinFit(m *Model, si int, exact bool) (*skinFitEntry, error) 
 				return a.budget[si]
 			}
 			fs := a.skinSource(m, si, exact)
-			sk := &m.Skins.Meshes[si]
+			sk := &m.file.Skins.Meshes[si]
 			e.rc, err = restCarries(m, sk, e.home, fs)
 			if err != nil {
 				return err
@@ -251,16 +251,16 @@ func (m *Model) PrepareAdvanced() error {
 	}
 	a := m.adv()
 	errs := []error{a.err, a.warn}
-	if a.err == nil && m.Skins != nil && len(m.Skins.Meshes) > 0 {
-		for si := range m.Skins.Meshes {
+	if a.err == nil && m.file.Skins != nil && len(m.file.Skins.Meshes) > 0 {
+		for si := range m.file.Skins.Meshes {
 			if _, err := a.skinFit(m, si, false); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
-	if m.Simulations != nil {
-		for si := range m.Simulations.Sims {
-			if _, err := newSimRun(m, si, m.Collision != nil); err != nil {
+	if m.file.Simulations != nil {
+		for si := range m.file.Simulations.Sims {
+			if _, err := newSimRun(m, si, m.file.Collision != nil); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -285,7 +285,7 @@ type boneSource struct {
 }
 
 func newBoneSource(m *Model, bm *boneModel) *boneSource {
-	return &boneSource{m: m, bm: bm, rig: bm.m.NewRig(), last: make([]float32, len(m.Parameters))}
+	return &boneSource{m: m, bm: bm, rig: bm.m.NewRig(), last: make([]float32, len(m.file.Parameters))}
 }
 
 // setExact turns exact links on or off for the bone frames.
@@ -295,7 +295,7 @@ func (bs *boneSource) setExact(on bool) {
 	}
 	bs.exact = on
 	bs.valid = false
-	if on && bs.bm.m.Bones != nil && len(bs.bm.m.Bones.Arcs) > 0 {
+	if on && bs.bm.m.file.Bones != nil && len(bs.bm.m.file.Bones.Arcs) > 0 {
 		bs.rig.adv = &advRig{bits: p2lrt.FeatureExactLinks}
 		bs.rig.adv.initArcs(bs.bm.m)
 	} else {
@@ -335,7 +335,7 @@ func (bs *boneSource) meshLocalAt(cur []float32, mesh int, out []float64) {
 	copy(bs.full.current, cur)
 	bs.full.evaluate()
 	v := bs.full.Mesh(mesh).Vertices()
-	inv, _ := bs.frameAt(cur, bs.m.Meshes[mesh].Parent).Invert()
+	inv, _ := bs.frameAt(cur, bs.m.file.Meshes[mesh].Parent).Invert()
 	for i := 0; i+1 < len(out) && i+1 < len(v); i += 2 {
 		out[i], out[i+1] = inv.Apply(float64(v[i]), float64(v[i+1]))
 	}
@@ -427,7 +427,7 @@ func newAdvRig(r *Rig, bits Features) *advRig {
 	if a.err != nil {
 		ad.bits &^= p2lrt.FeatureSkin
 	}
-	if ad.bits&(p2lrt.FeatureSkin) != 0 || (m.Bones != nil && len(m.Bones.Virtual) > 0) || ad.bits&p2lrt.FeatureCollision != 0 {
+	if ad.bits&(p2lrt.FeatureSkin) != 0 || (m.file.Bones != nil && len(m.file.Bones.Virtual) > 0) || ad.bits&p2lrt.FeatureCollision != 0 {
 		if a.err == nil {
 			ad.bs = newBoneSource(m, &a.bones)
 			ad.bs.setExact(ad.bits&p2lrt.FeatureExactLinks != 0)
@@ -440,15 +440,15 @@ func newAdvRig(r *Rig, bits Features) *advRig {
 		}
 	}
 	if ad.bits&p2lrt.FeatureSkin != 0 {
-		ad.skins = make([]*skinRun, len(m.Meshes))
+		ad.skins = make([]*skinRun, len(m.file.Meshes))
 		ok := false
-		for si := range m.Skins.Meshes {
+		for si := range m.file.Skins.Meshes {
 			exact := ad.bits&p2lrt.FeatureExactLinks != 0
 			e, err := a.skinFit(m, si, exact)
 			if err != nil {
 				continue
 			}
-			ad.skins[m.Skins.Meshes[si].Mesh] = newSkinRun(m, si, e.home, e.rc, e.w, a.skinSource(m, si, exact))
+			ad.skins[m.file.Skins.Meshes[si].Mesh] = newSkinRun(m, si, e.home, e.rc, e.w, a.skinSource(m, si, exact))
 			ok = true
 		}
 		if !ok {
@@ -458,7 +458,7 @@ func newAdvRig(r *Rig, bits Features) *advRig {
 	}
 	if ad.bits&p2lrt.FeatureSim != 0 {
 		coll := ad.bits&p2lrt.FeatureCollision != 0
-		for si := range m.Simulations.Sims {
+		for si := range m.file.Simulations.Sims {
 			run, err := newSimRun(m, si, coll)
 			if err != nil {
 				continue
@@ -483,24 +483,24 @@ func newAdvRig(r *Rig, bits Features) *advRig {
 // corrections of the running simulations.
 func (ad *advRig) initHeld(m *Model) {
 	add := func(p int) {
-		if p >= 0 && p < len(m.Parameters) && !slices.Contains(ad.held, p) {
+		if p >= 0 && p < len(m.file.Parameters) && !slices.Contains(ad.held, p) {
 			ad.held = append(ad.held, p)
-			ad.heldDef = append(ad.heldDef, clampParam(&m.Parameters[p], m.Parameters[p].Default))
+			ad.heldDef = append(ad.heldDef, clampParam(&m.file.Parameters[p], m.file.Parameters[p].Default))
 		}
 	}
-	ad.skipped = make([]bool, len(m.Physics.Groups))
+	ad.skipped = make([]bool, len(m.file.Physics.Groups))
 	skip := func(g int) {
 		if g >= 0 && g < len(ad.skipped) {
 			ad.skipped[g] = true
 		}
 	}
-	for _, p := range m.Simulations.Header.Parameters {
+	for _, p := range m.file.Simulations.Header.Parameters {
 		add(p)
 	}
-	for _, g := range m.Simulations.Header.PhysicsGroups {
+	for _, g := range m.file.Simulations.Header.PhysicsGroups {
 		skip(g)
 	}
-	ad.corrections = make([][]*p2lrt.Simulation, len(m.Meshes))
+	ad.corrections = make([][]*p2lrt.Simulation, len(m.file.Meshes))
 	for _, s := range ad.sims {
 		for _, p := range s.sim.Parameters {
 			add(p)
@@ -510,11 +510,11 @@ func (ad *advRig) initHeld(m *Model) {
 		}
 		for ci := range s.sim.Corrections {
 			c := &s.sim.Corrections[ci]
-			if c.Parameter < 0 || c.Parameter >= len(m.Parameters) {
+			if c.Parameter < 0 || c.Parameter >= len(m.file.Parameters) {
 				continue
 			}
 			for _, cm := range c.Meshes {
-				if cm.Mesh >= 0 && cm.Mesh < len(m.Meshes) && !slices.Contains(ad.corrections[cm.Mesh], s.sim) {
+				if cm.Mesh >= 0 && cm.Mesh < len(m.file.Meshes) && !slices.Contains(ad.corrections[cm.Mesh], s.sim) {
 					ad.corrections[cm.Mesh] = append(ad.corrections[cm.Mesh], s.sim)
 				}
 			}
@@ -612,7 +612,7 @@ func (ad *advRig) simulate(r *Rig) {
 	// runs in float32 seconds, as the reference's updates do.
 	for _, s := range ad.sims {
 		if update {
-			s.update(in, r.model.Collision, float32(dt))
+			s.update(in, r.model.file.Collision, float32(dt))
 		} else {
 			s.draw(in)
 		}
@@ -635,7 +635,7 @@ func (in *rigSimInputs) vertices(mesh int) []float32 {
 
 func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 	r := in.r
-	if d < len(r.model.Deformers) {
+	if d < len(r.model.file.Deformers) {
 		if r.p.defs[d].kind == p2lrt.RotationDeformer {
 			// The frame in float32, as the meshes under it are placed
 			// (the reference's Transform::apply).
@@ -661,15 +661,15 @@ func (in *rigSimInputs) deformerPoint(d int, x, y float64) (float64, float64) {
 // ids); BoneTransform panics when it is out of range.
 func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
 	n := 0
-	if r.model.Bones != nil {
-		n = len(r.model.Bones.Attachable)
+	if r.model.file.Bones != nil {
+		n = len(r.model.file.Bones.Attachable)
 	}
 	checkIndex("bone", i, n)
 	if !r.evaluated {
 		return Identity, false
 	}
-	d := r.model.Bones.Attachable[i].Deformer
-	if d >= 0 && d < len(r.model.Deformers) {
+	d := r.model.file.Bones.Attachable[i].Deformer
+	if d >= 0 && d < len(r.model.file.Deformers) {
 		t = r.deformerFrame(d)
 	} else {
 		bs := r.virtualBones()
@@ -679,7 +679,7 @@ func (r *Rig) BoneTransform(i int) (t Affine, ok bool) {
 		t = bs.frameAt(r.current, d)
 	}
 	if !finiteAffine(t) {
-		r.fail(recordFail("BONE", "attachable bone", i, r.model.Bones.Attachable[i].ID, "", "transform is not finite; the model's values overflow at this pose"))
+		r.fail(recordFail("BONE", "attachable bone", i, r.model.file.Bones.Attachable[i].ID, "", "transform is not finite; the model's values overflow at this pose"))
 		return Identity, false
 	}
 	return t, true

@@ -94,15 +94,15 @@ func TestHugeWarpWithoutKeyforms(t *testing.T) {
 	if d > base+64<<10 {
 		t.Fatalf("allocated %d bytes, %d without the warp", d, base)
 	}
-	if m.Deformers[0].Warp.Columns != 4096 || m.Deformers[0].Warp.Keyforms != nil {
-		t.Fatalf("warp %+v", m.Deformers[0].Warp)
+	if m.file.Deformers[0].Warp.Columns != 4096 || m.file.Deformers[0].Warp.Keyforms != nil {
+		t.Fatalf("warp %+v", m.file.Deformers[0].Warp)
 	}
 	// No axes, no cells (u16 0, u32 0): the same warp, at the same cost.
 	m, d = allocs(buildV2(withChunk("DEFM", func(c *tchunk) { c.data = defm([]byte{0, 0, 0, 0, 0, 0}) })...))
 	if d > base+64<<10 {
 		t.Fatalf("0 cells: allocated %d bytes, %d without the warp", d, base)
 	}
-	if m.Deformers[0].Warp.Columns != 4096 || m.Deformers[0].Warp.Keyforms != nil {
-		t.Fatalf("0 cells: warp %+v", m.Deformers[0].Warp)
+	if m.file.Deformers[0].Warp.Columns != 4096 || m.file.Deformers[0].Warp.Keyforms != nil {
+		t.Fatalf("0 cells: warp %+v", m.file.Deformers[0].Warp)
 	}
 }

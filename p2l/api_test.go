@@ -98,12 +98,12 @@ func TestStripNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.NamesStripped || got.Parameters[0].Name != "" || got.Parameters[0].ID != "ParamA" ||
-		got.Meshes[0].Name != "" || got.Clips[0].Name != "" || got.GUI.Tree[0].Name != "" || got.GUI.Tree[0].ID != "g1" ||
-		got.Expressions[0].Name != "" || got.HitAreas[0].Name != "" || got.Physics.Groups[0].Name != "" || got.Parts[0].Name != "" {
+	if !got.file.NamesStripped || got.file.Parameters[0].Name != "" || got.file.Parameters[0].ID != "ParamA" ||
+		got.file.Meshes[0].Name != "" || got.file.Clips[0].Name != "" || got.file.GUI.Tree[0].Name != "" || got.file.GUI.Tree[0].ID != "g1" ||
+		got.file.Expressions[0].Name != "" || got.file.HitAreas[0].Name != "" || got.file.Physics.Groups[0].Name != "" || got.file.Parts[0].Name != "" {
 		t.Fatal("names not stripped or ids lost")
 	}
-	if got.Clips[0].Group != "Idle" {
+	if got.file.Clips[0].Group != "Idle" {
 		t.Fatal("clip group is not a display name")
 	}
 	// STRS deduplicated: "Idle" is both a clip id and a group.
@@ -152,7 +152,7 @@ func TestLoggerAndLoadFS(t *testing.T) {
 	}
 	fsys := fstest.MapFS{"models/a.p2lrt": {Data: mustWrite(t, fullModel(), nil)}}
 	m, err := LoadFS(fsys, "models/a.p2lrt")
-	if err != nil || m.Textures[2].URI != "pages/body.png" {
+	if err != nil || m.file.Textures[2].URI != "pages/body.png" {
 		t.Fatalf("LoadFS: %v", err)
 	}
 	if _, err := LoadFS(fsys, "missing.p2lrt"); err == nil {
@@ -166,32 +166,32 @@ func TestLoggerAndLoadFS(t *testing.T) {
 func TestF16Precision(t *testing.T) {
 	m := fullModel()
 	// Canvas-scale coordinates that f16 cannot hold exactly.
-	m.Meshes[0].Positions = []float32{100.123, 200.456, 517.77, 201.01, 517.5, 611.3, 99.99, 640.2}
-	m.Meshes[0].UVs = []float32{0.1, 0.2, 0.3, 0.4, 0.55, 0.66, 0.777, 0.999}
+	m.file.Meshes[0].Positions = []float32{100.123, 200.456, 517.77, 201.01, 517.5, 611.3, 99.99, 640.2}
+	m.file.Meshes[0].UVs = []float32{0.1, 0.2, 0.3, 0.4, 0.55, 0.66, 0.777, 0.999}
 	got, err := Load(mustWrite(t, m, &p2lrt.WriteOptions{Codec: p2lrt.CodecF16}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var maxPos, maxUV float64
-	for i := range m.Meshes {
-		for j, v := range m.Meshes[i].Positions {
-			e := math.Abs(float64(got.Meshes[i].Positions[j] - v))
+	for i := range m.file.Meshes {
+		for j, v := range m.file.Meshes[i].Positions {
+			e := math.Abs(float64(got.file.Meshes[i].Positions[j] - v))
 			if e > math.Abs(float64(v))/2048 { // half an ulp of an 11-bit significand
-				t.Errorf("mesh %d position %d: %v vs %v", i, j, got.Meshes[i].Positions[j], v)
+				t.Errorf("mesh %d position %d: %v vs %v", i, j, got.file.Meshes[i].Positions[j], v)
 			}
 			maxPos = max(maxPos, e)
 		}
-		for j, v := range m.Meshes[i].UVs {
-			e := math.Abs(float64(got.Meshes[i].UVs[j] - v))
+		for j, v := range m.file.Meshes[i].UVs {
+			e := math.Abs(float64(got.file.Meshes[i].UVs[j] - v))
 			if e > 1.0/131070+1e-9 {
-				t.Errorf("mesh %d uv %d: %v vs %v", i, j, got.Meshes[i].UVs[j], v)
+				t.Errorf("mesh %d uv %d: %v vs %v", i, j, got.file.Meshes[i].UVs[j], v)
 			}
 			maxUV = max(maxUV, e)
 		}
 	}
 	t.Logf("f16 max position error %g px, unorm16 max UV error %g", maxPos, maxUV)
 	// Warp points and deltas were f16 too; values like 1.5·i are exact.
-	if d := diffModels(m.Deformers, got.Deformers); d != "" {
+	if d := diffModels(m.file.Deformers, got.file.Deformers); d != "" {
 		t.Errorf("exactly representable warp points changed: %s", d)
 	}
 	// The f16 file is smaller and re-writes identically.

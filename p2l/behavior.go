@@ -196,13 +196,13 @@ var vowelRoles = [5]string{"VowelA", "VowelI", "VowelU", "VowelE", "VowelO"}
 func roleParameters(m *Model, name string) []int {
 	var out []int
 	found := false
-	for _, ro := range m.Roles {
+	for _, ro := range m.file.Roles {
 		if ro.Name != name {
 			continue
 		}
 		found = true
 		for _, p := range ro.Parameters {
-			if p >= 0 && p < len(m.Parameters) {
+			if p >= 0 && p < len(m.file.Parameters) {
 				out = append(out, p)
 			}
 		}
@@ -212,8 +212,8 @@ func roleParameters(m *Model, name string) []int {
 		id, ok = cubismFallbackIDs[name]
 	}
 	if ok && !found {
-		for i := range m.Parameters {
-			if m.Parameters[i].ID == id {
+		for i := range m.file.Parameters {
+			if m.file.Parameters[i].ID == id {
 				return []int{i}
 			}
 		}
@@ -350,7 +350,7 @@ func (b *behaviors) random() float64 {
 
 // halfRange is half of parameter i's range.
 func (b *behaviors) halfRange(i int) float64 {
-	p := &b.model.Parameters[i]
+	p := &b.model.file.Parameters[i]
 	return (float64(p.Max) - float64(p.Min)) / 2
 }
 
@@ -457,7 +457,7 @@ func (b *behaviors) blinkCubism(values []float32, dt float64) {
 	}
 	v := b.eyesCubism(max(dt, 0))
 	for _, i := range b.blinkP {
-		cubismSet(b.model.Parameters, values, i, v, 1)
+		cubismSet(b.model.file.Parameters, values, i, v, 1)
 	}
 }
 
@@ -523,7 +523,7 @@ func (b *behaviors) follow(pos, vel, target, k, d, h float64) (float64, float64)
 // towardEnd is fraction f of the way from parameter i's default toward the
 // end of its range in f's direction (the reference's half_range).
 func (b *behaviors) towardEnd(i int, f float64) float64 {
-	p := &b.model.Parameters[i]
+	p := &b.model.file.Parameters[i]
 	a := b.a
 	if f >= 0 {
 		return a.r(a.r(float64(p.Max)-float64(p.Default)) * f)
@@ -559,7 +559,7 @@ func (b *behaviors) apply(values []float32, dt float64) {
 		if per := float64(b.breathCfg.Period); per > 0 {
 			wave := a.r(a.sin(a.r(t/per)) * sway)
 			for _, i := range b.breathP {
-				p := &b.model.Parameters[i]
+				p := &b.model.file.Parameters[i]
 				span := a.r(float64(p.Max) - float64(p.Min))
 				values[i] = float32(float64(p.Min) + a.r(a.r(0.5+a.r(0.5*wave))*span))
 			}
@@ -568,7 +568,7 @@ func (b *behaviors) apply(values []float32, dt float64) {
 			wave := a.r(a.sin(a.r(t/a.r(breathSway[k].cycle))) * sway)
 			peak := a.r(a.r(breathSway[k].frac) * wave)
 			for _, i := range b.sway[k] {
-				p := &b.model.Parameters[i]
+				p := &b.model.file.Parameters[i]
 				span := a.r(float64(p.Max) - float64(p.Min))
 				values[i] = float32(float64(values[i]) + a.r(peak*span)*0.5)
 			}
@@ -607,7 +607,7 @@ func (b *behaviors) apply(values []float32, dt float64) {
 func (b *behaviors) applyCubism(values []float32, dt float64) {
 	dt = max(dt, 0)
 	b.time += dt // CubismBreath's clock: no bound on a step
-	prm := b.model.Parameters
+	prm := b.model.file.Parameters
 	s := float64(b.strength)
 	if b.enabled&BehaviorLookAt != 0 {
 		b.advanceLookCubism(dt)
@@ -721,7 +721,7 @@ func (b *behaviors) applyLipSync(values []float32) {
 	openScale := 1 - conf + open
 	raise := func(ps []int, level float64) {
 		for _, i := range ps {
-			p := &b.model.Parameters[i]
+			p := &b.model.file.Parameters[i]
 			target := float64(p.Min) + level*(float64(p.Max)-float64(p.Min))
 			if target > float64(values[i]) {
 				b.store(values, i, target)
@@ -730,7 +730,7 @@ func (b *behaviors) applyLipSync(values []float32) {
 	}
 	if b.cubism {
 		for _, i := range b.lipP {
-			cubismAdd(b.model.Parameters, values, i, lv*openScale, cubismLipSyncWeight)
+			cubismAdd(b.model.file.Parameters, values, i, lv*openScale, cubismLipSyncWeight)
 		}
 	} else {
 		raise(b.lipP, lv*openScale)
@@ -739,7 +739,7 @@ func (b *behaviors) applyLipSync(values []float32) {
 		f := form / conf
 		k := conf * float64(b.lipCfg.FormWeight)
 		for _, i := range b.formP {
-			p := &b.model.Parameters[i]
+			p := &b.model.file.Parameters[i]
 			mid := (float64(p.Min) + float64(p.Max)) / 2
 			target := mid + f*b.halfRange(i)
 			b.store(values, i, float64(values[i])+(target-float64(values[i]))*k)
@@ -759,7 +759,7 @@ const cubismLipSyncWeight = 0.8
 // otherwise.
 func (b *behaviors) store(values []float32, i int, v float64) {
 	if b.cubism {
-		cubismSet(b.model.Parameters, values, i, v, 1)
+		cubismSet(b.model.file.Parameters, values, i, v, 1)
 		return
 	}
 	values[i] = float32(v)

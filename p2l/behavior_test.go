@@ -8,7 +8,7 @@ import (
 )
 
 func behaviorModel() *Model {
-	return &Model{file: &file{
+	return &Model{file: &p2lrt.File{
 		Parameters: []p2lrt.Parameter{
 			{ID: "ParamEyeLOpen", Min: 0, Max: 1, Default: 1},
 			{ID: "mouth", Min: 0, Max: 2},
@@ -177,8 +177,8 @@ func TestBreath(t *testing.T) {
 // settings are the ones used.
 func TestBehaviorsOneByOne(t *testing.T) {
 	m := behaviorModel()
-	m.Canvas = p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
-	m.Draw = p2lrt.DrawGroup{Part: -1}
+	m.file.Canvas = p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
+	m.file.Draw = p2lrt.DrawGroup{Part: -1}
 	const dt = 1.0 / 64 // exact in float32
 	// moved runs 1 s of updates with only b on and returns which
 	// parameters left their default at some frame.
@@ -197,8 +197,8 @@ func TestBehaviorsOneByOne(t *testing.T) {
 		out := map[int]bool{}
 		for range 64 {
 			r.Update(dt)
-			for i := range m.Parameters {
-				if r.ParameterCurrent(i) != m.Parameters[i].Default {
+			for i := range m.file.Parameters {
+				if r.ParameterCurrent(i) != m.file.Parameters[i].Default {
 					out[i] = true
 				}
 			}
@@ -279,8 +279,8 @@ func TestBehaviorsOneByOne(t *testing.T) {
 // ones, within 2–6 s either way).
 func TestDefaultBehaviors(t *testing.T) {
 	m := behaviorModel()
-	m.Canvas = p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
-	m.Draw = p2lrt.DrawGroup{Part: -1}
+	m.file.Canvas = p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}
+	m.file.Draw = p2lrt.DrawGroup{Part: -1}
 	r := m.NewRig()
 	if r.Behaviors() != BehaviorBlink|BehaviorBreath {
 		t.Fatalf("a new rig's behaviors: %b, want blink and breath", r.Behaviors())
@@ -309,9 +309,9 @@ func TestDefaultBehaviors(t *testing.T) {
 	r.SetBehaviors(0)
 	for range 64 * 3 {
 		r.Update(dt)
-		for i := range m.Parameters {
-			if r.ParameterCurrent(i) != m.Parameters[i].Default {
-				t.Fatalf("behaviors off: %s = %v", m.Parameters[i].ID, r.ParameterCurrent(i))
+		for i := range m.file.Parameters {
+			if r.ParameterCurrent(i) != m.file.Parameters[i].Default {
+				t.Fatalf("behaviors off: %s = %v", m.file.Parameters[i].ID, r.ParameterCurrent(i))
 			}
 		}
 	}
@@ -326,7 +326,7 @@ func TestDefaultBehaviors(t *testing.T) {
 func TestBehaviorRolesOnly(t *testing.T) {
 	ids := []string{"ParamEyeLOpen", "ParamEyeROpen", "ParamMouthOpenY", "ParamBreath", "ParamAngleX", "ParamAngleY",
 		"ParamAngleZ", "ParamBodyAngleX", "ParamEyeBallX", "ParamEyeBallY", "ParamMouthForm"}
-	m := &Model{file: &file{Canvas: p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
+	m := &Model{file: &p2lrt.File{Canvas: p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
 	for _, id := range ids {
 		p := p2lrt.Parameter{ID: id, Min: -1, Max: 1}
 		switch id {
@@ -335,7 +335,7 @@ func TestBehaviorRolesOnly(t *testing.T) {
 		case "ParamMouthOpenY":
 			p = p2lrt.Parameter{ID: id, Min: 0, Max: 1}
 		}
-		m.Parameters = append(m.Parameters, p)
+		m.file.Parameters = append(m.file.Parameters, p)
 	}
 	fastBlink := BlinkSettings{MinInterval: 0.2, MaxInterval: 0.2, Closing: 0.1, Closed: 0.05, Opening: 0.15}
 	twins := true // ParamEyeBallY (a second AngleX record) equals ParamAngleX
@@ -349,12 +349,12 @@ func TestBehaviorRolesOnly(t *testing.T) {
 		moved = map[string]bool{}
 		for range 64 {
 			r.Update(1.0 / 64)
-			for i, p := range m.Parameters {
+			for i, p := range m.file.Parameters {
 				if r.ParameterCurrent(i) != p.Default {
 					moved[p.ID] = true
 				}
 			}
-			if len(m.Roles) > 0 && r.ParameterCurrent(9) != r.ParameterCurrent(4) {
+			if len(m.file.Roles) > 0 && r.ParameterCurrent(9) != r.ParameterCurrent(4) {
 				twins = false
 			}
 		}
@@ -366,7 +366,7 @@ func TestBehaviorRolesOnly(t *testing.T) {
 	// Roles for all but ParamEyeROpen, EyeBlink and AngleX split over two
 	// records each: every listed parameter moves, the unlisted one does not.
 	m2 := m.Clone()
-	m2.Roles = []p2lrt.Role{
+	m2.file.Roles = []p2lrt.Role{
 		{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{2}},
 		{Name: "Breath", Parameters: []int{3}}, {Name: "AngleX", Parameters: []int{4}}, {Name: "AngleY", Parameters: []int{5}},
 		{Name: "AngleZ", Parameters: []int{6}}, {Name: "BodyAngleX", Parameters: []int{7}}, {Name: "EyeBallX", Parameters: []int{8}},

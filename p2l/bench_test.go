@@ -16,8 +16,8 @@ import (
 // from its first grid key to its second (0 < f < 1), so every keyform grid
 // blends all its corners (the expensive case), and returns the pose.
 func benchPose(m *p2l.Model, f float32) []float32 {
-	v := make([]float32, len(m.Parameters))
-	for i, p := range m.Parameters {
+	v := make([]float32, m.Parameters().Len())
+	for i, p := range m.Parameters().All() {
 		v[i] = p.Default
 	}
 	set := func(axes []p2lrt.Axis) {
@@ -27,12 +27,12 @@ func benchPose(m *p2l.Model, f float32) []float32 {
 			}
 		}
 	}
-	for _, me := range m.Meshes {
+	for _, me := range m.Meshes().All() {
 		if me.Keyforms != nil {
 			set(me.Keyforms.Axes)
 		}
 	}
-	for _, d := range m.Deformers {
+	for _, d := range m.Deformers().All() {
 		if d.Warp != nil {
 			set(d.Warp.Keyforms.Axes)
 		} else {
@@ -46,14 +46,14 @@ func benchPose(m *p2l.Model, f float32) []float32 {
 // look-at, breath and physics drive (the standard ones) sit between keys,
 // the rest at their defaults.
 func animatedPose(m *p2l.Model, frame int) []float32 {
-	v := make([]float32, len(m.Parameters))
-	for i, p := range m.Parameters {
+	v := make([]float32, m.Parameters().Len())
+	for i, p := range m.Parameters().All() {
 		v[i] = p.Default
 	}
 	for i, id := range []string{"ParamAngleX", "ParamAngleY", "ParamAngleZ", "ParamBodyAngleX",
 		"ParamEyeBallX", "ParamEyeBallY", "ParamBreath", "ParamHairFront", "ParamHairBack"} {
 		if k := m.ParameterIndex(id); k >= 0 {
-			p := m.Parameters[k]
+			p := m.Parameters().At(k)
 			f := 0.3 + 0.2*float32((frame+i)%5)/5 // strictly between keys
 			v[k] = p.Min + (p.Max-p.Min)*f
 		}
@@ -73,7 +73,7 @@ func runEvaluate(b *testing.B, m *p2l.Model, worst bool) float64 {
 		b.Fatal(r.Err())
 	}
 	verts := 0
-	for _, me := range m.Meshes {
+	for _, me := range m.Meshes().All() {
 		verts += len(me.Positions) / 2
 	}
 	defer cputime.Lock()()

@@ -22,10 +22,10 @@ type arcRun struct {
 // axis on the arc's parameter, fewer than two keys, or a key without a
 // keyform (a missing cell would be the zero keyform, not on the circle).
 func newArcRun(m *Model, arc p2lrt.Arc) *arcRun {
-	if arc.Deformer < 0 || arc.Deformer >= len(m.Deformers) {
+	if arc.Deformer < 0 || arc.Deformer >= len(m.file.Deformers) {
 		return nil
 	}
-	d := &m.Deformers[arc.Deformer]
+	d := &m.file.Deformers[arc.Deformer]
 	if d.Kind != p2lrt.RotationDeformer || d.Rotation == nil || d.Rotation.Keyforms == nil {
 		return nil
 	}
@@ -67,16 +67,16 @@ func newArcRun(m *Model, arc p2lrt.Arc) *arcRun {
 // initArcs prepares the arcs of m's BONE chunk; arcs stays nil when none
 // applies.
 func (ad *advRig) initArcs(m *Model) {
-	if m.Bones == nil {
+	if m.file.Bones == nil {
 		return
 	}
-	for _, arc := range m.Bones.Arcs {
+	for _, arc := range m.file.Bones.Arcs {
 		run := newArcRun(m, arc)
 		if run == nil {
 			continue
 		}
 		if ad.arcs == nil {
-			ad.arcs = make([]*arcRun, len(m.Deformers))
+			ad.arcs = make([]*arcRun, len(m.file.Deformers))
 		}
 		ad.arcs[arc.Deformer] = run
 	}

@@ -64,12 +64,12 @@ func TestCheckedRigIsNew(t *testing.T) {
 				t.Fatal("the handed-over rig does not name its model")
 			}
 			compareRigs(t, "before the first evaluation", m, kept, fresh)
-			pose := make([]float32, len(m.Parameters))
-			for i, p := range m.Parameters {
+			pose := make([]float32, m.Parameters().Len())
+			for i, p := range m.Parameters().All() {
 				pose[i] = p.Default
 			}
 			for step := range 6 { // the default pose, then a quarter of the parameters moving
-				for i, p := range m.Parameters {
+				for i, p := range m.Parameters().All() {
 					if step > 0 && (i+step)%4 == 0 {
 						pose[i] = p.Min + (p.Max-p.Min)*float32((i+step)%7)/6
 					}
@@ -102,7 +102,7 @@ func compareRigs(t *testing.T, when string, m *p2l.Model, a, b *p2l.Rig) {
 	if !slices.Equal(a.RenderOrder(), b.RenderOrder()) || !slices.Equal(a.RenderCommands(), b.RenderCommands()) {
 		t.Fatalf("%s: render order or commands differ from a new rig's", when)
 	}
-	for i := range m.Meshes {
+	for i := range m.Meshes().Len() {
 		am, as := a.Mesh(i).Colors()
 		bm, bs := b.Mesh(i).Colors()
 		switch {

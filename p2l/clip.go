@@ -219,9 +219,9 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 	p := &clipPlayer{
 		model:   m,
 		a:       arithOf(m),
-		info:    make([]clipInfo, len(m.Clips)),
-		isBlink: make([]bool, len(m.Parameters)),
-		isLip:   make([]bool, len(m.Parameters)),
+		info:    make([]clipInfo, len(m.file.Clips)),
+		isBlink: make([]bool, len(m.file.Parameters)),
+		isLip:   make([]bool, len(m.file.Parameters)),
 		blinkP:  blinkParams,
 		lipP:    lipParams,
 		events:  make([]FiredEvent, 0, 16),
@@ -233,8 +233,8 @@ func newClipPlayer(m *Model, blinkParams, lipParams []int) *clipPlayer {
 	for _, i := range lipParams {
 		p.isLip[i] = true
 	}
-	for ci := range m.Clips {
-		c := &m.Clips[ci]
+	for ci := range m.file.Clips {
+		c := &m.file.Clips[ci]
 		inf := &p.info[ci]
 		inf.blink, inf.lip = -1, -1
 		inf.longestOut = float64(clipFade(c.FadeOut))
@@ -319,7 +319,7 @@ func (p *clipPlayer) fades(e *clipEntry) (fin, fout float64) {
 		d := p.info[e.clip].dec
 		return e.cubismFadeIn(d.fadeIn), e.cubismFadeOut(d.fadeOut)
 	}
-	c := &p.model.Clips[e.clip]
+	c := &p.model.file.Clips[e.clip]
 	return p.a.fadeIn(float64(clipFade(c.FadeIn)), e.age), p.a.fadeOut(float64(clipFade(c.FadeOut)), e.fading)
 }
 
@@ -358,7 +358,7 @@ func (p *clipPlayer) alive(e *clipEntry) bool {
 		return true
 	}
 	inf := &p.info[e.clip]
-	own := float64(clipFade(p.model.Clips[e.clip].FadeOut))
+	own := float64(clipFade(p.model.file.Clips[e.clip].FadeOut))
 	return e.fading < inf.longestOut && (p.weight(e) > 0 || inf.longestOut > own)
 }
 
@@ -392,7 +392,7 @@ func (p *clipPlayer) admits(layer, priority int) bool {
 // start starts clip on layer with priority whatever plays there; the
 // clip playing there starts to fade out. It reports whether clip exists.
 func (p *clipPlayer) start(layer, clip, priority int) bool {
-	if layer < 0 || layer >= MaxLayers || clip < 0 || clip >= len(p.model.Clips) {
+	if layer < 0 || layer >= MaxLayers || clip < 0 || clip >= len(p.model.file.Clips) {
 		return false
 	}
 	L := &p.layers[layer]
@@ -459,7 +459,7 @@ func (p *clipPlayer) finished(e *clipEntry) bool {
 	if p.cubism {
 		return false
 	}
-	c := &p.model.Clips[e.clip]
+	c := &p.model.file.Clips[e.clip]
 	return !c.Loop && e.time >= float64(c.Duration)
 }
 
@@ -492,7 +492,7 @@ func (p *clipPlayer) seek(layer int, t float64) bool {
 		e.offset, e.t = t, t
 		if e.started {
 			e.start, e.lastCheck = p.now-t, p.now
-			if c := &p.model.Clips[e.clip]; !c.Loop && e.end >= 0 {
+			if c := &p.model.file.Clips[e.clip]; !c.Loop && e.end >= 0 {
 				e.end = e.start + p.info[e.clip].dec.duration
 			}
 		}
@@ -509,7 +509,7 @@ func (p *clipPlayer) seek(layer int, t float64) bool {
 // wrapped by the duration for a looping clip, clamped to [0, duration] for
 // a one-shot clip (the reference's local_time).
 func (p *clipPlayer) local(clip int, u float64) float64 {
-	c := &p.model.Clips[clip]
+	c := &p.model.file.Clips[clip]
 	d := float64(c.Duration)
 	if c.Loop && d > 0 {
 		u = math.Mod(u, d) // exact: float32 operands give the fmodf result
@@ -554,7 +554,7 @@ func (p *clipPlayer) advance(dt float64) {
 		}
 		L.entries = L.entries[:n]
 		if e := p.current(l); e != nil {
-			c := &p.model.Clips[e.clip]
+			c := &p.model.file.Clips[e.clip]
 			p.fireEvents(l, e, c)
 			if !c.Loop && e.time >= float64(c.Duration) && !e.ended {
 				e.ended = true
@@ -606,7 +606,7 @@ func (p *clipPlayer) advanceCubism(dt float64) {
 				continue
 			}
 			p.updated = true
-			c := &p.model.Clips[e.clip]
+			c := &p.model.file.Clips[e.clip]
 			d := p.info[e.clip].dec
 			if !e.started {
 				e.started = true
@@ -799,7 +799,7 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 	if p.cubism && !e.started {
 		return // deferred by the idle group: not updated in this update
 	}
-	c := &p.model.Clips[e.clip]
+	c := &p.model.file.Clips[e.clip]
 	inf := &p.info[e.clip]
 	a := p.a
 	fin, fout := p.fades(e)
@@ -863,7 +863,7 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 			// Stored as SetParameterValue stores it (clamped). The
 			// framework would first wrap the curve value of a parameter
 			// whose repeat its user switched on (cubismparam.go).
-			cubismSet(p.model.Parameters, values, pi, src+(v-src)*cw, 1)
+			cubismSet(p.model.file.Parameters, values, pi, src+(v-src)*cw, 1)
 			continue
 		}
 		values[pi] = float32(src + a.r(a.r(v-src)*cw))
@@ -904,7 +904,7 @@ func (p *clipPlayer) applyEntry(values []float32, out *clipOutputs, e *clipEntry
 
 // targetValue is the value of e's target curve k now.
 func (p *clipPlayer) targetValue(e *clipEntry, k int) float64 {
-	c := &p.model.Clips[e.clip]
+	c := &p.model.file.Clips[e.clip]
 	inf := &p.info[e.clip]
 	if p.cubism {
 		return curveValueCubism(&c.TargetCurves[k].Curve, e.t, inf.dec.target[k], inf.scan, p.loopEnd(c, inf.dec))
@@ -957,7 +957,7 @@ func (p *clipPlayer) effectWithoutCurve(values []float32, c *p2lrt.Clip, role []
 		src := float64(values[pi])
 		switch {
 		case p.cubism:
-			cubismSet(p.model.Parameters, values, pi, src+(effect-src)*w, 1)
+			cubismSet(p.model.file.Parameters, values, pi, src+(effect-src)*w, 1)
 		case blink:
 			values[pi] = float32(src + a.r(a.r(a.r(src*effect)-src)*w))
 		default:

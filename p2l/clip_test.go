@@ -28,7 +28,7 @@ func constCurve(p int, v float32) p2lrt.ParameterCurve {
 // clipModel: parameters a, b, eye (EyeBlink role), mouth (LipSync role),
 // two parts.
 func clipModel(clips ...p2lrt.Clip) *Model {
-	return &Model{file: &file{
+	return &Model{file: &p2lrt.File{
 		Parameters: []p2lrt.Parameter{
 			{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100},
 			{ID: "eye", Min: 0, Max: 1, Default: 1}, {ID: "mouth", Min: 0, Max: 1},
@@ -239,7 +239,7 @@ func TestClipOneShotClamp(t *testing.T) {
 			v, _ = clipFrame(p, []float32{0, 0, 1, 0}, 0.125)
 		}
 		if !near(float64(v[0]), want, 1e-5) {
-			t.Errorf("%s at 1.25 s: %v, want %v", m.Clips[c].ID, v[0], want)
+			t.Errorf("%s at 1.25 s: %v, want %v", m.file.Clips[c].ID, v[0], want)
 		}
 	}
 }

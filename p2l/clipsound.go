@@ -12,9 +12,9 @@ const MetaSoundPrefix = "sound."
 // ClipSound returns the sound of clip i (MetaSoundPrefix), "" when it has
 // none or i is not a clip.
 func (m *Model) ClipSound(i int) string {
-	if m == nil || i < 0 || i >= len(m.Clips) {
+	if m == nil || i < 0 || i >= len(m.file.Clips) {
 		return ""
 	}
-	s, _ := m.MetaValue(MetaSoundPrefix + m.Clips[i].ID)
+	s, _ := m.MetaValue(MetaSoundPrefix + m.file.Clips[i].ID)
 	return s
 }

@@ -8,17 +8,17 @@ import (
 
 // Clone returns a new Model with the same records as m, the same Dir and
 // Logger, and lookups (ClipIndex, ExpressionIndex, ...) of its own, built
-// from its own records on first use.
+// from its records on first use. A nil Model clones as an empty one (no
+// records, Draw.Part −1).
 //
 // The records are shared, not copied: the clone's file is a shallow copy
-// of m's, so change the clone, before sharing it, only by assigning new
-// slices or pointers to its fields (clone.Clips = append(slices.Clone(
-// m.Clips), c)), never by writing into slices it shares with m
-// (WithPlayback and WithEvaluation do this). A nil Model clones as an
-// empty one (no records, Draw.Part −1).
+// of m's. Inside the package a clone may be changed before it is shared,
+// only by assigning new slices or pointers to its file's fields, never by
+// writing into slices it shares with m (WithPlayback and WithEvaluation
+// do this); outside, a clone is read like any model.
 func (m *Model) Clone() *Model {
 	if m == nil {
-		return &Model{file: &file{Draw: p2lrt.DrawGroup{Part: -1}}}
+		return &Model{file: &p2lrt.File{Draw: p2lrt.DrawGroup{Part: -1}}}
 	}
 	f := *m.file
 	return &Model{file: &f, log: m.log, dir: m.dir}

@@ -19,6 +19,15 @@ import (
 
 // cubismClipModel has parameters X, Y in [−100, 100] and Eye in [0, 1]
 // (role EyeBlink), the given clips, and plays as Cubism.
+// edited returns a model of a copy of m's file changed by edit, unchecked
+// as ModelForTest's: a model is not changed once made, so a test that
+// needs a variant makes a new one.
+func edited(m *p2l.Model, edit func(f *p2lrt.File)) *p2l.Model {
+	f := m.File()
+	edit(f)
+	return p2l.ModelForTest(f)
+}
+
 func cubismClipModel(clips ...p2lrt.Clip) *p2l.Model {
 	m := p2l.ModelForTest(&p2lrt.File{
 		Canvas:     p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1},
@@ -279,11 +288,12 @@ func TestCubismBreath(t *testing.T) {
 // the newer crossfades them by its weight; the older is dropped once the
 // newer is fully in.
 func TestCubismExpressionSwitch(t *testing.T) {
-	m := cubismClipModel()
-	m.Expressions = []p2lrt.Expression{
-		{ID: "X1", FadeIn: 1, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 10}}},
-		{ID: "X2", FadeIn: 0.5, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 20}}},
-	}
+	m := edited(cubismClipModel(), func(f *p2lrt.File) {
+		f.Expressions = []p2lrt.Expression{
+			{ID: "X1", FadeIn: 1, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 10}}},
+			{ID: "X2", FadeIn: 0.5, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 20}}},
+		}
+	})
 	r := m.NewRig()
 	r.SetBehaviors(0)
 	r.Expressions().Set(0)
@@ -309,7 +319,9 @@ func TestCubismExpressionSwitch(t *testing.T) {
 	}
 	// The expression clamp: X2 overwritten to 150 is clamped to 100 before
 	// the blend (SetParameterValue clamps the target).
-	m.Expressions[1].Entries[0] = p2lrt.ExpressionEntry{Parameter: 1, Blend: p2lrt.ExpressionOverwrite, Value: 150}
+	m = edited(m, func(f *p2lrt.File) {
+		f.Expressions[1].Entries[0] = p2lrt.ExpressionEntry{Parameter: 1, Blend: p2lrt.ExpressionOverwrite, Value: 150}
+	})
 	r2 := m.NewRig()
 	r2.Expressions().Set(1)
 	r2.UpdateStages(0, p2l.StageExpressions)
@@ -332,8 +344,10 @@ func TestCubismPoseSlots(t *testing.T) {
 		{Target: p2lrt.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: constant(0)},
 		{Target: p2lrt.TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: constant(1)},
 	}})
-	m.Parts = []p2lrt.Part{{ID: "PA", Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}, {ID: "PB", Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}}
-	m.Pose = &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0}, {Part: 1}}}}}
+	m = edited(m, func(f *p2lrt.File) {
+		f.Parts = []p2lrt.Part{{ID: "PA", Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}, {ID: "PB", Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}}
+		f.Pose = &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0}, {Part: 1}}}}}
+	})
 	r := m.NewRig()
 	if r.Err() != nil {
 		t.Fatal(r.Err())
@@ -358,8 +372,9 @@ func TestCubismUpdateAllocs(t *testing.T) {
 		Curves: []p2lrt.ParameterCurve{{Parameter: 0, Curve: p2lrt.Curve{Segments: []p2lrt.Segment{
 			{Kind: p2lrt.SegmentLinear, End: p2lrt.Point{T: 1, V: 8}}}}}},
 		Events: []p2lrt.Event{{Time: 0.5, Value: "e"}}}
-	m := cubismClipModel(clip)
-	m.Expressions = []p2lrt.Expression{{ID: "X", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Value: 5}}}}
+	m := edited(cubismClipModel(clip), func(f *p2lrt.File) {
+		f.Expressions = []p2lrt.Expression{{ID: "X", FadeIn: 0.3, FadeOut: 0.3, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Value: 5}}}}
+	})
 	r := m.NewRig()
 	r.Layer(0).Start(0)
 	r.Expressions().Set(0)
@@ -415,8 +430,9 @@ func TestCubismFrameBase(t *testing.T) {
 	// An expression adding 20 to Y is applied on top of the base, not
 	// into it: clamp(100 + 20) = 100; after it is switched off, Y is
 	// the base's 100, and with the base at 50, 50 + 20 = 70.
-	m2 := cubismClipModel()
-	m2.Expressions = []p2lrt.Expression{{ID: "E", FadeIn: 0, FadeOut: 0, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 20}}}}
+	m2 := edited(cubismClipModel(), func(f *p2lrt.File) {
+		f.Expressions = []p2lrt.Expression{{ID: "E", FadeIn: 0, FadeOut: 0, Entries: []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionAdd, Value: 20}}}}
+	})
 	r2 := m2.NewRig()
 	r2.SetBehaviors(0)
 	r2.SetParameter(1, 50)

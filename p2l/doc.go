@@ -6,9 +6,10 @@
 // copies the file) and share it between any number of goroutines. A Rig is
 // one playing instance of a model (parameter values, clips, physics state);
 // create one per character with Model.NewRig and use it from one goroutine.
-// The file's data types, reader and writer are package p2l/p2lrt; tools
-// that edit a model work on a copy of its file (Model.File) and make a new
-// model.
+// The file's data types, reader and writer are package p2l/p2lrt. A
+// model's records are read through its methods (Model.Meshes().At(i),
+// Model.Canvas(), Model.Pose(), ...), by value; tools that edit a model
+// work on a copy of its file (Model.File) and make a new model.
 //
 //	model, err := p2l.LoadFile("hiyori.p2lrt")
 //	if err != nil { ... }

@@ -41,7 +41,7 @@ func clampParam(p *p2lrt.Parameter, v float32) float32 {
 // range or wrapped, once.
 func (r *Rig) clampCurrent() {
 	for i := range r.current {
-		r.current[i] = clampParam(&r.model.Parameters[i], r.current[i])
+		r.current[i] = clampParam(&r.model.file.Parameters[i], r.current[i])
 	}
 }
 
@@ -831,7 +831,7 @@ func (r *Rig) evalMeshes() {
 		if !r.localMoved[i] {
 			finite = r.mapPlaced(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		} else {
-			r.meshLocal(c, r.model.Meshes[i].Positions[:n], local)
+			r.meshLocal(c, r.model.file.Meshes[i].Positions[:n], local)
 			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			if r.adv != nil { // advanced mode, hook H4
 				l64 := r.local64[:n]

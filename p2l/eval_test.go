@@ -22,7 +22,7 @@ const tol = 1e-4
 type testModel struct{ Model }
 
 func newTestModel(params ...p2lrt.Parameter) *testModel {
-	return &testModel{Model{file: &file{Canvas: p2lrt.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Parameters: params, Draw: p2lrt.DrawGroup{Part: -1}}}}
+	return &testModel{Model{file: &p2lrt.File{Canvas: p2lrt.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Parameters: params, Draw: p2lrt.DrawGroup{Part: -1}}}}
 }
 
 func param(id string, min, max, def float32) p2lrt.Parameter {
@@ -37,28 +37,28 @@ func (t *testModel) mesh(parent int, pos ...float32) int {
 	for k := 1; k+1 < n; k++ {
 		idx = append(idx, 0, uint32(k), uint32(k+1))
 	}
-	t.Meshes = append(t.Meshes, p2lrt.Mesh{
-		ID: "m" + string(rune('0'+len(t.Meshes))), Parent: parent, Flags: p2lrt.MeshVisible | p2lrt.MeshGeometry,
+	t.file.Meshes = append(t.file.Meshes, p2lrt.Mesh{
+		ID: "m" + string(rune('0'+len(t.file.Meshes))), Parent: parent, Flags: p2lrt.MeshVisible | p2lrt.MeshGeometry,
 		TexturePage: -1, Positions: pos, UVs: make([]float32, len(pos)), Indices: idx,
 		Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 	})
-	i := len(t.Meshes) - 1
-	t.Draw.Children = append(t.Draw.Children, p2lrt.DrawNode{Mesh: i})
+	i := len(t.file.Meshes) - 1
+	t.file.Draw.Children = append(t.file.Draw.Children, p2lrt.DrawNode{Mesh: i})
 	return i
 }
 
 func (t *testModel) warp(parent, cols, rows int, g *p2lrt.Grid[[]float32]) int {
-	t.Deformers = append(t.Deformers, p2lrt.Deformer{Kind: p2lrt.WarpDeformer, Parent: parent, Part: -1,
+	t.file.Deformers = append(t.file.Deformers, p2lrt.Deformer{Kind: p2lrt.WarpDeformer, Parent: parent, Part: -1,
 		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 		Warp: &p2lrt.Warp{Columns: cols, Rows: rows, Keyforms: g}})
-	return len(t.Deformers) - 1
+	return len(t.file.Deformers) - 1
 }
 
 func (t *testModel) rotation(parent int, base float32, g *p2lrt.Grid[p2lrt.RotationKey]) int {
-	t.Deformers = append(t.Deformers, p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: parent, Part: -1,
+	t.file.Deformers = append(t.file.Deformers, p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: parent, Part: -1,
 		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 		Rotation: &p2lrt.Rotation{BaseAngle: base, Keyforms: g}})
-	return len(t.Deformers) - 1
+	return len(t.file.Deformers) - 1
 }
 
 func static[T any](v T) *p2lrt.Grid[T] {
@@ -142,7 +142,7 @@ func TestKeyformMultilinear(t *testing.T) {
 			g.Cells = append(g.Cells, p2lrt.Cell[[]float32]{Coord: []uint16{uint16(i), uint16(j)}, Value: []float32{float32(10*i + j), float32(100 * j)}})
 		}
 	}
-	m.Meshes[mi].Keyforms = g
+	m.file.Meshes[mi].Keyforms = g
 	r := m.rig(t)
 	// p = 2.5: t = 0.25; q = 1.5: between keys 1 and 2, t = 0.5.
 	// x = 0.375·1 + 0.125·11 + 0.375·2 + 0.125·12 = 4 ; y = 0.5·100 + 0.5·200 = 150.
@@ -165,7 +165,7 @@ func TestSparseGridZeroShape(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	// Mesh keyforms: key 0 offsets (4, 8), key 1 missing → zero offset.
 	mi := m.mesh(-1, 10, 10)
-	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+	m.file.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: []float32{4, 8}}}}
 	// Warp keyforms: key 0 a 1×1 grid over (20,20)–(60,60); key 1 missing →
 	// every point at the origin.
@@ -184,7 +184,7 @@ func TestSparseGridZeroShape(t *testing.T) {
 func TestFlagChannelTakesKeyNotAbove(t *testing.T) {
 	m := newTestModel(param("p", 0, 2, 0))
 	d := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 50, Y: 50, Scale: 1}))
-	m.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelFlipX, Kind: p2lrt.ChannelFlag, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+	m.file.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelFlipX, Kind: p2lrt.ChannelFlag, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
 		Axes:  []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1, 2}}},
 		Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{2}}},
 	}}}
@@ -205,7 +205,7 @@ func warpModel(bilinear bool, pts ...float32) (*testModel, int) {
 	m := newTestModel()
 	w := m.warp(-1, 1, 1, static([]float32{0, 0, 10, 0, 0, 10, 20, 20}))
 	if bilinear {
-		m.Deformers[w].Flags |= p2lrt.DeformerBilinear
+		m.file.Deformers[w].Flags |= p2lrt.DeformerBilinear
 	}
 	return m, m.mesh(w, pts...)
 }
@@ -274,7 +274,7 @@ func TestRotationRoot(t *testing.T) {
 	eval(t, r)
 	// Angle 30 + 60 = 90: (x, y) → (100 − 2y, 50 + 2x).
 	checkVerts(t, r, mi, 100, 52, 98, 50)
-	m.Deformers[d].Flags |= p2lrt.DeformerFlipX | p2lrt.DeformerFlipY
+	m.file.Deformers[d].Flags |= p2lrt.DeformerFlipX | p2lrt.DeformerFlipY
 	m2 := &testModel{Model{file: m.file}} // a fresh *Model: preparation is per model
 	r = m2.rig(t)
 	eval(t, r)
@@ -287,7 +287,7 @@ func TestRotationRoot(t *testing.T) {
 func rotationPair(ps float32, flags p2lrt.DeformerFlags) (*testModel, int) {
 	m := newTestModel()
 	p := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 100, Y: 100, Angle: 90, Scale: ps}))
-	m.Deformers[p].Flags |= flags
+	m.file.Deformers[p].Flags |= flags
 	c := m.rotation(p, 0, static(p2lrt.RotationKey{X: 10, Y: 0, Angle: 0, Scale: 0.5}))
 	return m, m.mesh(c, 4, 0)
 }
@@ -368,7 +368,7 @@ func TestRotationAngleIsKeyPlusBase(t *testing.T) {
 func TestBlendShapes(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0), p2lrt.Parameter{ID: "b", Min: -1, Max: 1, Blend: true}, param("lim", 0, 1, 1))
 	mi := m.mesh(-1, 0, 0)
-	me := &m.Meshes[mi]
+	me := &m.file.Meshes[mi]
 	// Keyforms on p: offset (1,1) at 0 (the default), (3,3) at 1.
 	me.Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{1, 1}}, {Coord: []uint16{1}, Value: []float32{3, 3}}}}
@@ -408,7 +408,7 @@ func TestBlendShapes(t *testing.T) {
 	// p = 1, b = 1: offset (3,3) + 1·(4,4); opacity 0.5 + (0.2 − 1) → clamped 0.
 	check(1, 1, 1, 7, 7, 0, 10)
 	// An absent key contributes nothing.
-	r.model.Meshes[mi].Shapes[0].Present[2] = false
+	r.model.file.Meshes[mi].Shapes[0].Present[2] = false
 	m2 := &testModel{Model{file: m.file}}
 	r = m2.rig(t)
 	check(0, 1, 1, 1, 1, 1, 0)
@@ -417,7 +417,7 @@ func TestBlendShapes(t *testing.T) {
 func TestDeformerBlendShape(t *testing.T) {
 	m := newTestModel(p2lrt.Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
 	d := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 10, Y: 10, Angle: 10, Scale: 1}))
-	m.Deformers[d].Rotation.Shapes = []p2lrt.Binding[p2lrt.RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+	m.file.Deformers[d].Rotation.Shapes = []p2lrt.Binding[p2lrt.RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
 		Present: []bool{false, true},
 		Shapes:  []p2lrt.RotationShape{{}, {X: 10, Y: 20, Angle: 100, Scale: 1, Opacity: 0.5, Multiply: p2lrt.Color{0, 1, 1}}}}}
 	mi := m.mesh(d, 1, 0)
@@ -439,15 +439,15 @@ func TestOpacityAndColorChain(t *testing.T) {
 	m := newTestModel()
 	a := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
 	b := m.rotation(a, 0, static(p2lrt.RotationKey{Scale: 1}))
-	m.Deformers[a].Opacity = 0.5
-	m.Deformers[a].Multiply = p2lrt.Color{0.5, 1, 1}
-	m.Deformers[a].Screen = p2lrt.Color{0.5, 0, 0}
-	m.Deformers[b].Opacity = 1.5 // clamped to 1 at its level
+	m.file.Deformers[a].Opacity = 0.5
+	m.file.Deformers[a].Multiply = p2lrt.Color{0.5, 1, 1}
+	m.file.Deformers[a].Screen = p2lrt.Color{0.5, 0, 0}
+	m.file.Deformers[b].Opacity = 1.5 // clamped to 1 at its level
 	mi := m.mesh(b, 0, 0, 1, 0, 0, 1)
-	m.Meshes[mi].Opacity = 0.8
-	m.Meshes[mi].Multiply = p2lrt.Color{1.5, 0.5, 1}
-	m.Meshes[mi].Screen = p2lrt.Color{0.5, 0, -0.25}
-	m.Parts = []p2lrt.Part{{ID: "p", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mi}},
+	m.file.Meshes[mi].Opacity = 0.8
+	m.file.Meshes[mi].Multiply = p2lrt.Color{1.5, 0.5, 1}
+	m.file.Meshes[mi].Screen = p2lrt.Color{0.5, 0, -0.25}
+	m.file.Parts = []p2lrt.Part{{ID: "p", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mi}},
 		Composite: p2lrt.Composite{Opacity: 0.3, Multiply: p2lrt.White}}}
 	r := m.rig(t)
 	eval(t, r)
@@ -470,14 +470,14 @@ func TestGlue(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 50, 50)
 	b := m.mesh(-1, 10, 0, 70, 70)
-	m.Glues = []p2lrt.Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 0.5, Pairs: []p2lrt.GluePair{{A: 0, B: 0, WeightA: 0.2, WeightB: 0.5}}}}
+	m.file.Glues = []p2lrt.Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 0.5, Pairs: []p2lrt.GluePair{{A: 0, B: 0, WeightA: 0.2, WeightB: 0.5}}}}
 	r := m.rig(t)
 	eval(t, r)
 	// A moves 0.2·0.5 of the way to B: 0 + 0.1·10 = 1; B: 10 − 0.25·10 = 7.5.
 	checkVerts(t, r, a, 1, 0, 50, 50)
 	checkVerts(t, r, b, 7.5, 0, 70, 70)
 	// Glue intensity channel: 1 at p = 1 → A goes 0.2 of the way: 2; B 5.
-	m.Glues[0].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelGlueIntensity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+	m.file.Glues[0].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelGlueIntensity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
 		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{0.5}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{1}}}}}}
 	m2 := &testModel{Model{file: m.file}}
 	r = m2.rig(t)
@@ -493,20 +493,20 @@ func TestDrawOrder(t *testing.T) {
 	for i := 0; i < 7; i++ {
 		m.mesh(-1, tri...)
 	}
-	m.Draw.Children = nil
+	m.file.Draw.Children = nil
 	do := []float32{500.9995, 501, 500.5, 1, 2, 999, 0}
 	for i, d := range do {
-		m.Meshes[i].DrawOrder = d
+		m.file.Meshes[i].DrawOrder = d
 	}
-	m.Meshes[6].Flags &^= p2lrt.MeshVisible // hidden: not drawn
-	m.Parts = []p2lrt.Part{
+	m.file.Meshes[6].Flags &^= p2lrt.MeshVisible // hidden: not drawn
+	m.file.Parts = []p2lrt.Part{
 		{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, DrawOrder: 700,
 			Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 3}, {Kind: p2lrt.ChildMesh, Index: 4}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}},
 	}
 	// The part's draw order is driven by a channel: 700 at p = 0, 400 at p = 1.
-	m.Parts[0].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+	m.file.Parts[0].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
 		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{700}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{400}}}}}}
-	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{
+	m.file.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{
 		{Mesh: 0}, {Mesh: 1}, {Mesh: 2},
 		{Group: &p2lrt.DrawGroup{Part: 0, DrawOrder: 0, Composite: &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}, Children: []p2lrt.DrawNode{{Mesh: 4}, {Mesh: 3}}}},
 		{Group: &p2lrt.DrawGroup{Part: -1, DrawOrder: 600, Children: []p2lrt.DrawNode{{Mesh: 5}, {Mesh: 6}}}},
@@ -553,11 +553,11 @@ func TestHiddenAndSketchParts(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m.mesh(-1, tri...)
 	}
-	m.Meshes = append(m.Meshes, p2lrt.Mesh{ID: "nogeom", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshVisible, Opacity: 1, Multiply: p2lrt.White})
-	m.Meshes = append(m.Meshes, p2lrt.Mesh{ID: "off", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry,
+	m.file.Meshes = append(m.file.Meshes, p2lrt.Mesh{ID: "nogeom", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshVisible, Opacity: 1, Multiply: p2lrt.White})
+	m.file.Meshes = append(m.file.Meshes, p2lrt.Mesh{ID: "off", Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry,
 		Positions: tri, UVs: tri, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White})
-	m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: 3}, p2lrt.DrawNode{Mesh: 4})
-	m.Parts = []p2lrt.Part{
+	m.file.Draw.Children = append(m.file.Draw.Children, p2lrt.DrawNode{Mesh: 3}, p2lrt.DrawNode{Mesh: 4})
+	m.file.Parts = []p2lrt.Part{
 		{ID: "root", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}, {Kind: p2lrt.ChildPart, Index: 2}, {Kind: p2lrt.ChildMesh, Index: 0}}},
 		{ID: "hidden", Flags: 0, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}}},
 		{ID: "sketch", Flags: p2lrt.PartVisible | p2lrt.PartSketch, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 2}}},
@@ -579,7 +579,7 @@ func TestDeformerFlagsDoNotAffectEvaluation(t *testing.T) {
 	m := newTestModel()
 	d := m.rotation(-1, 0, static(p2lrt.RotationKey{X: 10, Scale: 1}))
 	mi := m.mesh(d, 1, 1)
-	m.Deformers[d].Flags = 0 // neither visible nor enabled
+	m.file.Deformers[d].Flags = 0 // neither visible nor enabled
 	r := m.rig(t)
 	eval(t, r)
 	checkVerts(t, r, mi, 11, 1)
@@ -597,9 +597,9 @@ func TestMeshChanges(t *testing.T) {
 	d := m.rotation(-1, 0, &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.RotationKey]{
 		{Coord: []uint16{0}, Value: p2lrt.RotationKey{Scale: 1}}, {Coord: []uint16{1}, Value: p2lrt.RotationKey{Angle: 90, Scale: 1}}}})
 	c := m.mesh(d, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Meshes[b].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+	m.file.Meshes[b].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
 		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0}}}}}}
 	r := m.rig(t)
 	eval(t, r)
@@ -631,7 +631,7 @@ func TestMeshRevision(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
 	r := m.rig(t)
 	if r.Mesh(a).Revision() != 0 {
@@ -674,9 +674,9 @@ func TestMeshChangeFlagsOrderAndColors(t *testing.T) {
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	// a's draw order goes 500 -> 600 with p; b stays at 550, so at p = 1
 	// the two swap places in the render order.
-	m.Meshes[a].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+	m.file.Meshes[a].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
 		Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{500}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{600}}}}}}
-	m.Meshes[b].DrawOrder = 550
+	m.file.Meshes[b].DrawOrder = 550
 	r := m.rig(t)
 	eval(t, r)
 	if o := r.RenderOrder(); len(o) != 2 || o[0] != a || o[1] != b {
@@ -716,7 +716,7 @@ func TestHitTest(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 10, 0, 0, 10)
 	b := m.mesh(-1, 0, 0, 20, 0, 0, 20)
-	m.HitAreas = []p2lrt.HitArea{{ID: "small", Meshes: []int{a}}, {ID: "big", Meshes: []int{b}}}
+	m.file.HitAreas = []p2lrt.HitArea{{ID: "small", Meshes: []int{a}}, {ID: "big", Meshes: []int{b}}}
 	r := m.rig(t)
 	eval(t, r)
 	for _, c := range []struct {
@@ -737,8 +737,8 @@ func TestHitTest(t *testing.T) {
 func TestPostMultipliers(t *testing.T) {
 	m := newTestModel()
 	mi := m.mesh(-1, 0, 0)
-	m.Meshes[mi].Opacity = 0.8
-	m.Parts = []p2lrt.Part{
+	m.file.Meshes[mi].Opacity = 0.8
+	m.file.Parts = []p2lrt.Part{
 		{ID: "outer", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}}},
 		{ID: "inner", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mi}}},
 	}
@@ -767,13 +767,13 @@ func TestGroupComposite(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	}
-	m.Draw.Children = nil
-	m.Parts = []p2lrt.Part{
+	m.file.Draw.Children = nil
+	m.file.Parts = []p2lrt.Part{
 		{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 0}},
 			Composite: p2lrt.Composite{Blend: p2lrt.BlendMultiply, AlphaBlend: p2lrt.AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: p2lrt.White}},
 		{ID: "maskpart", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}, {Kind: p2lrt.ChildMesh, Index: 2}}},
 	}
-	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Group: &p2lrt.DrawGroup{Part: 0, Children: []p2lrt.DrawNode{{Mesh: 0}},
+	m.file.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Group: &p2lrt.DrawGroup{Part: 0, Children: []p2lrt.DrawNode{{Mesh: 0}},
 		Composite: &p2lrt.Composite{Blend: p2lrt.BlendMultiply, AlphaBlend: p2lrt.AlphaAtop, MaskMeshes: []int{2}, MaskParts: []int{1}, Opacity: 0.9, Multiply: p2lrt.White},
 		Channels: []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 			Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{0.5}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0.25}}}}}}}}}}
@@ -807,7 +807,7 @@ func readsParam(p, n int) *p2lrt.Grid[[]float32] {
 func TestOutOfRangeAndFailure(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[mi].Keyforms = readsParam(0, 6)
+	m.file.Meshes[mi].Keyforms = readsParam(0, 6)
 	r := m.rig(t)
 	eval(t, r)
 	// An index out of range panics, naming the kind of index and the range
@@ -845,8 +845,8 @@ func TestOutOfRangeAndFailure(t *testing.T) {
 	// A model modified after it was shared (here: after its rig prepared
 	// it) is a programmer error, not numerical trouble at a pose: the
 	// evaluation panics instead of carrying on with broken tables.
-	m.Model.Meshes[mi].Positions = nil // breaks the prepared sizes
-	r.SetParameter(0, 0.5)             // new inputs: the rig evaluates the mesh again
+	m.Model.file.Meshes[mi].Positions = nil // breaks the prepared sizes
+	r.SetParameter(0, 0.5)                  // new inputs: the rig evaluates the mesh again
 	if PanicMessage(r.Evaluate) == "" {
 		t.Fatal("evaluation of a model modified after preparation did not panic")
 	}
@@ -888,13 +888,13 @@ func TestNestedIsolatedGroups(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m.mesh(-1, tri...)
 	}
-	m.Parts = []p2lrt.Part{
+	m.file.Parts = []p2lrt.Part{
 		{ID: "a", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}, {Kind: p2lrt.ChildMesh, Index: 0}}},
 		{ID: "b", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}}},
 		{ID: "empty", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated},
 	}
 	iso := func() *p2lrt.Composite { return &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White} }
-	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{
+	m.file.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{
 		{Group: &p2lrt.DrawGroup{Part: 0, Composite: iso(), Children: []p2lrt.DrawNode{{Mesh: 0}, {Group: &p2lrt.DrawGroup{Part: 1, Composite: iso(), Children: []p2lrt.DrawNode{{Mesh: 1}}}}}}},
 		{Group: &p2lrt.DrawGroup{Part: 2, Composite: iso()}}, // draws nothing: no commands
 		{Mesh: 2},
@@ -916,11 +916,11 @@ func TestNestedIsolatedGroups(t *testing.T) {
 func TestModelLookups(t *testing.T) {
 	m := newTestModel(param("a", 0, 1, 0), param("b", 0, 1, 0))
 	m.mesh(-1, 0, 0)
-	m.GUI = &p2lrt.GUI{Snaps: []p2lrt.Snap{{Parameter: 1, Keys: []float32{0, 0.5, 1}}}}
-	m.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "test"}}
-	m.Roles = []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{0, 1}}}
-	m.UserData = []p2lrt.UserData{{Kind: 0, Target: 0, Value: "hello"}}
-	m.Textures = []p2lrt.TexturePage{{Kind: p2lrt.TextureExternal, Width: 4, Height: 2, URI: "a.png"}}
+	m.file.GUI = &p2lrt.GUI{Snaps: []p2lrt.Snap{{Parameter: 1, Keys: []float32{0, 0.5, 1}}}}
+	m.file.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "test"}}
+	m.file.Roles = []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{0, 1}}}
+	m.file.UserData = []p2lrt.UserData{{Kind: 0, Target: 0, Value: "hello"}}
+	m.file.Textures = []p2lrt.TexturePage{{Kind: p2lrt.TextureExternal, Width: 4, Height: 2, URI: "a.png"}}
 	md := &m.Model
 	if s := md.ParameterSnaps(1); len(s) != 3 || md.ParameterSnaps(0) != nil {
 		t.Errorf("snaps %v", s)
@@ -956,9 +956,9 @@ func TestModelLookups(t *testing.T) {
 func TestUnchangedInputsKeepResults(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	a := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Parts = []p2lrt.Part{{ID: "p", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: a}}}}
+	m.file.Parts = []p2lrt.Part{{ID: "p", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: a}}}}
 	r := m.rig(t)
 	eval(t, r)
 	eval(t, r)
@@ -1003,10 +1003,10 @@ func TestColorChannels(t *testing.T) {
 		return &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 			Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue(a)}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue(b)}}}
 	}
-	m.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelScreen, Kind: p2lrt.ChannelColor, Grid: colorGrid(p2lrt.Color{0, 0, 0}, p2lrt.Color{0.4, 0.2, 0})}}
+	m.file.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelScreen, Kind: p2lrt.ChannelColor, Grid: colorGrid(p2lrt.Color{0, 0, 0}, p2lrt.Color{0.4, 0.2, 0})}}
 	mi := m.mesh(d, 0, 0)
-	m.Meshes[mi].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelMultiply, Kind: p2lrt.ChannelColor, Grid: colorGrid(p2lrt.Color{1, 1, 1}, p2lrt.Color{0, 0.5, 1})}}
-	m.Meshes[mi].Screen = p2lrt.Color{0.5, 0, 0}
+	m.file.Meshes[mi].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelMultiply, Kind: p2lrt.ChannelColor, Grid: colorGrid(p2lrt.Color{1, 1, 1}, p2lrt.Color{0, 0.5, 1})}}
+	m.file.Meshes[mi].Screen = p2lrt.Color{0.5, 0, 0}
 	r := m.rig(t)
 	r.SetParameter(0, 0.5)
 	eval(t, r)
@@ -1031,7 +1031,7 @@ func TestBulkHostPose(t *testing.T) {
 	// One mesh whose first vertex moves by a's value along x (offset
 	// keyforms 0 at a = 0 and 10 at a = 10: the vertex x equals a).
 	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{10, 0, 0, 0, 0, 0}}}}
 	r := m.rig(t)
 	if got := r.ParameterValues(nil); len(got) != 2 || got[0] != 2 || got[1] != 0 {
@@ -1064,7 +1064,7 @@ func TestRigFailureLogged(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	// A keyform with 4 floats for 3 vertices: the model cannot be prepared.
-	m.Meshes[mi].Keyforms = static([]float32{1, 2, 3, 4})
+	m.file.Meshes[mi].Keyforms = static([]float32{1, 2, 3, 4})
 	var buf bytes.Buffer
 	m.Model.log = slog.New(slog.NewTextHandler(&buf, nil))
 	r := m.Model.NewRig()
@@ -1078,8 +1078,8 @@ func TestRigFailureLogged(t *testing.T) {
 	}
 	// Without a logger nothing is written anywhere and nothing panics.
 	m2 := newTestModel()
-	m2.Meshes = m.Meshes
-	m2.Draw = m.Draw
+	m2.file.Meshes = m.file.Meshes
+	m2.file.Draw = m.file.Draw
 	if r := m2.Model.NewRig(); r.Err() == nil {
 		t.Fatal("second model: no failure")
 	}
@@ -1093,7 +1093,7 @@ func TestRigFailureLogged(t *testing.T) {
 func TestLoadLoggerReceivesRigFailures(t *testing.T) {
 	tm := newTestModel(param("p", 0, 1, 0))
 	mi := tm.mesh(-1, 3e38, 0, 3e38, 1, 0, 0)
-	tm.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+	tm.file.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
 	var file bytes.Buffer
 	if err := Write(&file, &tm.Model, nil); err != nil {
@@ -1155,7 +1155,7 @@ func TestReferenceEvalRules(t *testing.T) {
 	t.Run("a mesh listed twice is drawn twice", func(t *testing.T) {
 		m := newTestModel()
 		mi := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-		m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: mi})
+		m.file.Draw.Children = append(m.file.Draw.Children, p2lrt.DrawNode{Mesh: mi})
 		r := m.rig(t)
 		eval(t, r)
 		if o := r.RenderOrder(); len(o) != 2 || o[0] != 0 || o[1] != 0 || r.Mesh(0).RenderPosition() != 0 {
@@ -1165,7 +1165,7 @@ func TestReferenceEvalRules(t *testing.T) {
 	t.Run("a glue on one mesh does nothing", func(t *testing.T) {
 		m := newTestModel()
 		mi := m.mesh(-1, 0, 0, 10, 0)
-		m.Glues = []p2lrt.Glue{{ID: "g", MeshA: mi, MeshB: mi, Intensity: 1, Pairs: []p2lrt.GluePair{{A: 0, B: 1, WeightA: 0.5, WeightB: 0.5}}}}
+		m.file.Glues = []p2lrt.Glue{{ID: "g", MeshA: mi, MeshB: mi, Intensity: 1, Pairs: []p2lrt.GluePair{{A: 0, B: 1, WeightA: 0.5, WeightB: 0.5}}}}
 		r := m.rig(t)
 		eval(t, r)
 		checkVerts(t, r, mi, 0, 0, 10, 0)
@@ -1176,8 +1176,8 @@ func TestReferenceEvalRules(t *testing.T) {
 		// the cell at key 1 (false).
 		m := newTestModel(param("p", 0, 1, 0))
 		d := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
-		m.Deformers[d].Flags |= p2lrt.DeformerFlipX
-		m.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelFlipX, Kind: p2lrt.ChannelFlag, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
+		m.file.Deformers[d].Flags |= p2lrt.DeformerFlipX
+		m.file.Deformers[d].Channels = []p2lrt.Channel{{ID: p2lrt.ChannelFlipX, Kind: p2lrt.ChannelFlag, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{
 			Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{1}, Value: p2lrt.ChannelValue{0}}}}}}
 		mi := m.mesh(d, 1, 0)
 		r := m.rig(t)
@@ -1190,7 +1190,7 @@ func TestReferenceEvalRules(t *testing.T) {
 	t.Run("rotation shapes do not flip", func(t *testing.T) {
 		m := newTestModel(p2lrt.Parameter{ID: "b", Min: 0, Max: 1, Blend: true})
 		d := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
-		m.Deformers[d].Rotation.Shapes = []p2lrt.Binding[p2lrt.RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+		m.file.Deformers[d].Rotation.Shapes = []p2lrt.Binding[p2lrt.RotationShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
 			Present: []bool{false, true}, Shapes: []p2lrt.RotationShape{{}, {Scale: 1, FlipX: 1, FlipY: 1, Opacity: 1, Multiply: p2lrt.White}}}}
 		mi := m.mesh(d, 1, 2)
 		r := m.rig(t)
@@ -1204,7 +1204,7 @@ func TestReferenceEvalRules(t *testing.T) {
 		// points would give 0.75). Mesh shape at b = 1: 0.5·(4, 0).
 		m := newTestModel(p2lrt.Parameter{ID: "b", Min: 0, Max: 1, Default: 0, Blend: true}, param("x", 0, 1, 0.5))
 		mi := m.mesh(-1, 0, 0)
-		m.Meshes[mi].Shapes = []p2lrt.Binding[p2lrt.MeshShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
+		m.file.Meshes[mi].Shapes = []p2lrt.Binding[p2lrt.MeshShape]{{Parameter: 0, Keys: []float32{0, 1}, Neutral: 0,
 			Present: []bool{false, true}, Shapes: []p2lrt.MeshShape{{}, {Deltas: []float32{4, 0}, Opacity: 1, Multiply: p2lrt.White}},
 			Limits: []p2lrt.Limit{{Parameter: 1, Points: []p2lrt.LimitPoint{{Value: 1, Weight: 0.5}, {Value: 0, Weight: 1}}}}}}
 		r := m.rig(t)
@@ -1220,11 +1220,11 @@ func TestReferenceEvalRules(t *testing.T) {
 		// (rig.rs Grid::new). A grid without axes reads its first cell.
 		m := newTestModel(param("p", 0, 2, 0))
 		a := m.mesh(-1, 0, 0)
-		m.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1, 1, 2}}}, Cells: []p2lrt.Cell[[]float32]{
+		m.file.Meshes[a].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1, 1, 2}}}, Cells: []p2lrt.Cell[[]float32]{
 			{Coord: []uint16{1}, Value: []float32{10, 0}}, {Coord: []uint16{2}, Value: []float32{20, 0}},
 			{Coord: []uint16{3}, Value: []float32{30, 0}}, {Coord: []uint16{3}, Value: []float32{40, 0}}}}
 		b := m.mesh(-1, 0, 0)
-		m.Meshes[b].Keyforms = &p2lrt.Grid[[]float32]{Cells: []p2lrt.Cell[[]float32]{{Value: []float32{1, 1}}, {Value: []float32{2, 2}}}}
+		m.file.Meshes[b].Keyforms = &p2lrt.Grid[[]float32]{Cells: []p2lrt.Cell[[]float32]{{Value: []float32{1, 1}}, {Value: []float32{2, 2}}}}
 		r := m.rig(t)
 		for _, c := range []struct{ v, x float32 }{{1, 20}, {1.0005, 20}, {2, 40}, {1.5, 30}} {
 			r.SetParameter(0, c.v)
@@ -1246,11 +1246,11 @@ func TestRevision(t *testing.T) {
 	}
 	// p moves mesh 0's vertices; q changes only the group's opacity;
 	// "idle" drives nothing.
-	m.Meshes[0].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[0].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{1, 1, 1, 1, 1, 1}}}}
-	m.Parts = []p2lrt.Part{{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}},
+	m.file.Parts = []p2lrt.Part{{ID: "iso", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: 1}},
 		Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}}
-	m.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: 0}, {Group: &p2lrt.DrawGroup{Part: 0, Children: []p2lrt.DrawNode{{Mesh: 1}},
+	m.file.Draw = p2lrt.DrawGroup{Part: -1, Children: []p2lrt.DrawNode{{Mesh: 0}, {Group: &p2lrt.DrawGroup{Part: 0, Children: []p2lrt.DrawNode{{Mesh: 1}},
 		Composite: &p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White},
 		Channels: []p2lrt.Channel{{ID: p2lrt.ChannelOpacity, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 1, Keys: []float32{0, 1}}},
 			Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{1}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{0.5}}}}}}}}}}

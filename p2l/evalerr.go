@@ -60,7 +60,7 @@ func (l *largest) scan(tag, id, field string, vs ...float32) {
 // first. Only the failure path runs it.
 func overflowSource(m *Model, mi int) (tag, id, field string, v float32) {
 	var l largest
-	me := &m.Meshes[mi]
+	me := &m.file.Meshes[mi]
 	path := fmt.Sprintf("meshes[%d]", mi)
 	l.scan("MESH", me.ID, path+".positions", me.Positions...)
 	if me.Keyforms != nil {
@@ -73,8 +73,8 @@ func overflowSource(m *Model, mi int) (tag, id, field string, v float32) {
 			l.scan("MESH", me.ID, fmt.Sprintf("%s.shapes[%d].shapes[%d].deltas", path, b, k), s.Deltas...)
 		}
 	}
-	for g := range m.Glues {
-		gl := &m.Glues[g]
+	for g := range m.file.Glues {
+		gl := &m.file.Glues[g]
 		if gl.MeshA != mi && gl.MeshB != mi {
 			continue
 		}
@@ -84,8 +84,8 @@ func overflowSource(m *Model, mi int) (tag, id, field string, v float32) {
 		}
 	}
 	// Parents come before children, so the walk up ends (bounded anyway).
-	for d, n := me.Parent, 0; d >= 0 && d < len(m.Deformers) && n <= len(m.Deformers); d, n = m.Deformers[d].Parent, n+1 {
-		df := &m.Deformers[d]
+	for d, n := me.Parent, 0; d >= 0 && d < len(m.file.Deformers) && n <= len(m.file.Deformers); d, n = m.file.Deformers[d].Parent, n+1 {
+		df := &m.file.Deformers[d]
 		dp := fmt.Sprintf("deformers[%d]", d)
 		switch {
 		case df.Warp != nil:

@@ -76,21 +76,21 @@ func (m *Model) Evaluation() Evaluation {
 // replacing any earlier MetaEvaluation entry; m is not changed.
 func (m *Model) WithEvaluation(e Evaluation) *Model {
 	c := m.Clone()
-	meta := slices.DeleteFunc(slices.Clone(c.Meta), func(x p2lrt.MetaEntry) bool { return x.Key == MetaEvaluation })
+	meta := slices.DeleteFunc(slices.Clone(c.file.Meta), func(x p2lrt.MetaEntry) bool { return x.Key == MetaEvaluation })
 	if e == EvaluationCubism {
 		meta = append(meta, p2lrt.MetaEntry{Key: MetaEvaluation, Value: e.String()})
 	}
 	if len(meta) == 0 {
 		meta = nil
 	}
-	c.Meta = meta
+	c.file.Meta = meta
 	return c
 }
 
 // keyEpsilons parses MetaKeyEpsilons into one value per parameter (0 where
 // absent or unreadable; negative and non-finite values count as 0).
 func keyEpsilons(m *Model) []float32 {
-	eps := make([]float32, len(m.Parameters))
+	eps := make([]float32, len(m.file.Parameters))
 	v, ok := m.MetaValue(MetaKeyEpsilons)
 	if !ok {
 		return eps
@@ -276,13 +276,13 @@ func initialHostPartOpacity(m *Model, op []float32) {
 		return
 	}
 	inPose := make([]bool, len(op))
-	if m.Pose != nil {
+	if m.file.Pose != nil {
 		mark := func(i int) {
 			if i >= 0 && i < len(inPose) {
 				inPose[i] = true
 			}
 		}
-		for _, g := range m.Pose.Groups {
+		for _, g := range m.file.Pose.Groups {
 			for _, e := range g.Entries {
 				mark(e.Part)
 				for _, l := range e.Linked {
@@ -292,7 +292,7 @@ func initialHostPartOpacity(m *Model, op []float32) {
 		}
 	}
 	for i := range op {
-		if i < len(m.Parts) && m.Parts[i].Flags&p2lrt.PartVisible == 0 && !inPose[i] {
+		if i < len(m.file.Parts) && m.file.Parts[i].Flags&p2lrt.PartVisible == 0 && !inPose[i] {
 			op[i] = 0
 		}
 	}

@@ -14,9 +14,9 @@ import (
 
 // cubism marks the test model for Cubism evaluation, with key epsilons.
 func (t *testModel) cubism(eps string) *testModel {
-	t.Meta = []p2lrt.MetaEntry{{Key: MetaEvaluation, Value: "cubism"}}
+	t.file.Meta = []p2lrt.MetaEntry{{Key: MetaEvaluation, Value: "cubism"}}
 	if eps != "" {
-		t.Meta = append(t.Meta, p2lrt.MetaEntry{Key: MetaKeyEpsilons, Value: eps})
+		t.file.Meta = append(t.file.Meta, p2lrt.MetaEntry{Key: MetaKeyEpsilons, Value: eps})
 	}
 	return t
 }
@@ -55,7 +55,7 @@ func TestEvaluationSelector(t *testing.T) {
 func TestCubismKeyformsDoNotSnap(t *testing.T) {
 	m := newTestModel(param("p", 0, 10, 0)).cubism("")
 	mi := m.mesh(-1, 0, 0)
-	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 10}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0}}, {Coord: []uint16{1}, Value: []float32{1000, 0}}}}
 	r := m.rig(t)
 	r.SetParameter(0, 9.9995)
@@ -78,10 +78,10 @@ func TestCubismOutOfRangeDisables(t *testing.T) {
 	w := m.warp(-1, 1, 1, &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0, 10, 0, 0, 10, 10, 10}}, {Coord: []uint16{1}, Value: []float32{0, 0, 10, 0, 0, 10, 10, 10}}}})
 	under := m.mesh(w, 0.5, 0.5, 1, 0.5, 1, 1)
-	m.Meshes[under].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 1, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[under].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 1, Keys: []float32{0, 1}}}, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: []float32{0, 0, 0, 0, 0, 0}}, {Coord: []uint16{1}, Value: []float32{0, 0, 0, 0, 0, 0}}}}
 	free := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[free].Keyforms = &p2lrt.Grid[[]float32]{Axes: keyed.Axes, Cells: []p2lrt.Cell[[]float32]{
+	m.file.Meshes[free].Keyforms = &p2lrt.Grid[[]float32]{Axes: keyed.Axes, Cells: []p2lrt.Cell[[]float32]{
 		{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: make([]float32, 6)}}}
 	r := m.rig(t)
 	for _, c := range []struct {
@@ -110,7 +110,7 @@ func TestCubismOutOfRangeDisables(t *testing.T) {
 	// The reference evaluation ignores key ranges (a clone: a prepared
 	// model is not modified).
 	m = &testModel{*m.Model.Clone()}
-	m.Meta = nil
+	m.file.Meta = nil
 	r = m.rig(t)
 	r.SetParameter(0, 2)
 	eval(t, r)
@@ -128,7 +128,7 @@ func TestCubismDisabledParentsPropagate(t *testing.T) {
 	a := m.mesh(d, 0, 0, 1, 0, 0, 1)
 	b := m.mesh(-1, 0, 0, 1, 0, 0, 1)
 	c := m.mesh(-1, 0, 0, 1, 0, 0, 1)
-	m.Parts = []p2lrt.Part{
+	m.file.Parts = []p2lrt.Part{
 		{ID: "top", Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildPart, Index: 1}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White},
 			Channels: []p2lrt.Channel{{ID: p2lrt.ChannelDrawOrder, Kind: p2lrt.ChannelScalar, Grid: &p2lrt.Grid[p2lrt.ChannelValue]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 				Cells: []p2lrt.Cell[p2lrt.ChannelValue]{{Coord: []uint16{0}, Value: p2lrt.ChannelValue{500}}, {Coord: []uint16{1}, Value: p2lrt.ChannelValue{500}}}}}}},
@@ -146,7 +146,7 @@ func TestCubismDisabledParentsPropagate(t *testing.T) {
 		t.Errorf("part out of range: b visible %v (want false), c %v (want true)", r.Mesh(b).Visible(), r.Mesh(c).Visible())
 	}
 	m = &testModel{*m.Model.Clone()}
-	m.Deformers[d].Flags &^= p2lrt.DeformerEnabled
+	m.file.Deformers[d].Flags &^= p2lrt.DeformerEnabled
 	r = m.rig(t)
 	eval(t, r)
 	if r.Mesh(a).Visible() {
@@ -160,10 +160,10 @@ func TestCubismColorsInherit(t *testing.T) {
 	m := newTestModel().cubism("")
 	d0 := m.rotation(-1, 0, static(p2lrt.RotationKey{Scale: 1}))
 	d1 := m.rotation(d0, 0, static(p2lrt.RotationKey{Scale: 1}))
-	m.Deformers[d0].Multiply, m.Deformers[d0].Screen = p2lrt.Color{0.5, 1, 0.8}, p2lrt.Color{0.2, 0, 0.5}
-	m.Deformers[d1].Multiply, m.Deformers[d1].Screen = p2lrt.Color{0.5, 0.5, 1}, p2lrt.Color{0.5, 0.1, 0}
+	m.file.Deformers[d0].Multiply, m.file.Deformers[d0].Screen = p2lrt.Color{0.5, 1, 0.8}, p2lrt.Color{0.2, 0, 0.5}
+	m.file.Deformers[d1].Multiply, m.file.Deformers[d1].Screen = p2lrt.Color{0.5, 0.5, 1}, p2lrt.Color{0.5, 0.1, 0}
 	mi := m.mesh(d1, 0, 0, 1, 0, 0, 1)
-	m.Meshes[mi].Multiply, m.Meshes[mi].Screen = p2lrt.Color{0.5, 1, 0.5}, p2lrt.Color{0, 0, 0.5}
+	m.file.Meshes[mi].Multiply, m.file.Meshes[mi].Screen = p2lrt.Color{0.5, 1, 0.5}, p2lrt.Color{0, 0, 0.5}
 	r := m.rig(t)
 	eval(t, r)
 	mul, scr := r.Mesh(mi).Colors()
@@ -222,14 +222,14 @@ func TestCubismDrawOrderRounds(t *testing.T) {
 	for range 3 {
 		m.mesh(-1, tri...)
 	}
-	m.Meshes[0].DrawOrder, m.Meshes[1].DrawOrder, m.Meshes[2].DrawOrder = 500.5, 500.9995, 500.4
+	m.file.Meshes[0].DrawOrder, m.file.Meshes[1].DrawOrder, m.file.Meshes[2].DrawOrder = 500.5, 500.9995, 500.4
 	r := m.rig(t)
 	eval(t, r)
 	if got := r.RenderOrder(); !slices.Equal(got, []int{2, 0, 1}) {
 		t.Errorf("Cubism order %v, want [2 0 1]", got)
 	}
 	m = &testModel{*m.Model.Clone()}
-	m.Meta = nil
+	m.file.Meta = nil
 	r = m.rig(t)
 	eval(t, r)
 	if got := r.RenderOrder(); !slices.Equal(got, []int{0, 2, 1}) {

@@ -65,8 +65,8 @@ func evalWorkTop(m *Model) (int64, workShare) {
 			}
 		}
 	}
-	for i := range m.Deformers {
-		d := &m.Deformers[i]
+	for i := range m.file.Deformers {
+		d := &m.file.Deformers[i]
 		at = workShare{tag: "DEFM", kind: "deformer", id: d.ID, index: i}
 		chans(d.Channels)
 		if d.Warp != nil && d.Warp.Keyforms != nil {
@@ -76,21 +76,21 @@ func evalWorkTop(m *Model) (int64, workShare) {
 			axes(d.Rotation.Keyforms.Axes, 4, -1)
 		}
 	}
-	for i := range m.Meshes {
-		me := &m.Meshes[i]
+	for i := range m.file.Meshes {
+		me := &m.file.Meshes[i]
 		at = workShare{tag: "MESH", kind: "mesh", id: me.ID, index: i}
 		chans(me.Channels)
 		if me.Keyforms != nil {
 			axes(me.Keyforms.Axes, len(me.Positions), -1)
 		}
 	}
-	for i := range m.Parts {
-		at = workShare{tag: "PART", kind: "part", id: m.Parts[i].ID, index: i}
-		chans(m.Parts[i].Channels)
+	for i := range m.file.Parts {
+		at = workShare{tag: "PART", kind: "part", id: m.file.Parts[i].ID, index: i}
+		chans(m.file.Parts[i].Channels)
 	}
-	for i := range m.Glues {
-		at = workShare{tag: "GLUE", kind: "glue", id: m.Glues[i].ID, index: i}
-		chans(m.Glues[i].Channels)
+	for i := range m.file.Glues {
+		at = workShare{tag: "GLUE", kind: "glue", id: m.file.Glues[i].ID, index: i}
+		chans(m.file.Glues[i].Channels)
 	}
 	at = workShare{tag: "DRAW", index: -1}
 	var groups func(g *p2lrt.DrawGroup, depth int)
@@ -105,7 +105,7 @@ func evalWorkTop(m *Model) (int64, workShare) {
 			}
 		}
 	}
-	groups(&m.Draw, 0)
+	groups(&m.file.Draw, 0)
 	return w, top
 }
 

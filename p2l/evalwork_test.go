@@ -13,17 +13,17 @@ import (
 // keys each) and one sparse cell: a few hundred bytes per mesh, 2^axes
 // cells blended per mesh per evaluation.
 func manyAxesModel(n, axes int) *Model {
-	m := &Model{file: &file{Canvas: p2lrt.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
+	m := &Model{file: &p2lrt.File{Canvas: p2lrt.Canvas{Width: 64, Height: 64, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
 	var ax []p2lrt.Axis
 	for a := 0; a < axes; a++ {
-		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprint("p", a), Min: -1, Max: 1})
+		m.file.Parameters = append(m.file.Parameters, p2lrt.Parameter{ID: fmt.Sprint("p", a), Min: -1, Max: 1})
 		ax = append(ax, p2lrt.Axis{Parameter: a, Keys: []float32{-1, 1}})
 	}
 	for i := 0; i < n; i++ {
-		m.Meshes = append(m.Meshes, p2lrt.Mesh{ID: fmt.Sprint("m", i), Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
+		m.file.Meshes = append(m.file.Meshes, p2lrt.Mesh{ID: fmt.Sprint("m", i), Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
 			Positions: []float32{0, 0, 9, 0, 0, 9}, UVs: make([]float32, 6), Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White,
 			Keyforms: &p2lrt.Grid[[]float32]{Axes: ax, Cells: []p2lrt.Cell[[]float32]{{Coord: make([]uint16, axes), Value: make([]float32, 6)}}}})
-		m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: i})
+		m.file.Draw.Children = append(m.file.Draw.Children, p2lrt.DrawNode{Mesh: i})
 	}
 	return m
 }

@@ -25,4 +25,4 @@ func (m *Model) EvalWorkForTest() int64 { return evalWork(m) }
 // were made by NewModel: without its checks and copy, prepared on first
 // use, so that the external tests can build the models no file can give
 // (a model that cannot evaluate) and finish a model before its first rig.
-func ModelForTest(f *p2lrt.File) *Model { return &Model{file: (*file)(f)} }
+func ModelForTest(f *p2lrt.File) *Model { return &Model{file: f} }

@@ -63,7 +63,7 @@ type expressionPlayer struct {
 func newExpressionPlayer(m *Model) *expressionPlayer {
 	p := &expressionPlayer{model: m, a: arithOf(m), entries: make([]exprEntry, 0, 4)}
 	if m.Playback() == PlaybackCubism {
-		n := len(m.Parameters)
+		n := len(m.file.Parameters)
 		p.cubism = true
 		p.tracked = make([]int, 0, n)
 		p.isTracked = make([]bool, n)
@@ -74,7 +74,7 @@ func newExpressionPlayer(m *Model) *expressionPlayer {
 
 // weight is the entry's weight now.
 func (p *expressionPlayer) weight(e *exprEntry) float64 {
-	x := &p.model.Expressions[e.expr]
+	x := &p.model.file.Expressions[e.expr]
 	if e.fading < 0 {
 		return p.a.fadeIn(float64(x.FadeIn), e.age)
 	}
@@ -97,7 +97,7 @@ func (p *expressionPlayer) push(i int) {
 			e.fadeInSecs = p.entries[n-1].fadeOutSecs
 		}
 		if i >= 0 {
-			x := &p.model.Expressions[i]
+			x := &p.model.file.Expressions[i]
 			e.fadeInSecs, e.fadeOutSecs = decimal32(x.FadeIn), decimal32(x.FadeOut)
 		} else {
 			e.fadeOutSecs = e.fadeInSecs
@@ -147,11 +147,11 @@ func (p *expressionPlayer) fadeOut(i int) bool {
 // the others out, and an expression with no entries acts the same (a
 // neutral reset).
 func (p *expressionPlayer) set(i int) bool {
-	if i >= len(p.model.Expressions) {
+	if i >= len(p.model.file.Expressions) {
 		return false
 	}
 	if p.cubism {
-		if i >= 0 && len(p.model.Expressions[i].Entries) == 0 {
+		if i >= 0 && len(p.model.file.Expressions[i].Entries) == 0 {
 			i = -1
 		}
 		p.setCubism(i)
@@ -179,7 +179,7 @@ func (p *expressionPlayer) set(i int) bool {
 // add starts expression i on top of the playing ones; it does nothing if i
 // is already playing and not fading out.
 func (p *expressionPlayer) add(i int) bool {
-	if i < 0 || i >= len(p.model.Expressions) {
+	if i < 0 || i >= len(p.model.file.Expressions) {
 		return false
 	}
 	if p.cubism {
@@ -266,7 +266,7 @@ func (p *expressionPlayer) apply(values []float32) {
 	for k := range p.entries {
 		e := &p.entries[k]
 		w := p.weight(e)
-		for _, en := range p.model.Expressions[e.expr].Entries {
+		for _, en := range p.model.file.Expressions[e.expr].Entries {
 			if en.Parameter < 0 || en.Parameter >= len(values) {
 				continue
 			}
@@ -314,7 +314,7 @@ func (p *expressionPlayer) applyCubism(values []float32) {
 	for k := range p.entries {
 		e := &p.entries[k]
 		if e.expr >= 0 {
-			for _, en := range p.model.Expressions[e.expr].Entries {
+			for _, en := range p.model.file.Expressions[e.expr].Entries {
 				if pi := en.Parameter; pi >= 0 && pi < len(values) && !p.isTracked[pi] {
 					p.isTracked[pi] = true
 					p.tracked = append(p.tracked, pi)
@@ -350,7 +350,7 @@ func (p *expressionPlayer) applyCubism(values []float32) {
 	for _, pi := range p.tracked {
 		// setParameterValueById(id, target, W): the target is clamped to
 		// the range before the blend.
-		cubismSet(p.model.Parameters, values, pi, (p.accOw[pi]+p.accAdd[pi])*p.accMul[pi], w)
+		cubismSet(p.model.file.Parameters, values, pi, (p.accOw[pi]+p.accAdd[pi])*p.accMul[pi], w)
 		p.accAdd[pi], p.accMul[pi] = 0, 1
 	}
 }
@@ -361,7 +361,7 @@ func (p *expressionPlayer) applyCubism(values []float32) {
 func (p *expressionPlayer) accumulate(values []float32, x int, first bool, fw float64) {
 	var entries []p2lrt.ExpressionEntry
 	if x >= 0 {
-		entries = p.model.Expressions[x].Entries
+		entries = p.model.file.Expressions[x].Entries
 	}
 	for _, pi := range p.tracked {
 		c := float64(values[pi])

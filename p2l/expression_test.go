@@ -7,7 +7,7 @@ import (
 )
 
 func exprModel() *Model {
-	return &Model{file: &file{
+	return &Model{file: &p2lrt.File{
 		Parameters: []p2lrt.Parameter{{ID: "a", Min: -100, Max: 100}, {ID: "b", Min: -100, Max: 100}, {ID: "c", Min: -100, Max: 100}},
 		Expressions: []p2lrt.Expression{
 			{ID: "add", FadeIn: 1, FadeOut: 1, Entries: []p2lrt.ExpressionEntry{{Parameter: 0, Blend: p2lrt.ExpressionAdd, Value: 10}, {Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 3}, {Parameter: 2, Blend: p2lrt.ExpressionOverwrite, Value: 50}}},
@@ -104,7 +104,7 @@ func TestExpressionFadeOutFreezesFadeIn(t *testing.T) {
 	// Fade times ≤ 0: in at once, out at once (negative too, as the
 	// reference: expression fades are not defaulted).
 	m := exprModel()
-	m.Expressions[1].FadeIn, m.Expressions[1].FadeOut = -1, 0
+	m.file.Expressions[1].FadeIn, m.file.Expressions[1].FadeOut = -1, 0
 	p = newExpressionPlayer(m)
 	p.set(1)
 	if v := exprFrame(p, base, 0.25); v[0] != 40 {

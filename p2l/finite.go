@@ -81,21 +81,21 @@ func (r *Rig) checkOutputs() {
 		tag, id, field, v := overflowSource(r.model, mesh)
 		r.fail(&recordError{tag: tag, field: field,
 			msg: fmt.Sprintf("p2l: mesh %d (%q): evaluated vertex is not finite (%v); the model's values overflow at this pose (the largest value it takes in: %s %s of %q = %v)",
-				mesh, r.model.Meshes[mesh].ID, r.verts[r.vcur][i], tag, field, id, v)})
+				mesh, r.model.file.Meshes[mesh].ID, r.verts[r.vcur][i], tag, field, id, v)})
 		return
 	}
 	for i := range r.meshOpacity {
 		m, c := &r.meshMul[i], &r.meshScr[i]
 		if f := nonFiniteProps(float64(r.meshOpacity[i]), float64(r.meshDraw[i]),
 			[3]float64{float64(m[0]), float64(m[1]), float64(m[2])}, [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}); f != "" {
-			r.fail(recordFail("MESH", "mesh", i, r.model.Meshes[i].ID, f, "evaluated opacity, color or draw order is not finite (%s); the model's values overflow at this pose", f))
+			r.fail(recordFail("MESH", "mesh", i, r.model.file.Meshes[i].ID, f, "evaluated opacity, color or draw order is not finite (%s); the model's values overflow at this pose", f))
 			return
 		}
 	}
 	for i := range r.partProps {
 		p := &r.partProps[i]
 		if f := nonFiniteProps(p.opacity, float64(float32(p.drawOrder)), p.mul, p.scr); f != "" {
-			r.fail(recordFail("PART", "part", i, r.model.Parts[i].ID, f, "evaluated opacity, color or draw order is not finite (%s); the model's values overflow at this pose", f))
+			r.fail(recordFail("PART", "part", i, r.model.file.Parts[i].ID, f, "evaluated opacity, color or draw order is not finite (%s); the model's values overflow at this pose", f))
 			return
 		}
 	}

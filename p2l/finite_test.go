@@ -20,8 +20,8 @@ func hygieneModels(t *testing.T) map[string]*Rig {
 	for name, m := range map[string]*Model{
 		"anim": animModel(), "full": fullModel(), "pendulum": pendulumModel(30, p2lrt.PhysicsAngle), "behavior": behaviorModel(),
 	} {
-		if len(m.Parts) == 0 {
-			m.Draw = p2lrt.DrawGroup{Part: -1}
+		if len(m.file.Parts) == 0 {
+			m.file.Draw = p2lrt.DrawGroup{Part: -1}
 		}
 		r := m.NewRig()
 		if err := r.Err(); err != nil {
@@ -31,10 +31,10 @@ func hygieneModels(t *testing.T) map[string]*Rig {
 			r.SetAdvanced(AllFeatures)
 		}
 		r.SetBehaviors(AllBehaviors)
-		if len(m.Clips) > 0 {
+		if len(m.file.Clips) > 0 {
 			r.Layer(0).Start(0)
 		}
-		if len(m.Expressions) > 0 {
+		if len(m.file.Expressions) > 0 {
 			r.Expressions().Set(0)
 		}
 		out[name] = r
@@ -102,14 +102,14 @@ func hasFloats(t reflect.Type) bool {
 func outputs(r *Rig) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "err %v opacity %v\n", r.Err(), r.OpacityMultiplier())
-	for i := range r.model.Parameters {
+	for i := range r.model.file.Parameters {
 		fmt.Fprintf(&b, "p%d %v\n", i, math.Float32bits(r.ParameterCurrent(i)))
 	}
-	for i := range r.model.Meshes {
+	for i := range r.model.file.Meshes {
 		m, s := r.Mesh(i).Colors()
 		fmt.Fprintf(&b, "m%d %v %v %v %v %v\n", i, r.Mesh(i).Vertices(), r.Mesh(i).Opacity(), m, s, r.Mesh(i).DrawOrder())
 	}
-	for i := range r.model.Parts {
+	for i := range r.model.file.Parts {
 		fmt.Fprintf(&b, "part%d %v %v\n", i, r.Part(i).Opacity(), r.Part(i).OpacityMultiplier())
 	}
 	return b.String()
@@ -291,7 +291,7 @@ func TestExtremeFiniteInputsKeepStateFinite(t *testing.T) {
 func TestOverflowingPoseFailsTheRig(t *testing.T) {
 	m := newTestModel(param("p", 0, 1, 0))
 	mi := m.mesh(-1, 3e38, 0, 3e38, 1, 0, 0)
-	m.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
+	m.file.Meshes[mi].Keyforms = &p2lrt.Grid[[]float32]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{0, 1}}},
 		Cells: []p2lrt.Cell[[]float32]{{Coord: []uint16{0}, Value: make([]float32, 6)}, {Coord: []uint16{1}, Value: []float32{3e38, 0, 3e38, 0, 0, 0}}}}
 	r := m.rig(t)
 	eval(t, r)
@@ -308,8 +308,8 @@ func TestOverflowingPoseFailsTheRig(t *testing.T) {
 	}
 	// The same through Load: the trial evaluation at the default pose
 	// refuses a model that overflows there.
-	m.Meshes[mi].Positions = []float32{3e38, 0, 3e38, 1, -3e38, 0}
-	m.Meshes[mi].Keyforms.Cells[0].Value = []float32{3e38, 0, 0, 0, -3e38, 0}
+	m.file.Meshes[mi].Positions = []float32{3e38, 0, 3e38, 1, -3e38, 0}
+	m.file.Meshes[mi].Keyforms.Cells[0].Value = []float32{3e38, 0, 0, 0, -3e38, 0}
 	var b strings.Builder
 	if err := Write(&b, &m.Model, nil); err != nil {
 		t.Fatal(err)
@@ -393,7 +393,7 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 		}
 		w := m.warp(-1, 3, 2, static(pts))
 		if bilinear {
-			m.Deformers[w].Flags |= p2lrt.DeformerBilinear
+			m.file.Deformers[w].Flags |= p2lrt.DeformerBilinear
 		}
 		pos := make([]float32, 2*50)
 		for j := range pos {
@@ -428,12 +428,12 @@ func TestLatticeBoundKeepsVerticesFinite(t *testing.T) {
 	// A rotation scaling the lattice by 10 carries 3e38 to infinity: the
 	// vertices through it are not finite, and the rig fails.
 	m, mi = build(false, func() float32 { return 3e38 })
-	m.Deformers = append([]p2lrt.Deformer{m.Deformers[0]}, m.Deformers[0])
-	m.Deformers[0] = p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: -1, Part: -1,
+	m.file.Deformers = append([]p2lrt.Deformer{m.file.Deformers[0]}, m.file.Deformers[0])
+	m.file.Deformers[0] = p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: -1, Part: -1,
 		Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled, Opacity: 1, Multiply: p2lrt.White, Screen: p2lrt.Black,
 		Rotation: &p2lrt.Rotation{Keyforms: static(p2lrt.RotationKey{Scale: 10})}}
-	m.Deformers[1].Parent = 0
-	m.Meshes[mi].Parent = 1
+	m.file.Deformers[1].Parent = 0
+	m.file.Meshes[mi].Parent = 1
 	r = m.Model.NewRig()
 	r.Evaluate()
 	if err := r.Err(); err == nil || !strings.Contains(err.Error(), `mesh 0 ("m0")`) {
@@ -513,7 +513,7 @@ func TestGlueOverflowFailsTheRig(t *testing.T) {
 		w := m.warp(-1, 1, 1, static([]float32{0, 0, 100, 0, 0, 100, 100, 100}))
 		a := m.mesh(w, 0.25, 0.25, 0.5, 0.25, 0.25, 0.5)
 		b := m.mesh(w, 0.75, 0.25, 0.5, 0.75, 0.75, 0.75)
-		m.Glues = []p2lrt.Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 1, Pairs: []p2lrt.GluePair{{A: 0, B: 0, WeightA: c.weight}}}}
+		m.file.Glues = []p2lrt.Glue{{ID: "g", MeshA: a, MeshB: b, Intensity: 1, Pairs: []p2lrt.GluePair{{A: 0, B: 0, WeightA: c.weight}}}}
 		r := m.Model.NewRig()
 		if !c.fails {
 			eval(t, r)

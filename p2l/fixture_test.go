@@ -9,10 +9,10 @@ import (
 )
 
 // fullModel is testfile.Full as a Model (not prepared until used).
-func fullModel() *Model { return &Model{file: (*file)(testfile.Full())} }
+func fullModel() *Model { return &Model{file: testfile.Full()} }
 
 // coreModel is testfile.Core as a Model.
-func coreModel() *Model { return &Model{file: (*file)(testfile.Core())} }
+func coreModel() *Model { return &Model{file: testfile.Core()} }
 
 // diffModels describes the first differing field of two models' files
 // (or of two files).
@@ -27,7 +27,7 @@ func fileOf(v any) any {
 		if m == nil {
 			return (*p2lrt.File)(nil)
 		}
-		return m.f()
+		return m.file
 	}
 	return v
 }

@@ -120,10 +120,10 @@ func TestF16EvaluatedError(t *testing.T) {
 		return r
 	}
 	a, h := load(nil), load(&p2lrt.WriteOptions{Codec: p2lrt.CodecF16})
-	s := float64(max(m.Canvas.Width, m.Canvas.Height))
+	s := float64(max(m.Canvas().Width, m.Canvas().Height))
 	bound := 2 * s / 2048
 	var worst float64
-	for i := range m.Meshes {
+	for i := range m.Meshes().Len() {
 		va, vh := a.Mesh(i).Vertices(), h.Mesh(i).Vertices()
 		if len(va) != len(vh) {
 			t.Fatalf("mesh %d: %d vs %d values", i, len(va), len(vh))

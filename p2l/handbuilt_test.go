@@ -133,7 +133,7 @@ func minimalChunks() []tchunk {
 }
 
 func minimalModel() *Model {
-	return &Model{file: &file{
+	return &Model{file: &p2lrt.File{
 		Canvas:     p2lrt.Canvas{Width: 100, Height: 50, OriginX: 50, OriginY: 25, PixelsPerUnit: -1},
 		Parameters: []p2lrt.Parameter{{ID: "P", Name: "Param", Min: -1, Max: 1, Default: 0.5, Repeat: true}},
 		Parts: []p2lrt.Part{{ID: "part", Flags: p2lrt.PartVisible, GroupMode: p2lrt.GroupIsolated, DrawOrder: -7,
@@ -244,7 +244,7 @@ func TestHandBuiltPhysics(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := minimalModel()
-	want.Physics = p2lrt.Physics{Fps: 30, Groups: []p2lrt.PhysicsGroup{{ID: "Hair",
+	want.file.Physics = p2lrt.Physics{Fps: 30, Groups: []p2lrt.PhysicsGroup{{ID: "Hair",
 		Inputs:   []p2lrt.PhysicsInput{{Parameter: 0, Weight: 60, Source: p2lrt.PhysicsAngle}},
 		Outputs:  []p2lrt.PhysicsOutput{{Parameter: 0, Vertex: 1, Scale: 1.5, Weight: 100, Source: p2lrt.PhysicsAngle, Reflect: true}},
 		Segments: []p2lrt.PhysicsSegment{{Length: 10, Mobility: 0.95, Delay: 0.9, Acceleration: 1.5}, {Length: 5, Mobility: 0.9, Delay: 0.8, Acceleration: 1}},

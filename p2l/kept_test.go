@@ -21,7 +21,7 @@ import (
 func TestKeptResultsMatchFullEvaluation(t *testing.T) {
 	for _, c := range keptModels(t) {
 		t.Run(c.name, func(t *testing.T) {
-			if len(c.m.Parameters) == 0 {
+			if c.m.Parameters().Len() == 0 {
 				t.Skip("no parameters")
 			}
 			checkKept(t, c.m, 300)
@@ -76,9 +76,9 @@ func TestKeptPlacementMatchesFullEvaluation(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.m
 			var parentOnly, geometry []int
-			reads := make([][]int32, len(m.Meshes))
-			read := make([]bool, len(m.Parameters))
-			for i := range m.Meshes {
+			reads := make([][]int32, m.Meshes().Len())
+			read := make([]bool, m.Parameters().Len())
+			for i := range m.Meshes().Len() {
 				reads[i] = m.MeshReadsForTest(i)
 				for _, p := range reads[i] {
 					read[p] = true
@@ -95,8 +95,8 @@ func TestKeptPlacementMatchesFullEvaluation(t *testing.T) {
 				t.Skip("no parameter that only deformers read")
 			}
 			rng := rand.New(rand.NewPCG(5, 6))
-			pose := make([]float32, len(m.Parameters))
-			for i, p := range m.Parameters {
+			pose := make([]float32, m.Parameters().Len())
+			for i, p := range m.Parameters().All() {
 				pose[i] = p.Default
 			}
 			r := m.NewRig()
@@ -109,12 +109,12 @@ func TestKeptPlacementMatchesFullEvaluation(t *testing.T) {
 				}
 				for range 1 + rng.IntN(2) {
 					i := ps[rng.IntN(len(ps))]
-					p := m.Parameters[i]
+					p := m.Parameters().At(i)
 					// Half a range beyond either end, clamped or wrapped.
 					pose[i] = p.Min + (p.Max-p.Min)*(2*rng.Float32()-0.5)
 				}
 				f := evaluateBoth(t, r, pose)
-				for i := range m.Meshes {
+				for i := range m.Meshes().Len() {
 					if !sameBits(r.Mesh(i).Vertices(), f.Mesh(i).Vertices()) {
 						t.Fatalf("step %d mesh %d: vertices differ from a full evaluation", step, i)
 					}
@@ -138,8 +138,8 @@ func TestKeptPlacementMatchesFullEvaluation(t *testing.T) {
 
 func checkKept(t *testing.T, m *p2l.Model, steps int) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	pose := make([]float32, len(m.Parameters))
-	for i, p := range m.Parameters {
+	pose := make([]float32, m.Parameters().Len())
+	for i, p := range m.Parameters().All() {
 		pose[i] = p.Default
 	}
 	r := m.NewRig()
@@ -157,7 +157,7 @@ func checkKept(t *testing.T, m *p2l.Model, steps int) {
 		}
 		for range n {
 			i := rng.IntN(len(pose))
-			p := m.Parameters[i]
+			p := m.Parameters().At(i)
 			switch rng.IntN(4) {
 			case 0:
 				pose[i] = p.Default
@@ -167,12 +167,12 @@ func checkKept(t *testing.T, m *p2l.Model, steps int) {
 				pose[i] = p.Min + (p.Max-p.Min)*rng.Float32()
 			}
 		}
-		revs := make([]uint64, len(m.Meshes))
+		revs := make([]uint64, m.Meshes().Len())
 		for i := range revs {
 			revs[i] = r.Mesh(i).Revision()
 		}
 		f := evaluateBoth(t, r, pose)
-		for i := range m.Meshes {
+		for i := range m.Meshes().Len() {
 			v, w := r.Mesh(i).Vertices(), f.Mesh(i).Vertices()
 			if !sameBits(v, w) {
 				t.Fatalf("step %d mesh %d: vertices differ from a full evaluation", step, i)
@@ -201,7 +201,7 @@ func checkKept(t *testing.T, m *p2l.Model, steps int) {
 			t.Fatalf("step %d: render commands differ from a full evaluation", step)
 		}
 		before = before[:0]
-		for i := range m.Meshes {
+		for i := range m.Meshes().Len() {
 			before = append(before, slices.Clone(r.Mesh(i).Vertices()))
 		}
 	}

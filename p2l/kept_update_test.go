@@ -37,23 +37,23 @@ func TestKeptResultsUnderUpdate(t *testing.T) {
 		// One random call, made on both rigs alike.
 		var call func(r *Rig)
 		switch k := rng.IntN(12); {
-		case k == 0 && len(m.Clips) > 0:
-			c := rng.IntN(len(m.Clips))
+		case k == 0 && len(m.file.Clips) > 0:
+			c := rng.IntN(len(m.file.Clips))
 			call = func(r *Rig) { r.Layer(0).Start(c) }
-		case k == 1 && len(m.Expressions) > 0:
-			e := rng.IntN(len(m.Expressions))
+		case k == 1 && len(m.file.Expressions) > 0:
+			e := rng.IntN(len(m.file.Expressions))
 			call = func(r *Rig) { r.Expressions().Set(e) }
 		case k == 2:
-			i, p := rng.IntN(len(m.Parameters)), rng.Float32()
+			i, p := rng.IntN(len(m.file.Parameters)), rng.Float32()
 			call = func(r *Rig) {
-				pr := m.Parameters[i]
+				pr := m.file.Parameters[i]
 				r.SetParameter(i, pr.Min+(pr.Max-pr.Min)*p)
 			}
-		case k == 3 && len(m.Parts) > 0:
-			i, a := rng.IntN(len(m.Parts)), rng.Float32()
+		case k == 3 && len(m.file.Parts) > 0:
+			i, a := rng.IntN(len(m.file.Parts)), rng.Float32()
 			call = func(r *Rig) { r.Part(i).SetHostOpacity(a) }
 		case k == 4:
-			i := rng.IntN(len(m.Meshes))
+			i := rng.IntN(len(m.file.Meshes))
 			call = func(r *Rig) { r.Mesh(i).SetColors(p2lrt.Color{1, 0.5, 0.5}, p2lrt.Black) }
 		case k == 6:
 			call = func(r *Rig) { r.Layer(0).Stop() }
@@ -83,12 +83,12 @@ func TestKeptResultsUnderUpdate(t *testing.T) {
 		if kept.adv != nil {
 			advanced++
 		}
-		for i := range m.Meshes {
+		for i := range m.file.Meshes {
 			if !kept.meshMoved[i] {
 				keptMeshes++
 			}
 		}
-		for i := range m.Meshes {
+		for i := range m.file.Meshes {
 			if !bitsSame(kept.Mesh(i).Vertices(), full.Mesh(i).Vertices()) {
 				t.Fatalf("step %d mesh %d: vertices differ from a full evaluation", step, i)
 			}

@@ -114,7 +114,7 @@ func init() {
 
 // prepareModel makes a model of f, which it owns and which is valid.
 func prepareModel(f *p2lrt.File, cfg *loadConfig) (*Model, error) {
-	m := &Model{file: (*file)(f), log: cfg.decode.Logger} // rig failures of this model go to the logger too
+	m := &Model{file: f, log: cfg.decode.Logger} // rig failures of this model go to the logger too
 	if err := trialEvaluate(m); err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func Write(w io.Writer, m *Model, opts *p2lrt.WriteOptions) error {
 	if m == nil {
 		return errNilModel
 	}
-	return m.f().Write(w, opts)
+	return m.file.Write(w, opts)
 }
 
 // Validate checks m against every rule the reader applies
@@ -216,7 +216,7 @@ func (m *Model) Validate() error {
 	if m == nil {
 		return errNilModel
 	}
-	return m.f().Validate()
+	return m.file.Validate()
 }
 
 // ReadFile reads the file at name as LoadFile does, for tools that need
@@ -233,7 +233,7 @@ func ReadFS(fsys fs.FS, name string, opts ...LoadOption) ([]byte, error) {
 }
 
 // V1Losses lists what writing m in the v1 layout loses (p2lrt.V1Losses).
-func V1Losses(m *Model) []string { return p2lrt.V1Losses(m.f()) }
+func V1Losses(m *Model) []string { return p2lrt.V1Losses(m.file) }
 
 // Version is the version of this library.
 const Version = "0.1.0"

@@ -51,12 +51,12 @@ func checkTyped(t *testing.T, what string, err error) *p2lrt.FormatError {
 func hostileBases(t *testing.T) map[string][]byte {
 	m := fullModel()
 	var pngs []p2lrt.TexturePage
-	for _, p := range m.Textures {
+	for _, p := range m.file.Textures {
 		if p.Kind == p2lrt.TexturePNG {
 			pngs = append(pngs, p)
 		}
 	}
-	m.Textures = pngs
+	m.file.Textures = pngs
 	return map[string][]byte{"v2": mustWrite(t, fullModel(), nil), "v1": mustWrite(t, m, &p2lrt.WriteOptions{V1: true})}
 }
 
@@ -141,19 +141,19 @@ func TestHostileExtremePositions(t *testing.T) {
 	}{
 		{"positions under a scale of 2", func(m *Model) {
 			// 3.4e38 · 2 overflows: the positions hold the largest value.
-			m.Deformers = []p2lrt.Deformer{rot(2)}
-			m.Meshes[0].Parent = 0
-			m.Meshes[0].Positions[2] = big
+			m.file.Deformers = []p2lrt.Deformer{rot(2)}
+			m.file.Meshes[0].Parent = 0
+			m.file.Meshes[0].Positions[2] = big
 		}, "MESH", "meshes[0].positions", "m"},
 		{"a rotation scale of 3.4e38", func(m *Model) {
 			// 10 · 3.4e38 overflows: the deformer's keyform holds it.
-			m.Deformers = []p2lrt.Deformer{rot(big)}
-			m.Meshes[0].Parent = 0
+			m.file.Deformers = []p2lrt.Deformer{rot(big)}
+			m.file.Meshes[0].Parent = 0
 		}, "DEFM", "deformers[0].keyforms.cells[0]", "R"},
 		{"keyform deltas added to extreme positions", func(m *Model) {
 			// 3.4e38 + 3.4e38 overflows at the key the default pose sits
 			// on (parameter 0 at its default 0.5, keys 0.5 and 1).
-			me := &m.Meshes[0]
+			me := &m.file.Meshes[0]
 			me.Positions[2] = big / 2
 			d := make([]float32, len(me.Positions))
 			d[2] = big

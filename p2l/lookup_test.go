@@ -18,7 +18,7 @@ func TestRoleParameters(t *testing.T) {
 		param("ParamMouthForm", -1, 1, 0),
 		param("ParamA", 0, 1, 0),
 	)
-	m.Roles = []p2lrt.Role{
+	m.file.Roles = []p2lrt.Role{
 		{Name: "EyeBlink", Parameters: []int{0}},
 		{Name: "LipSync", Parameters: []int{7}}, // not a parameter: skipped
 		{Name: "EyeBlink", Parameters: []int{1}},

@@ -8,19 +8,24 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
-// file is the file a Model is made from: p2lrt.File's fields without its
-// methods (Model promotes the fields, not Write or Encode).
-type file p2lrt.File
-
 // Model is a prepared model: the content of a .p2lrt file (a p2lrt.File)
 // and the tables its rigs share, built once.
 //
-// A Model returned by Load or NewModel is validated and ready to play. Its
-// file's fields are promoted for reading; they must not be modified: a
-// model is shared by its rigs and goroutines. Tools that edit a model
-// work on a copy of its file (File) and make a new model of it (NewModel).
+// A Model returned by Load or NewModel is validated and ready to play, and
+// never changes: it is shared by its rigs and goroutines. Its records are
+// read through methods, one per chunk: the lists (Parameters, Meshes,
+// Clips, ...) as a List, the singletons (Canvas, Draw, Physics) by value,
+// the optional chunks (Pose, Bones, ...) by value with whether the file
+// has them. Records are returned by value, but their large arrays
+// (positions, UVs, indices, keyform values, texture bytes) are shared with
+// the model and must not be modified, as with bytes.Buffer.Bytes. Tools
+// that edit a model work on a copy of its file (File) and make a new model
+// of it (NewModel).
 type Model struct {
-	*file
+	// file is the validated file the model was made from, never written
+	// after NewModel (or Load) returned; nothing outside the package
+	// reaches it but through the read API and File's copy.
+	file *p2lrt.File
 
 	// prepOnce builds prepared on first use (prep).
 	prepOnce sync.Once
@@ -39,8 +44,5 @@ func (m *Model) File() *p2lrt.File {
 	if m == nil {
 		return &p2lrt.File{Draw: p2lrt.DrawGroup{Part: -1}} // the file of an empty model
 	}
-	return m.f().Clone()
+	return m.file.Clone()
 }
-
-// f is m's file as a p2lrt.File.
-func (m *Model) f() *p2lrt.File { return (*p2lrt.File)(m.file) }

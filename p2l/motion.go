@@ -60,8 +60,8 @@ func (r *Rig) motions() *motionState {
 	}
 	m := r.model
 	s := &motionState{idle: -1}
-	for i := range m.Clips {
-		g := m.Clips[i].Group
+	for i := range m.file.Clips {
+		g := m.file.Clips[i].Group
 		if g == "" {
 			continue
 		}
@@ -75,14 +75,14 @@ func (r *Rig) motions() *motionState {
 	}
 	s.pcg = rand.NewPCG(0x5eed, 0x9e3779b97f4a7c15)
 	s.rng = rand.New(s.pcg)
-	if m.Pose != nil {
-		s.poseCurves = make([][]poseCurve, len(m.Clips))
-		for ci := range m.Clips {
-			for k, tc := range m.Clips[ci].TargetCurves {
+	if m.file.Pose != nil {
+		s.poseCurves = make([][]poseCurve, len(m.file.Clips))
+		for ci := range m.file.Clips {
+			for k, tc := range m.file.Clips[ci].TargetCurves {
 				if tc.Target != p2lrt.TargetPartOpacity {
 					continue
 				}
-				for gi, pg := range m.Pose.Groups {
+				for gi, pg := range m.file.Pose.Groups {
 					for ei, e := range pg.Entries {
 						if e.Part == tc.Part {
 							s.poseCurves[ci] = append(s.poseCurves[ci], poseCurve{gi, ei, k})
@@ -126,8 +126,8 @@ func (m *Model) ClipGroups() []string {
 		return nil
 	}
 	var out []string
-	for i := range m.Clips {
-		if g := m.Clips[i].Group; g != "" && indexOf(out, g) < 0 {
+	for i := range m.file.Clips {
+		if g := m.file.Clips[i].Group; g != "" && indexOf(out, g) < 0 {
 			out = append(out, g)
 		}
 	}
@@ -157,7 +157,7 @@ func (s LayerState) PlayGroup(group string, index, priority int) (int, error) {
 	}
 	c := clips[index]
 	if !r.anim().clips.play(layer, c, priority) {
-		return -1, fmt.Errorf("%w: clip %q (group %q) at priority %d, layer %d at %d", ErrPriority, r.model.Clips[c].ID, ms.groups[k], priority, layer, s.Priority())
+		return -1, fmt.Errorf("%w: clip %q (group %q) at priority %d, layer %d at %d", ErrPriority, r.model.file.Clips[c].ID, ms.groups[k], priority, layer, s.Priority())
 	}
 	return c, nil
 }
@@ -225,10 +225,10 @@ func (s *motionState) resumeIdle(p *clipPlayer) {
 // returns "" for an index out of range. Whether the model has such a group
 // is for PlayGroup to say.
 func (m *Model) TapGroup(i int) string {
-	if m == nil || i < 0 || i >= len(m.HitAreas) {
+	if m == nil || i < 0 || i >= len(m.file.HitAreas) {
 		return ""
 	}
-	a := &m.HitAreas[i]
+	a := &m.file.HitAreas[i]
 	if a.Name != "" {
 		return "Tap" + a.Name
 	}
@@ -254,7 +254,7 @@ func (r *Rig) Tap(x, y float32) (area, clip int) {
 // −1 when none is (area −1, HitTest's "none"; no such group; or a clip of
 // higher priority plays). Any other area out of range panics.
 func (r *Rig) TapArea(area int) (clip int) {
-	n := len(r.model.HitAreas)
+	n := len(r.model.file.HitAreas)
 	if area == -1 {
 		return -1
 	}
@@ -302,7 +302,7 @@ func (s *motionState) poseFromClips(p *clipPlayer, pose *poseState) {
 		if e == nil || len(s.poseCurves[e.clip]) == 0 {
 			continue
 		}
-		c := &p.model.Clips[e.clip]
+		c := &p.model.file.Clips[e.clip]
 		t := e.t
 		for g := range pose.selected {
 			best, bestV := -1, float32(0.001)

@@ -18,7 +18,7 @@ func motionModel() *Model {
 		return p2lrt.Clip{ID: id, Name: name, Group: group, Duration: d, Loop: loop, FadeIn: 0, FadeOut: 0,
 			Curves: []p2lrt.ParameterCurve{constCurve(1, v)}}
 	}
-	m.Clips = append(m.Clips,
+	m.file.Clips = append(m.file.Clips,
 		c("idle_a", "Idle A", "Idle", 2, true, 1),
 		c("idle_b", "Idle B", "Idle", 2, true, 2),
 		c("wave", "Wave", "TapBody", 0.5, false, 3),
@@ -28,16 +28,16 @@ func motionModel() *Model {
 		{Target: p2lrt.TargetPartOpacity, Part: 0, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 0}}},
 		{Target: p2lrt.TargetPartOpacity, Part: 1, FadeIn: -1, FadeOut: -1, Curve: p2lrt.Curve{Start: p2lrt.Point{T: 0, V: 1}}},
 	}
-	m.Clips = append(m.Clips, pb)
-	m.Meshes[0].Positions = []float32{0, 0, 10, 0, 0, 10}
-	m.Meshes[1].Positions = []float32{10, 10, 10, 0, 0, 10}
-	m.HitAreas = []p2lrt.HitArea{{ID: "HitAreaBody", Meshes: []int{0}}, {ID: "HitAreaTop", Name: "Head", Meshes: []int{1}}}
+	m.file.Clips = append(m.file.Clips, pb)
+	m.file.Meshes[0].Positions = []float32{0, 0, 10, 0, 0, 10}
+	m.file.Meshes[1].Positions = []float32{10, 10, 10, 0, 0, 10}
+	m.file.HitAreas = []p2lrt.HitArea{{ID: "HitAreaBody", Meshes: []int{0}}, {ID: "HitAreaTop", Name: "Head", Meshes: []int{1}}}
 	return m
 }
 
 func TestLookupRule(t *testing.T) {
 	m := motionModel()
-	m.Clips[1].Name = "IDLE_A" // a name equal to another clip's id ignoring case
+	m.file.Clips[1].Name = "IDLE_A" // a name equal to another clip's id ignoring case
 	for _, c := range []struct {
 		s    string
 		want int
@@ -239,7 +239,7 @@ func TestIdleResumesAndFinished(t *testing.T) {
 }
 
 func TestTapGroupConvention(t *testing.T) {
-	m := &Model{file: &file{HitAreas: []p2lrt.HitArea{{ID: "HitAreaHead", Name: "Head"}, {ID: "HitAreaBody"}, {ID: "Tail"}, {ID: "HitArea"}}}}
+	m := &Model{file: &p2lrt.File{HitAreas: []p2lrt.HitArea{{ID: "HitAreaHead", Name: "Head"}, {ID: "HitAreaBody"}, {ID: "Tail"}, {ID: "HitArea"}}}}
 	for i, want := range []string{"TapHead", "TapBody", "TapTail", "TapHitArea", ""} {
 		if got := m.TapGroup(i); got != want {
 			t.Errorf("TapGroup(%d) = %q, want %q", i, got, want)
@@ -248,7 +248,7 @@ func TestTapGroupConvention(t *testing.T) {
 	// The named area of motionModel has no TapHead group: no clip. (Without
 	// its pose: the pose's starting state hides part 1, the Head.)
 	mm := motionModel()
-	mm.Pose = nil
+	mm.file.Pose = nil
 	r := mm.NewRig()
 	r.Evaluate()
 	if area, clip := r.Tap(9, 9); area != 1 || clip != -1 {
@@ -303,7 +303,7 @@ func TestClipPose(t *testing.T) {
 // {0.3, −1}.
 func TestLipSyncVowels(t *testing.T) {
 	m := animModel()
-	m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: "ParamMouthForm", Min: -1, Max: 1}, p2lrt.Parameter{ID: "ParamA", Min: 0, Max: 1})
+	m.file.Parameters = append(m.file.Parameters, p2lrt.Parameter{ID: "ParamMouthForm", Min: -1, Max: 1}, p2lrt.Parameter{ID: "ParamA", Min: 0, Max: 1})
 	const form, pa = 4, 5
 	r := m.NewRig()
 	// Level 0.8, weights I 0.5 and U 0.25 (confidence 0.75).

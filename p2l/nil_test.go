@@ -36,10 +36,10 @@ func failedRig(t *testing.T) *Rig {
 func views(r *Rig) []reflect.Value {
 	v := []reflect.Value{reflect.ValueOf(r), reflect.ValueOf(r.Layer(0)), reflect.ValueOf(r.Expressions()),
 		reflect.ValueOf(r.Physics()), reflect.ValueOf(r.Simulation())}
-	if len(r.Model().Meshes) > 0 {
+	if r.Model().Meshes().Len() > 0 {
 		v = append(v, reflect.ValueOf(r.Mesh(0)))
 	}
-	if len(r.Model().Parts) > 0 {
+	if r.Model().Parts().Len() > 0 {
 		v = append(v, reflect.ValueOf(r.Part(0)))
 	}
 	return v
@@ -245,7 +245,7 @@ func TestLiveRigSurvivesHostileArguments(t *testing.T) {
 		if err := r.Err(); err != nil {
 			t.Errorf("advanced %v: hostile arguments made the rig fail: %v", adv, err)
 		}
-		for i := range r.Model().Meshes {
+		for i := range r.Model().Meshes().Len() {
 			for _, v := range r.Mesh(i).Vertices() {
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 					t.Fatalf("advanced %v: mesh %d has vertex %v after hostile calls", adv, i, v)
@@ -290,6 +290,23 @@ func TestNilModelIsEmpty(t *testing.T) {
 				}
 			}
 		}
+	}
+	// The walk above compares the read API with an empty model's; these
+	// say outright what that is, should the empty model be wrong too.
+	if nilModel.Meshes().Len() != 0 || nilModel.Parameters().Len() != 0 || nilModel.Clips().Len() != 0 {
+		t.Error("a nil model lists records")
+	}
+	for range nilModel.HitAreas().All() {
+		t.Error("a nil model yields a hit area")
+	}
+	if _, ok := nilModel.Pose(); ok {
+		t.Error("a nil model has a pose")
+	}
+	if _, ok := nilModel.Bones(); ok {
+		t.Error("a nil model has bones")
+	}
+	if d := nilModel.Draw(); d.Part != -1 || len(d.Children) != 0 {
+		t.Errorf("a nil model's draw root %+v, want the empty root (part −1)", d)
 	}
 	if err := Write(&strings.Builder{}, nil, nil); err == nil {
 		t.Error("Write of a nil model succeeded")

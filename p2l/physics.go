@@ -94,14 +94,14 @@ type physicsState struct {
 func newPhysicsState(m *Model) *physicsState {
 	s := &physicsState{
 		a:          arithOf(m),
-		groups:     m.Physics.Groups,
-		params:     m.Parameters,
-		fps:        physicsRate(m.Physics.Fps),
-		pBase:      make([]int, len(m.Physics.Groups)),
-		oBase:      make([]int, len(m.Physics.Groups)),
-		inputCache: make([]float32, len(m.Parameters)),
-		cache:      make([]float32, len(m.Parameters)),
-		replaced:   make([]bool, len(m.Physics.Groups)),
+		groups:     m.file.Physics.Groups,
+		params:     m.file.Parameters,
+		fps:        physicsRate(m.file.Physics.Fps),
+		pBase:      make([]int, len(m.file.Physics.Groups)),
+		oBase:      make([]int, len(m.file.Physics.Groups)),
+		inputCache: make([]float32, len(m.file.Parameters)),
+		cache:      make([]float32, len(m.file.Parameters)),
+		replaced:   make([]bool, len(m.file.Physics.Groups)),
 	}
 	np, no := 0, 0
 	for g := range s.groups {

@@ -16,7 +16,7 @@ import (
 // radius 10, driven by the angle of "in", output the angle of particle 1 in
 // degrees (scale 180/π).
 func pendulumModel(fps float32, source p2lrt.PhysicsSource) *Model {
-	return &Model{file: &file{
+	return &Model{file: &p2lrt.File{
 		Parameters: []p2lrt.Parameter{
 			{ID: "in", Min: -10, Max: 10},
 			{ID: "out", Min: -90, Max: 90},
@@ -177,7 +177,7 @@ func TestPhysicsFixedStepInterpolation(t *testing.T) {
 // gravity + wind; a Y input moves the root by the rotated translation.
 func TestPhysicsWindAndY(t *testing.T) {
 	m := pendulumModel(0, p2lrt.PhysicsAngle)
-	m.Physics.Groups[0].Segments[0].Acceleration = 1
+	m.file.Physics.Groups[0].Segments[0].Acceleration = 1
 	s := newPhysicsState(m)
 	s.windX = 1
 	v := []float32{0, 0, 0, 0}
@@ -188,7 +188,7 @@ func TestPhysicsWindAndY(t *testing.T) {
 	}
 
 	my := pendulumModel(0, p2lrt.PhysicsY)
-	my.Physics.Groups[0].Inputs = append(my.Physics.Groups[0].Inputs,
+	my.file.Physics.Groups[0].Inputs = append(my.file.Physics.Groups[0].Inputs,
 		p2lrt.PhysicsInput{Parameter: 3, Source: p2lrt.PhysicsAngle, Weight: 100})
 	s = newPhysicsState(my.WithPlayback(PlaybackCubism)) // Cubism's float64 rotation
 	v = []float32{5, 0, 0, 5}
@@ -250,7 +250,7 @@ func TestPhysicsFirstFrame(t *testing.T) {
 		t.Errorf("after reset the first frame wrote %v", v[1])
 	}
 	// An output of the root (vertex 0) is never written.
-	m.Physics.Groups[0].Outputs[0].Vertex = 0
+	m.file.Physics.Groups[0].Outputs[0].Vertex = 0
 	s = newPhysicsState(m)
 	for range 3 {
 		v = []float32{10, 7, 3, 0}
@@ -304,16 +304,16 @@ func TestPhysicsBoundedSteps(t *testing.T) {
 func TestPhysicsFpsValidated(t *testing.T) {
 	for _, f := range []float32{MaxPhysicsFps + 1, 1e9, 1e30, math.MaxFloat32} {
 		m := minimalModel()
-		m.Physics = pendulumModel(f, p2lrt.PhysicsAngle).Physics
-		m.Parameters = append(m.Parameters, pendulumModel(f, p2lrt.PhysicsAngle).Parameters...)
+		m.file.Physics = pendulumModel(f, p2lrt.PhysicsAngle).file.Physics
+		m.file.Parameters = append(m.file.Parameters, pendulumModel(f, p2lrt.PhysicsAngle).file.Parameters...)
 		err := m.Validate()
 		if err == nil || !strings.Contains(err.Error(), "fps") || !strings.Contains(err.Error(), "PHYS") {
 			t.Errorf("fps %v: Validate error %v, want a PHYS fps error", f, err)
 		}
 	}
 	m := minimalModel()
-	m.Parameters = append(m.Parameters, pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).Parameters...)
-	m.Physics = pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).Physics
+	m.file.Parameters = append(m.file.Parameters, pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).file.Parameters...)
+	m.file.Physics = pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).file.Physics
 	if err := m.Validate(); err != nil {
 		t.Errorf("fps %d refused: %v", MaxPhysicsFps, err)
 	}
@@ -323,8 +323,8 @@ func TestPhysicsFpsValidated(t *testing.T) {
 // bytes say 1e30 is refused by Load.
 func TestPhysicsFpsLoad(t *testing.T) {
 	m := minimalModel()
-	m.Parameters = append(m.Parameters, pendulumModel(0, p2lrt.PhysicsAngle).Parameters...)
-	m.Physics = pendulumModel(999.5, p2lrt.PhysicsAngle).Physics
+	m.file.Parameters = append(m.file.Parameters, pendulumModel(0, p2lrt.PhysicsAngle).file.Parameters...)
+	m.file.Physics = pendulumModel(999.5, p2lrt.PhysicsAngle).file.Physics
 	var b bytes.Buffer
 	if err := Write(&b, m, nil); err != nil {
 		t.Fatal(err)
@@ -349,7 +349,7 @@ func TestPhysicsFpsLoad(t *testing.T) {
 // reference's physics.rs settle; Cubism would divide by zero).
 func TestPhysicsStabilizeWithoutForce(t *testing.T) {
 	m := pendulumModel(0, p2lrt.PhysicsAngle)
-	m.Physics.Groups[0].Segments[0].Acceleration = 0
+	m.file.Physics.Groups[0].Segments[0].Acceleration = 0
 	s := newPhysicsState(m)
 	v := []float32{10, 0, 0, 0}
 	s.stabilize(v)

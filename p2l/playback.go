@@ -57,14 +57,14 @@ func (m *Model) Playback() Playback {
 // playback of their model when they are created.
 func (m *Model) WithPlayback(p Playback) *Model {
 	c := m.Clone()
-	meta := slices.DeleteFunc(slices.Clone(c.Meta), func(e p2lrt.MetaEntry) bool { return e.Key == MetaPlayback })
+	meta := slices.DeleteFunc(slices.Clone(c.file.Meta), func(e p2lrt.MetaEntry) bool { return e.Key == MetaPlayback })
 	if p == PlaybackCubism {
 		meta = append(meta, p2lrt.MetaEntry{Key: MetaPlayback, Value: p.String()})
 	}
 	if len(meta) == 0 {
 		meta = nil
 	}
-	c.Meta = meta
+	c.file.Meta = meta
 	return c
 }
 

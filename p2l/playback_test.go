@@ -13,8 +13,7 @@ import (
 // "cubism"; WithPlayback returns a marked clone and leaves the model alone;
 // the mark survives Write and Load, and unmarking removes the entry.
 func TestPlaybackMark(t *testing.T) {
-	m := refPlayModel()
-	m.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "test"}}
+	m := edited(refPlayModel(), func(f *p2lrt.File) { f.Meta = []p2lrt.MetaEntry{{Key: "generator", Value: "test"}} })
 	if got := m.Playback(); got != p2l.PlaybackReference {
 		t.Fatalf("unmarked model: %v", got)
 	}
@@ -22,11 +21,11 @@ func TestPlaybackMark(t *testing.T) {
 	if got := c.Playback(); got != p2l.PlaybackCubism {
 		t.Fatalf("marked clone: %v", got)
 	}
-	if m.Playback() != p2l.PlaybackReference || len(m.Meta) != 1 {
-		t.Fatalf("WithPlayback changed the model: %v", m.Meta)
+	if m.Playback() != p2l.PlaybackReference || m.Meta().Len() != 1 {
+		t.Fatalf("WithPlayback changed the model: %v", m.File().Meta)
 	}
-	if v, _ := c.MetaValue(p2l.MetaPlayback); v != "cubism" || len(c.Meta) != 2 {
-		t.Fatalf("META of the clone: %v", c.Meta)
+	if v, _ := c.MetaValue(p2l.MetaPlayback); v != "cubism" || c.Meta().Len() != 2 {
+		t.Fatalf("META of the clone: %v", c.File().Meta)
 	}
 	var b bytes.Buffer
 	if err := p2l.Write(&b, c, nil); err != nil {
@@ -37,11 +36,11 @@ func TestPlaybackMark(t *testing.T) {
 		t.Fatal(err)
 	}
 	if l.Playback() != p2l.PlaybackCubism {
-		t.Fatalf("after Write and Load: %v (META %v)", l.Playback(), l.Meta)
+		t.Fatalf("after Write and Load: %v (META %v)", l.Playback(), l.File().Meta)
 	}
 	u := l.WithPlayback(p2l.PlaybackReference)
-	if _, ok := u.MetaValue(p2l.MetaPlayback); ok || u.Playback() != p2l.PlaybackReference || len(u.Meta) != 1 {
-		t.Fatalf("unmarked again: %v", u.Meta)
+	if _, ok := u.MetaValue(p2l.MetaPlayback); ok || u.Playback() != p2l.PlaybackReference || u.Meta().Len() != 1 {
+		t.Fatalf("unmarked again: %v", u.File().Meta)
 	}
 	if (p2l.ModelForTest(&p2lrt.File{Meta: []p2lrt.MetaEntry{{Key: p2l.MetaPlayback, Value: "Cubism"}}})).Playback() != p2l.PlaybackReference {
 		t.Error("only the value \"cubism\" marks a model")

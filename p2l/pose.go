@@ -26,12 +26,12 @@ type poseState struct {
 }
 
 func newPoseState(m *Model) *poseState {
-	s := &poseState{a: arithOf(m), pose: m.Pose, opacity: make([]float32, len(m.Parts))}
-	if m.Pose != nil {
-		s.selected = make([]int, len(m.Pose.Groups))
+	s := &poseState{a: arithOf(m), pose: m.file.Pose, opacity: make([]float32, len(m.file.Parts))}
+	if m.file.Pose != nil {
+		s.selected = make([]int, len(m.file.Pose.Groups))
 	}
 	if m.Playback() == PlaybackCubism {
-		s.slot = make([]float32, len(m.Parts))
+		s.slot = make([]float32, len(m.file.Parts))
 	}
 	s.reset()
 	return s

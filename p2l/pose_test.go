@@ -7,7 +7,7 @@ import (
 )
 
 func TestPoseFade(t *testing.T) {
-	m := &Model{file: &file{
+	m := &Model{file: &p2lrt.File{
 		Parts: make([]p2lrt.Part, 5),
 		Pose: &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{
 			{Entries: []p2lrt.PoseEntry{{Part: 0, Linked: []int{3}}, {Part: 1, Linked: []int{4}}}},
@@ -47,7 +47,7 @@ func TestPoseFade(t *testing.T) {
 // it is, even with FadeIn 0, while the others still obey the back-opacity
 // rule (the reference's pose.rs PosePlayer::update).
 func TestPoseNoTime(t *testing.T) {
-	m := &Model{file: &file{Parts: make([]p2lrt.Part, 2), Pose: &p2lrt.Pose{FadeIn: 0, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0}, {Part: 1}}}}}}}
+	m := &Model{file: &p2lrt.File{Parts: make([]p2lrt.Part, 2), Pose: &p2lrt.Pose{FadeIn: 0, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0}, {Part: 1}}}}}}}
 	s := newPoseState(m)
 	s.show(0, 1)
 	s.update(0)
@@ -87,7 +87,7 @@ func approxF32(a, b []float32, tol float64) bool {
 // later in the group is written last by the shown entry.
 func TestPoseLinkAlsoEntry(t *testing.T) {
 	for _, dt := range []float64{1.0 / 60, 0} {
-		m := &Model{file: &file{Parts: make([]p2lrt.Part, 2), Pose: &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}}}}}}}
+		m := &Model{file: &p2lrt.File{Parts: make([]p2lrt.Part, 2), Pose: &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}}}}}}}
 		s := newPoseState(m)
 		if want := []float32{1, 0}; !equalF32(s.opacity, want) {
 			t.Errorf("initial %v, want %v (entry 1's 0 written after the link's 1)", s.opacity, want)
@@ -98,7 +98,7 @@ func TestPoseLinkAlsoEntry(t *testing.T) {
 		}
 	}
 	// Entry 1 (part 1) shown: its own write comes after the link's.
-	m := &Model{file: &file{Parts: make([]p2lrt.Part, 2), Pose: &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}}}}}}}
+	m := &Model{file: &p2lrt.File{Parts: make([]p2lrt.Part, 2), Pose: &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}}}}}}}
 	s := newPoseState(m)
 	s.show(0, 1)
 	s.update(0.1)

@@ -431,17 +431,17 @@ func indexIDs[T any](s []T, id func(*T) string) map[string]int {
 // a prepared value with err set and the lookups filled.
 func prepare(m *Model) (p *prepared) {
 	p = &prepared{}
-	p.paramByID = indexIDs(m.Parameters, func(x *p2lrt.Parameter) string { return x.ID })
-	p.deformerByID = indexIDs(m.Deformers, func(x *p2lrt.Deformer) string { return x.ID })
-	p.partByID = indexIDs(m.Parts, func(x *p2lrt.Part) string { return x.ID })
-	p.meshByID = indexIDs(m.Meshes, func(x *p2lrt.Mesh) string { return x.ID })
-	p.glueByID = indexIDs(m.Glues, func(x *p2lrt.Glue) string { return x.ID })
-	p.clipByID = indexIDs(m.Clips, func(x *p2lrt.Clip) string { return x.ID })
-	p.exprByID = indexIDs(m.Expressions, func(x *p2lrt.Expression) string { return x.ID })
-	p.hitByID = indexIDs(m.HitAreas, func(x *p2lrt.HitArea) string { return x.ID })
-	p.partParent = make([]int32, len(m.Parts))
-	p.meshPart = make([]int32, len(m.Meshes))
-	p.meshUserData = make([]int32, len(m.Meshes))
+	p.paramByID = indexIDs(m.file.Parameters, func(x *p2lrt.Parameter) string { return x.ID })
+	p.deformerByID = indexIDs(m.file.Deformers, func(x *p2lrt.Deformer) string { return x.ID })
+	p.partByID = indexIDs(m.file.Parts, func(x *p2lrt.Part) string { return x.ID })
+	p.meshByID = indexIDs(m.file.Meshes, func(x *p2lrt.Mesh) string { return x.ID })
+	p.glueByID = indexIDs(m.file.Glues, func(x *p2lrt.Glue) string { return x.ID })
+	p.clipByID = indexIDs(m.file.Clips, func(x *p2lrt.Clip) string { return x.ID })
+	p.exprByID = indexIDs(m.file.Expressions, func(x *p2lrt.Expression) string { return x.ID })
+	p.hitByID = indexIDs(m.file.HitAreas, func(x *p2lrt.HitArea) string { return x.ID })
+	p.partParent = make([]int32, len(m.file.Parts))
+	p.meshPart = make([]int32, len(m.file.Meshes))
+	p.meshUserData = make([]int32, len(m.file.Meshes))
 	for i := range p.partParent {
 		p.partParent[i] = -1
 	}
@@ -451,19 +451,19 @@ func prepare(m *Model) (p *prepared) {
 	}
 	// A part or mesh listed by several parts belongs to the last of them
 	// (ffi.rs Model::new, pose.rs PosePlayer::new).
-	for pi := range m.Parts {
-		for _, c := range m.Parts[pi].Children {
+	for pi := range m.file.Parts {
+		for _, c := range m.file.Parts[pi].Children {
 			switch {
-			case c.Kind == p2lrt.ChildPart && c.Index >= 0 && c.Index < len(m.Parts):
+			case c.Kind == p2lrt.ChildPart && c.Index >= 0 && c.Index < len(m.file.Parts):
 				p.partParent[c.Index] = int32(pi)
-			case c.Kind == p2lrt.ChildMesh && c.Index >= 0 && c.Index < len(m.Meshes):
+			case c.Kind == p2lrt.ChildMesh && c.Index >= 0 && c.Index < len(m.file.Meshes):
 				p.meshPart[c.Index] = int32(pi)
 			}
 		}
 	}
-	for i := len(m.UserData) - 1; i >= 0; i-- {
-		u := m.UserData[i]
-		if u.Kind == 0 && u.Target >= 0 && u.Target < len(m.Meshes) {
+	for i := len(m.file.UserData) - 1; i >= 0; i-- {
+		u := m.file.UserData[i]
+		if u.Kind == 0 && u.Target >= 0 && u.Target < len(m.file.Meshes) {
 			p.meshUserData[u.Target] = int32(i)
 		}
 	}
@@ -483,56 +483,56 @@ func (p *prepared) build(m *Model) error {
 	p.share = &buildShare{}
 	defer func() { p.share = nil }()
 	cells := 0 // keyform cells of the warps and meshes (compileKeyforms)
-	for i := range m.Deformers {
-		if w := m.Deformers[i].Warp; w != nil && w.Keyforms != nil {
+	for i := range m.file.Deformers {
+		if w := m.file.Deformers[i].Warp; w != nil && w.Keyforms != nil {
 			cells += len(w.Keyforms.Cells)
 		}
 	}
-	for i := range m.Meshes {
-		if k := m.Meshes[i].Keyforms; k != nil {
+	for i := range m.file.Meshes {
+		if k := m.file.Meshes[i].Keyforms; k != nil {
 			cells += len(k.Cells)
 		}
 	}
 	p.share.cells = make([][]float32, 0, cells)
-	np := len(m.Parameters)
+	np := len(m.file.Parameters)
 	p.cubism = m.Evaluation() == EvaluationCubism
 	p.snap = snapEpsilon
 	if p.cubism {
 		p.snap = 0 // the Core blends keyforms without snapping (moc3-rs key_segment)
 	}
 	p.defaults = make([]float32, np)
-	for i, pr := range m.Parameters {
+	for i, pr := range m.file.Parameters {
 		p.defaults[i] = clampParam(&pr, pr.Default)
 	}
 	// Corner scratch for the blends at the defaults: a grid whose values
 	// all sit on keys blends one corner; weights grows it for more.
 	sc := make([]corner, 0, 64)
 
-	p.defs = make([]cdef, len(m.Deformers))
-	for i := range m.Deformers {
+	p.defs = make([]cdef, len(m.file.Deformers))
+	for i := range m.file.Deformers {
 		if err := p.buildDeformer(m, i, sc); err != nil {
-			return recordFail("DEFM", "deformer", i, m.Deformers[i].ID, "", "%v", err)
+			return recordFail("DEFM", "deformer", i, m.file.Deformers[i].ID, "", "%v", err)
 		}
 	}
-	p.parts = make([]cpart, len(m.Parts))
-	for i := range m.Parts {
+	p.parts = make([]cpart, len(m.file.Parts))
+	for i := range m.file.Parts {
 		if err := p.buildPart(m, i, sc); err != nil {
-			return recordFail("PART", "part", i, m.Parts[i].ID, "", "%v", err)
+			return recordFail("PART", "part", i, m.file.Parts[i].ID, "", "%v", err)
 		}
 	}
-	p.meshes = make([]cmesh, len(m.Meshes))
-	for i := range m.Meshes {
+	p.meshes = make([]cmesh, len(m.file.Meshes))
+	for i := range m.file.Meshes {
 		if err := p.buildMesh(m, i, sc); err != nil {
-			return recordFail("MESH", "mesh", i, m.Meshes[i].ID, "", "%v", err)
+			return recordFail("MESH", "mesh", i, m.file.Meshes[i].ID, "", "%v", err)
 		}
 	}
-	p.glues = make([]cglue, len(m.Glues))
-	for i := range m.Glues {
+	p.glues = make([]cglue, len(m.file.Glues))
+	for i := range m.file.Glues {
 		if err := p.buildGlue(m, i); err != nil {
-			return recordFail("GLUE", "glue", i, m.Glues[i].ID, "", "%v", err)
+			return recordFail("GLUE", "glue", i, m.file.Glues[i].ID, "", "%v", err)
 		}
 	}
-	p.buildGlueComponents(len(m.Parameters))
+	p.buildGlueComponents(len(m.file.Parameters))
 	for i := range p.defs {
 		c := &p.defs[i]
 		c.reads = p.share.readMask(&c.obj, true, &c.g, np)
@@ -549,10 +549,10 @@ func (p *prepared) build(m *Model) error {
 	if p.cubism {
 		p.buildCubism(m)
 	}
-	for i := range m.HitAreas {
-		for _, mi := range m.HitAreas[i].Meshes {
-			if mi < 0 || mi >= len(m.Meshes) {
-				return recordFail("HITA", "hit area", i, m.HitAreas[i].ID, "meshes", "mesh %d out of range", mi)
+	for i := range m.file.HitAreas {
+		for _, mi := range m.file.HitAreas[i].Meshes {
+			if mi < 0 || mi >= len(m.file.Meshes) {
+				return recordFail("HITA", "hit area", i, m.file.HitAreas[i].ID, "meshes", "mesh %d out of range", mi)
 			}
 		}
 	}
@@ -671,17 +671,17 @@ func blendPoints(g *cgrid, cells [][]float32, cur []float32, n int, sc []corner)
 }
 
 func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
-	d := &m.Deformers[i]
+	d := &m.file.Deformers[i]
 	c := &p.defs[i]
-	np := len(m.Parameters)
+	np := len(m.file.Parameters)
 	if d.Parent < -1 || d.Parent >= i {
 		return fmt.Errorf("parent %d is not an earlier deformer", d.Parent)
 	}
 	c.kind = d.Kind
 	c.parent = int32(d.Parent)
 	c.nearRot = -1
-	for a := d.Parent; a >= 0; a = m.Deformers[a].Parent {
-		if m.Deformers[a].Kind == p2lrt.RotationDeformer {
+	for a := d.Parent; a >= 0; a = m.file.Deformers[a].Parent {
+		if m.file.Deformers[a].Kind == p2lrt.RotationDeformer {
 			c.nearRot = int32(a)
 			break
 		}
@@ -816,18 +816,18 @@ func blendRotation(g *cgrid, cells []p2lrt.RotationKey, cur []float32, sc []corn
 }
 
 func (p *prepared) buildPart(m *Model, i int, sc []corner) error {
-	pt := &m.Parts[i]
+	pt := &m.file.Parts[i]
 	c := &p.parts[i]
 	c.parent = p.partParent[i]
-	np := len(m.Parameters)
+	np := len(m.file.Parameters)
 	for _, ch := range pt.Children {
 		if ch.Kind > p2lrt.ChildMesh {
 			return fmt.Errorf("child of unknown kind %d", ch.Kind)
 		}
-		if ch.Kind == p2lrt.ChildPart && (ch.Index < 0 || ch.Index >= len(m.Parts)) {
+		if ch.Kind == p2lrt.ChildPart && (ch.Index < 0 || ch.Index >= len(m.file.Parts)) {
 			return fmt.Errorf("child part %d out of range", ch.Index)
 		}
-		if ch.Kind == p2lrt.ChildMesh && (ch.Index < 0 || ch.Index >= len(m.Meshes)) {
+		if ch.Kind == p2lrt.ChildMesh && (ch.Index < 0 || ch.Index >= len(m.file.Meshes)) {
 			return fmt.Errorf("child mesh %d out of range", ch.Index)
 		}
 	}
@@ -862,12 +862,12 @@ func checkComposite(m *Model, c *p2lrt.Composite) error {
 		return fmt.Errorf("composite alpha mode %d unknown", c.AlphaBlend)
 	}
 	for _, mi := range c.MaskMeshes {
-		if mi < 0 || mi >= len(m.Meshes) {
+		if mi < 0 || mi >= len(m.file.Meshes) {
 			return fmt.Errorf("mask mesh %d out of range", mi)
 		}
 	}
 	for _, pi := range c.MaskParts {
-		if pi < 0 || pi >= len(m.Parts) {
+		if pi < 0 || pi >= len(m.file.Parts) {
 			return fmt.Errorf("mask part %d out of range", pi)
 		}
 	}
@@ -875,17 +875,17 @@ func checkComposite(m *Model, c *p2lrt.Composite) error {
 }
 
 func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
-	me := &m.Meshes[i]
+	me := &m.file.Meshes[i]
 	c := &p.meshes[i]
-	np := len(m.Parameters)
-	if me.Parent < -1 || me.Parent >= len(m.Deformers) {
+	np := len(m.file.Parameters)
+	if me.Parent < -1 || me.Parent >= len(m.file.Deformers) {
 		return fmt.Errorf("parent deformer %d out of range", me.Parent)
 	}
 	if me.Blend >= p2lrt.NumBlendModes || me.AlphaBlend >= p2lrt.NumAlphaModes {
 		return fmt.Errorf("blend mode %d / alpha mode %d unknown", me.Blend, me.AlphaBlend)
 	}
 	for _, mk := range me.Masks {
-		if mk < 0 || mk >= len(m.Meshes) {
+		if mk < 0 || mk >= len(m.file.Meshes) {
 			return fmt.Errorf("mask mesh %d out of range", mk)
 		}
 	}
@@ -965,8 +965,8 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 }
 
 func (p *prepared) buildGlue(m *Model, i int) error {
-	g := &m.Glues[i]
-	if g.MeshA < 0 || g.MeshA >= len(m.Meshes) || g.MeshB < 0 || g.MeshB >= len(m.Meshes) {
+	g := &m.file.Glues[i]
+	if g.MeshA < 0 || g.MeshA >= len(m.file.Meshes) || g.MeshB < 0 || g.MeshB >= len(m.file.Meshes) {
 		return fmt.Errorf("meshes %d, %d out of range", g.MeshA, g.MeshB)
 	}
 	na, nb := p.meshes[g.MeshA].nv, p.meshes[g.MeshB].nv
@@ -975,7 +975,7 @@ func (p *prepared) buildGlue(m *Model, i int) error {
 			return fmt.Errorf("pair %d: vertices %d, %d out of range", k, pr.A, pr.B)
 		}
 	}
-	ch, err := compileChannels(g.Channels, len(m.Parameters), p.snap, p.share)
+	ch, err := compileChannels(g.Channels, len(m.file.Parameters), p.snap, p.share)
 	if err != nil {
 		return err
 	}
@@ -1070,10 +1070,10 @@ func (p *prepared) buildGlueComponents(np int) {
 }
 
 func (p *prepared) buildDraw(m *Model) error {
-	np := len(m.Parameters)
-	p.gsrc = make([]groupSource, len(m.Parts))
-	for i := range m.Parts {
-		p.gsrc[i].comp = &m.Parts[i].Composite
+	np := len(m.file.Parameters)
+	p.gsrc = make([]groupSource, len(m.file.Parts))
+	for i := range m.file.Parts {
+		p.gsrc[i].comp = &m.file.Parts[i].Composite
 	}
 	const maxDepth = 1 << 12
 	var walk func(g *p2lrt.DrawGroup, depth int) (int32, error)
@@ -1081,7 +1081,7 @@ func (p *prepared) buildDraw(m *Model) error {
 		if depth > maxDepth {
 			return 0, fmt.Errorf("groups nested deeper than %d", maxDepth)
 		}
-		if g.Part < -1 || g.Part >= len(m.Parts) {
+		if g.Part < -1 || g.Part >= len(m.file.Parts) {
 			return 0, fmt.Errorf("group part %d out of range", g.Part)
 		}
 		idx := int32(len(p.groups))
@@ -1113,7 +1113,7 @@ func (p *prepared) buildDraw(m *Model) error {
 				kids = append(kids, cnode{group: gi, mesh: -1})
 				continue
 			}
-			if ch.Mesh < 0 || ch.Mesh >= len(m.Meshes) {
+			if ch.Mesh < 0 || ch.Mesh >= len(m.file.Meshes) {
 				return 0, fmt.Errorf("mesh %d out of range", ch.Mesh)
 			}
 			kids = append(kids, cnode{group: -1, mesh: int32(ch.Mesh)})
@@ -1123,7 +1123,7 @@ func (p *prepared) buildDraw(m *Model) error {
 		p.sortLen += len(kids)
 		return idx, nil
 	}
-	if _, err := walk(&m.Draw, 0); err != nil {
+	if _, err := walk(&m.file.Draw, 0); err != nil {
 		return err
 	}
 	var ex maskExpander
@@ -1163,8 +1163,8 @@ type maskExpander struct {
 }
 
 func (e *maskExpander) expand(m *Model, c *p2lrt.Composite) []int {
-	if len(e.meshMark) < len(m.Meshes) || len(e.partMark) < len(m.Parts) {
-		e.meshMark, e.partMark = make([]int32, len(m.Meshes)), make([]int32, len(m.Parts))
+	if len(e.meshMark) < len(m.file.Meshes) || len(e.partMark) < len(m.file.Parts) {
+		e.meshMark, e.partMark = make([]int32, len(m.file.Meshes)), make([]int32, len(m.file.Parts))
 	}
 	e.stamp++
 	var out []int
@@ -1183,7 +1183,7 @@ func (e *maskExpander) expand(m *Model, c *p2lrt.Composite) []int {
 			return
 		}
 		e.partMark[pi] = e.stamp
-		for _, ch := range m.Parts[pi].Children {
+		for _, ch := range m.file.Parts[pi].Children {
 			if ch.Kind == p2lrt.ChildMesh {
 				add(ch.Index)
 			} else {
@@ -1257,9 +1257,9 @@ func (p *prepared) buildCubism(m *Model) {
 	c.defPart = make([]int32, len(p.defs))
 	for i := range p.defs {
 		c.defRanges[i] = ranges(&p.defs[i].g, &p.defs[i].obj.ch)
-		c.defOn[i] = m.Deformers[i].Flags&p2lrt.DeformerEnabled != 0
+		c.defOn[i] = m.file.Deformers[i].Flags&p2lrt.DeformerEnabled != 0
 		c.defPart[i] = -1
-		if pt := m.Deformers[i].Part; pt >= 0 && pt < len(m.Parts) {
+		if pt := m.file.Deformers[i].Part; pt >= 0 && pt < len(m.file.Parts) {
 			c.defPart[i] = int32(pt)
 		}
 	}

@@ -56,7 +56,7 @@ func TestPreparationKeepsFilesEqual(t *testing.T) {
 	}
 	a, b := build(), build()
 	a.NewRig().Evaluate()
-	if !reflect.DeepEqual(a.f(), b.f()) {
+	if !reflect.DeepEqual(a.file, b.file) {
 		t.Fatal("prepared model's file differs from an unprepared one")
 	}
 	if a.MeshIndex("m0") != 0 || b.ParameterIndex("p") != 0 {

@@ -119,7 +119,7 @@ func TestReferenceBehaviorsLive(t *testing.T) {
 			frames++
 			var other, eye, v float64
 			for i, rp := range ref.Parameters {
-				p := m.Parameters[i]
+				p := m.Parameters().At(i)
 				want := min(max(num(rp.Current), float64(p.Min)), float64(p.Max)) // reported before the clamp
 				if want != float64(p.Default) {
 					refMoved[p.ID] = true

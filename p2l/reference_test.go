@@ -315,12 +315,12 @@ var refCases = []refCase{
 // refPoses lists the poses of a file: the default, with ends every
 // parameter at its min and at its max alone, then random poses (seeded).
 func refPoses(m *p2l.Model, random int, ends bool) [][]float32 {
-	def := make([]float32, len(m.Parameters))
-	for i, p := range m.Parameters {
+	def := make([]float32, m.Parameters().Len())
+	for i, p := range m.Parameters().All() {
 		def[i] = p.Default
 	}
 	poses := [][]float32{def}
-	for i, p := range m.Parameters {
+	for i, p := range m.Parameters().All() {
 		if !ends {
 			break
 		}
@@ -333,7 +333,7 @@ func refPoses(m *p2l.Model, random int, ends bool) [][]float32 {
 	rng := rand.New(rand.NewPCG(13, 1))
 	for k := 0; k < random; k++ {
 		q := make([]float32, len(def))
-		for i, p := range m.Parameters {
+		for i, p := range m.Parameters().All() {
 			q[i] = p.Min + float32(rng.Float64())*(p.Max-p.Min)
 		}
 		poses = append(poses, q)

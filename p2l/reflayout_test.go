@@ -133,15 +133,15 @@ func TestReferencePhysicsFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := m.Physics.Groups[0]
-	if m.Physics.Fps != 30 || g.ID != "Hair" || len(g.Segments) != 2 || g.Segments[1] != (p2lrt.PhysicsSegment{Length: 5, Mobility: 0.9, Delay: 0.8, Acceleration: 1}) ||
+	g := m.file.Physics.Groups[0]
+	if m.file.Physics.Fps != 30 || g.ID != "Hair" || len(g.Segments) != 2 || g.Segments[1] != (p2lrt.PhysicsSegment{Length: 5, Mobility: 0.9, Delay: 0.8, Acceleration: 1}) ||
 		g.Inputs[0] != (p2lrt.PhysicsInput{Parameter: 0, Weight: 50, Source: p2lrt.PhysicsAngle}) ||
 		g.Outputs[0] != (p2lrt.PhysicsOutput{Parameter: 1, Vertex: 1, Scale: 30, Weight: 100, Source: p2lrt.PhysicsAngle}) ||
 		g.Normalization != (p2lrt.PhysicsNormalization{PositionMin: -10, PositionDefault: 0, PositionMax: 10, AngleMin: -20, AngleDefault: 0, AngleMax: 20}) {
-		t.Fatalf("physics %+v", m.Physics)
+		t.Fatalf("physics %+v", m.file.Physics)
 	}
-	if len(m.Meta) != 2 || m.Meta[0] != (p2lrt.MetaEntry{Key: "generator", Value: "psd2live"}) {
-		t.Fatalf("meta %+v", m.Meta)
+	if len(m.file.Meta) != 2 || m.file.Meta[0] != (p2lrt.MetaEntry{Key: "generator", Value: "psd2live"}) {
+		t.Fatalf("meta %+v", m.file.Meta)
 	}
 	checkPhysicsFixture(t, m)
 	if again := mustWrite(t, m, nil); string(again) != string(data) {
@@ -201,10 +201,10 @@ func TestReferenceV1PhysicsClips(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPhysicsFixture(t, m)
-	if len(m.Clips) != 1 || len(m.Roles) != 1 || m.Roles[0].Name != "Sway" {
-		t.Fatalf("clips %+v roles %+v", m.Clips, m.Roles)
+	if len(m.file.Clips) != 1 || len(m.file.Roles) != 1 || m.file.Roles[0].Name != "Sway" {
+		t.Fatalf("clips %+v roles %+v", m.file.Clips, m.file.Roles)
 	}
-	c := m.Clips[0]
+	c := m.file.Clips[0]
 	if c.ID != "Idle" || c.Group != "Idle" || c.Duration != 2 || c.Fps != 30 || !c.Loop || c.FadeIn != -1 || c.FadeOut != 0.5 {
 		t.Fatalf("clip %+v", c)
 	}
@@ -251,7 +251,7 @@ func TestReferenceBindingAbsentKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := minimalModel()
-	want.Meshes[0].Shapes = []p2lrt.Binding[p2lrt.MeshShape]{{Parameter: 0, Keys: []float32{-1, 0, 1}, Neutral: 1,
+	want.file.Meshes[0].Shapes = []p2lrt.Binding[p2lrt.MeshShape]{{Parameter: 0, Keys: []float32{-1, 0, 1}, Neutral: 1,
 		Present: []bool{false, false, true},
 		Shapes:  []p2lrt.MeshShape{{}, {}, {Deltas: []float32{0, 0, 2, 4, 0, 0}, DrawOrder: 7, Opacity: 0.5, Multiply: p2lrt.White}},
 		Limits:  []p2lrt.Limit{{Parameter: 0, Points: []p2lrt.LimitPoint{{Value: 0, Weight: 0.5}}}}}}
@@ -305,7 +305,7 @@ func TestReferenceEmptyDeltas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	me := &m.Meshes[0]
+	me := &m.file.Meshes[0]
 	if me.Keyforms == nil || len(me.Keyforms.Cells) != 2 || me.Keyforms.Cells[0].Value != nil ||
 		len(me.Shapes) != 1 || me.Shapes[0].Shapes[1].Deltas != nil || !me.Shapes[0].Present[1] {
 		t.Fatalf("mesh %+v", me)
@@ -366,7 +366,7 @@ func TestReferenceKeyformless(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Deformers[0].Warp.Keyforms != nil || m.Deformers[1].Rotation.Keyforms != nil {
+	if m.file.Deformers[0].Warp.Keyforms != nil || m.file.Deformers[1].Rotation.Keyforms != nil {
 		t.Fatal("keyform grids appeared")
 	}
 	r := m.NewRig()
@@ -405,8 +405,8 @@ func TestReferencePageWithoutTEXR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Meshes[0].TexturePage != 0 || len(m.Textures) != 0 {
-		t.Fatalf("page %d, %d pages", m.Meshes[0].TexturePage, len(m.Textures))
+	if m.file.Meshes[0].TexturePage != 0 || len(m.file.Textures) != 0 {
+		t.Fatalf("page %d, %d pages", m.file.Meshes[0].TexturePage, len(m.file.Textures))
 	}
 	// The mesh evaluates and stays in the render order; drawing it is the
 	// renderers' business (the reference's draws nothing for it).
@@ -460,7 +460,7 @@ func referenceFixtures() map[string][]byte {
 }
 
 func mustEncode(m *Model) []byte {
-	b, err := m.f().Encode(nil)
+	b, err := m.file.Encode(nil)
 	if err != nil {
 		panic(err)
 	}
@@ -501,7 +501,7 @@ func TestOldLayoutMessages(t *testing.T) {
 	checkErr(t, err, "pre-reference layout?")
 	// An error of a model names no layout.
 	m := minimalModel()
-	m.Meshes[0].Indices[0] = 9
+	m.file.Meshes[0].Indices[0] = 9
 	if err := m.Validate(); err == nil || err.Error() != "p2l: chunk MESH: meshes[0].indices: index 9 at 0 is not below the vertex count 3" {
 		t.Errorf("model error: %v", err)
 	}

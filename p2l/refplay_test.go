@@ -194,7 +194,7 @@ func TestReferencePlayback(t *testing.T) {
 		for f, fr := range sc.Frames {
 			r.Update(sc.Dt)
 			for i, want := range fr.Params {
-				p := m.Parameters[i]
+				p := m.Parameters().At(i)
 				// The reference reports the values before its clamp
 				// (ParameterCurrent is after it; both evaluate clamped).
 				want = min(max(want, float64(p.Min)), float64(p.Max))

@@ -25,19 +25,20 @@ func TestReferencePoseLive(t *testing.T) {
 		t.Skip("P2L_REF not set (path of the reference harness p2lref)")
 	}
 	const parts = 5
-	m := p2l.ModelForTest(&p2lrt.File{Canvas: p2lrt.Canvas{Width: 60, Height: 10, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}})
+	f := &p2lrt.File{Canvas: p2lrt.Canvas{Width: 60, Height: 10, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}
 	for i := range parts {
 		x := float32(10 * i)
-		m.Meshes = append(m.Meshes, p2lrt.Mesh{ID: fmt.Sprint("M", i), Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
+		f.Meshes = append(f.Meshes, p2lrt.Mesh{ID: fmt.Sprint("M", i), Parent: -1, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
 			Positions: []float32{x, 0, x + 10, 0, x, 10}, UVs: []float32{0, 0, 1, 0, 0, 1}, Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White})
-		m.Parts = append(m.Parts, p2lrt.Part{ID: fmt.Sprint("P", i), Flags: p2lrt.PartVisible,
+		f.Parts = append(f.Parts, p2lrt.Part{ID: fmt.Sprint("P", i), Flags: p2lrt.PartVisible,
 			Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: i}}, Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}})
-		m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: i})
+		f.Draw.Children = append(f.Draw.Children, p2lrt.DrawNode{Mesh: i})
 	}
-	m.Pose = &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{
+	f.Pose = &p2lrt.Pose{FadeIn: 0.5, Groups: []p2lrt.PoseGroup{
 		{Entries: []p2lrt.PoseEntry{{Part: 0, Linked: []int{1}}, {Part: 1}, {Part: 2, Linked: []int{1, 3}}}},
 		{Entries: []p2lrt.PoseEntry{{Part: 4, Linked: []int{3}}, {Part: 3}}},
 	}}
+	m := p2l.ModelForTest(f)
 	var b bytes.Buffer
 	if err := p2l.Write(&b, m, nil); err != nil {
 		t.Fatal(err)

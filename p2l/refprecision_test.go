@@ -164,7 +164,7 @@ func comparePrecision(t *testing.T, m *p2l.Model, sc *precisionScenario, ref []p
 	for f, fr := range ref {
 		r.UpdateStages(float64(sc.Dt), p2l.Stage(sc.Stages))
 		for i, want := range fr.Params {
-			p := m.Parameters[i]
+			p := m.Parameters().At(i)
 			want = min(max(want, p.Min), p.Max)
 			worstP = max(worstP, check(p.ID, f, float64(r.ParameterCurrent(i)), float64(want), float64(p.Max-p.Min)))
 		}
@@ -297,7 +297,7 @@ func TestReferencePrecisionDefaultLive(t *testing.T) {
 		for f, fr := range ref {
 			r.UpdateStages(float64(c.dt), p2l.Stage(c.stages))
 			for i, want := range fr.Params {
-				p := m.Parameters[i]
+				p := m.Parameters().At(i)
 				want = min(max(want, p.Min), p.Max)
 				if d := math.Abs(float64(r.ParameterCurrent(i)-want)) / float64(p.Max-p.Min); d > worstP {
 					worstP, worstAt = d, fmt.Sprintf("%s, frame %d", p.ID, f+1)

@@ -264,7 +264,7 @@ func (m *Model) NewRig() *Rig {
 	}
 	r := &Rig{model: m, modelOpacity: 1}
 	r.p = p
-	np, nd, nm, npt := len(m.Parameters), len(m.Deformers), len(m.Meshes), len(m.Parts)
+	np, nd, nm, npt := len(m.file.Parameters), len(m.file.Deformers), len(m.file.Meshes), len(m.file.Parts)
 	// The host state exists whatever the model: index checks read its
 	// lengths (checkParameter, checkMesh, checkPart).
 	r.partOpacityMul = make([]float32, npt)
@@ -279,7 +279,7 @@ func (m *Model) NewRig() *Rig {
 	}
 	r.values = append([]float32(nil), p.defaults...)
 	r.current = append([]float32(nil), p.defaults...)
-	initialPoseOpacity(m.Pose, r.partOpacityMul) // the pose's starting state (pose.go)
+	initialPoseOpacity(m.file.Pose, r.partOpacityMul) // the pose's starting state (pose.go)
 	if p.cubism {
 		host := make([]float32, npt)
 		initialHostPartOpacity(m, host) // parts stored not visible start hidden
@@ -462,7 +462,7 @@ func (r *Rig) SetParameterValues(v []float32) {
 func (r *Rig) ResetParameters() {
 	if r.p.err != nil {
 		for i := range r.values {
-			r.values[i] = clampParam(&r.model.Parameters[i], r.model.Parameters[i].Default)
+			r.values[i] = clampParam(&r.model.file.Parameters[i], r.model.file.Parameters[i].Default)
 		}
 	} else {
 		copy(r.values, r.p.defaults)
@@ -645,8 +645,8 @@ func (r *Rig) HitTest(x, y float32) int {
 	if !r.evaluated || !finite(x) || !finite(y) {
 		return -1
 	}
-	for a := range r.model.HitAreas {
-		for _, mi := range r.model.HitAreas[a].Meshes {
+	for a := range r.model.file.HitAreas {
+		for _, mi := range r.model.file.HitAreas[a].Meshes {
 			if r.meshVisible[mi] && r.meshOpacity[mi] > 0 && r.meshContains(mi, float64(x), float64(y)) {
 				return a
 			}
@@ -659,7 +659,7 @@ func (r *Rig) HitTest(x, y float32) int {
 // edges included. Degenerate triangles contain nothing.
 func (r *Rig) meshContains(i int, x, y float64) bool {
 	v := r.Mesh(i).Vertices()
-	idx := r.model.Meshes[i].Indices
+	idx := r.model.file.Meshes[i].Indices
 	for t := 0; t+2 < len(idx); t += 3 {
 		a, b, c := 2*int(idx[t]), 2*int(idx[t+1]), 2*int(idx[t+2])
 		ax, ay := float64(v[a]), float64(v[a+1])

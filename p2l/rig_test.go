@@ -14,7 +14,7 @@ import (
 
 // pose sets a varied pose from a frame number.
 func pose(r *p2l.Rig, m *p2l.Model, frame int) {
-	for i, p := range m.Parameters {
+	for i, p := range m.Parameters().All() {
 		t := float64(frame)*0.07 + float64(i)*0.9
 		v := float64(p.Min) + (float64(p.Max)-float64(p.Min))*(0.5+0.6*math.Sin(t)) // also outside the range
 		r.SetParameter(i, float32(v))
@@ -34,7 +34,7 @@ type snapshot struct {
 func snap(r *p2l.Rig) snapshot {
 	var s snapshot
 	m := r.Model()
-	for i := range m.Meshes {
+	for i := range m.Meshes().Len() {
 		s.Verts = append(s.Verts, append([]float32(nil), r.Mesh(i).Vertices()...))
 		s.Opacity = append(s.Opacity, r.Mesh(i).Opacity())
 		mul, scr := r.Mesh(i).Colors()
@@ -155,8 +155,8 @@ func TestCharacterRendersSomething(t *testing.T) {
 	if r.Err() != nil {
 		t.Fatal(r.Err())
 	}
-	if n := len(r.RenderOrder()); n < len(m.Meshes)-4 {
-		t.Fatalf("only %d of %d meshes drawn", n, len(m.Meshes))
+	if n := len(r.RenderOrder()); n < m.Meshes().Len()-4 {
+		t.Fatalf("only %d of %d meshes drawn", n, m.Meshes().Len())
 	}
 	open := 0
 	for _, c := range r.RenderCommands() {
@@ -181,10 +181,11 @@ func TestCharacterRendersSomething(t *testing.T) {
 // v1, deflate and zstd, loads each, and requires bit-identical evaluations
 // (the spec's v1/v2/compression conformance rule).
 func TestEncodingsEvaluateIdentically(t *testing.T) {
-	m := p2l.ModelForTest(synth.Generate(synth.Options{Seed: 11, Meshes: 40}))
+	f := synth.Generate(synth.Options{Seed: 11, Meshes: 40})
 	// v1 has no POSE chunk, and Evaluate applies the pose's starting state:
 	// compare without one.
-	m.Pose = nil
+	f.Pose = nil
+	m := p2l.ModelForTest(f)
 	opts := []*p2lrt.WriteOptions{{}, {V1: true}, {Compression: p2lrt.CompressDeflate}, {Compression: p2lrt.CompressZstd}}
 	var rigs []*p2l.Rig
 	for _, o := range opts {
@@ -222,14 +223,14 @@ func TestExtremeHostValues(t *testing.T) {
 	r := m.NewRig()
 	vals := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e30, -1e30, 0, 1e-30}
 	for f := 0; f < 40; f++ {
-		for i := range m.Parameters {
+		for i := range m.Parameters().Len() {
 			r.SetParameter(i, vals[(f*7+i*3)%len(vals)])
 		}
 		r.Evaluate()
 		if r.Err() != nil {
 			t.Fatal(r.Err())
 		}
-		for i := range m.Meshes {
+		for i := range m.Meshes().Len() {
 			for _, v := range r.Mesh(i).Vertices() {
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 					t.Fatalf("frame %d mesh %d: non-finite vertex", f, i)
@@ -239,7 +240,7 @@ func TestExtremeHostValues(t *testing.T) {
 				t.Fatalf("mesh %d opacity %v", i, op)
 			}
 		}
-		for i, p := range m.Parameters {
+		for i, p := range m.Parameters().All() {
 			if c := r.ParameterCurrent(i); !(c >= p.Min && c <= p.Max) {
 				t.Fatalf("parameter %d current %v outside [%v, %v]", i, c, p.Min, p.Max)
 			}

@@ -122,7 +122,7 @@ func FuzzRigAPI(f *testing.F) {
 			if r.Err() != nil {
 				continue
 			}
-			for i := range r.Model().Meshes {
+			for i := range r.Model().Meshes().Len() {
 				for _, v := range r.Mesh(i).Vertices() {
 					if v-v != 0 {
 						t.Fatalf("after %s%v: mesh %d has vertex %v on a live rig", m.Name, in, i, v)

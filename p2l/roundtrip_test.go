@@ -65,7 +65,7 @@ func TestV1AndV2LoadEqual(t *testing.T) {
 
 func TestV1LossReport(t *testing.T) {
 	m := fullModel()
-	if _, err := m.f().Encode(&p2lrt.WriteOptions{V1: true}); err == nil {
+	if _, err := m.file.Encode(&p2lrt.WriteOptions{V1: true}); err == nil {
 		t.Fatal("v1 with KTX2/external pages must fail")
 	}
 	losses := V1Losses(m)

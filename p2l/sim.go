@@ -33,17 +33,17 @@ type simRun struct {
 // newSimRun checks a simulation against the model and prepares its scene.
 // withCollision adds the simulation's colliders.
 func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
-	sim := &m.Simulations.Sims[si]
+	sim := &m.file.Simulations.Sims[si]
 	fail := func(format string, a ...any) (*simRun, error) {
 		return nil, fmt.Errorf("SIMS simulation %d (%q): %s", si, sim.ID, fmt.Sprintf(format, a...))
 	}
 	r := &simRun{sim: sim}
 	n := 0
 	for ti, t := range sim.Targets {
-		if t.Mesh < 0 || t.Mesh >= len(m.Meshes) {
+		if t.Mesh < 0 || t.Mesh >= len(m.file.Meshes) {
 			return fail("target %d: mesh %d out of range", ti, t.Mesh)
 		}
-		nv := len(m.Meshes[t.Mesh].Positions) / 2
+		nv := len(m.file.Meshes[t.Mesh].Positions) / 2
 		if int(t.VertexCount) != nv {
 			return fail("target %d: vertexCount %d but mesh %d has %d vertices", ti, t.VertexCount, t.Mesh, nv)
 		}
@@ -107,10 +107,10 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 			continue
 		}
 		am, av := sim.AnchorMesh[p], sim.AnchorVertex[p]
-		if int64(am) >= int64(len(m.Meshes)) {
+		if int64(am) >= int64(len(m.file.Meshes)) {
 			return fail("particle %d: anchor mesh %d out of range", p, am)
 		}
-		if int64(av) >= int64(len(m.Meshes[am].Positions)/2) {
+		if int64(av) >= int64(len(m.file.Meshes[am].Positions)/2) {
 			return fail("particle %d: anchor vertex %d out of range of mesh %d", p, av, am)
 		}
 		r.anchorMesh[p], r.anchorVertex[p] = int32(am), int32(av)
@@ -127,7 +127,7 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 	spec.MaxDistance = sim.MaxDistance
 	if withCollision {
 		for _, c := range sim.Colliders {
-			if c < 0 || m.Collision == nil || c >= len(m.Collision.Colliders) {
+			if c < 0 || m.file.Collision == nil || c >= len(m.file.Collision.Colliders) {
 				return fail("collider %d out of range", c)
 			}
 			if err := checkCollider(m, c); err != nil {
@@ -151,12 +151,12 @@ func newSimRun(m *Model, si int, withCollision bool) (*simRun, error) {
 
 // checkCollider checks the references of COLL collider c.
 func checkCollider(m *Model, c int) error {
-	col := &m.Collision.Colliders[c]
+	col := &m.file.Collision.Colliders[c]
 	if col.Mesh >= 0 {
-		if col.Mesh >= len(m.Meshes) {
+		if col.Mesh >= len(m.file.Meshes) {
 			return fmt.Errorf("collider %q: mesh %d out of range", col.ID, col.Mesh)
 		}
-		nv := int64(len(m.Meshes[col.Mesh].Positions) / 2)
+		nv := int64(len(m.file.Meshes[col.Mesh].Positions) / 2)
 		if int64(col.VertexA) >= nv || (col.Capsule && int64(col.VertexB) >= nv) {
 			return fmt.Errorf("collider %q: vertex out of range of mesh %d", col.ID, col.Mesh)
 		}
@@ -171,9 +171,9 @@ func checkCollider(m *Model, c int) error {
 // deformerCount is the number of deformer indices: DEFM records, then the
 // virtual bones of BONE.
 func deformerCount(m *Model) int {
-	n := len(m.Deformers)
-	if m.Bones != nil {
-		n += len(m.Bones.Virtual)
+	n := len(m.file.Deformers)
+	if m.file.Bones != nil {
+		n += len(m.file.Bones.Virtual)
 	}
 	return n
 }

@@ -52,12 +52,12 @@ type ClothOptions struct {
 // (f is only read). Add the result to f.Simulations.Sims and its
 // parameters and groups to the chunk header.
 func ClothSimulation(f *p2lrt.File, mesh int, opt ClothOptions) (p2lrt.Simulation, error) {
-	m := &Model{file: (*file)(f)}
+	m := &Model{file: f}
 	var s p2lrt.Simulation
-	if mesh < 0 || mesh >= len(m.Meshes) {
+	if mesh < 0 || mesh >= len(m.file.Meshes) {
 		return s, fmt.Errorf("p2l: cloth: mesh %d out of range", mesh)
 	}
-	me := &m.Meshes[mesh]
+	me := &m.file.Meshes[mesh]
 	n := len(me.Positions) / 2
 	if n == 0 || len(me.Indices)%3 != 0 {
 		return s, fmt.Errorf("p2l: cloth: mesh %d has no geometry or a partial triangle", mesh)

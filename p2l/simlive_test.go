@@ -96,14 +96,15 @@ func TestSimulationLive(t *testing.T) {
 		}
 		r.Layer(0).Start(m.ClipIndex(c.clip))
 		var targets []int
-		for _, s := range m.Simulations.Sims {
+		sims, _ := m.Simulations()
+		for _, s := range sims.Sims {
 			for _, tg := range s.Targets {
 				targets = append(targets, tg.Mesh)
 			}
 		}
 		worst, worstP, first := 0.0, 0.0, -1
 		driven := os.Getenv("SIMDRIVEN") != ""
-		values := make([]float32, len(m.Parameters))
+		values := make([]float32, m.Parameters().Len())
 		allW := 0.0
 		for k, f := range ref {
 			if driven {

@@ -118,7 +118,7 @@ func TestSimulationMatchesReferenceRig(t *testing.T) {
 				mode = "played"
 				r.Layer(0).Start(m.ClipIndex(ref.Clip))
 			}
-			values := make([]float32, len(m.Parameters))
+			values := make([]float32, m.Parameters().Len())
 			next, worst, differ := 0, 0.0, 0
 			for k, vals := range ref.Values {
 				if played {
@@ -161,18 +161,19 @@ func writeSimReference(t *testing.T, bin, out, file, clip string, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Simulations.Sims) == 0 || len(m.Simulations.Sims[0].Targets) == 0 {
+	sims, _ := m.Simulations()
+	if len(sims.Sims) == 0 || len(sims.Sims[0].Targets) == 0 {
 		t.Fatalf("%s: no simulation", file)
 	}
 	bits := m.AdvancedAvailable()
 	const dt = float32(1.0 / 60)
 	frames := refSimRun(t, bin, file, clip, bits, dt, 300)
-	mesh := m.Simulations.Sims[0].Targets[0].Mesh
+	mesh := sims.Sims[0].Targets[0].Mesh
 	rec := simReference{
 		Note: "See simref_test.go: reference runtime (pattoneirc/psd2live runtime/, sources of COMMITS.txt: sim.rs ec8af5e6, advanced.rs e7a12ab0, ffi.rs cccb8a95) " +
 			"built on Debian 12 (glibc 2.36, x86-64) via the harness: p2lref update FILE --dt 0.016666668 --frames 300 --every 1 --behaviors 0 --advanced " +
 			strconv.Itoa(int(bits)) + " --clip " + clip + "; Values = p2l_parameter_current per update, Frames = p2l_mesh_vertices of mesh " +
-			m.Meshes[mesh].ID + " every 10th update.",
+			m.Meshes().At(mesh).ID + " every 10th update.",
 		Model: sha(data), Clip: clip, Advanced: bits, Mesh: mesh,
 	}
 	for _, p := range frames[0].Parameters {

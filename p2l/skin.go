@@ -69,18 +69,18 @@ func fitSamples(sk *p2lrt.Skin) int {
 // the weight fit (for skins without weights) and the cost per evaluation.
 // The error of a skin beyond them says which bound and by how much.
 func skinBudgets(m *Model, boneDeformers []int) []error {
-	if m.Skins == nil {
+	if m.file.Skins == nil {
 		return nil
 	}
-	errs := make([]error, len(m.Skins.Meshes))
-	model := int64(len(m.Deformers))
-	for i := range m.Meshes {
-		model += int64(len(m.Meshes[i].Positions) / 2)
+	errs := make([]error, len(m.file.Skins.Meshes))
+	model := int64(len(m.file.Deformers))
+	for i := range m.file.Meshes {
+		model += int64(len(m.file.Meshes[i].Positions) / 2)
 	}
 	var fit, frame int64
-	for si := range m.Skins.Meshes {
-		sk := &m.Skins.Meshes[si]
-		if len(sk.Axes) > maxSkinAxes || len(sk.Bones) > maxSkinBones || sk.Mesh < 0 || sk.Mesh >= len(m.Meshes) {
+	for si := range m.file.Skins.Meshes {
+		sk := &m.file.Skins.Meshes[si]
+		if len(sk.Axes) > maxSkinAxes || len(sk.Bones) > maxSkinBones || sk.Mesh < 0 || sk.Mesh >= len(m.file.Meshes) {
 			continue // checkSkin refuses it
 		}
 		nd := max(1, boneDeformers[si])
@@ -91,7 +91,7 @@ func skinBudgets(m *Model, boneDeformers []int) []error {
 		}
 		if len(sk.Weight) == 0 {
 			s := int64(fitSamples(sk))
-			nv, nb := int64(len(m.Meshes[sk.Mesh].Positions)/2), int64(len(sk.Bones))
+			nv, nb := int64(len(m.file.Meshes[sk.Mesh].Positions)/2), int64(len(sk.Bones))
 			w := s * (nv*nb*(nb+1)/2 + model)
 			if fit+w > maxFitWork {
 				errs[si] = fmt.Errorf("SKIN entry %d: fitting its weights takes %d operations (%d samples × (%d vertices × %d bone pairs + a model evaluation)); with the skins before it that exceeds the bound of %d", si, w, s, nv, nb*(nb+1)/2, maxFitWork)
@@ -141,16 +141,16 @@ type skinRun struct {
 
 // checkSkin validates skin record si of m and returns its home deformer.
 func checkSkin(m *Model, si int) (int, error) {
-	sk := &m.Skins.Meshes[si]
+	sk := &m.file.Skins.Meshes[si]
 	fail := func(format string, a ...any) (int, error) {
 		return 0, fmt.Errorf("SKIN entry %d: %s", si, fmt.Sprintf(format, a...))
 	}
-	if sk.Mesh < 0 || sk.Mesh >= len(m.Meshes) {
+	if sk.Mesh < 0 || sk.Mesh >= len(m.file.Meshes) {
 		return fail("mesh %d out of range", sk.Mesh)
 	}
-	mesh := &m.Meshes[sk.Mesh]
+	mesh := &m.file.Meshes[sk.Mesh]
 	home := mesh.Parent
-	if home < 0 || home >= len(m.Deformers) || m.Deformers[home].Kind != p2lrt.RotationDeformer {
+	if home < 0 || home >= len(m.file.Deformers) || m.file.Deformers[home].Kind != p2lrt.RotationDeformer {
 		return fail("mesh %d's parent is not a rotation deformer", sk.Mesh)
 	}
 	nd := deformerCount(m)
@@ -161,12 +161,12 @@ func checkSkin(m *Model, si int) (int, error) {
 		if b < 0 || b >= nd {
 			return fail("bone %d: deformer %d out of range", i, b)
 		}
-		if b < len(m.Deformers) && m.Deformers[b].Kind != p2lrt.RotationDeformer {
+		if b < len(m.file.Deformers) && m.file.Deformers[b].Kind != p2lrt.RotationDeformer {
 			return fail("bone %d: deformer %d is not a rotation deformer", i, b)
 		}
 	}
 	for i, ax := range sk.Axes {
-		if ax.Parameter < 0 || ax.Parameter >= len(m.Parameters) || len(ax.Keys) == 0 {
+		if ax.Parameter < 0 || ax.Parameter >= len(m.file.Parameters) || len(ax.Keys) == 0 {
 			return fail("axis %d: bad parameter or no keys", i)
 		}
 		for k := 1; k < len(ax.Keys); k++ {
@@ -212,8 +212,8 @@ func fileWeights(sk *p2lrt.Skin) *skinWeights {
 
 // defaults returns the model's default parameter values.
 func defaults(m *Model) []float32 {
-	v := make([]float32, len(m.Parameters))
-	for i, p := range m.Parameters {
+	v := make([]float32, len(m.file.Parameters))
+	for i, p := range m.file.Parameters {
 		v[i] = p.Default
 	}
 	return v
@@ -280,7 +280,7 @@ func (s *skinRun) apply(m *Model, cur []float32, local []float64) {
 	for i := range s.carry {
 		s.carry[i] = affineSub(s.carry[i], s.blend[i])
 	}
-	rest := m.Meshes[s.skin.Mesh].Positions
+	rest := m.file.Meshes[s.skin.Mesh].Positions
 	w := s.weights
 	for v := range w.w {
 		dx, dy := skinDelta(s.carry, int(w.from[v]), int(w.to[v]), w.w[v], float64(rest[2*v]), float64(rest[2*v+1]))
@@ -333,7 +333,7 @@ func fitSkin(m *Model, sk *p2lrt.Skin, home int, restCarry []Affine, fs frameSou
 			}
 		}
 	}
-	mesh := &m.Meshes[sk.Mesh]
+	mesh := &m.file.Meshes[sk.Mesh]
 	nv := len(mesh.Positions) / 2
 	nb := len(sk.Bones)
 	// Per sample: baked positions and per bone its carry.
@@ -369,11 +369,11 @@ func fitSkin(m *Model, sk *p2lrt.Skin, home int, restCarry []Affine, fs frameSou
 
 // newSkinRun prepares skin si with the given weights.
 func newSkinRun(m *Model, si, home int, restCarry []Affine, w *skinWeights, fs frameSource) *skinRun {
-	sk := &m.Skins.Meshes[si]
+	sk := &m.file.Skins.Meshes[si]
 	nb := len(sk.Bones)
 	return &skinRun{
 		skin: sk, home: home, weights: w, restCarry: restCarry,
 		carry: make([]Affine, nb), blend: make([]Affine, nb),
-		vals: make([]float32, len(m.Parameters)), bs: fs,
+		vals: make([]float32, len(m.file.Parameters)), bs: fs,
 	}
 }

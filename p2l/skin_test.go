@@ -68,7 +68,7 @@ func armModel() (*Model, *armFrames) {
 		w:    []float64{0, 0, 0.25, 0.5, 0.75, 0, 0},
 	}
 	keys := []float32{0, 45, 90}
-	m := &Model{file: &file{
+	m := &Model{file: &p2lrt.File{
 		Parameters: []p2lrt.Parameter{{ID: "ParamElbow", Min: 0, Max: 90}},
 		Deformers: []p2lrt.Deformer{
 			{Kind: p2lrt.RotationDeformer, ID: "upper", Parent: -1, Rotation: &p2lrt.Rotation{}},
@@ -88,7 +88,7 @@ func TestSkinFitAndArmOnArc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk := &m.Skins.Meshes[0]
+	sk := &m.file.Skins.Meshes[0]
 	rc, err := restCarries(m, sk, home, fs)
 	if err != nil {
 		t.Fatal(err)
@@ -152,10 +152,10 @@ func TestSkinFitPerAxisBeyond1024Combinations(t *testing.T) {
 	// samples each axis alone (3 + 10·2 samples) and still recovers the
 	// weights.
 	m, fs := armModel()
-	sk := &m.Skins.Meshes[0]
+	sk := &m.file.Skins.Meshes[0]
 	for i := 0; i < 10; i++ {
-		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprint("P", i), Min: -1, Max: 1})
-		sk.Axes = append(sk.Axes, p2lrt.Axis{Parameter: len(m.Parameters) - 1, Keys: []float32{-1, 1}})
+		m.file.Parameters = append(m.file.Parameters, p2lrt.Parameter{ID: fmt.Sprint("P", i), Min: -1, Max: 1})
+		sk.Axes = append(sk.Axes, p2lrt.Axis{Parameter: len(m.file.Parameters) - 1, Keys: []float32{-1, 1}})
 	}
 	home, err := checkSkin(m, 0)
 	if err != nil {

@@ -14,20 +14,20 @@ import (
 // one mesh of nv vertices under the home, and a SKIN entry over nb bones
 // and axes of the given key counts (parameters 0..len(keys)-1).
 func skinModel(nb, nv int, keys ...int) *Model {
-	m := &Model{file: &file{Canvas: p2lrt.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
+	m := &Model{file: &p2lrt.File{Canvas: p2lrt.Canvas{Width: 100, Height: 100, PixelsPerUnit: -1}, Draw: p2lrt.DrawGroup{Part: -1}}}
 	for a := range max(1, len(keys)) {
-		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: "p" + string(rune('a'+a)), Min: -100, Max: 100})
+		m.file.Parameters = append(m.file.Parameters, p2lrt.Parameter{ID: "p" + string(rune('a'+a)), Min: -100, Max: 100})
 	}
 	rot := func(parent int, g *p2lrt.Grid[p2lrt.RotationKey]) p2lrt.Deformer {
 		return p2lrt.Deformer{Kind: p2lrt.RotationDeformer, Parent: parent, Part: -1, Flags: p2lrt.DeformerVisible | p2lrt.DeformerEnabled,
 			Opacity: 1, Multiply: p2lrt.White, Rotation: &p2lrt.Rotation{Keyforms: g}}
 	}
-	m.Deformers = append(m.Deformers, rot(-1, &p2lrt.Grid[p2lrt.RotationKey]{Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Coord: []uint16{}, Value: p2lrt.RotationKey{X: 50, Y: 50, Angle: 0, Scale: 1}}}}))
+	m.file.Deformers = append(m.file.Deformers, rot(-1, &p2lrt.Grid[p2lrt.RotationKey]{Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Coord: []uint16{}, Value: p2lrt.RotationKey{X: 50, Y: 50, Angle: 0, Scale: 1}}}}))
 	turning := &p2lrt.Grid[p2lrt.RotationKey]{Axes: []p2lrt.Axis{{Parameter: 0, Keys: []float32{-100, 100}}},
 		Cells: []p2lrt.Cell[p2lrt.RotationKey]{{Coord: []uint16{0}, Value: p2lrt.RotationKey{X: 1, Y: 0, Angle: -30, Scale: 1}}, {Coord: []uint16{1}, Value: p2lrt.RotationKey{X: 1, Y: 0, Angle: 30, Scale: 1}}}}
 	sk := p2lrt.Skin{Mesh: 0}
 	for b := 0; b < nb; b++ {
-		m.Deformers = append(m.Deformers, rot(0, turning))
+		m.file.Deformers = append(m.file.Deformers, rot(0, turning))
 		sk.Bones = append(sk.Bones, b+1)
 	}
 	for a, n := range keys {
@@ -41,10 +41,10 @@ func skinModel(nb, nv int, keys ...int) *Model {
 	for v := range nv {
 		pos[2*v], pos[2*v+1] = float32(v%17), float32(v/17)
 	}
-	m.Meshes = []p2lrt.Mesh{{ID: "skinned", Parent: 0, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
+	m.file.Meshes = []p2lrt.Mesh{{ID: "skinned", Parent: 0, TexturePage: -1, Flags: p2lrt.MeshGeometry | p2lrt.MeshVisible,
 		Positions: pos, UVs: make([]float32, 2*nv), Indices: []uint32{0, 1, 2}, Opacity: 1, Multiply: p2lrt.White}}
-	m.Draw.Children = []p2lrt.DrawNode{{Mesh: 0}}
-	m.Skins = &p2lrt.Skins{Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSkin, Hooks: p2lrt.HookMesh}, Meshes: []p2lrt.Skin{sk}}
+	m.file.Draw.Children = []p2lrt.DrawNode{{Mesh: 0}}
+	m.file.Skins = &p2lrt.Skins{Header: p2lrt.ExtensionHeader{Feature: p2lrt.FeatureSkin, Hooks: p2lrt.HookMesh}, Meshes: []p2lrt.Skin{sk}}
 	return m
 }
 
@@ -60,8 +60,8 @@ func TestSkinListsBoundedAtLoad(t *testing.T) {
 		"2000 bones":         {skinModel(2000, 3, 4), "2000 bones, at most 64"},
 		"65 bones":           {skinModel(65, 3, 4), "65 bones, at most 64"},
 		"17 axes":            {skinModel(2, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2), "17 axes, at most 16"},
-		"repeated bone":      {func() *Model { m := skinModel(3, 3, 4); m.Skins.Meshes[0].Bones[2] = 1; return m }(), "deformer 1 is listed twice (also bones[0])"},
-		"repeated parameter": {func() *Model { m := skinModel(3, 3, 4, 3); m.Skins.Meshes[0].Axes[1].Parameter = 0; return m }(), "parameter 0 is listed twice (also axes[0])"},
+		"repeated bone":      {func() *Model { m := skinModel(3, 3, 4); m.file.Skins.Meshes[0].Bones[2] = 1; return m }(), "deformer 1 is listed twice (also bones[0])"},
+		"repeated parameter": {func() *Model { m := skinModel(3, 3, 4, 3); m.file.Skins.Meshes[0].Axes[1].Parameter = 0; return m }(), "parameter 0 is listed twice (also axes[0])"},
 	}
 	for name, c := range cases {
 		err := c.m.Validate()
@@ -92,7 +92,7 @@ func TestSkinWorkBounded(t *testing.T) {
 	}
 	// 16 axes: 2^16 + 1 evaluations of a 65-deformer bone model per frame.
 	wide := skinModel(64, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)
-	sk0 := &wide.Skins.Meshes[0]
+	sk0 := &wide.file.Skins.Meshes[0]
 	sk0.From, sk0.To, sk0.Weight = make([]uint32, 3), make([]uint32, 3), make([]float32, 3)
 	if err := wide.PrepareAdvanced(); err == nil || !strings.Contains(err.Error(), "per frame") {
 		t.Fatalf("16 axes: %v", err)
@@ -100,7 +100,7 @@ func TestSkinWorkBounded(t *testing.T) {
 	// With weights in the file no fit is needed: only the per-frame bound
 	// applies.
 	given := skinModel(64, 2000, 4, 4, 4, 4, 4)
-	sk := &given.Skins.Meshes[0]
+	sk := &given.file.Skins.Meshes[0]
 	sk.From, sk.To, sk.Weight = make([]uint32, 2000), make([]uint32, 2000), make([]float32, 2000)
 	if err := given.PrepareAdvanced(); err != nil {
 		t.Errorf("weights given: %v", err)
@@ -124,15 +124,15 @@ func TestSkinWorkBounded(t *testing.T) {
 // in file order, so many skins that each fit cannot add up past them.
 func TestSkinBudgetsAreShared(t *testing.T) {
 	m := skinModel(16, 300, 2, 2, 2, 2, 2, 2, 2, 2)
-	one := m.Skins.Meshes[0]
-	for len(m.Skins.Meshes) < 40 {
-		m.Meshes = append(m.Meshes, m.Meshes[0])
-		m.Draw.Children = append(m.Draw.Children, p2lrt.DrawNode{Mesh: len(m.Meshes) - 1})
+	one := m.file.Skins.Meshes[0]
+	for len(m.file.Skins.Meshes) < 40 {
+		m.file.Meshes = append(m.file.Meshes, m.file.Meshes[0])
+		m.file.Draw.Children = append(m.file.Draw.Children, p2lrt.DrawNode{Mesh: len(m.file.Meshes) - 1})
 		sk := one
-		sk.Mesh = len(m.Meshes) - 1
-		m.Skins.Meshes = append(m.Skins.Meshes, sk)
+		sk.Mesh = len(m.file.Meshes) - 1
+		m.file.Skins.Meshes = append(m.file.Skins.Meshes, sk)
 	}
-	sizes := make([]int, len(m.Skins.Meshes))
+	sizes := make([]int, len(m.file.Skins.Meshes))
 	for i := range sizes {
 		sizes[i] = 17 // each skin's own side model: its home and 16 bones
 	}
@@ -158,11 +158,11 @@ func TestSkinBudgetsAreShared(t *testing.T) {
 // frame; compare BenchmarkEvaluate (a whole character) in the same run.
 func BenchmarkSkinFrameAtBound(b *testing.B) {
 	m := skinModel(14, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)
-	sk := &m.Skins.Meshes[0]
+	sk := &m.file.Skins.Meshes[0]
 	sk.From, sk.To, sk.Weight = make([]uint32, 3), make([]uint32, 3), make([]float32, 3)
 	for a := range sk.Axes {
-		m.Parameters = append(m.Parameters, p2lrt.Parameter{ID: fmt.Sprint("q", a), Min: -100, Max: 100})
-		sk.Axes[a].Parameter = len(m.Parameters) - 1
+		m.file.Parameters = append(m.file.Parameters, p2lrt.Parameter{ID: fmt.Sprint("q", a), Min: -100, Max: 100})
+		sk.Axes[a].Parameter = len(m.file.Parameters) - 1
 	}
 	r := m.NewRig()
 	if r.SetAdvanced(p2lrt.FeatureSkin) != p2lrt.FeatureSkin {

@@ -72,7 +72,7 @@ func loadSameAs(t *testing.T, data, want []byte) *Model {
 		rw.SetParameter(0, v)
 		r.Evaluate()
 		rw.Evaluate()
-		for i := range m.Meshes {
+		for i := range m.file.Meshes {
 			if a, b := r.Mesh(i).Vertices(), rw.Mesh(i).Vertices(); !reflect.DeepEqual(bits32(a), bits32(b)) {
 				t.Errorf("P=%v mesh %d: vertices %v, equivalent file %v", v, i, a, b)
 			}
@@ -194,7 +194,7 @@ func TestMeshWithoutGeometry(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := withMESH(mesh)
 			m := loadSameAs(t, data, data)
-			me := &m.Meshes[0]
+			me := &m.file.Meshes[0]
 			if me.Flags != p2lrt.MeshVisible || me.Positions != nil || me.UVs != nil || me.Indices != nil {
 				t.Fatalf("mesh %+v", me)
 			}
@@ -250,8 +250,8 @@ func TestNegativeNullableReferences(t *testing.T) {
 	want := file(-1, -1, -1, -1)
 	for _, v := range []int32{-2, -5, math.MinInt32} {
 		m := loadSameAs(t, file(v, v, v, v), want)
-		if d := m.Deformers[0]; d.Parent != -1 || d.Part != -1 || m.Meshes[0].Parent != -1 || m.Draw.Part != -1 {
-			t.Errorf("%d: parents %d %d %d %d, want −1", v, d.Parent, d.Part, m.Meshes[0].Parent, m.Draw.Part)
+		if d := m.file.Deformers[0]; d.Parent != -1 || d.Part != -1 || m.file.Meshes[0].Parent != -1 || m.file.Draw.Part != -1 {
+			t.Errorf("%d: parents %d %d %d %d, want −1", v, d.Parent, d.Part, m.file.Meshes[0].Parent, m.file.Draw.Part)
 		}
 	}
 	// The mesh under the rotation (parent 0) with the deformer's parent −2:

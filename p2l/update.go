@@ -76,7 +76,7 @@ func (r *Rig) anim() *animState {
 		return r.animation
 	}
 	m := r.model
-	np, npt := len(m.Parameters), len(m.Parts)
+	np, npt := len(m.file.Parameters), len(m.file.Parts)
 	a := &animState{
 		expr:           newExpressionPlayer(m),
 		pose:           newPoseState(m),
@@ -93,7 +93,7 @@ func (r *Rig) anim() *animState {
 	if m.Playback() == PlaybackCubism {
 		a.base = make([]float32, np)
 		for i, v := range r.values {
-			cubismSet(m.Parameters, a.base, i, float64(v), 1)
+			cubismSet(m.file.Parameters, a.base, i, float64(v), 1)
 		}
 	}
 	a.clips = newClipPlayer(m, a.beh.blinkP, a.beh.lipP)
@@ -154,7 +154,7 @@ func (r *Rig) UpdateStages(dt float64, stages Stage) {
 // clip moves keeps. Other rigs read the host pose afresh every update.
 func (r *Rig) hostWrote(i int) {
 	if a := r.animation; a != nil && a.base != nil {
-		cubismSet(r.model.Parameters, a.base, i, float64(r.values[i]), 1)
+		cubismSet(r.model.file.Parameters, a.base, i, float64(r.values[i]), 1)
 	}
 }
 
@@ -217,7 +217,7 @@ func (r *Rig) animate(dt float64, stages Stage) {
 			switch {
 			case w == 0:
 			case a.base != nil: // setParameterValueById(id, value, weight)
-				cubismSet(r.model.Parameters, cur, i, float64(a.overrideValue[i]), float64(w))
+				cubismSet(r.model.file.Parameters, cur, i, float64(a.overrideValue[i]), float64(w))
 			default:
 				cur[i] += (a.overrideValue[i] - cur[i]) * w
 			}
@@ -236,7 +236,7 @@ func (r *Rig) animate(dt float64, stages Stage) {
 		// would make of it (the default) instead of living on in them.
 		for i, v := range cur {
 			if !finite(v) {
-				cur[i] = clampParam(&r.model.Parameters[i], v)
+				cur[i] = clampParam(&r.model.file.Parameters[i], v)
 			}
 		}
 		a.phys.step(cur, dt)
@@ -293,7 +293,7 @@ func (r *Rig) Layer(l int) LayerState {
 }
 
 // checkClip panics when clip is not a clip index of the model.
-func (r *Rig) checkClip(clip int) { checkIndex("clip", clip, len(r.model.Clips)) }
+func (r *Rig) checkClip(clip int) { checkIndex("clip", clip, len(r.model.file.Clips)) }
 
 // Start starts clip (Model.ClipIndex finds it by id or name) on the layer
 // whatever plays there (its running clips fade out) and sets the layer's
@@ -353,7 +353,7 @@ func (s LayerState) Time() float64 {
 	if e == nil {
 		return math.NaN()
 	}
-	c := &s.r.model.Clips[e.clip]
+	c := &s.r.model.file.Clips[e.clip]
 	t := e.t
 	if d := float64(c.Duration); !c.Loop && t > d {
 		t = d
@@ -386,7 +386,7 @@ func (r *Rig) Expressions() ExpressionState {
 
 // checkExpression panics when i is not an expression index of the model.
 func (s ExpressionState) checkExpression(i int) {
-	checkIndex("expression", i, len(s.r.model.Expressions))
+	checkIndex("expression", i, len(s.r.model.file.Expressions))
 }
 
 // Set plays expression i (Model.ExpressionIndex finds it by id or name)
@@ -426,8 +426,8 @@ func (s ExpressionState) Playing(dst []int) []int { return s.r.anim().expr.playi
 // entry is out of range (a model without POSE has no groups).
 func (r *Rig) ShowPose(group, entry int) {
 	var groups []p2lrt.PoseGroup
-	if r.model.Pose != nil {
-		groups = r.model.Pose.Groups
+	if r.model.file.Pose != nil {
+		groups = r.model.file.Pose.Groups
 	}
 	checkIndex("pose group", group, len(groups))
 	checkIndex("pose entry", entry, len(groups[group].Entries))
@@ -686,7 +686,7 @@ func (s PhysicsState) Reset() { s.r.anim().phys.reset() }
 // it. It panics when g is not a physics group.
 func (s PhysicsState) GroupReplaced(g int) bool {
 	r := s.r
-	checkIndex("physics group", g, len(r.model.Physics.Groups))
+	checkIndex("physics group", g, len(r.model.file.Physics.Groups))
 	return r.adv != nil && g < len(r.adv.skipped) && r.adv.skipped[g]
 }
 

@@ -22,7 +22,7 @@ func animModel() *Model {
 		return p2lrt.Part{ID: id, Flags: p2lrt.PartVisible, Children: []p2lrt.PartChild{{Kind: p2lrt.ChildMesh, Index: mesh}},
 			Composite: p2lrt.Composite{Opacity: 1, Multiply: p2lrt.White}}
 	}
-	return &Model{file: &file{
+	return &Model{file: &p2lrt.File{
 		Canvas: p2lrt.Canvas{Width: 10, Height: 10, PixelsPerUnit: -1},
 		Parameters: []p2lrt.Parameter{
 			{ID: "a", Min: -20, Max: 20}, {ID: "b", Min: -20, Max: 20},
@@ -204,8 +204,8 @@ func TestUpdateEvents(t *testing.T) {
 // TestUpdateStabilize: stabilization writes the outputs at once.
 func TestUpdateStabilize(t *testing.T) {
 	m := pendulumModel(0, p2lrt.PhysicsAngle)
-	m.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
-	m.Draw = p2lrt.DrawGroup{Part: -1}
+	m.file.Canvas = p2lrt.Canvas{Width: 1, Height: 1, PixelsPerUnit: -1}
+	m.file.Draw = p2lrt.DrawGroup{Part: -1}
 	r := m.NewRig()
 	if err := r.Err(); err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestUpdateStabilize(t *testing.T) {
 
 func TestUpdateAPIEdges(t *testing.T) {
 	m := animModel()
-	m.Clips = append(m.Clips, p2lrt.Clip{ID: "ev", Duration: 2, FadeIn: 0, FadeOut: 0.5,
+	m.file.Clips = append(m.file.Clips, p2lrt.Clip{ID: "ev", Duration: 2, FadeIn: 0, FadeOut: 0.5,
 		Curves: []p2lrt.ParameterCurve{constCurve(1, 8)},
 		Events: []p2lrt.Event{{Time: 0, Value: "zero"}, {Time: 0.4, Value: "early"}, {Time: 0.6, Value: "late"}}})
 	r := m.NewRig()

@@ -43,14 +43,14 @@ func (s MeshState) Vertices() []float32 {
 // UVs returns the mesh's texture coordinates, u,v pairs (v down). The
 // slice belongs to the Model.
 func (s MeshState) UVs() []float32 {
-	u := s.r.model.Meshes[s.i].UVs
+	u := s.r.model.file.Meshes[s.i].UVs
 	return u[:len(u):len(u)]
 }
 
 // Indices returns the mesh's triangle indices. The slice belongs to the
 // Model.
 func (s MeshState) Indices() []uint32 {
-	x := s.r.model.Meshes[s.i].Indices
+	x := s.r.model.file.Meshes[s.i].Indices
 	return x[:len(x):len(x)]
 }
 

@@ -142,7 +142,7 @@ func checkBundleLists(t *testing.T, g *game) {
 		}
 	}
 	var exprs []string
-	for _, e := range m.Expressions {
+	for _, e := range m.Expressions().All() {
 		label := e.Name
 		if label == "" {
 			label = e.ID
@@ -152,8 +152,8 @@ func checkBundleLists(t *testing.T, g *game) {
 	if !slices.Equal(exprs, bundleExpressions) {
 		t.Errorf("expressions %q, want %q", exprs, bundleExpressions)
 	}
-	if len(m.HitAreas) != 1 || hitAreaLabel(m, 0) != "Body" || m.TapGroup(0) != "TapBody" {
-		t.Errorf("hit areas %+v, want one named Body playing TapBody", m.HitAreas)
+	if m.HitAreas().Len() != 1 || hitAreaLabel(m, 0) != "Body" || m.TapGroup(0) != "TapBody" {
+		t.Errorf("hit areas %+v, want one named Body playing TapBody", m.File().HitAreas)
 	}
 	p := newPanel(m)
 	if len(p.missing) != 0 {
@@ -187,14 +187,14 @@ func TestBundleControls(t *testing.T) {
 		t.Fatalf("shows %q (message %q)", g.name, g.message)
 	}
 	g.tapArea(0)
-	if c := g.rig.Layer(0).Clip(); c < 0 || g.model.Clips[c].Group != "TapBody" || g.hitName != "Body" {
+	if c := g.rig.Layer(0).Clip(); c < 0 || g.model.Clips().At(c).Group != "TapBody" || g.hitName != "Body" {
 		t.Errorf("the hit area's button: clip %d, hit %q; want a TapBody clip and Body", c, g.hitName)
 	}
 	g.rig.Layer(0).Stop()
 	g.hitName = ""
 	// Before any Draw the screen is the canvas; MeshBody covers all of it.
 	g.click(100, 150)
-	if c := g.rig.Layer(0).Clip(); c < 0 || g.model.Clips[c].Group != "TapBody" || g.hitName != "Body" {
+	if c := g.rig.Layer(0).Clip(); c < 0 || g.model.Clips().At(c).Group != "TapBody" || g.hitName != "Body" {
 		t.Errorf("a click on the body: clip %d, hit %q", c, g.hitName)
 	}
 
@@ -328,10 +328,10 @@ func TestSampleBundles(t *testing.T) {
 				groups = append(groups, gr.name)
 			}
 			var areas []string
-			for i := range g.model.HitAreas {
+			for i := range g.model.HitAreas().Len() {
 				areas = append(areas, hitAreaLabel(g.model, i))
 			}
-			t.Logf("groups %q, expressions %d, hit areas %q, GUI groups %d, message %q", groups, len(g.model.Expressions), areas, len(g.panel.tree), g.message)
+			t.Logf("groups %q, expressions %d, hit areas %q, GUI groups %d, message %q", groups, g.model.Expressions().Len(), areas, len(g.panel.tree), g.message)
 			if !slices.Contains(groups, "Idle") {
 				t.Errorf("no Idle group in %q", groups)
 			}
@@ -347,7 +347,7 @@ func compareCPU(t *testing.T, img *image.RGBA, rig *p2l.Rig, top int) (int, imag
 	t.Helper()
 	m := rig.Model()
 	w, h := img.Rect.Dx(), img.Rect.Dy()
-	cw, ch := float64(m.Canvas.Width), float64(m.Canvas.Height)
+	cw, ch := float64(m.Canvas().Width), float64(m.Canvas().Height)
 	s := fitScale(cw, ch, float64(w), float64(h))
 	rig.Evaluate()
 	want := image.NewRGBA(img.Rect)

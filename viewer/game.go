@@ -147,8 +147,8 @@ func newGame(opts options) (*game, error) {
 
 // clipIDs lists the clip ids of m, for error messages.
 func clipIDs(m *p2l.Model) string {
-	ids := make([]string, len(m.Clips))
-	for i, c := range m.Clips {
+	ids := make([]string, m.Clips().Len())
+	for i, c := range m.Clips().All() {
 		ids[i] = c.ID
 	}
 	return strings.Join(ids, ", ")
@@ -218,7 +218,7 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 	g.panel = newPanel(m)
 	g.events = g.events[:0]
 	var bad []string
-	for i := range m.Textures {
+	for i := range m.Textures().Len() {
 		if err := g.char.TextureInfo(i); err != nil {
 			bad = append(bad, err.Error())
 		}
@@ -237,10 +237,9 @@ func (g *game) reset() {
 	g.rig.Layer(0).Stop()
 	g.rig.Expressions().Clear()
 	g.rig.Physics().Reset()
-	if g.model.Pose != nil {
-		for i := range g.model.Pose.Groups {
-			g.rig.ShowPose(i, 0)
-		}
+	pose, _ := g.model.Pose()
+	for i := range pose.Groups {
+		g.rig.ShowPose(i, 0)
 	}
 	g.panel.reset(g.model)
 	g.lipManual = 0
@@ -297,7 +296,7 @@ func (g *game) followVoice() {
 // geoM maps canvas pixels to the screen: fit, zoom about the centre, pan.
 // Without the UI the canvas is scaled by min(W/width, H/height) and centred.
 func (g *game) geoM() ebiten.GeoM {
-	cw, ch := float64(g.model.Canvas.Width), float64(g.model.Canvas.Height)
+	cw, ch := float64(g.model.Canvas().Width), float64(g.model.Canvas().Height)
 	// With the UI shown, fit between the two windows.
 	w := float64(g.screenW)
 	if !g.opts.noUI && g.screenW > 2*(panelWidth+20)+100 {
@@ -367,8 +366,8 @@ func (g *game) Update() error {
 	g.followVoice() // a clip that started may speak
 	for _, e := range g.rig.Events() {
 		name := fmt.Sprint(e.Clip)
-		if e.Clip >= 0 && e.Clip < len(g.model.Clips) {
-			name = g.model.Clips[e.Clip].ID
+		if e.Clip >= 0 && e.Clip < g.model.Clips().Len() {
+			name = g.model.Clips().At(e.Clip).ID
 		}
 		if e.Finished {
 			if g.loopClip && e.Layer == 0 {

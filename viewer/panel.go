@@ -39,15 +39,15 @@ func newPanel(m *p2l.Model) *panel {
 	p := &panel{snaps: map[int][]float32{}, joyOf: map[int]int{}, inJoy: map[int]bool{}, joys: map[int]*joystick{}}
 	p.reset(m)
 	listed := map[int]bool{}
-	if m.GUI != nil {
-		for _, s := range m.GUI.Snaps {
+	if gui, ok := m.GUI(); ok {
+		for _, s := range gui.Snaps {
 			p.snaps[s.Parameter] = s.Keys
 		}
-		for _, j := range m.GUI.Joysticks {
+		for _, j := range gui.Joysticks {
 			p.joyOf[j.Horizontal] = j.Vertical
 			p.inJoy[j.Horizontal], p.inJoy[j.Vertical] = true, true
 		}
-		p.tree = m.GUI.Tree
+		p.tree = gui.Tree
 		var walk func([]p2lrt.GUINode)
 		walk = func(ns []p2lrt.GUINode) {
 			for _, n := range ns {
@@ -59,20 +59,20 @@ func newPanel(m *p2l.Model) *panel {
 		}
 		walk(p.tree)
 	}
-	for i := range m.Parameters {
+	for i := range m.Parameters().Len() {
 		if !listed[i] {
 			p.missing = append(p.missing, i)
 		}
 	}
 	sort.Ints(p.missing)
-	p.stacked = make([]bool, len(m.Expressions))
+	p.stacked = make([]bool, m.Expressions().Len())
 	return p
 }
 
 // reset puts every slider back to the parameter's default.
 func (p *panel) reset(m *p2l.Model) {
-	p.values = make([]float64, len(m.Parameters))
-	for i, q := range m.Parameters {
+	p.values = make([]float64, m.Parameters().Len())
+	for i, q := range m.Parameters().All() {
 		p.values[i] = float64(q.Default)
 	}
 	for i := range p.stacked {
@@ -87,7 +87,7 @@ func (p *panel) snap(m *p2l.Model, i int, v float64) float64 {
 	if len(keys) == 0 {
 		return v
 	}
-	r := float64(m.Parameters[i].Max - m.Parameters[i].Min)
+	r := float64(m.Parameters().At(i).Max - m.Parameters().At(i).Min)
 	best, bd := v, 0.04*r
 	for _, k := range keys {
 		if d := math.Abs(float64(k) - v); d <= bd {
@@ -99,7 +99,7 @@ func (p *panel) snap(m *p2l.Model, i int, v float64) float64 {
 
 // paramLabel is the text of a parameter's slider.
 func paramLabel(m *p2l.Model, i int) string {
-	q := m.Parameters[i]
+	q := m.Parameters().At(i)
 	if q.Name != "" {
 		return q.Name
 	}
@@ -175,14 +175,14 @@ func (g *game) parameterUI(ctx *debugui.Context) {
 // paramWidget draws the slider of parameter i, or the joystick it heads.
 func (g *game) paramWidget(ctx *debugui.Context, i int) {
 	m, p := g.model, g.panel
-	if i < 0 || i >= len(m.Parameters) {
+	if i < 0 || i >= m.Parameters().Len() {
 		return
 	}
-	ctx.IDScope(m.Parameters[i].ID, func() {
+	ctx.IDScope(m.Parameters().At(i).ID, func() {
 		if v, ok := p.joyOf[i]; ok {
 			g.joystickWidget(ctx, i, v)
 		}
-		q := m.Parameters[i]
+		q := m.Parameters().At(i)
 		ctx.SetGridLayout([]int{110, -1}, nil)
 		ctx.Text(paramLabel(m, i))
 		step := float64(q.Max-q.Min) / 200
@@ -220,7 +220,7 @@ func (g *game) joystickWidget(ctx *debugui.Context, h, v int) {
 		} else {
 			js.active = false
 		}
-		qh, qv := m.Parameters[h], m.Parameters[v]
+		qh, qv := m.Parameters().At(h), m.Parameters().At(v)
 		if js.active {
 			fx := clamp01(float64(mx-js.bounds.Min.X) / float64(js.bounds.Dx()))
 			fy := clamp01(float64(js.bounds.Max.Y-my) / float64(js.bounds.Dy()))
@@ -280,9 +280,9 @@ func (g *game) controlUI(ctx *debugui.Context) {
 			ctx.Text(name)
 			ctx.Loop(len(gr.clips), func(j int) {
 				c := gr.clips[j]
-				label := m.Clips[c].Name
+				label := m.Clips().At(c).Name
 				if label == "" {
-					label = m.Clips[c].ID
+					label = m.Clips().At(c).ID
 				}
 				if r.Layer(0).Clip() == c {
 					label = "> " + label
@@ -295,7 +295,7 @@ func (g *game) controlUI(ctx *debugui.Context) {
 		ctx.Checkbox(&g.loopClip, "Loop")
 		ctx.SetGridLayout(nil, nil)
 		if c := r.Layer(0).Clip(); c >= 0 {
-			ctx.Text(fmt.Sprintf("%s  %.2f / %.2f s", m.Clips[c].ID, r.Layer(0).Time(), m.Clips[c].Duration))
+			ctx.Text(fmt.Sprintf("%s  %.2f / %.2f s", m.Clips().At(c).ID, r.Layer(0).Time(), m.Clips().At(c).Duration))
 		}
 		ctx.Text("Events:")
 		ctx.Loop(len(g.events), func(k int) { ctx.Text(g.events[len(g.events)-1-k]) })
@@ -308,8 +308,8 @@ func (g *game) controlUI(ctx *debugui.Context) {
 			}
 		})
 		ctx.SetGridLayout([]int{-2, -1}, nil)
-		ctx.Loop(len(m.Expressions), func(k int) {
-			e := m.Expressions[k]
+		ctx.Loop(m.Expressions().Len(), func(k int) {
+			e := m.Expressions().At(k)
 			label := e.Name
 			if label == "" {
 				label = e.ID
@@ -330,9 +330,9 @@ func (g *game) controlUI(ctx *debugui.Context) {
 		})
 		ctx.SetGridLayout(nil, nil)
 	})
-	if len(m.HitAreas) > 0 {
+	if m.HitAreas().Len() > 0 {
 		ctx.Header("Hit areas", true, func() {
-			ctx.Loop(len(m.HitAreas), func(k int) {
+			ctx.Loop(m.HitAreas().Len(), func(k int) {
 				label, group := hitAreaLabel(m, k), m.TapGroup(k)
 				if slices.Contains(m.ClipGroups(), group) {
 					ctx.Button(label + " (" + group + ")").On(func() { g.tapArea(k) })
@@ -342,13 +342,13 @@ func (g *game) controlUI(ctx *debugui.Context) {
 			})
 		})
 	}
-	if m.Pose != nil && len(m.Pose.Groups) > 0 {
+	if pose, _ := m.Pose(); len(pose.Groups) > 0 {
 		ctx.Header("Pose", true, func() {
-			ctx.Loop(len(m.Pose.Groups), func(gi int) {
-				pg := m.Pose.Groups[gi]
+			ctx.Loop(len(pose.Groups), func(gi int) {
+				pg := pose.Groups[gi]
 				ctx.Text(fmt.Sprintf("group %d", gi+1))
 				ctx.Loop(len(pg.Entries), func(ei int) {
-					part := m.Parts[pg.Entries[ei].Part]
+					part := m.Parts().At(pg.Entries[ei].Part)
 					label := part.Name
 					if label == "" {
 						label = part.ID
@@ -443,28 +443,31 @@ func (g *game) advancedUI(ctx *debugui.Context) {
 func unavailableReason(m *p2l.Model, bit p2l.Features) string {
 	switch bit {
 	case p2lrt.FeatureSkin:
-		if m.Skins == nil {
+		skins, ok := m.Skins()
+		if !ok {
 			return "the file has no SKIN chunk"
 		}
-		if len(m.Skins.Meshes) == 0 {
+		if len(skins.Meshes) == 0 {
 			return "the SKIN chunk skins no mesh"
 		}
 	case p2lrt.FeatureExactLinks:
-		if m.Bones == nil {
+		bones, ok := m.Bones()
+		if !ok {
 			return "the file has no BONE chunk"
 		}
-		if len(m.Bones.Arcs) == 0 {
+		if len(bones.Arcs) == 0 {
 			return "the BONE chunk has no arcs"
 		}
 	case p2lrt.FeatureSim:
-		if m.Simulations == nil {
+		sims, ok := m.Simulations()
+		if !ok {
 			return "the file has no SIMS chunk"
 		}
-		if len(m.Simulations.Sims) == 0 {
+		if len(sims.Sims) == 0 {
 			return "the SIMS chunk has no simulation"
 		}
 	case p2lrt.FeatureCollision:
-		if m.Collision == nil {
+		if _, ok := m.Collision(); !ok {
 			return "the file has no COLL chunk"
 		}
 		if m.AdvancedAvailable()&p2lrt.FeatureSim == 0 {
@@ -478,10 +481,10 @@ func unavailableReason(m *p2l.Model, bit p2l.Features) string {
 // hitAreaLabel is the text of hit area i: its name (a model3's HitAreas[].Name),
 // else its id.
 func hitAreaLabel(m *p2l.Model, i int) string {
-	if a := m.HitAreas[i]; a.Name != "" {
+	if a := m.HitAreas().At(i); a.Name != "" {
 		return a.Name
 	}
-	return m.HitAreas[i].ID
+	return m.HitAreas().At(i).ID
 }
 
 // clipGroup is the clips of one group, in file order.
@@ -495,7 +498,7 @@ type clipGroup struct {
 func clipGroups(m *p2l.Model) []clipGroup {
 	var gs []clipGroup
 	idx := map[string]int{}
-	for i, c := range m.Clips {
+	for i, c := range m.Clips().All() {
 		k, ok := idx[c.Group]
 		if !ok {
 			k = len(gs)

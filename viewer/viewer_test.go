@@ -294,7 +294,7 @@ func TestPanelFromPGUI(t *testing.T) {
 	}
 	p := newPanel(m)
 	// ParamCheek is not in the default model's tree: it is listed last.
-	if len(p.missing) != 1 || m.Parameters[p.missing[0]].ID != "ParamCheek" {
+	if len(p.missing) != 1 || m.Parameters().At(p.missing[0]).ID != "ParamCheek" {
 		t.Errorf("missing = %v", p.missing)
 	}
 	form := m.ParameterIndex("ParamMouthForm")
@@ -316,8 +316,12 @@ func TestPanelFromPGUI(t *testing.T) {
 	if r := unavailableReason(m, p2lrt.FeatureExactLinks); r != "the BONE chunk has no arcs" {
 		t.Errorf("exact-links reason = %q", r)
 	}
-	noSkin := m.Clone()
-	noSkin.Skins = nil
+	f := m.File()
+	f.Skins = nil
+	noSkin, err := p2l.NewModel(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if r := unavailableReason(noSkin, p2lrt.FeatureSkin); r != "the file has no SKIN chunk" {
 		t.Errorf("skin reason = %q", r)
 	}
@@ -345,7 +349,7 @@ func TestClickHitArea(t *testing.T) {
 		if g.hitName != c.name {
 			t.Errorf("click at (%v, %v): hit %q, want %q", c.x, c.y, g.hitName, c.name)
 		}
-		if p := g.rig.Layer(0).Clip(); p < 0 || m.Clips[p].Group != c.group {
+		if p := g.rig.Layer(0).Clip(); p < 0 || m.Clips().At(p).Group != c.group {
 			t.Errorf("click on %s: playing clip %d, want one of group %s", c.name, p, c.group)
 		}
 	}
@@ -387,10 +391,10 @@ func TestDropFiles(t *testing.T) {
 	if !strings.HasPrefix(g.message, "unavailable texture pages") || strings.Contains(g.message, "features-ext.png") {
 		t.Fatalf("dropping a.p2lrt + features-ext.png: message %q", g.message)
 	}
-	if g.name != "a.p2lrt" || len(g.model.Meshes) != len(want.Meshes) || g.model.Meshes[0].ID != want.Meshes[0].ID {
+	if g.name != "a.p2lrt" || g.model.Meshes().Len() != want.Meshes().Len() || g.model.Meshes().At(0).ID != want.Meshes().At(0).ID {
 		t.Fatalf("the dropped model is not the one shown (%s)", g.name)
 	}
-	for i, tp := range g.model.Textures {
+	for i, tp := range g.model.Textures().All() {
 		if tp.Kind == p2lrt.TextureExternal {
 			if err := g.char.TextureInfo(i); err != nil {
 				t.Errorf("external page %d beside the dropped model: %v", i, err)

@@ -92,7 +92,7 @@ func openBundle(name string) (fs.FS, string, error) {
 // clipSounds lists the model's clip sounds: clip index → path.
 func clipSounds(m *p2l.Model) map[int]string {
 	out := make(map[int]string)
-	for i := range m.Clips {
+	for i := range m.Clips().Len() {
 		if s := m.ClipSound(i); s != "" {
 			out[i] = s
 		}
@@ -113,29 +113,29 @@ func copySounds(m *p2l.Model, out string, stdout io.Writer) error {
 	src := m.Dir()
 	outDir := filepath.Dir(out)
 	done := make(map[string]bool)
-	for i := range m.Clips {
+	for i := range m.Clips().Len() {
 		snd, ok := sounds[i]
 		if !ok || done[snd] {
 			continue
 		}
 		done[snd] = true
 		if !fs.ValidPath(snd) {
-			fmt.Fprintf(stdout, "sound %s (clip %s): not a path inside the model's folder, reference kept\n", snd, m.Clips[i].ID)
+			fmt.Fprintf(stdout, "sound %s (clip %s): not a path inside the model's folder, reference kept\n", snd, m.Clips().At(i).ID)
 			continue
 		}
 		if src == nil {
-			fmt.Fprintf(stdout, "sound %s (clip %s): the model has no folder to copy it from, reference kept\n", snd, m.Clips[i].ID)
+			fmt.Fprintf(stdout, "sound %s (clip %s): the model has no folder to copy it from, reference kept\n", snd, m.Clips().At(i).ID)
 			continue
 		}
 		data, err := p2l.ReadFS(src, snd, p2l.WithMaxFileSize(maxSoundCopy))
 		if err != nil {
-			fmt.Fprintf(stdout, "sound %s (clip %s): %s, reference kept\n", snd, m.Clips[i].ID, strings.TrimPrefix(err.Error(), "p2l: "))
+			fmt.Fprintf(stdout, "sound %s (clip %s): %s, reference kept\n", snd, m.Clips().At(i).ID, strings.TrimPrefix(err.Error(), "p2l: "))
 			continue
 		}
 		dst := filepath.Join(outDir, filepath.FromSlash(snd))
 		if old, err := os.ReadFile(dst); err == nil {
 			if bytes.Equal(old, data) {
-				fmt.Fprintf(stdout, "sound %s (clip %s): already beside the output\n", snd, m.Clips[i].ID)
+				fmt.Fprintf(stdout, "sound %s (clip %s): already beside the output\n", snd, m.Clips().At(i).ID)
 				continue
 			}
 			return fmt.Errorf("sound %s: %s exists with other content; not overwritten (choose another output folder)", snd, dst)
@@ -148,7 +148,7 @@ func copySounds(m *p2l.Model, out string, stdout io.Writer) error {
 		if err := os.WriteFile(dst, data, 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "sound %s (clip %s): copied to %s\n", snd, m.Clips[i].ID, dst)
+		fmt.Fprintf(stdout, "sound %s (clip %s): copied to %s\n", snd, m.Clips().At(i).ID, dst)
 	}
 	return nil
 }
@@ -163,7 +163,7 @@ const maxSoundCopy = 64 << 20
 func printContents(w io.Writer, m *p2l.Model) {
 	sounds := clipSounds(m)
 	clipLine := func(i int) {
-		c := &m.Clips[i]
+		c := m.Clips().At(i)
 		loop := ""
 		if c.Loop {
 			loop = ", loop"
@@ -176,15 +176,15 @@ func printContents(w io.Writer, m *p2l.Model) {
 	}
 	for _, g := range m.ClipGroups() {
 		fmt.Fprintf(w, "group %s:\n", g)
-		for i := range m.Clips {
-			if m.Clips[i].Group == g {
+		for i := range m.Clips().Len() {
+			if m.Clips().At(i).Group == g {
 				clipLine(i)
 			}
 		}
 	}
 	first := true
-	for i := range m.Clips {
-		if m.Clips[i].Group == "" {
+	for i := range m.Clips().Len() {
+		if m.Clips().At(i).Group == "" {
 			if first {
 				fmt.Fprintln(w, "clips outside groups:")
 				first = false
@@ -192,27 +192,27 @@ func printContents(w io.Writer, m *p2l.Model) {
 			clipLine(i)
 		}
 	}
-	for _, x := range m.Expressions {
+	for _, x := range m.Expressions().All() {
 		fmt.Fprintf(w, "expression %s: %d entries, fades %g/%g\n", x.ID, len(x.Entries), x.FadeIn, x.FadeOut)
 	}
-	for i, h := range m.HitAreas {
+	for i, h := range m.HitAreas().All() {
 		name := h.Name
 		if name == "" {
 			name = h.ID
 		}
 		var meshes []string
 		for _, k := range h.Meshes {
-			if k >= 0 && k < len(m.Meshes) {
-				meshes = append(meshes, m.Meshes[k].ID)
+			if k >= 0 && k < m.Meshes().Len() {
+				meshes = append(meshes, m.Meshes().At(k).ID)
 			}
 		}
 		fmt.Fprintf(w, "hit area %s (%s): tap plays group %s\n", name, strings.Join(meshes, ", "), m.TapGroup(i))
 	}
-	for _, r := range m.Roles {
+	for _, r := range m.Roles().All() {
 		var ids []string
 		for _, p := range r.Parameters {
-			if p >= 0 && p < len(m.Parameters) {
-				ids = append(ids, m.Parameters[p].ID)
+			if p >= 0 && p < m.Parameters().Len() {
+				ids = append(ids, m.Parameters().At(p).ID)
 			}
 		}
 		fmt.Fprintf(w, "role %s: %s\n", r.Name, strings.Join(ids, ", "))

@@ -99,8 +99,8 @@ func TestBundleCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if conv.ClipSound(0) != cubismbundle.Sound || len(conv.Textures) != 1 || conv.Textures[0].Kind != p2lrt.TexturePNG {
-		t.Errorf("converted: sound %q, pages %d", conv.ClipSound(0), len(conv.Textures))
+	if conv.ClipSound(0) != cubismbundle.Sound || conv.Textures().Len() != 1 || conv.Textures().At(0).Kind != p2lrt.TexturePNG {
+		t.Errorf("converted: sound %q, pages %d", conv.ClipSound(0), conv.Textures().Len())
 	}
 	samePlayback(t, bundle, conv)
 }
@@ -134,13 +134,13 @@ func TestConvertSamples(t *testing.T) {
 func samePlayback(t *testing.T, a, b *p2l.Model) {
 	t.Helper()
 	ra, rb := a.NewRig(), b.NewRig()
-	n := len(a.Parameters)
-	if len(b.Parameters) != n || len(a.Meshes) != len(b.Meshes) || len(a.Clips) != len(b.Clips) {
+	n := a.Parameters().Len()
+	if b.Parameters().Len() != n || a.Meshes().Len() != b.Meshes().Len() || a.Clips().Len() != b.Clips().Len() {
 		t.Fatal("the models differ in size")
 	}
 	compare := func(what string) bool {
 		t.Helper()
-		for i := range a.Meshes {
+		for i := range a.Meshes().Len() {
 			va, vb := ra.Mesh(i).Vertices(), rb.Mesh(i).Vertices()
 			if len(va) != len(vb) {
 				t.Errorf("%s: mesh %d: %d vs %d vertices", what, i, len(va), len(vb))
@@ -148,12 +148,12 @@ func samePlayback(t *testing.T, a, b *p2l.Model) {
 			}
 			for k := range va {
 				if math.Float32bits(va[k]) != math.Float32bits(vb[k]) {
-					t.Errorf("%s: mesh %s vertex %d: %v vs %v", what, a.Meshes[i].ID, k/2, va[k], vb[k])
+					t.Errorf("%s: mesh %s vertex %d: %v vs %v", what, a.Meshes().At(i).ID, k/2, va[k], vb[k])
 					return false
 				}
 			}
 			if math.Float32bits(ra.Mesh(i).Opacity()) != math.Float32bits(rb.Mesh(i).Opacity()) {
-				t.Errorf("%s: mesh %s opacity %v vs %v", what, a.Meshes[i].ID, ra.Mesh(i).Opacity(), rb.Mesh(i).Opacity())
+				t.Errorf("%s: mesh %s opacity %v vs %v", what, a.Meshes().At(i).ID, ra.Mesh(i).Opacity(), rb.Mesh(i).Opacity())
 				return false
 			}
 		}
@@ -167,7 +167,7 @@ func samePlayback(t *testing.T, a, b *p2l.Model) {
 	// Poses: default, every parameter at its minimum, at its maximum, and
 	// at fixed fractions of its range.
 	for k, frac := range []float32{-1, 0, 1, 0.3, 0.77} {
-		for i, p := range a.Parameters {
+		for i, p := range a.Parameters().All() {
 			v := p.Default
 			if frac >= 0 {
 				v = p.Min + frac*(p.Max-p.Min)

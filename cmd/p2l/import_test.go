@@ -41,9 +41,9 @@ func TestImportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Clips) != 1 || m.Clips[0].ID != "wave" || m.Clips[0].Group != "Idle" || len(m.Clips[0].Events) != 1 ||
-		len(m.Expressions) != 1 || m.Expressions[0].Entries[0].Blend != p2lrt.ExpressionOverwrite {
-		t.Errorf("imported model: clips %+v expressions %+v", m.Clips, m.Expressions)
+	if m.Clips().Len() != 1 || m.Clips().At(0).ID != "wave" || m.Clips().At(0).Group != "Idle" || len(m.Clips().At(0).Events) != 1 ||
+		m.Expressions().Len() != 1 || m.Expressions().At(0).Entries[0].Blend != p2lrt.ExpressionOverwrite {
+		t.Errorf("imported model: clips %+v expressions %+v", m.File().Clips, m.File().Expressions)
 	}
 	// What Cubism skips is skipped with a warning on stderr; the rest imports.
 	skip := write("skip.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "Nope", "Segments": [0, 0, 0, 1, 1]},
@@ -52,7 +52,7 @@ func TestImportCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "warning: "+skip+": Curves[0].Id: the model has no parameter \"Nope\": curve skipped") {
 		t.Errorf("import with a skipped curve: %d %q", code, stderr)
 	}
-	if m, err := p2l.LoadFile(out); err != nil || len(m.Clips) != 1 || len(m.Clips[0].Curves) != 1 {
+	if m, err := p2l.LoadFile(out); err != nil || m.Clips().Len() != 1 || len(m.Clips().At(0).Curves) != 1 {
 		t.Errorf("import with a skipped curve: %v %+v", err, m)
 	}
 	// The flag states the kind: a motion without the suffix imports, a

@@ -26,7 +26,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "%s: Cubism bundle, %d warnings\n", src.bundleName(pos[0]), len(src.warns))
-		for _, e := range src.model.Meta {
+		for _, e := range src.model.Meta().All() {
 			fmt.Fprintf(stdout, "meta %s = %s\n", e.Key, e.Value)
 		}
 		printSummary(stdout, src.model)
@@ -79,21 +79,28 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 
 // printSummary prints the model's sizes and what a game plays.
 func printSummary(stdout io.Writer, m *p2l.Model) {
-	fmt.Fprintf(stdout, "canvas %gx%g, origin (%g, %g), pixels per unit %g\n", m.Canvas.Width, m.Canvas.Height, m.Canvas.OriginX, m.Canvas.OriginY, m.Canvas.PixelsPerUnit)
+	cv := m.Canvas()
+	fmt.Fprintf(stdout, "canvas %gx%g, origin (%g, %g), pixels per unit %g\n", cv.Width, cv.Height, cv.OriginX, cv.OriginY, cv.PixelsPerUnit)
 	verts, tris := 0, 0
-	for _, me := range m.Meshes {
+	for _, me := range m.Meshes().All() {
 		verts += len(me.Positions) / 2
 		tris += len(me.Indices) / 3
 	}
 	fmt.Fprintf(stdout, "%d parameters, %d deformers, %d parts, %d meshes (%d vertices, %d triangles), %d glues\n",
-		len(m.Parameters), len(m.Deformers), len(m.Parts), len(m.Meshes), verts, tris, len(m.Glues))
+		m.Parameters().Len(), m.Deformers().Len(), m.Parts().Len(), m.Meshes().Len(), verts, tris, m.Glues().Len())
 	fmt.Fprintf(stdout, "%d texture pages, %d physics groups, %d clips, %d roles, %d expressions, %d hit areas\n",
-		len(m.Textures), len(m.Physics.Groups), len(m.Clips), len(m.Roles), len(m.Expressions), len(m.HitAreas))
+		m.Textures().Len(), len(m.Physics().Groups), m.Clips().Len(), m.Roles().Len(), m.Expressions().Len(), m.HitAreas().Len())
+	_, hasGUI := m.GUI()
+	_, hasPose := m.Pose()
+	_, hasBones := m.Bones()
+	_, hasSkins := m.Skins()
+	_, hasCollision := m.Collision()
+	_, hasSims := m.Simulations()
 	var ext []string
 	for _, x := range []struct {
 		tag string
 		on  bool
-	}{{"PGUI", m.GUI != nil}, {"POSE", m.Pose != nil}, {"BONE", m.Bones != nil}, {"SKIN", m.Skins != nil}, {"COLL", m.Collision != nil}, {"SIMS", m.Simulations != nil}} {
+	}{{"PGUI", hasGUI}, {"POSE", hasPose}, {"BONE", hasBones}, {"SKIN", hasSkins}, {"COLL", hasCollision}, {"SIMS", hasSims}} {
 		if x.on {
 			ext = append(ext, x.tag)
 		}

@@ -58,7 +58,7 @@ func TestCommands(t *testing.T) {
 		t.Fatalf("convert: %s", errs)
 	}
 	m, err := p2l.LoadFile(out2)
-	if err != nil || !m.NamesStripped || m.Meshes[0].Name != "" || m.Meshes[0].ID != "m" {
+	if err != nil || !m.NamesStripped() || m.Meshes().At(0).Name != "" || m.Meshes().At(0).ID != "m" {
 		t.Fatalf("converted model: %v %+v", err, m)
 	}
 	// A corrupted file: validate fails with exit 1 and names the problem.

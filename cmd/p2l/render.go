@@ -181,10 +181,10 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 		clip = m.ClipIndex(a.clip) // id or name, p2l's lookup rule
 		if clip < 0 {
 			fmt.Fprintf(stderr, "p2l render: no clip %q; the model's clips are:\n", a.clip)
-			if len(m.Clips) == 0 {
+			if m.Clips().Len() == 0 {
 				fmt.Fprintln(stderr, "  (none)")
 			}
-			for _, c := range m.Clips {
+			for _, c := range m.Clips().All() {
 				fmt.Fprintf(stderr, "  %s", c.ID)
 				if c.Name != "" && c.Name != c.ID {
 					fmt.Fprintf(stderr, " (%s)", c.Name)
@@ -203,7 +203,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 		expr = m.ExpressionIndex(a.expression)
 		if expr < 0 {
 			fmt.Fprintf(stderr, "p2l render: no expression %q; the model's expressions are:", a.expression)
-			for _, e := range m.Expressions {
+			for _, e := range m.Expressions().All() {
 				fmt.Fprintf(stderr, " %s", e.ID)
 			}
 			fmt.Fprintln(stderr)
@@ -219,7 +219,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	// they are reproducible too.
 	rig.SetBehaviors(a.behaviors)
 	rig.SetBehaviorSeed(a.seed)
-	w, h := imageSize(m.Canvas, a.size)
+	w, h := imageSize(m.Canvas(), a.size)
 	// External texture pages are relative to the model file (the
 	// model3.json's folder for a bundle: its Dir).
 	files := m.Dir()
@@ -245,8 +245,8 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 			what := fmt.Sprintf("--time %g", t)
 			if clip < 0 && expr >= 0 {
 				// An expression alone: play its fade-in to the end.
-				t = float64(max(m.Expressions[expr].FadeIn, 0)) + 1
-				what = fmt.Sprintf("expression %q fades in over %g s, which", m.Expressions[expr].ID, m.Expressions[expr].FadeIn)
+				t = float64(max(m.Expressions().At(expr).FadeIn, 0)) + 1
+				what = fmt.Sprintf("expression %q fades in over %g s, which", m.Expressions().At(expr).ID, m.Expressions().At(expr).FadeIn)
 			}
 			if steps := t * a.fps; steps > maxRenderSteps {
 				fmt.Fprintf(stderr, "p2l render: %s needs %.4g updates at %g fps, more than %d (lower --time or --fps)\n", what, steps, a.fps, maxRenderSteps)
@@ -278,7 +278,7 @@ func renderModel(m *p2l.Model, a *renderArgs, stdout, stderr io.Writer) int {
 	}
 
 	// A whole clip: frame k at time k/fps; a looping clip renders one cycle.
-	c := &m.Clips[clip]
+	c := m.Clips().At(clip)
 	if f := math.Floor(float64(c.Duration)*a.fps) + 1; !(f <= maxRenderFrames) {
 		fmt.Fprintf(stderr, "p2l render: clip %q lasts %g s: %.4g frames at %g fps, more than %d (lower --fps)\n", c.ID, c.Duration, f, a.fps, maxRenderFrames)
 		return 2

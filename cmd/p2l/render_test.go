@@ -252,13 +252,13 @@ func TestRenderCommandPhysicsSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := map[int]bool{}
-	for _, g := range m.Physics.Groups {
+	for _, g := range m.Physics().Groups {
 		for _, in := range g.Inputs {
 			inputs[in.Parameter] = true
 		}
 	}
 	clip := ""
-	for _, c := range m.Clips {
+	for _, c := range m.Clips().All() {
 		for _, pc := range c.Curves {
 			if inputs[pc.Parameter] && clip == "" {
 				clip = c.ID

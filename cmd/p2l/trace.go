@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
-	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Bounds of trace (docs/LIMITS.md): frames, whether from --frames or from
@@ -194,7 +193,7 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 
 func clipList(m *p2l.Model) string {
 	var b bytes.Buffer
-	for i, c := range m.Clips {
+	for i, c := range m.Clips().All() {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -382,10 +381,8 @@ func applyTraceInput(m *p2l.Model, r *p2l.Rig, in *traceInput) (bool, error) {
 	}
 	if in.ShowPose != nil {
 		g, e := in.ShowPose[0], in.ShowPose[1]
-		var groups []p2lrt.PoseGroup
-		if m.Pose != nil {
-			groups = m.Pose.Groups
-		}
+		pose, _ := m.Pose()
+		groups := pose.Groups
 		if g < 0 || g >= len(groups) || e < 0 || e >= len(groups[g].Entries) {
 			return false, fmt.Errorf("showPose %d, %d: no such pose group and entry", g, e)
 		}
@@ -416,20 +413,20 @@ func appendTraceFrame(b []byte, m *p2l.Model, r *p2l.Rig, frame int, t float64) 
 	b = append(b, `,"time":`...)
 	b = strconv.AppendFloat(b, t, 'g', -1, 64)
 	b = append(b, `,"parameters":{`...)
-	for i := range m.Parameters {
+	for i := range m.Parameters().Len() {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendQuote(b, m.Parameters[i].ID)
+		b = strconv.AppendQuote(b, m.Parameters().At(i).ID)
 		b = append(b, ':')
 		b = appendF32(b, r.ParameterCurrent(i))
 	}
 	b = append(b, `},"parts":{`...)
-	for i := range m.Parts {
+	for i := range m.Parts().Len() {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendQuote(b, m.Parts[i].ID)
+		b = strconv.AppendQuote(b, m.Parts().At(i).ID)
 		b = append(b, ':')
 		b = appendF32(b, r.Part(i).OpacityMultiplier())
 	}
@@ -445,7 +442,7 @@ func appendTraceFrame(b []byte, m *p2l.Model, r *p2l.Rig, frame int, t float64) 
 		b = append(b, `,"layer":`...)
 		b = strconv.AppendInt(b, int64(e.Layer), 10)
 		b = append(b, `,"clip":`...)
-		b = strconv.AppendQuote(b, m.Clips[e.Clip].ID)
+		b = strconv.AppendQuote(b, m.Clips().At(e.Clip).ID)
 		b = append(b, `,"time":`...)
 		b = appendF32(b, e.Time)
 		if e.Finished {

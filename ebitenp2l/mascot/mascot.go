@@ -208,7 +208,7 @@ func fit(r *p2l.Rig, height int) (g ebiten.GeoM, w, h int) {
 		}
 	}
 	if !(x1 > x0 && y1 > y0) { // nothing drawn: the canvas
-		cv := r.Model().Canvas
+		cv := r.Model().Canvas()
 		x0, y0, x1, y1 = 0, 0, math.Max(float64(cv.Width), 1), math.Max(float64(cv.Height), 1)
 	}
 	margin := math.Max(x1-x0, y1-y0) / 10
@@ -277,10 +277,10 @@ func (m *mascot) Update() error {
 // speak plays the voice of clip, if the host gave one.
 func (m *mascot) speak(clip int) {
 	mdl := m.c.Rig().Model()
-	if clip < 0 || clip >= len(mdl.Clips) {
+	if clip < 0 || clip >= mdl.Clips().Len() {
 		return
 	}
-	data, ok := m.o.Voices[mdl.Clips[clip].ID]
+	data, ok := m.o.Voices[mdl.Clips().At(clip).ID]
 	if !ok {
 		return
 	}

@@ -41,8 +41,8 @@ func (g *game) Update() error {
 		// if any, plays through the character's voice, mouth and all.
 		m := g.char.Rig().Model()
 		area, _ := g.char.Tap(float64(x), float64(y))
-		if area >= 0 && !slices.Contains(m.ClipGroups(), m.TapGroup(area)) && len(m.Expressions) > 0 {
-			g.char.Rig().Expressions().Set(rand.IntN(len(m.Expressions)))
+		if area >= 0 && !slices.Contains(m.ClipGroups(), m.TapGroup(area)) && m.Expressions().Len() > 0 {
+			g.char.Rig().Expressions().Set(rand.IntN(m.Expressions().Len()))
 		}
 	}
 	g.char.Update(1 / float64(ebiten.TPS()))
@@ -84,8 +84,8 @@ func main() {
 	if err := char.Rig().SetIdleGroup("Idle"); err != nil {
 		log.Print(err) // lists the model's groups
 	}
-	scale := height / float64(model.Canvas.Height)
-	g := &game{char: char, scale: scale, width: int(float64(model.Canvas.Width) * scale), height: height}
+	scale := height / float64(model.Canvas().Height)
+	g := &game{char: char, scale: scale, width: int(float64(model.Canvas().Width) * scale), height: height}
 	ebiten.SetWindowSize(g.width, g.height)
 	ebiten.SetWindowTitle("cubism")
 	if err := ebiten.RunGame(g); err != nil {

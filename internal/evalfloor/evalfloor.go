@@ -33,7 +33,7 @@ func KeyformBytes(m *p2l.Model, pose []float32) int {
 		return true
 	}
 	n := 0
-	for _, me := range m.Meshes {
+	for _, me := range m.Meshes().All() {
 		n += 4 * len(me.Positions)
 		if me.Keyforms == nil {
 			continue
@@ -44,7 +44,7 @@ func KeyformBytes(m *p2l.Model, pose []float32) int {
 			}
 		}
 	}
-	for _, d := range m.Deformers {
+	for _, d := range m.Deformers().All() {
 		if d.Warp == nil {
 			continue
 		}
@@ -69,7 +69,7 @@ func New(m *p2l.Model, pose []float32) *Floor {
 		in[i] = float32(i & 1023)
 	}
 	nv := 0
-	for _, me := range m.Meshes {
+	for _, me := range m.Meshes().All() {
 		nv += len(me.Positions)
 	}
 	return &Floor{in: in, out: make([]float32, nv)}

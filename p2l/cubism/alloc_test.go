@@ -25,7 +25,7 @@ func TestSampleEvaluateAllocs(t *testing.T) {
 			frame := 0
 			step := func() {
 				frame++
-				for i, p := range m.Parameters {
+				for i, p := range m.Parameters().All() {
 					f := float32((frame*7+i*3)%11) / 10
 					r.SetParameter(i, p.Min+f*(p.Max-p.Min))
 				}

@@ -135,14 +135,14 @@ func runPrepPhases(b *testing.B, path string) {
 // sit between keys (fraction 0.3–0.46 of their range, varying with frame),
 // the rest at their defaults.
 func samplePose(m *p2l.Model, frame int) []float32 {
-	v := make([]float32, len(m.Parameters))
-	for i, p := range m.Parameters {
+	v := make([]float32, m.Parameters().Len())
+	for i, p := range m.Parameters().All() {
 		v[i] = p.Default
 	}
 	for i, id := range []string{"ParamAngleX", "ParamAngleY", "ParamAngleZ", "ParamBodyAngleX",
 		"ParamEyeBallX", "ParamEyeBallY", "ParamEyeLOpen", "ParamEyeROpen", "ParamMouthOpenY", "ParamBreath"} {
 		if k := m.ParameterIndex(id); k >= 0 {
-			p := m.Parameters[k]
+			p := m.Parameters().At(k)
 			f := 0.3 + 0.2*float32((frame+i)%5)/5
 			v[k] = p.Min + (p.Max-p.Min)*f
 		}

@@ -68,7 +68,7 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 		{"Idle_0", "Idle", 0.25, 1, false, ""},
 	}
 	var got []clip
-	for i, c := range m.Clips {
+	for i, c := range m.Clips().All() {
 		got = append(got, clip{c.ID, c.Group, c.FadeIn, c.FadeOut, c.Loop, m.ClipSound(i)})
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -77,43 +77,43 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 	if g := m.ClipGroups(); !reflect.DeepEqual(g, []string{"TapBody", "Idle"}) {
 		t.Errorf("groups %v", g)
 	}
-	if len(m.Clips) > 0 && !reflect.DeepEqual(m.Clips[0].Events, []p2lrt.Event{{Time: 0.5, Value: "talk"}}) {
-		t.Errorf("talk events %v", m.Clips[0].Events)
+	if m.Clips().Len() > 0 && !reflect.DeepEqual(m.Clips().At(0).Events, []p2lrt.Event{{Time: 0.5, Value: "talk"}}) {
+		t.Errorf("talk events %v", m.Clips().At(0).Events)
 	}
 	// Expressions by model3 Name; exp3 entry: ParamEyeLOpen ×0.5.
-	if len(m.Expressions) != 1 || m.Expressions[0].ID != "Smile" ||
-		!reflect.DeepEqual(m.Expressions[0].Entries, []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 0.5}}) {
-		t.Errorf("expressions %+v", m.Expressions)
+	if m.Expressions().Len() != 1 || m.Expressions().At(0).ID != "Smile" ||
+		!reflect.DeepEqual(m.Expressions().At(0).Entries, []p2lrt.ExpressionEntry{{Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 0.5}}) {
+		t.Errorf("expressions %+v", m.File().Expressions)
 	}
-	if len(m.Physics.Groups) != 1 || m.Physics.Groups[0].Name != "Hair" || m.Physics.Groups[0].Outputs[0].Parameter != 4 {
-		t.Errorf("physics %+v", m.Physics)
+	if len(m.Physics().Groups) != 1 || m.Physics().Groups[0].Name != "Hair" || m.Physics().Groups[0].Outputs[0].Parameter != 4 {
+		t.Errorf("physics %+v", m.Physics())
 	}
-	if m.Pose == nil || !reflect.DeepEqual(m.Pose.Groups, []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 1}, {Part: 2}}}}) {
-		t.Errorf("pose %+v", m.Pose)
+	if pose, ok := m.Pose(); !ok || !reflect.DeepEqual(pose.Groups, []p2lrt.PoseGroup{{Entries: []p2lrt.PoseEntry{{Part: 1}, {Part: 2}}}}) {
+		t.Errorf("pose %+v", m.File().Pose)
 	}
-	if !reflect.DeepEqual(m.UserData, []p2lrt.UserData{{Kind: 0, Target: 0, Value: "body"}}) {
-		t.Errorf("user data %+v", m.UserData)
+	if !reflect.DeepEqual(m.File().UserData, []p2lrt.UserData{{Kind: 0, Target: 0, Value: "body"}}) {
+		t.Errorf("user data %+v", m.File().UserData)
 	}
 	// Roles: the model3.json's groups, then the standard ids the moc has
 	// (ParamBreath, ParamAngleX; no AngleY, EyeBall...).
 	wantRoles := []p2lrt.Role{{Name: "EyeBlink", Parameters: []int{1}}, {Name: "LipSync", Parameters: []int{2}},
 		{Name: "Breath", Parameters: []int{3}}, {Name: "AngleX", Parameters: []int{0}}}
-	if !reflect.DeepEqual(m.Roles, wantRoles) {
-		t.Errorf("roles %+v", m.Roles)
+	if !reflect.DeepEqual(m.File().Roles, wantRoles) {
+		t.Errorf("roles %+v", m.File().Roles)
 	}
-	if !reflect.DeepEqual(m.HitAreas, []p2lrt.HitArea{{ID: "MeshBody", Name: "Body", Meshes: []int{0}}}) || m.TapGroup(0) != "TapBody" {
-		t.Errorf("hit areas %+v, tap group %q", m.HitAreas, m.TapGroup(0))
+	if !reflect.DeepEqual(m.File().HitAreas, []p2lrt.HitArea{{ID: "MeshBody", Name: "Body", Meshes: []int{0}}}) || m.TapGroup(0) != "TapBody" {
+		t.Errorf("hit areas %+v, tap group %q", m.File().HitAreas, m.TapGroup(0))
 	}
 	// cdi3: names, and the tree: ParamMouthOpenY comes first, in Mouth
 	// inside Face, so Face leads; parameters the cdi3 omits follow.
 	names := []string{"Angle X", "Left eye", "Mouth open", "ParamBreath", "ParamHair"}
 	for i, n := range names {
-		if m.Parameters[i].Name != n {
-			t.Errorf("parameter %d named %q, want %q", i, m.Parameters[i].Name, n)
+		if m.Parameters().At(i).Name != n {
+			t.Errorf("parameter %d named %q, want %q", i, m.Parameters().At(i).Name, n)
 		}
 	}
-	if m.Parts[1].Name != "Arm A" || m.Parts[2].Name != "PartArmB" {
-		t.Errorf("part names %q %q", m.Parts[1].Name, m.Parts[2].Name)
+	if m.Parts().At(1).Name != "Arm A" || m.Parts().At(2).Name != "PartArmB" {
+		t.Errorf("part names %q %q", m.Parts().At(1).Name, m.Parts().At(2).Name)
 	}
 	param := func(i int) p2lrt.GUINode { return p2lrt.GUINode{Kind: p2lrt.GUIParameter, Parameter: i} }
 	tree := []p2lrt.GUINode{
@@ -123,8 +123,8 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 		}},
 		param(3), param(4),
 	}
-	if m.GUI == nil || !reflect.DeepEqual(m.GUI.Tree, tree) || !reflect.DeepEqual(m.GUI.Joysticks, []p2lrt.Joystick{{Horizontal: 0, Vertical: 4}}) {
-		t.Errorf("GUI %+v", m.GUI)
+	if gui, ok := m.GUI(); !ok || !reflect.DeepEqual(gui.Tree, tree) || !reflect.DeepEqual(gui.Joysticks, []p2lrt.Joystick{{Horizontal: 0, Vertical: 4}}) {
+		t.Errorf("GUI %+v", m.File().GUI)
 	}
 	for k, v := range map[string]string{"cubism.layout.CenterX": "0", "cubism.layout.Width": "2"} {
 		if got, _ := m.MetaValue(k); got != v {
@@ -132,9 +132,9 @@ func checkTinyModel(t *testing.T, m *p2l.Model) {
 		}
 	}
 	// The page is embedded: 4×4 PNG.
-	if len(m.Textures) != 1 || m.Textures[0].Kind != p2lrt.TexturePNG || m.Textures[0].Width != 4 || m.Textures[0].Height != 4 ||
-		!bytes.Equal(m.Textures[0].Data, cubismbundle.PNG()) {
-		t.Errorf("textures %+v", m.Textures)
+	if m.Textures().Len() != 1 || m.Textures().At(0).Kind != p2lrt.TexturePNG || m.Textures().At(0).Width != 4 || m.Textures().At(0).Height != 4 ||
+		!bytes.Equal(m.Textures().At(0).Data, cubismbundle.PNG()) {
+		t.Errorf("textures %+v", m.File().Textures)
 	}
 	// The sound resolves in the model's Dir.
 	if _, err := fs.Stat(m.Dir(), cubismbundle.Sound); err != nil {
@@ -180,8 +180,8 @@ func TestLoadHostile(t *testing.T) {
 		{name: "moc invalid", edit: put("tiny/tiny.moc3", []byte("MOC3 but not really")), err: "moc3"},
 		{name: "motion missing", edit: del("tiny/motions/talk.motion3.json"), warn: "talk.motion3.json",
 			check: func(t *testing.T, m *p2l.Model) {
-				if len(m.Clips) != 2 || m.ClipSound(0) != "" {
-					t.Errorf("%d clips, sound %q", len(m.Clips), m.ClipSound(0))
+				if m.Clips().Len() != 2 || m.ClipSound(0) != "" {
+					t.Errorf("%d clips, sound %q", m.Clips().Len(), m.ClipSound(0))
 				}
 			}},
 		{name: "motion not JSON", edit: put("tiny/motions/talk.motion3.json", []byte("{{")), warn: "not JSON"},
@@ -191,8 +191,8 @@ func TestLoadHostile(t *testing.T) {
 		{name: "motions not an object", edit: replace(`"Motions": {`, `"Motions": 1, "X": {`), warn: "object of motion groups"},
 		{name: "texture missing", edit: del("tiny/tiny.1024/texture_00.png"), warn: "texture_00.png",
 			check: func(t *testing.T, m *p2l.Model) {
-				if m.Textures[0].Kind != p2lrt.TextureExternal || m.Textures[0].URI != "tiny.1024/texture_00.png" {
-					t.Errorf("page %+v", m.Textures[0])
+				if m.Textures().At(0).Kind != p2lrt.TextureExternal || m.Textures().At(0).URI != "tiny.1024/texture_00.png" {
+					t.Errorf("page %+v", m.Textures().At(0))
 				}
 			}},
 		{name: "texture not PNG", edit: put("tiny/tiny.1024/texture_00.png", []byte("GIF89a")), warn: "not a PNG"},
@@ -213,7 +213,7 @@ func TestLoadHostile(t *testing.T) {
 		{name: "physics bad", edit: put("tiny/tiny.physics3.json", []byte(`{"Meta": {"Fps": 5000}, "PhysicsSettings": []}`)), warn: "no physics"},
 		{name: "pose missing", edit: del("tiny/tiny.pose3.json"), warn: "pose3",
 			check: func(t *testing.T, m *p2l.Model) {
-				if m.Pose != nil {
+				if _, ok := m.Pose(); ok {
 					t.Error("pose")
 				}
 			}},
@@ -316,7 +316,7 @@ func TestFindModel3(t *testing.T) {
 		t.Fatalf("zip: FindModel3 = %q, %v", p, err)
 	}
 	m, _, err := Load(zr, p)
-	if err != nil || len(m.Clips) != 3 {
+	if err != nil || m.Clips().Len() != 3 {
 		t.Fatalf("zip: Load: %v", err)
 	}
 	// Several.
@@ -365,7 +365,7 @@ func TestLoadSamples(t *testing.T) {
 			}
 			for g, entries := range doc.FileReferences.Motions {
 				n := 0
-				for _, c := range m.Clips {
+				for _, c := range m.Clips().All() {
 					if c.Group == g {
 						n++
 					}
@@ -374,24 +374,24 @@ func TestLoadSamples(t *testing.T) {
 					t.Errorf("group %s: %d clips, the model3.json lists %d", g, n, len(entries))
 				}
 			}
-			if len(m.Expressions) != len(doc.FileReferences.Expressions) {
-				t.Errorf("%d expressions, want %d", len(m.Expressions), len(doc.FileReferences.Expressions))
+			if m.Expressions().Len() != len(doc.FileReferences.Expressions) {
+				t.Errorf("%d expressions, want %d", m.Expressions().Len(), len(doc.FileReferences.Expressions))
 			}
 			for _, x := range doc.FileReferences.Expressions {
 				if m.ExpressionIndex(x.Name) < 0 {
 					t.Errorf("no expression %q", x.Name)
 				}
 			}
-			if len(m.HitAreas) != len(doc.HitAreas) {
-				t.Fatalf("%d hit areas, want %d", len(m.HitAreas), len(doc.HitAreas))
+			if m.HitAreas().Len() != len(doc.HitAreas) {
+				t.Fatalf("%d hit areas, want %d", m.HitAreas().Len(), len(doc.HitAreas))
 			}
 			for i, h := range doc.HitAreas {
-				if m.HitAreas[i].ID != h.Id || m.TapGroup(i) != "Tap"+h.Name {
-					t.Errorf("hit area %d: %+v, tap group %q", i, m.HitAreas[i], m.TapGroup(i))
+				if m.HitAreas().At(i).ID != h.Id || m.TapGroup(i) != "Tap"+h.Name {
+					t.Errorf("hit area %d: %+v, tap group %q", i, m.HitAreas().At(i), m.TapGroup(i))
 				}
 			}
-			if (doc.FileReferences.Physics != "") != (len(m.Physics.Groups) > 0) {
-				t.Errorf("physics file %q, %d groups", doc.FileReferences.Physics, len(m.Physics.Groups))
+			if (doc.FileReferences.Physics != "") != (len(m.Physics().Groups) > 0) {
+				t.Errorf("physics file %q, %d groups", doc.FileReferences.Physics, len(m.Physics().Groups))
 			}
 			r := m.NewRig()
 			r.SetClipPose(true)
@@ -405,10 +405,10 @@ func TestLoadSamples(t *testing.T) {
 						if f%20 != 19 {
 							continue
 						}
-						for i := range m.Meshes {
+						for i := range m.Meshes().Len() {
 							for _, v := range r.Mesh(i).Vertices() {
 								if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-									t.Fatalf("%s[%d] frame %d: mesh %s not finite", g, k, f, m.Meshes[i].ID)
+									t.Fatalf("%s[%d] frame %d: mesh %s not finite", g, k, f, m.Meshes().At(i).ID)
 								}
 							}
 						}

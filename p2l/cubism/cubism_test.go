@@ -143,60 +143,62 @@ func TestImportWarnings(t *testing.T) {
 		check             func(*p2l.Model) bool
 	}{
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "Nope", "Segments": [0, 0, 0, 1, 1]}, ` + ok + `]}`, "Curves[0].Id",
-			func(m *p2l.Model) bool { return len(m.Clips[0].Curves) == 1 }},
+			func(m *p2l.Model) bool { return len(m.Clips().At(0).Curves) == 1 }},
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0, 7, 1, 1]}, ` + ok + `]}`, "Curves[0].Segments[2]",
-			func(m *p2l.Model) bool { return len(m.Clips[0].Curves) == 1 }},
+			func(m *p2l.Model) bool { return len(m.Clips().At(0).Curves) == 1 }},
 		// Numbers past the end of the array read as 0, as in the framework.
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0.5, 0, 1]}]}`, "Curves[0].Segments",
 			func(m *p2l.Model) bool {
-				c := m.Clips[0].Curves
+				c := m.Clips().At(0).Curves
 				return len(c) == 1 && len(c[0].Segments) == 1 && c[0].Segments[0].End == p2lrt.Point{T: 1, V: 0}
 			}},
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [0, 0.5]}]}`, "Curves[0].Segments",
 			func(m *p2l.Model) bool {
-				c := m.Clips[0].Curves
+				c := m.Clips().At(0).Curves
 				return len(c) == 1 && len(c[0].Segments) == 1 && c[0].Segments[0] == p2lrt.Segment{}
 			}},
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Parameter", "Id": "ParamHair", "Segments": [1, 0, 0, 0.5, 1]}]}`, "Curves[0].Segments[2]", nil},
 		{"a.motion3.json", `{"Meta": {"Duration": -1}, "Curves": [` + ok + `]}`, "Meta.Duration",
-			func(m *p2l.Model) bool { return m.Clips[0].Duration == 1 }},
+			func(m *p2l.Model) bool { return m.Clips().At(0).Duration == 1 }},
 		{"a.motion3.json", `{"Meta": {}, "UserData": [{"Time": 2.5, "Value": "x"}]}`, "Meta.Duration",
-			func(m *p2l.Model) bool { return m.Clips[0].Duration == 2.5 }},
+			func(m *p2l.Model) bool { return m.Clips().At(0).Duration == 2.5 }},
 		{"a.motion3.json", `{"Meta": {"Duration": "x"}}`, "Meta.Duration", nil},
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Model", "Id": "Foo", "Segments": [0, 0, 0, 1, 1]}]}`, "Curves[0].Id", nil},
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "PartOpacity", "Id": "PartX", "Segments": [0, 0, 0, 1, 1]}]}`, "Curves[0].Id", nil},
 		// An unknown target is the framework's default, Model.
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [{"Target": "Nonsense", "Id": "Opacity", "Segments": [0, 1, 0, 1, 0]}]}`, "Curves[0].Target",
 			func(m *p2l.Model) bool {
-				return len(m.Clips[0].TargetCurves) == 1 && m.Clips[0].TargetCurves[0].Target == p2lrt.TargetModelOpacity
+				return len(m.Clips().At(0).TargetCurves) == 1 && m.Clips().At(0).TargetCurves[0].Target == p2lrt.TargetModelOpacity
 			}},
 		// Curves out of the Model, Parameter, PartOpacity order end the evaluation.
 		{"a.motion3.json", `{"Meta": {"Duration": 1}, "Curves": [` + ok + `, {"Target": "Model", "Id": "Opacity", "Segments": [0, 1, 0, 1, 0]}, ` + ok + `]}`, "Curves[1]",
-			func(m *p2l.Model) bool { return len(m.Clips[0].Curves) == 1 && len(m.Clips[0].TargetCurves) == 0 }},
+			func(m *p2l.Model) bool {
+				return len(m.Clips().At(0).Curves) == 1 && len(m.Clips().At(0).TargetCurves) == 0
+			}},
 		{"a.motion3.json", `{"Meta": {"Duration": 1, "CurveCount": 1}, "Curves": [` + ok + `, ` + ok + `]}`, "Meta.CurveCount",
-			func(m *p2l.Model) bool { return len(m.Clips[0].Curves) == 1 }},
+			func(m *p2l.Model) bool { return len(m.Clips().At(0).Curves) == 1 }},
 		{"a.motion3.json", `{"Meta": {"Duration": 1, "CurveCount": 5}, "Curves": [` + ok + `]}`, "Meta.CurveCount",
-			func(m *p2l.Model) bool { return len(m.Clips[0].Curves) == 1 }},
+			func(m *p2l.Model) bool { return len(m.Clips().At(0).Curves) == 1 }},
 		{"b.exp3.json", `{"Parameters": [{"Id": "ParamHair", "Value": 1, "Blend": "Screen"}]}`, "Parameters[0].Blend",
-			func(m *p2l.Model) bool { return m.Expressions[0].Entries[0].Blend == p2lrt.ExpressionAdd }},
+			func(m *p2l.Model) bool { return m.Expressions().At(0).Entries[0].Blend == p2lrt.ExpressionAdd }},
 		{"b.exp3.json", `{"Parameters": [{"Id": "Missing", "Value": 1}, {"Id": "ParamHair", "Value": 1}]}`, "Parameters[0].Id",
-			func(m *p2l.Model) bool { return len(m.Expressions[0].Entries) == 1 }},
+			func(m *p2l.Model) bool { return len(m.Expressions().At(0).Entries) == 1 }},
 		{"c.pose3.json", `{"Groups": [[{"Id": "PartArmA", "Link": ["Nope"]}]]}`, "Groups[0][0].Link[0]",
-			func(m *p2l.Model) bool { return m.Pose != nil && len(m.Pose.Groups[0].Entries[0].Linked) == 0 }},
+			func(m *p2l.Model) bool { pose, ok := m.Pose(); return ok && len(pose.Groups[0].Entries[0].Linked) == 0 }},
 		{"c.pose3.json", `{"Groups": [[{"Id": "PartNope"}, {"Id": "PartArmB"}]]}`, "Groups[0][0].Id",
-			func(m *p2l.Model) bool { return m.Pose != nil && len(m.Pose.Groups[0].Entries) == 1 }},
+			func(m *p2l.Model) bool { pose, ok := m.Pose(); return ok && len(pose.Groups[0].Entries) == 1 }},
 		{"d.physics3.json", `{"PhysicsSettings": [{"Input": [{"Source": {"Target": "Parameter", "Id": "ParamAngleX"}, "Weight": 100, "Type": "Z"}],
 		  "Vertices": [{}, {"Radius": 1}]}]}`, "PhysicsSettings[0].Input[0].Type",
-			func(m *p2l.Model) bool { return len(m.Physics.Groups) == 1 && len(m.Physics.Groups[0].Inputs) == 0 }},
+			func(m *p2l.Model) bool { return len(m.Physics().Groups) == 1 && len(m.Physics().Groups[0].Inputs) == 0 }},
 		// An output on a vertex the strand lacks: the framework writes 0
 		// there; vertex 1 with scale 0 writes the same.
 		{"d.physics3.json", physicsJSONText(`"VertexIndex": 5`), "PhysicsSettings[0].Output[0].VertexIndex",
 			func(m *p2l.Model) bool {
-				o := m.Physics.Groups[0].Outputs[0]
+				o := m.Physics().Groups[0].Outputs[0]
 				return o.Vertex == 1 && o.Scale == 0 && o.Weight == 100
 			}},
 		{"d.physics3.json", `{"Meta": {"Fps": -5}, "PhysicsSettings": []}`, "Meta.Fps",
-			func(m *p2l.Model) bool { return m.Physics.Fps == 0 }},
+			func(m *p2l.Model) bool { return m.Physics().Fps == 0 }},
 	}
 	for _, cs := range cases {
 		m := baseModel()
@@ -216,7 +218,7 @@ func TestImportWarnings(t *testing.T) {
 			t.Errorf("%s %s: warnings %q, want one for %s", cs.name, cs.data, warns, cs.field)
 		}
 		if cs.check != nil && !cs.check(out) {
-			t.Errorf("%s %s: imported %+v %+v %+v %+v", cs.name, cs.data, out.Clips, out.Expressions, out.Pose, out.Physics)
+			t.Errorf("%s %s: imported %+v %+v %+v %+v", cs.name, cs.data, out.File().Clips, out.File().Expressions, out.File().Pose, out.Physics())
 		}
 		if err := out.Validate(); err != nil {
 			t.Errorf("%s %s: imported model does not validate: %v", cs.name, cs.data, err)
@@ -257,7 +259,7 @@ func TestImportErrors(t *testing.T) {
 	// when neither tells.
 	out, _, err := importModel(m, "", File{Name: "hair.json", Data: []byte(physicsJSONText(`"VertexIndex": 1`)), Kind: Physics},
 		File{Name: "walk", Data: []byte(motion)})
-	if err != nil || len(out.Physics.Groups) != 1 || out.ClipIndex("walk") != 0 {
+	if err != nil || len(out.Physics().Groups) != 1 || out.ClipIndex("walk") != 0 {
 		t.Errorf("kind from the caller / content: %v, %+v", err, out)
 	}
 }
@@ -311,8 +313,8 @@ func TestImportAll(t *testing.T) {
 	if out.Playback() != p2l.PlaybackCubism || m.Playback() != p2l.PlaybackReference {
 		t.Errorf("playback: imported %v, loaded %v", out.Playback(), m.Playback())
 	}
-	if out.ClipIndex("old") != 0 || out.ClipIndex("idle") != 1 || out.ExpressionIndex("smile") != 0 || out.Clips[1].Group != "Idle" {
-		t.Errorf("lookups on the imported model: old %d, idle %d, smile %d; clips %+v", out.ClipIndex("old"), out.ClipIndex("idle"), out.ExpressionIndex("smile"), out.Clips)
+	if out.ClipIndex("old") != 0 || out.ClipIndex("idle") != 1 || out.ExpressionIndex("smile") != 0 || out.Clips().At(1).Group != "Idle" {
+		t.Errorf("lookups on the imported model: old %d, idle %d, smile %d; clips %+v", out.ClipIndex("old"), out.ClipIndex("idle"), out.ExpressionIndex("smile"), out.File().Clips)
 	}
 	if r := out.NewRig(); r.Err() != nil {
 		t.Errorf("rig on the imported model: %v", r.Err())
@@ -323,16 +325,16 @@ func TestImportAll(t *testing.T) {
 			t.Errorf("rig on the imported model: clip %d, expressions %v", r.Layer(0).Clip(), r.Expressions().Playing(nil))
 		}
 	}
-	x := out.Expressions[0]
+	x := out.Expressions().At(0)
 	if x.ID != "smile" || x.FadeIn != 0.3 || x.FadeOut != 1 || len(x.Entries) != 2 ||
 		x.Entries[0] != (p2lrt.ExpressionEntry{Parameter: 1, Blend: p2lrt.ExpressionMultiply, Value: 0.5}) ||
 		x.Entries[1].Blend != p2lrt.ExpressionAdd {
 		t.Errorf("expression %+v", x)
 	}
-	if out.Pose == nil || out.Pose.FadeIn != 0.5 || len(out.Pose.Groups) != 1 || out.Pose.Groups[0].Entries[0].Linked[0] != 2 {
-		t.Errorf("pose %+v", out.Pose)
+	if pose, ok := out.Pose(); !ok || pose.FadeIn != 0.5 || len(pose.Groups) != 1 || pose.Groups[0].Entries[0].Linked[0] != 2 {
+		t.Errorf("pose %+v", out.File().Pose)
 	}
-	ph := out.Physics
+	ph := out.Physics()
 	if ph.Fps != 30 || len(ph.Groups) != 1 {
 		t.Fatalf("physics %+v", ph)
 	}
@@ -346,7 +348,7 @@ func TestImportAll(t *testing.T) {
 	}
 	// Importing the same motion again replaces it.
 	again, _, err := Import(out.File(), "", File{Name: "idle.motion3.json", Data: []byte(motion)})
-	if err != nil || len(again.Clips) != 2 || len(out.Clips) != 2 || len(again.Meta) != len(out.Meta) {
+	if err != nil || len(again.Clips) != 2 || out.Clips().Len() != 2 || len(again.Meta) != out.Meta().Len() {
 		t.Errorf("re-import: %v, %d clips", err, len(again.Clips))
 	}
 }

@@ -104,7 +104,8 @@ func FuzzReadMoc(f *testing.F) {
 		}
 		// The first parameters at their ends: a failure must be a rig
 		// error (values that overflow at that pose), never a panic.
-		for i, p := range m.Parameters[:min(len(m.Parameters), 8)] {
+		for i := range min(m.Parameters().Len(), 8) {
+			p := m.Parameters().At(i)
 			for _, v := range []float32{p.Min, p.Max} {
 				r.SetParameter(i, v)
 				r.Evaluate()
@@ -132,7 +133,7 @@ func FuzzLoadModel3(f *testing.F) {
 			t.Fatalf("loaded a model that does not validate: %v", err)
 		}
 		r := m.NewRig()
-		for c := range m.Clips {
+		for c := range m.Clips().Len() {
 			r.Layer(c%p2l.MaxLayers).Play(c, 1)
 		}
 		for range 3 {

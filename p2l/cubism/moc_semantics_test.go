@@ -129,7 +129,7 @@ func wantOrder(t *testing.T, r *p2l.Rig, ids ...string) {
 	t.Helper()
 	var got []string
 	for _, i := range r.RenderOrder() {
-		got = append(got, r.Model().Meshes[i].ID)
+		got = append(got, r.Model().Meshes().At(i).ID)
 	}
 	if !slices.Equal(got, ids) {
 		t.Errorf("render order %v, want %v", got, ids)
@@ -639,14 +639,14 @@ func TestMocManyTurns(t *testing.T) {
 func TestMocDrawableFlags(t *testing.T) {
 	for _, v := range []uint8{moc3write.V40, moc3write.V53} {
 		m := lowerSem(t, moc3write.Example(v), v)
-		face, eye, glow := &m.Meshes[0], &m.Meshes[1], &m.Meshes[2]
+		face, eye, glow := m.Meshes().At(0), m.Meshes().At(1), m.Meshes().At(2)
 		if face.Flags&p2lrt.MeshCulling == 0 || eye.Flags&p2lrt.MeshCulling != 0 {
 			t.Errorf("v%d: culling flags %v %v", v, face.Flags, eye.Flags)
 		}
 		if eye.Flags&p2lrt.MeshInvertMask == 0 || !slices.Equal(eye.Masks, []int{0}) || !slices.Equal(glow.Masks, []int{0, 1}) {
 			t.Errorf("v%d: masks %v %v, eye flags %v", v, eye.Masks, glow.Masks, eye.Flags)
 		}
-		wantBlend := func(mesh *p2lrt.Mesh, b p2lrt.BlendMode, a p2lrt.AlphaMode) {
+		wantBlend := func(mesh p2lrt.Mesh, b p2lrt.BlendMode, a p2lrt.AlphaMode) {
 			if mesh.Blend != b || mesh.AlphaBlend != a {
 				t.Errorf("v%d: %s blend %v/%v, want %v/%v", v, mesh.ID, mesh.Blend, mesh.AlphaBlend, b, a)
 			}

@@ -39,7 +39,7 @@ func TestReadMocSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal("load:", err)
 			}
-			if back.Evaluation() != p2l.EvaluationCubism || len(back.Meshes) != len(m.Meshes) {
+			if back.Evaluation() != p2l.EvaluationCubism || back.Meshes().Len() != m.Meshes().Len() {
 				t.Fatal("round trip lost the evaluation or meshes")
 			}
 			r := back.NewRig()
@@ -47,10 +47,10 @@ func TestReadMocSamples(t *testing.T) {
 				t.Fatal(r.Err())
 			}
 			poses := [][]float32{nil}
-			for i, p := range back.Parameters {
+			for i, p := range back.Parameters().All() {
 				for _, v := range []float32{p.Min, p.Max} {
-					pose := make([]float32, len(back.Parameters))
-					for j, q := range back.Parameters {
+					pose := make([]float32, back.Parameters().Len())
+					for j, q := range back.Parameters().All() {
 						pose[j] = q.Default
 					}
 					pose[i] = v
@@ -58,8 +58,8 @@ func TestReadMocSamples(t *testing.T) {
 				}
 			}
 			for k := range 8 { // mixed poses: every parameter at a fixed fraction
-				pose := make([]float32, len(back.Parameters))
-				for j, q := range back.Parameters {
+				pose := make([]float32, back.Parameters().Len())
+				for j, q := range back.Parameters().All() {
 					f := float32((j*7+k*3)%11) / 10
 					pose[j] = q.Min + f*(q.Max-q.Min)
 				}
@@ -75,10 +75,10 @@ func TestReadMocSamples(t *testing.T) {
 				if r.Err() != nil {
 					t.Fatalf("pose %d: %v", pi, r.Err())
 				}
-				for i := range back.Meshes {
+				for i := range back.Meshes().Len() {
 					for _, v := range r.Mesh(i).Vertices() {
 						if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-							t.Fatalf("pose %d: mesh %q: vertex %v", pi, back.Meshes[i].ID, v)
+							t.Fatalf("pose %d: mesh %q: vertex %v", pi, back.Meshes().At(i).ID, v)
 						}
 					}
 				}
@@ -87,8 +87,8 @@ func TestReadMocSamples(t *testing.T) {
 				}
 			}
 			// At the default pose the model shows most of its meshes.
-			if drawn < len(back.Meshes)/2 {
-				t.Errorf("default pose draws %d of %d meshes", drawn, len(back.Meshes))
+			if drawn < back.Meshes().Len()/2 {
+				t.Errorf("default pose draws %d of %d meshes", drawn, back.Meshes().Len())
 			}
 		})
 	}

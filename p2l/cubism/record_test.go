@@ -65,7 +65,7 @@ func recordFrames(t *testing.T, m *p2l.Model) []byte {
 		if err := r.Err(); err != nil {
 			t.Fatal(err)
 		}
-		for i := range m.Meshes {
+		for i := range m.Meshes().Len() {
 			for _, v := range r.Mesh(i).Vertices() {
 				f32(v)
 			}
@@ -83,7 +83,7 @@ func recordFrames(t *testing.T, m *p2l.Model) []byte {
 			}
 			i32(int(r.Mesh(i).Changes()))
 		}
-		for i := range m.Parts {
+		for i := range m.Parts().Len() {
 			f32(r.Part(i).Opacity())
 			f32(r.Part(i).DrawOrder())
 			mul, scr := r.Part(i).Colors()
@@ -106,22 +106,22 @@ func recordFrames(t *testing.T, m *p2l.Model) []byte {
 	}
 	frame()
 	for n := range 12 { // every parameter moving
-		for i, p := range m.Parameters {
+		for i, p := range m.Parameters().All() {
 			f := float32((n*7+i*3)%11) / 10
 			r.SetParameter(i, p.Min+f*(p.Max-p.Min))
 		}
 		frame()
 	}
-	for n := range len(m.Parameters) { // one or two parameters at a time
-		for _, i := range []int{n, (n * 5) % len(m.Parameters)} {
-			p := m.Parameters[i]
+	for n := range m.Parameters().Len() { // one or two parameters at a time
+		for _, i := range []int{n, (n * 5) % m.Parameters().Len()} {
+			p := m.Parameters().At(i)
 			f := float32((n*3+i)%9) / 8
 			r.SetParameter(i, p.Min+f*(p.Max-p.Min))
 		}
 		frame()
 	}
 	for n := range 6 { // outside the ranges (clamped) and back
-		for i, p := range m.Parameters {
+		for i, p := range m.Parameters().All() {
 			v := p.Default
 			if (n+i)%3 == 0 {
 				v = p.Max + float32(n)

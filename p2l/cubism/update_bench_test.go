@@ -54,7 +54,7 @@ func TestSampleUpdateAllocs(t *testing.T) {
 				t.Fatal(err)
 			}
 			idle := 0
-			for _, c := range m.Clips {
+			for _, c := range m.Clips().All() {
 				if c.Group == "Idle" {
 					idle++
 				}

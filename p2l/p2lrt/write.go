@@ -67,14 +67,14 @@ func (f *File) Write(w io.Writer, opts *WriteOptions) error {
 // Encode validates f and returns its encoding (Write).
 func (f *File) Encode(opts *WriteOptions) ([]byte, error) { return encode(f, opts) }
 
-// Validate checks m against every rule the reader applies (finite numbers,
+// Validate checks f against every rule the reader applies (finite numbers,
 // references, sizes, ordering, ...). Load returns only valid models.
 //
 // It runs the writer's checks, as Write does, without assembling a file:
 // the chunks' bytes are discarded as they are made, and texture payloads,
 // which no rule looks into, are not copied.
-func (m *File) Validate() error {
-	_, err := encodeChunks(m, &WriteOptions{}, true)
+func (f *File) Validate() error {
+	_, err := encodeChunks(f, &WriteOptions{}, true)
 	return err
 }
 

@@ -48,8 +48,8 @@ func renderConformanceInto(t *testing.T, c conformance.Model, p conformance.Pose
 		rig.SetParameter(m.ParameterIndex(id), v)
 	}
 	rig.Evaluate()
-	w := int(math.Round(float64(m.Canvas.Width) * s))
-	h := int(math.Round(float64(m.Canvas.Height) * s))
+	w := int(math.Round(float64(m.Canvas().Width) * s))
+	h := int(math.Round(float64(m.Canvas().Height) * s))
 	img := newImage(w, h)
 	// External pages are relative to the model file.
 	r := Renderer{TextureOptions: texture.Options{FS: os.DirFS(conformanceDir)}}

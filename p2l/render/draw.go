@@ -130,10 +130,10 @@ func (r *Renderer) popGroup() {
 // fixed-point rule as a triangle's, clipped to the image; empty when the
 // mesh draws nothing.
 func (r *Renderer) meshBounds(f frame, m *p2l.Model, t p2l.Affine, mi int) rect {
-	if mi >= len(m.Meshes) || !(f.MeshOpacity(mi) > 0) {
+	if mi >= m.Meshes().Len() || !(f.MeshOpacity(mi) > 0) {
 		return rect{}
 	}
-	if _, _, ok := r.pageOf(&m.Meshes[mi]); !ok {
+	if _, _, ok := r.pageOf(m.Meshes().At(mi).TexturePage); !ok {
 		return rect{}
 	}
 	verts := f.MeshVertices(mi)
@@ -166,14 +166,14 @@ func (r *Renderer) meshBounds(f frame, m *p2l.Model, t p2l.Affine, mi int) rect 
 // pageOf returns the page a mesh samples: white (no page, −1) samples
 // opaque white; ok is false for an unavailable page (the mesh draws
 // nothing and masks nothing).
-func (r *Renderer) pageOf(mesh *p2lrt.Mesh) (page *image.RGBA, white, ok bool) {
-	if mesh.TexturePage < 0 {
+func (r *Renderer) pageOf(texturePage int) (page *image.RGBA, white, ok bool) {
+	if texturePage < 0 {
 		return nil, true, true
 	}
-	if mesh.TexturePage >= len(r.pages) || r.pages[mesh.TexturePage] == nil {
+	if texturePage >= len(r.pages) || r.pages[texturePage] == nil {
 		return nil, false, false
 	}
-	return r.pages[mesh.TexturePage], false, true
+	return r.pages[texturePage], false, true
 }
 
 // meshTriangles maps mesh mi's triangles to image space into buf, oriented
@@ -235,15 +235,15 @@ func (r *Renderer) meshTriangles(f frame, mi int, t p2l.Affine, cull bool, buf [
 }
 
 func (r *Renderer) drawMesh(f frame, m *p2l.Model, t p2l.Affine, mi, depth int) {
-	if mi >= len(m.Meshes) {
+	if mi >= m.Meshes().Len() {
 		return
 	}
-	mesh := &m.Meshes[mi]
+	mesh := m.Meshes().At(mi)
 	op := f.MeshOpacity(mi)
 	if !(op > 0) {
 		return
 	}
-	page, white, ok := r.pageOf(mesh)
+	page, white, ok := r.pageOf(mesh.TexturePage)
 	if !ok {
 		return
 	}
@@ -422,10 +422,10 @@ func (r *Renderer) coverage(f frame, m *p2l.Model, t p2l.Affine, masks []int, ar
 		clear(r.cov[y*r.w+area.x0 : y*r.w+area.x1])
 	}
 	for _, mi := range masks {
-		if mi < 0 || mi >= len(m.Meshes) {
+		if mi < 0 || mi >= m.Meshes().Len() {
 			continue
 		}
-		page, white, ok := r.pageOf(&m.Meshes[mi])
+		page, white, ok := r.pageOf(m.Meshes().At(mi).TexturePage)
 		if !ok {
 			continue
 		}

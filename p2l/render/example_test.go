@@ -28,8 +28,8 @@ func ExampleRenderer() {
 	// Hit areas under canvas points, by drawn pixels: the face, and an
 	// empty corner; and the topmost drawn mesh at the chin.
 	th := float32(render.DefaultHitThreshold)
-	fmt.Println(m.HitAreas[r.HitTestAlpha(rig, 500, 580, th)].ID, r.HitTestAlpha(rig, 1, 1, th))
-	fmt.Println(m.Meshes[r.MeshAt(rig, 500, 580, th)].ID)
+	fmt.Println(m.HitAreas().At(r.HitTestAlpha(rig, 500, 580, th)).ID, r.HitTestAlpha(rig, 1, 1, th))
+	fmt.Println(m.Meshes().At(r.MeshAt(rig, 500, 580, th)).ID)
 	// Output:
 	// (250,300) 0
 	// HitAreaHead -1

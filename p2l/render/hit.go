@@ -169,11 +169,11 @@ func (r *Renderer) groupScaleAt(f frame, m *p2l.Model, g int, x, y float64) floa
 
 // fragmentAlphaAt is MeshAlphaAt for mesh mi of frame f.
 func (r *Renderer) fragmentAlphaAt(f frame, m *p2l.Model, mi int, x, y float64) (float32, bool) {
-	if mi < 0 || mi >= len(m.Meshes) {
+	if mi < 0 || mi >= m.Meshes().Len() {
 		return 0, false
 	}
-	mesh := &m.Meshes[mi]
-	page, white, ok := r.pageOf(mesh)
+	mesh := m.Meshes().At(mi)
+	page, white, ok := r.pageOf(mesh.TexturePage)
 	if !ok {
 		return 0, false // draws nothing
 	}
@@ -214,10 +214,10 @@ func (r *Renderer) fragmentAlphaAt(f frame, m *p2l.Model, mi int, x, y float64) 
 func (r *Renderer) coverageAt(f frame, m *p2l.Model, masks []int, invert bool, x, y float64) float32 {
 	cov := float32(0)
 	for _, mi := range masks {
-		if mi < 0 || mi >= len(m.Meshes) || cov >= 1 {
+		if mi < 0 || mi >= m.Meshes().Len() || cov >= 1 {
 			continue
 		}
-		page, white, ok := r.pageOf(&m.Meshes[mi])
+		page, white, ok := r.pageOf(m.Meshes().At(mi).TexturePage)
 		if !ok {
 			continue
 		}

@@ -82,7 +82,7 @@ func checkMeshAt(t *testing.T, r *Renderer, rig *p2l.Rig, cases []hitCase) {
 		got := r.MeshAt(rig, c.x, c.y, c.threshold)
 		gotID := ""
 		if got >= 0 {
-			gotID = m.Meshes[got].ID
+			gotID = m.Meshes().At(got).ID
 		}
 		if gotID != c.want {
 			t.Errorf("%s: MeshAt(%g, %g, %g) = %d %q, want %q", c.name, c.x, c.y, c.threshold, got, gotID, c.want)

@@ -226,7 +226,7 @@ func (r *Renderer) render(f frame, dst draw.Image, opts *Options) error {
 	_, r.exact = dst.(*image.NRGBA)
 	r.usePages(m, r.exact)
 	r.resize(b.Dx(), b.Dy())
-	t := fitTransform(m.Canvas, b.Dx(), b.Dy())
+	t := fitTransform(m.Canvas(), b.Dx(), b.Dy())
 	if opts.Transform != nil {
 		t = *opts.Transform
 	}

@@ -180,7 +180,11 @@ func sourceOf(m *p2l.Model) *pageSource {
 	if m == nil {
 		return nil
 	}
-	return &pageSource{pages: m.Textures, dir: m.Dir(), logger: m.Logger()}
+	pages := make([]p2lrt.TexturePage, m.Textures().Len())
+	for i, tp := range m.Textures().All() {
+		pages[i] = tp // the records; their bytes stay shared with m
+	}
+	return &pageSource{pages: pages, dir: m.Dir(), logger: m.Logger()}
 }
 
 func decode(m *pageSource, opts *Options) []Page {

@@ -442,7 +442,7 @@ func TestExternalPagesBesideTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	external := -1
-	for i, tp := range fromBytes.Textures {
+	for i, tp := range fromBytes.Textures().All() {
 		if tp.Kind == p2lrt.TextureExternal {
 			external = i
 		}

@@ -121,7 +121,7 @@ func TestViewerInBrowser(t *testing.T) {
 	if st.Hit != "Head" {
 		t.Errorf("tap on the head hit %q", st.Hit)
 	}
-	if c := m.ClipIndex(st.Clip); c < 0 || m.Clips[c].Group != "TapHead" {
+	if c := m.ClipIndex(st.Clip); c < 0 || m.Clips().At(c).Group != "TapHead" {
 		t.Errorf("tap on the head plays clip %q, want one of group TapHead", st.Clip)
 	}
 	checkSpeech(t, ctx, "the bundled line after the first click")
@@ -139,7 +139,7 @@ func TestViewerInBrowser(t *testing.T) {
 	bx, by := toScreen(560, 1000)
 	touch(t, ctx, bx, by)
 	st = poll(t, ctx, "p2lViewer.hit === 'Body'", 20*time.Second)
-	if c := m.ClipIndex(st.Clip); c < 0 || m.Clips[c].Group != "TapBody" {
+	if c := m.ClipIndex(st.Clip); c < 0 || m.Clips().At(c).Group != "TapBody" {
 		t.Errorf("a touch on the body plays clip %q, want one of group TapBody", st.Clip)
 	}
 
@@ -313,7 +313,7 @@ func openBundles(t *testing.T, ctx context.Context) {
 	}
 	click(t, ctx, size[0]/2, size[1]/2)
 	st := poll(t, ctx, "p2lViewer.hit !== ''", 20*time.Second)
-	if c := m.ClipIndex(st.Clip); st.Hit != "Body" || c < 0 || m.Clips[c].Group != "TapBody" {
+	if c := m.ClipIndex(st.Clip); st.Hit != "Body" || c < 0 || m.Clips().At(c).Group != "TapBody" {
 		t.Errorf("a click on the bundle's body: hit %q, clip %q; want Body and a TapBody clip", st.Hit, st.Clip)
 	}
 	t.Logf("a click on the body: %+v", st)
@@ -359,7 +359,7 @@ func dropFiles(t *testing.T, ctx context.Context, paths []string) {
 func comparePage(t *testing.T, ctx context.Context, rig *p2l.Rig, name string, scale int) (int, image.Point) {
 	t.Helper()
 	m := rig.Model()
-	w, h := int(float32(scale)*m.Canvas.Width), int(float32(scale)*m.Canvas.Height)+2*overlayHeight
+	w, h := int(float32(scale)*m.Canvas().Width), int(float32(scale)*m.Canvas().Height)+2*overlayHeight
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func comparePage(t *testing.T, ctx context.Context, rig *p2l.Rig, name string, s
 	if got.Rect.Dx() != w || got.Rect.Dy() != h {
 		t.Fatalf("screenshot is %v, want %dx%d", got.Rect.Size(), w, h)
 	}
-	cw, ch := float64(m.Canvas.Width), float64(m.Canvas.Height)
+	cw, ch := float64(m.Canvas().Width), float64(m.Canvas().Height)
 	s := math.Min(float64(w)/cw, float64(h)/ch)
 	rig.Evaluate()
 	want := image.NewRGBA(got.Rect)

@@ -37,7 +37,11 @@ func loadCharacter(t *testing.T, withExtensions bool) *p2l.Model {
 	}
 	if !withExtensions {
 		// The same file as a Cubism-only runtime sees it.
-		m.Bones, m.Skins, m.Simulations, m.Collision = nil, nil, nil, nil
+		f := m.File()
+		f.Bones, f.Skins, f.Simulations, f.Collision = nil, nil, nil, nil
+		if m, err = p2l.NewModel(f); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return m
 }
@@ -79,8 +83,8 @@ func TestAdvancedFeatures(t *testing.T) {
 	// The waving hand is an attachable bone: the forearm's frame, at the
 	// elbow, turned by the forearm angle (−30° at ParamArmRElbow 1).
 	r.SetAdvanced(0)
-	if b := r.Model().Bones.Attachable; len(b) != 1 || b[0].ID != "HandR" {
-		t.Fatalf("bones: %+v", b)
+	if bones, _ := r.Model().Bones(); len(bones.Attachable) != 1 || bones.Attachable[0].ID != "HandR" {
+		t.Fatalf("bones: %+v", bones.Attachable)
 	}
 	setParams(t, r, map[string]float32{"ParamArmRElbow": 1})
 	r.Evaluate()
@@ -176,7 +180,7 @@ func TestSkinnedSleeve(t *testing.T) {
 func usedVertices(m *p2l.Model, mi int) []int {
 	used := map[uint32]bool{}
 	var out []int
-	for _, i := range m.Meshes[mi].Indices {
+	for _, i := range m.Meshes().At(mi).Indices {
 		if !used[i] {
 			used[i] = true
 			out = append(out, int(i))
@@ -316,7 +320,7 @@ func TestCubismModeUnchangedByExtensions(t *testing.T) {
 				r.Update(1.0 / 60) // physics and the idle pipeline run too
 			}
 		}
-		for mi := range plainM.Meshes {
+		for mi := range plainM.Meshes().Len() {
 			want := plain.Mesh(mi).Vertices()
 			for k, r := range rigs[1:] {
 				got := r.Mesh(mi).Vertices()
@@ -325,7 +329,7 @@ func TestCubismModeUnchangedByExtensions(t *testing.T) {
 				}
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-						t.Fatalf("pose %d, rig %d, mesh %s coordinate %d: %v, without chunks %v", pi, k+1, plainM.Meshes[mi].ID, i, got[i], want[i])
+						t.Fatalf("pose %d, rig %d, mesh %s coordinate %d: %v, without chunks %v", pi, k+1, plainM.Meshes().At(mi).ID, i, got[i], want[i])
 					}
 				}
 				if math.Float32bits(r.Mesh(mi).Opacity()) != math.Float32bits(plain.Mesh(mi).Opacity()) {

@@ -219,7 +219,7 @@ func (c *Core) HitTest(fx, fy float64) (string, error) {
 	var id string
 	err := c.do(func(m *p2l.Model, r Rig) error {
 		if i := c.hitAt(m, r, fx*c.view.w, fy*c.view.h); i >= 0 {
-			id = m.HitAreas[i].ID
+			id = m.HitAreas().At(i).ID
 		}
 		return nil
 	})
@@ -229,12 +229,12 @@ func (c *Core) HitTest(fx, fy float64) (string, error) {
 // hitAt returns the hit area under the view pixel (x, y), or −1. The mutex
 // must be held.
 func (c *Core) hitAt(m *p2l.Model, r Rig, x, y float64) int {
-	cx, cy, ok := c.view.toCanvas(m.Canvas, x, y)
+	cx, cy, ok := c.view.toCanvas(m.Canvas(), x, y)
 	if !ok {
 		return -1
 	}
 	i := r.HitTest(float32(cx), float32(cy))
-	if i < 0 || i >= len(m.HitAreas) {
+	if i < 0 || i >= m.HitAreas().Len() {
 		return -1
 	}
 	return i

@@ -132,10 +132,10 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.model, c.rig, c.failed = m, r, false
-	c.reactions = make([]int, len(m.HitAreas))
-	c.tapGroups = make([][]int, len(m.HitAreas))
-	c.tapNext = make([]int, len(m.HitAreas))
-	for i := range m.HitAreas {
+	c.reactions = make([]int, m.HitAreas().Len())
+	c.tapGroups = make([][]int, m.HitAreas().Len())
+	c.tapNext = make([]int, m.HitAreas().Len())
+	for i := range m.HitAreas().Len() {
 		c.reactions[i] = -1
 		c.tapGroups[i] = tapGroup(m, i)
 	}
@@ -152,7 +152,7 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 func tapGroup(m *p2l.Model, a int) []int {
 	name := m.TapGroup(a)
 	var g []int
-	for i, cl := range m.Clips {
+	for i, cl := range m.Clips().All() {
 		if strings.EqualFold(cl.Group, name) {
 			g = append(g, i)
 		}

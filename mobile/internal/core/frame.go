@@ -53,8 +53,8 @@ func (c *Core) tickLocked(dt float64, touches []Touch) {
 // tick. The mutex must be held.
 func (c *Core) addEvent(clip int, value string) {
 	id := ""
-	if m := c.model; m != nil && clip >= 0 && clip < len(m.Clips) {
-		id = m.Clips[clip].ID
+	if m := c.model; m != nil && clip >= 0 && clip < m.Clips().Len() {
+		id = m.Clips().At(clip).ID
 	}
 	c.pending = append(c.pending, note{kind: noteEvent, id: id, value: value})
 }
@@ -92,7 +92,7 @@ func (c *Core) Draw(fn func(m *p2l.Model, r Rig, t Transform, bg Color)) {
 	m, r := c.model, c.rig
 	t, ok := Transform{}, false
 	if m != nil {
-		t, ok = c.view.transform(m.Canvas)
+		t, ok = c.view.transform(m.Canvas())
 	}
 	if c.failed || !ok {
 		m, r = nil, nil

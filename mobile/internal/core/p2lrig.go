@@ -106,14 +106,14 @@ func (a *p2lRig) Stop() {
 // applied, no longer moving). Expression fades are covered by the core's
 // wake time.
 func (a *p2lRig) Busy() bool {
-	clips := a.r.Model().Clips
+	clips := a.r.Model().Clips()
 	for l := range p2l.MaxLayers {
 		layer := a.r.Layer(l)
 		c := layer.Clip()
-		if c < 0 || c >= len(clips) {
+		if c < 0 || c >= clips.Len() {
 			continue
 		}
-		if clips[c].Loop || layer.Time() < float64(clips[c].Duration) {
+		if clip := clips.At(c); clip.Loop || layer.Time() < float64(clip.Duration) {
 			return true
 		}
 	}

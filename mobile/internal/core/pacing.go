@@ -63,13 +63,13 @@ func (p *pacer) reset(m *p2l.Model) {
 	p.awake, p.quiet, p.acc, p.lip, p.moving = wakeGaze, 0, 0, false, true
 	p.outputs, p.ranges, p.last = p.outputs[:0], p.ranges[:0], p.last[:0]
 	seen := make(map[int]bool)
-	for _, g := range m.Physics.Groups {
+	for _, g := range m.Physics().Groups {
 		for _, o := range g.Outputs {
-			if o.Parameter < 0 || o.Parameter >= len(m.Parameters) || seen[o.Parameter] {
+			if o.Parameter < 0 || o.Parameter >= m.Parameters().Len() || seen[o.Parameter] {
 				continue
 			}
 			seen[o.Parameter] = true
-			pr := m.Parameters[o.Parameter]
+			pr := m.Parameters().At(o.Parameter)
 			rg := float64(pr.Max) - float64(pr.Min)
 			if !(rg > 0) {
 				continue

@@ -62,7 +62,7 @@ func (c *Core) touch(m *p2l.Model, r Rig, touches []Touch) {
 		return
 	}
 	if a := c.hitAt(m, r, g.x0, g.y0); a >= 0 {
-		c.pending = append(c.pending, note{kind: noteHit, id: m.HitAreas[a].ID})
+		c.pending = append(c.pending, note{kind: noteHit, id: m.HitAreas().At(a).ID})
 		c.react(r, a)
 	}
 }
@@ -71,11 +71,11 @@ func (c *Core) touch(m *p2l.Model, r Rig, touches []Touch) {
 // relative to the canvas centre, in half canvas sizes, clamped to [−1, 1],
 // y up.
 func (c *Core) gaze(m *p2l.Model, r Rig, x, y float64) {
-	cx, cy, ok := c.view.toCanvas(m.Canvas, x, y)
+	cx, cy, ok := c.view.toCanvas(m.Canvas(), x, y)
 	if !ok {
 		return
 	}
-	hw, hh := float64(m.Canvas.Width)/2, float64(m.Canvas.Height)/2
+	hw, hh := float64(m.Canvas().Width)/2, float64(m.Canvas().Height)/2
 	r.LookAt(float32(clamp((cx-hw)/hw, -1, 1)), float32(clamp((hh-cy)/hh, -1, 1)))
 	c.pace.wake(wakeGaze)
 }
