@@ -365,7 +365,7 @@ func TestBehaviorRolesOnly(t *testing.T) {
 	}
 	// Roles for all but ParamEyeROpen, EyeBlink and AngleX split over two
 	// records each: every listed parameter moves, the unlisted one does not.
-	m2 := m.Clone()
+	m2 := m.clone()
 	m2.file.Roles = []p2lrt.Role{
 		{Name: "EyeBlink", Parameters: []int{0}}, {Name: "LipSync", Parameters: []int{2}},
 		{Name: "Breath", Parameters: []int{3}}, {Name: "AngleX", Parameters: []int{4}}, {Name: "AngleY", Parameters: []int{5}},

@@ -72,10 +72,10 @@ func (m *Model) Evaluation() Evaluation {
 	return EvaluationReference
 }
 
-// WithEvaluation returns a clone of m (Model.Clone) whose META records e,
+// WithEvaluation returns a model with m's records whose META records e,
 // replacing any earlier MetaEvaluation entry; m is not changed.
 func (m *Model) WithEvaluation(e Evaluation) *Model {
-	c := m.Clone()
+	c := m.clone()
 	meta := slices.DeleteFunc(slices.Clone(c.file.Meta), func(x p2lrt.MetaEntry) bool { return x.Key == MetaEvaluation })
 	if e == EvaluationCubism {
 		meta = append(meta, p2lrt.MetaEntry{Key: MetaEvaluation, Value: e.String()})

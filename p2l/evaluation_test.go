@@ -109,7 +109,7 @@ func TestCubismOutOfRangeDisables(t *testing.T) {
 	}
 	// The reference evaluation ignores key ranges (a clone: a prepared
 	// model is not modified).
-	m = &testModel{*m.Model.Clone()}
+	m = &testModel{*m.Model.clone()}
 	m.file.Meta = nil
 	r = m.rig(t)
 	r.SetParameter(0, 2)
@@ -145,7 +145,7 @@ func TestCubismDisabledParentsPropagate(t *testing.T) {
 	if r.Mesh(b).Visible() || !r.Mesh(c).Visible() {
 		t.Errorf("part out of range: b visible %v (want false), c %v (want true)", r.Mesh(b).Visible(), r.Mesh(c).Visible())
 	}
-	m = &testModel{*m.Model.Clone()}
+	m = &testModel{*m.Model.clone()}
 	m.file.Deformers[d].Flags &^= p2lrt.DeformerEnabled
 	r = m.rig(t)
 	eval(t, r)
@@ -228,7 +228,7 @@ func TestCubismDrawOrderRounds(t *testing.T) {
 	if got := r.RenderOrder(); !slices.Equal(got, []int{2, 0, 1}) {
 		t.Errorf("Cubism order %v, want [2 0 1]", got)
 	}
-	m = &testModel{*m.Model.Clone()}
+	m = &testModel{*m.Model.clone()}
 	m.file.Meta = nil
 	r = m.rig(t)
 	eval(t, r)

@@ -52,11 +52,11 @@ func (m *Model) Playback() Playback {
 	return PlaybackReference
 }
 
-// WithPlayback returns a clone of m (Model.Clone) whose META records p,
+// WithPlayback returns a model with m's records whose META records p,
 // replacing any earlier MetaPlayback entry; m is not changed. Rigs take the
 // playback of their model when they are created.
 func (m *Model) WithPlayback(p Playback) *Model {
-	c := m.Clone()
+	c := m.clone()
 	meta := slices.DeleteFunc(slices.Clone(c.file.Meta), func(e p2lrt.MetaEntry) bool { return e.Key == MetaPlayback })
 	if p == PlaybackCubism {
 		meta = append(meta, p2lrt.MetaEntry{Key: MetaPlayback, Value: p.String()})

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 	"weak"
 )
@@ -70,5 +71,29 @@ func TestRecoveredOnceLeavesNoHalfResult(t *testing.T) {
 	err := recovered("testing", func() error { var s []int; _ = s[len(s)+3]; return nil })
 	if err == nil || !strings.Contains(err.Error(), "testing failed") {
 		t.Fatalf("recovered = %v", err)
+	}
+}
+
+// TestWithDirSharesPreparation: WithDir changes where files resolve, not
+// the records, so the new model plays from m's prepared tables (one
+// preparation, and the trial evaluation's rig still waiting for the first
+// NewRig) instead of preparing again; m keeps its own Dir.
+func TestWithDirSharesPreparation(t *testing.T) {
+	tm := newTestModel(param("p", 0, 1, 0))
+	tm.mesh(-1, 0, 0, 1, 0, 0, 1)
+	m, err := NewModel(tm.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := fstest.MapFS{}
+	c := m.WithDir(dir)
+	if c.prep() != m.prep() {
+		t.Error("WithDir's model prepared its records again")
+	}
+	if c.Dir() == nil || m.Dir() != nil {
+		t.Errorf("Dir: clone %v, original %v; want the new dir and none", c.Dir(), m.Dir())
+	}
+	if r := c.NewRig(); r.Model() != c {
+		t.Error("the clone's first rig does not name the clone")
 	}
 }
