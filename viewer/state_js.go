@@ -26,8 +26,8 @@ func publishState(g *game) {
 	s := stateObj
 	s.Set("model", g.name)
 	clip := ""
-	if c := g.rig.Layer(0).Clip(); c >= 0 && c < len(g.model.Clips) {
-		clip = g.model.Clips[c].ID
+	if c := g.rig.Layer(0).Clip(); c >= 0 && c < g.model.Clips().Len() {
+		clip = g.model.Clips().At(c).ID
 	}
 	s.Set("clip", clip)
 	hit := ""
@@ -44,7 +44,7 @@ func publishState(g *game) {
 	s.Set("voice", voice)
 	mouth := 0.0
 	if ps := g.model.RoleParameters("LipSync"); len(ps) > 0 {
-		p := g.model.Parameters[ps[0]]
+		p := g.model.Parameters().At(ps[0])
 		if p.Max > p.Min {
 			mouth = float64((g.rig.ParameterCurrent(ps[0]) - p.Min) / (p.Max - p.Min))
 		}
