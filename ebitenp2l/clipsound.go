@@ -10,6 +10,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/ebitenp2l/sound"
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file plays clip sounds (p2l.Model.ClipSound: a Cubism motion's
@@ -121,7 +122,7 @@ func (s *clipSounds) start(c *Character, ci int, snd string, layer int) {
 }
 
 func (s *clipSounds) play(c *Character, snd string) (*Voice, error) {
-	data, err := p2l.ReadFS(s.fsys, snd, p2l.WithMaxFileSize(MaxClipSoundSize))
+	data, err := p2lrt.ReadFS(s.fsys, snd, &p2lrt.DecodeOptions{MaxFileSize: MaxClipSoundSize})
 	if err != nil {
 		return nil, err
 	}

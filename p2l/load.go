@@ -210,27 +210,6 @@ func Write(w io.Writer, m *Model, opts *p2lrt.WriteOptions) error {
 	return m.file.Write(w, opts)
 }
 
-// Validate checks m against every rule the reader applies
-// (p2lrt.File.Validate).
-func (m *Model) Validate() error {
-	if m == nil {
-		return errNilModel
-	}
-	return m.file.Validate()
-}
-
-// ReadFile reads the file at name as LoadFile does, for tools that need
-// the bytes (p2lrt.Inspect, conversions): only a regular file of at most
-// WithMaxFileSize bytes (the other options do not apply), checked before
-// it is read.
-func ReadFile(name string, opts ...LoadOption) ([]byte, error) {
-	return p2lrt.ReadFile(name, &newConfig(opts).decode)
-}
-
-// ReadFS reads the file name of fsys as LoadFS does (see ReadFile).
-func ReadFS(fsys fs.FS, name string, opts ...LoadOption) ([]byte, error) {
-	return p2lrt.ReadFS(fsys, name, &newConfig(opts).decode)
-}
 
 // V1Losses lists what writing m in the v1 layout loses (p2lrt.V1Losses).
 func V1Losses(m *Model) []string { return p2lrt.V1Losses(m.file) }

@@ -306,7 +306,7 @@ func TestPhysicsFpsValidated(t *testing.T) {
 		m := minimalModel()
 		m.file.Physics = pendulumModel(f, p2lrt.PhysicsAngle).file.Physics
 		m.file.Parameters = append(m.file.Parameters, pendulumModel(f, p2lrt.PhysicsAngle).file.Parameters...)
-		err := m.Validate()
+		err := m.file.Validate()
 		if err == nil || !strings.Contains(err.Error(), "fps") || !strings.Contains(err.Error(), "PHYS") {
 			t.Errorf("fps %v: Validate error %v, want a PHYS fps error", f, err)
 		}
@@ -314,7 +314,7 @@ func TestPhysicsFpsValidated(t *testing.T) {
 	m := minimalModel()
 	m.file.Parameters = append(m.file.Parameters, pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).file.Parameters...)
 	m.file.Physics = pendulumModel(MaxPhysicsFps, p2lrt.PhysicsAngle).file.Physics
-	if err := m.Validate(); err != nil {
+	if err := m.file.Validate(); err != nil {
 		t.Errorf("fps %d refused: %v", MaxPhysicsFps, err)
 	}
 }

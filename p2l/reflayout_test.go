@@ -502,7 +502,7 @@ func TestOldLayoutMessages(t *testing.T) {
 	// An error of a model names no layout.
 	m := minimalModel()
 	m.file.Meshes[0].Indices[0] = 9
-	if err := m.Validate(); err == nil || err.Error() != "p2l: chunk MESH: meshes[0].indices: index 9 at 0 is not below the vertex count 3" {
+	if err := m.file.Validate(); err == nil || err.Error() != "p2l: chunk MESH: meshes[0].indices: index 9 at 0 is not below the vertex count 3" {
 		t.Errorf("model error: %v", err)
 	}
 }

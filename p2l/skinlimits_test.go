@@ -64,13 +64,13 @@ func TestSkinListsBoundedAtLoad(t *testing.T) {
 		"repeated parameter": {func() *Model { m := skinModel(3, 3, 4, 3); m.file.Skins.Meshes[0].Axes[1].Parameter = 0; return m }(), "parameter 0 is listed twice (also axes[0])"},
 	}
 	for name, c := range cases {
-		err := c.m.Validate()
+		err := c.m.file.Validate()
 		var fe *p2lrt.FormatError
 		if !errors.As(err, &fe) || fe.Tag != "SKIN" || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want a SKIN FormatError %q", name, err, c.want)
 		}
 	}
-	if err := skinModel(64, 3, 4, 4).Validate(); err != nil {
+	if err := skinModel(64, 3, 4, 4).file.Validate(); err != nil {
 		t.Errorf("64 distinct bones: %v", err)
 	}
 }

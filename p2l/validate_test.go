@@ -161,7 +161,7 @@ func TestValidateRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := fullModel()
 			c.mutate(m)
-			err := m.Validate()
+			err := m.file.Validate()
 			checkErr(t, err, c.want)
 			// Validate checks without assembling a file (checkOnly):
 			// Write, which does, refuses the model for the same reason.
@@ -170,7 +170,7 @@ func TestValidateRules(t *testing.T) {
 			}
 		})
 	}
-	if err := fullModel().Validate(); err != nil {
+	if err := fullModel().file.Validate(); err != nil {
 		t.Fatalf("fullModel invalid: %v", err)
 	}
 }
@@ -226,7 +226,7 @@ func TestReferenceAccepts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := fullModel()
 			c.mutate(m)
-			if err := m.Validate(); err != nil {
+			if err := m.file.Validate(); err != nil {
 				t.Fatal(err)
 			}
 			data := mustWrite(t, m, nil)

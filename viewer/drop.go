@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // A drop (ebiten.DroppedFiles on the desktop and in the browser, the files
@@ -189,7 +189,7 @@ func (g *game) openDropped(drop fs.FS) {
 		if d.inBundle(name) {
 			continue // a sound of a bundle: its motions play it
 		}
-		data, err := p2l.ReadFS(drop, name)
+		data, err := p2lrt.ReadFS(drop, name, nil)
 		if err != nil {
 			g.message = fmt.Sprintf("cannot read %s: %v", name, err)
 			continue
@@ -262,7 +262,7 @@ func (g *game) openCandidate(drop fs.FS, d droppedFiles, name string, zips bool)
 		}
 		return nil
 	}
-	data, err := p2l.ReadFS(drop, name)
+	data, err := p2lrt.ReadFS(drop, name, nil)
 	if err != nil {
 		return fmt.Errorf("cannot read %s: %w", name, err)
 	}
@@ -274,7 +274,7 @@ func (g *game) openCandidate(drop fs.FS, d droppedFiles, name string, zips bool)
 // cannot be read at an offset), within p2l's file-size bound, and returns
 // its files.
 func readZip(drop fs.FS, name string) (fs.FS, error) {
-	data, err := p2l.ReadFS(drop, name)
+	data, err := p2lrt.ReadFS(drop, name, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // This file lets every command that reads a model take a Cubism bundle
@@ -73,7 +74,7 @@ func openBundle(name string) (fs.FS, string, error) {
 	case strings.HasSuffix(l, ".model3.json"):
 		return os.DirFS(filepath.Dir(name)), filepath.Base(name), nil
 	case strings.HasSuffix(l, ".zip"):
-		data, err := p2l.ReadFile(name, p2l.WithMaxFileSize(cubism.MaxBundleSize))
+		data, err := p2lrt.ReadFile(name, &p2lrt.DecodeOptions{MaxFileSize: cubism.MaxBundleSize})
 		if err != nil {
 			return nil, "", err
 		}
@@ -127,7 +128,7 @@ func copySounds(m *p2l.Model, out string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "sound %s (clip %s): the model has no folder to copy it from, reference kept\n", snd, m.Clips().At(i).ID)
 			continue
 		}
-		data, err := p2l.ReadFS(src, snd, p2l.WithMaxFileSize(maxSoundCopy))
+		data, err := p2lrt.ReadFS(src, snd, &p2lrt.DecodeOptions{MaxFileSize: maxSoundCopy})
 		if err != nil {
 			fmt.Fprintf(stdout, "sound %s (clip %s): %s, reference kept\n", snd, m.Clips().At(i).ID, strings.TrimPrefix(err.Error(), "p2l: "))
 			continue

@@ -66,7 +66,7 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	// the content against it.
 	files := make([]cubism.File, 0, len(inputs))
 	for _, in := range inputs {
-		data, err := p2l.ReadFile(in.name, p2l.WithMaxFileSize(cubism.MaxFileSize))
+		data, err := p2lrt.ReadFile(in.name, &p2lrt.DecodeOptions{MaxFileSize: cubism.MaxFileSize})
 		if err != nil {
 			fmt.Fprintln(stderr, "p2l import:", err)
 			return 1

@@ -32,7 +32,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		printSummary(stdout, src.model)
 		return 0
 	}
-	data, err := p2l.ReadFile(pos[0])
+	data, err := p2lrt.ReadFile(pos[0], nil)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

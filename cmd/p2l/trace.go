@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Bounds of trace (docs/LIMITS.md): frames, whether from --frames or from
@@ -206,7 +207,7 @@ func clipList(m *p2l.Model) string {
 }
 
 func readTraceInput(name string) ([]traceInput, error) {
-	data, err := p2l.ReadFile(name, p2l.WithMaxFileSize(maxTraceInputSize))
+	data, err := p2lrt.ReadFile(name, &p2lrt.DecodeOptions{MaxFileSize: maxTraceInputSize})
 	if err != nil {
 		return nil, err
 	}

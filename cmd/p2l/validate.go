@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 func init() {
@@ -34,7 +35,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: ok (%d warnings)\n", src.bundleName(pos[0]), len(src.warns))
 		return 0
 	}
-	data, err := p2l.ReadFile(pos[0])
+	data, err := p2lrt.ReadFile(pos[0], nil)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

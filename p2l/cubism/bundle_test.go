@@ -240,7 +240,7 @@ func TestLoadHostile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := m.Validate(); err != nil {
+			if err := m.File().Validate(); err != nil {
 				t.Fatal(err)
 			}
 			if c.warn != "" && !slicesContainsSub(warns, c.warn) {

@@ -220,7 +220,7 @@ func TestImportWarnings(t *testing.T) {
 		if cs.check != nil && !cs.check(out) {
 			t.Errorf("%s %s: imported %+v %+v %+v %+v", cs.name, cs.data, out.File().Clips, out.File().Expressions, out.File().Pose, out.Physics())
 		}
-		if err := out.Validate(); err != nil {
+		if err := out.File().Validate(); err != nil {
 			t.Errorf("%s %s: imported model does not validate: %v", cs.name, cs.data, err)
 		}
 	}
@@ -343,7 +343,7 @@ func TestImportAll(t *testing.T) {
 		g.Outputs[0].Vertex != 1 || g.Outputs[0].Scale != 1.5 || len(g.Segments) != 1 || g.Segments[0].Length != 3 || g.Normalization.AngleMax != 10 {
 		t.Errorf("group %+v", g)
 	}
-	if err := out.Validate(); err != nil {
+	if err := out.File().Validate(); err != nil {
 		t.Error(err)
 	}
 	// Importing the same motion again replaces it.

@@ -94,7 +94,7 @@ func FuzzReadMoc(f *testing.F) {
 			}
 			return
 		}
-		if err := m.Validate(); err != nil {
+		if err := m.File().Validate(); err != nil {
 			t.Fatalf("accepted model does not validate: %v", err)
 		}
 		r := m.NewRig()
@@ -129,7 +129,7 @@ func FuzzLoadModel3(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := m.Validate(); err != nil {
+		if err := m.File().Validate(); err != nil {
 			t.Fatalf("loaded a model that does not validate: %v", err)
 		}
 		r := m.NewRig()
