@@ -210,7 +210,6 @@ func Write(w io.Writer, m *Model, opts *p2lrt.WriteOptions) error {
 	return m.file.Write(w, opts)
 }
 
-
 // V1Losses lists what writing m in the v1 layout loses (p2lrt.V1Losses).
 func V1Losses(m *Model) []string { return p2lrt.V1Losses(m.file) }
 
