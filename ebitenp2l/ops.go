@@ -120,21 +120,21 @@ func (r *renderer) buildScope(k, first, last int, ti int32, off image.Point, lbC
 			if x.bounds.Empty() {
 				continue
 			}
-			mesh := cp.res.model.Meshes().At(mi)
+			mesh := &cp.res.meshes[mi]
 			mul, scr := cp.rig.MeshColors(mi)
 			M, S, o, ok := cp.colors(cp.rig.MeshOpacity(mi), mul, scr, top)
 			if !ok {
 				continue
 			}
 			set = cp.res.meshMask[mi]
-			invert = mesh.Flags&p2lrt.MeshInvertMask != 0
+			invert = mesh.flags&p2lrt.MeshInvertMask != 0
 			x.mesh = int32(mi)
 			x.off = off
-			x.cull = mesh.Flags&p2lrt.MeshCulling != 0
+			x.cull = mesh.flags&p2lrt.MeshCulling != 0
 			src, _, _, _, _, _ := cp.page(mi)
 			key.src = src
 			x.col = [8]float32{M[0], M[1], M[2], o, S[0], S[1], S[2], cp.flags}
-			mode = [2]int{int(mesh.Blend), int(mesh.AlphaBlend)}
+			mode = [2]int{int(mesh.blend), int(mesh.alpha)}
 		} else {
 			gi := int(it.group)
 			g := &cp.groups[gi]

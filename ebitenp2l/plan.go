@@ -162,7 +162,7 @@ func (cp *charPlan) visibleMesh(mi int) bool {
 // mesh draws nothing and masks nothing).
 func (cp *charPlan) page(mi int) (img *ebiten.Image, x, y, w, h float32, ok bool) {
 	res := cp.res
-	p := res.model.Meshes().At(mi).TexturePage
+	p := res.meshes[mi].page
 	if p < 0 {
 		return res.white, res.whiteX, res.whiteY, 1, 1, true
 	}

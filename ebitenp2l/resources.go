@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // modelRes holds what every character of one model shares: the texture pages
@@ -52,6 +53,10 @@ type modelRes struct {
 	// the first pixel hit test on (hitPages).
 	cpuPages []*image.RGBA
 
+	// meshes[i] is what drawing reads of mesh i's record every frame, read
+	// once here: Model.Meshes().At copies the whole record (about 250
+	// bytes) for each field read.
+	meshes []meshDraw
 	// meshMask[i] is the mask-set index of mesh i, −1 when unmasked.
 	meshMask []int
 	// partMask[i] is the mask-set index of part i's isolated-group
@@ -73,6 +78,15 @@ type modelRes struct {
 	nv   []int
 }
 
+// meshDraw holds the fields of a mesh record that drawing reads.
+type meshDraw struct {
+	indices []uint32 // the model's own index list (modelTriangles)
+	page    int      // texture page, −1 for none
+	flags   p2lrt.MeshFlags
+	blend   p2lrt.BlendMode
+	alpha   p2lrt.AlphaMode
+}
+
 // acquireRes returns the shared resources of m, creating them on first use
 // with the pages that decode supplies.
 func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pose) *modelRes {
@@ -88,9 +102,17 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 	pages, errs := decode()
 	r.pageErr = errs
 	r.upload(pages)
+	r.meshes = make([]meshDraw, m.Meshes().Len())
 	r.meshMask = make([]int, m.Meshes().Len())
-	for i := range m.Meshes().Len() {
-		r.meshMask[i] = r.maskSet(m.Meshes().At(i).Masks)
+	for i, mesh := range m.Meshes().All() {
+		r.meshes[i] = meshDraw{
+			indices: mesh.Indices,
+			page:    mesh.TexturePage,
+			flags:   mesh.Flags,
+			blend:   mesh.Blend,
+			alpha:   mesh.AlphaBlend,
+		}
+		r.meshMask[i] = r.maskSet(mesh.Masks)
 	}
 	// Group masks are static (part masks expanded to meshes); any rig of
 	// the model reports them.
@@ -129,7 +151,7 @@ func (r *modelRes) indices(mi int, idx []uint32, n int) ([]uint16, bool) {
 // modelTriangles reports whether idx is mesh mi's index list in the model
 // (which *p2l.Rig.MeshIndices returns).
 func (r *modelRes) modelTriangles(mi int, idx []uint32) bool {
-	m := r.model.Meshes().At(mi).Indices
+	m := r.meshes[mi].indices
 	return len(idx) == len(m) && unsafe.SliceData(idx) == unsafe.SliceData(m)
 }
 
