@@ -3,10 +3,10 @@ package p2l_test
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -50,14 +50,14 @@ func TestCheckedRigIsNew(t *testing.T) {
 			var a uint64
 			for range 3 {
 				m = c.model()
-				if a = mallocs(func() { kept = m.NewRig() }); a <= 1 {
+				if a = alloctest.Mallocs(func() { kept = m.NewRig() }); a <= 1 {
 					break
 				}
 			}
 			if a > 1 {
 				t.Errorf("the first NewRig after the trial evaluation allocated %d times: it did not take the checked rig", a)
 			}
-			if a := mallocs(func() { fresh = m.NewRig() }); a < 10 {
+			if a := alloctest.Mallocs(func() { fresh = m.NewRig() }); a < 10 {
 				t.Errorf("a second NewRig allocated %d times: a rig was handed over twice", a)
 			}
 			if kept.Model() != m {
@@ -117,13 +117,4 @@ func compareRigs(t *testing.T, when string, m *p2l.Model, a, b *p2l.Rig) {
 			t.Fatalf("%s: mesh %d: revision %d, a new rig's %d", when, i, a.Mesh(i).Revision(), b.Mesh(i).Revision())
 		}
 	}
-}
-
-// mallocs counts the heap allocations of one call of f.
-func mallocs(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.Mallocs - a.Mallocs
 }

@@ -14,3 +14,15 @@ func Bytes(f func()) uint64 {
 	runtime.ReadMemStats(&b)
 	return b.TotalAlloc - a.TotalAlloc
 }
+
+// Mallocs returns the number of heap allocations one call of f makes
+// (runtime.MemStats.Mallocs), for a call that cannot be repeated as
+// testing.AllocsPerRun does. It counts the whole process: a stray
+// allocation of another goroutine can add to it.
+func Mallocs(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.Mallocs - a.Mallocs
+}

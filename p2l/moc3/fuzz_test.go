@@ -67,13 +67,3 @@ func FuzzParse(f *testing.F) {
 		checkConsistent(t, m)
 	})
 }
-
-// allocBytes returns the bytes f allocates.
-func allocBytes(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/psd2live/p2l-ebiten/internal/alloctest"
 	"github.com/psd2live/p2l-ebiten/internal/cubismsamples"
 )
 
@@ -248,7 +249,7 @@ func TestSampleAllocation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := allocBytes(func() { Parse(data) })
+		got := alloctest.Bytes(func() { Parse(data) })
 		if got > allocBound(len(data)) {
 			t.Errorf("%s: %d bytes allocated for a file of %d, more than %d", name, got, len(data), allocBound(len(data)))
 		}
@@ -275,7 +276,7 @@ func TestAllocationWorstShapes(t *testing.T) {
 		c.edit(f.arrays)
 		data, _ := f.encode(t)
 		var err error
-		got := allocBytes(func() { _, err = Parse(data) })
+		got := alloctest.Bytes(func() { _, err = Parse(data) })
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
