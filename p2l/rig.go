@@ -528,9 +528,10 @@ func (r *Rig) evaluate() {
 }
 
 // check prepares m and evaluates it once at its default pose, as a new
-// rig's first Evaluate does, and returns what would make that rig inert
-// (Rig.Err): nil when the model evaluates. Readers call it so that a model
-// which cannot be evaluated fails when it is read (Load does). The rig it
+// rig's first Evaluate does, and returns what would fail that rig
+// (Rig.Err): nil when the model evaluates. Load and NewModel call it
+// (trialEvaluate) so that a model which cannot be evaluated fails when it
+// is made. The rig it
 // evaluated is the next NewRig's, as if new (keepTrialRig): checking a
 // model and then playing it costs one evaluation, not two.
 func (m *Model) check() error {
