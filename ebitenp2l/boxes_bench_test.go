@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/internal/cputime"
+	"github.com/psd2live/p2l-ebiten/internal/rigframe"
 	"github.com/psd2live/p2l-ebiten/internal/synth"
 	"github.com/psd2live/p2l-ebiten/p2l"
 )
@@ -25,7 +26,7 @@ func BenchmarkUpdateBoxes(b *testing.B) {
 	for i := range vcs {
 		vcs[i].grow(model.Meshes().Len())
 	}
-	boxes := func(k int) { vcs[k].keepDrawn(rigs[k], rigPose{rigs[k]}, rigPose{rigs[k]}) }
+	boxes := func(k int) { vcs[k].keepDrawn(rigs[k], rigframe.Frame{Rig: rigs[k]}, rigframe.Frame{Rig: rigs[k]}) }
 	for _, mode := range []string{"none", "draw", "update"} {
 		hot := mode == "update"
 		b.Run(mode, func(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/psd2live/p2l-ebiten/internal/rigframe"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
@@ -92,7 +93,7 @@ func NewCharacterWithOptions(model *p2l.Model, opts *Options) *Character {
 	}
 	rig := model.NewRig()
 	rig.Evaluate()
-	c := newCharacter(model, opts, rig, rigPose{rig})
+	c := newCharacter(model, opts, rig, rigframe.Frame{Rig: rig})
 	c.look.face, c.look.hasFace = faceAnchor(rig) // from the rest pose just evaluated
 	return c
 }

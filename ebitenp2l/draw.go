@@ -102,8 +102,8 @@ type entry struct {
 	opts DrawOptions
 }
 
-// pose is what the renderer reads of a rig's last evaluation (*p2l.Rig
-// implements it; tests substitute hand-made poses).
+// pose is what the renderer reads of a rig's last evaluation
+// (rigframe.Frame reads a rig so; tests substitute hand-made poses).
 type pose interface {
 	RenderCommands() []p2l.RenderCommand
 	MeshVertices(i int) []float32
@@ -113,21 +113,6 @@ type pose interface {
 	MeshColors(i int) (multiply, screen p2lrt.Color)
 	GroupComposite(part int) p2lrt.Composite
 }
-
-// rigPose is a rig read as a pose (and as revisioned, revisionCounter):
-// the rig's per-mesh and per-part views, method by method. A struct of one
-// pointer, it goes into an interface without allocating.
-type rigPose struct{ *p2l.Rig }
-
-func (p rigPose) MeshVertices(i int) []float32 { return p.Mesh(i).Vertices() }
-func (p rigPose) MeshUVs(i int) []float32      { return p.Mesh(i).UVs() }
-func (p rigPose) MeshIndices(i int) []uint32   { return p.Mesh(i).Indices() }
-func (p rigPose) MeshOpacity(i int) float32    { return p.Mesh(i).Opacity() }
-func (p rigPose) MeshColors(i int) (multiply, screen p2lrt.Color) {
-	return p.Mesh(i).Colors()
-}
-func (p rigPose) MeshRevision(i int) uint64               { return p.Mesh(i).Revision() }
-func (p rigPose) GroupComposite(part int) p2lrt.Composite { return p.Part(part).Composite() }
 
 // charPlan is one character's part of the frame.
 type charPlan struct {

@@ -32,7 +32,7 @@ type meshIndices struct {
 	rev  uint64   // revision they were filtered for; 0: none
 }
 
-// revisioned is implemented by rigPose; a pose without it gets no cache.
+// revisioned is implemented by rigframe.Frame; a pose without it gets no cache.
 type revisioned interface {
 	MeshRevision(i int) uint64
 }

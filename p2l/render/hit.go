@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 
+	"github.com/psd2live/p2l-ebiten/internal/rigframe"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
@@ -52,7 +53,7 @@ func (r *Renderer) MeshAt(rig *p2l.Rig, x, y, threshold float32) int {
 	if rig == nil {
 		return -1
 	}
-	return r.meshAt(rigFrame{rig}, x, y, threshold)
+	return r.meshAt(rigframe.Frame{Rig: rig}, x, y, threshold)
 }
 
 // HitTestAlpha is the hit-area test by drawn pixels: the hit area
@@ -67,7 +68,7 @@ func (r *Renderer) HitTestAlpha(rig *p2l.Rig, x, y, threshold float32) int {
 	if rig == nil {
 		return -1
 	}
-	return r.hitTestAlpha(rigFrame{rig}, x, y, threshold)
+	return r.hitTestAlpha(rigframe.Frame{Rig: rig}, x, y, threshold)
 }
 
 func (r *Renderer) hitTestAlpha(f hitFrame, x, y, threshold float32) int {
@@ -86,7 +87,7 @@ func (r *Renderer) MeshAlphaAt(rig *p2l.Rig, mi int, x, y float32) (alpha float3
 		return 0, false
 	}
 	r.usePages(rig.Model(), false)
-	return r.fragmentAlphaAt(rigFrame{rig}, rig.Model(), mi, float64(x), float64(y))
+	return r.fragmentAlphaAt(rigframe.Frame{Rig: rig}, rig.Model(), mi, float64(x), float64(y))
 }
 
 func (r *Renderer) meshAt(f frame, x, y, threshold float32) int {

@@ -47,6 +47,7 @@ import (
 	"image/draw"
 	"math"
 
+	"github.com/psd2live/p2l-ebiten/internal/rigframe"
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 	"github.com/psd2live/p2l-ebiten/p2l/texture"
@@ -155,7 +156,8 @@ func DefaultGroupPixels(w, h int) int {
 	return max(8*w*h, 1<<22)
 }
 
-// frame is what the renderer reads from a rig; tests feed hand-made frames.
+// frame is what the renderer reads from a rig (rigframe.Frame reads a rig
+// so); tests feed hand-made frames.
 type frame interface {
 	Model() *p2l.Model
 	Err() error
@@ -167,20 +169,6 @@ type frame interface {
 	MeshColors(i int) (multiply, screen p2lrt.Color)
 	GroupComposite(part int) p2lrt.Composite
 }
-
-// rigFrame is a rig read as a frame (the rig's per-mesh and per-part
-// views, method by method). A struct of one pointer, it goes into the
-// interface without allocating.
-type rigFrame struct{ *p2l.Rig }
-
-func (f rigFrame) MeshVertices(i int) []float32 { return f.Mesh(i).Vertices() }
-func (f rigFrame) MeshUVs(i int) []float32      { return f.Mesh(i).UVs() }
-func (f rigFrame) MeshIndices(i int) []uint32   { return f.Mesh(i).Indices() }
-func (f rigFrame) MeshOpacity(i int) float32    { return f.Mesh(i).Opacity() }
-func (f rigFrame) MeshColors(i int) (multiply, screen p2lrt.Color) {
-	return f.Mesh(i).Colors()
-}
-func (f rigFrame) GroupComposite(part int) p2lrt.Composite { return f.Part(part).Composite() }
 
 // Render draws rig's last evaluation into dst with a zero Renderer.
 func Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
@@ -201,7 +189,7 @@ func (r *Renderer) Render(rig *p2l.Rig, dst draw.Image, opts *Options) error {
 	if rig == nil {
 		return errors.New("render: nil rig")
 	}
-	return r.render(rigFrame{rig}, dst, opts)
+	return r.render(rigframe.Frame{Rig: rig}, dst, opts)
 }
 
 // TextureInfo reports the texture pages of the model last drawn or hit
