@@ -183,7 +183,13 @@ func (b *bindings) add(what string, axes []Axis, keyforms int) (int, error) {
 func (b *bindings) emit(f *file) {
 	pbIndex := map[string]int32{}
 	for p := range b.params {
-		f.paramPBBegin = append(f.paramPBBegin, int32(len(f.pbKeysBegin)))
+		// A parameter bound to nothing gets the range −1+0, as the Editor
+		// writes it (Live2D's Wanko sample, PARAM_MOUTH_FORM).
+		begin := int32(len(f.pbKeysBegin))
+		if len(b.perParam[p]) == 0 {
+			begin = -1
+		}
+		f.paramPBBegin = append(f.paramPBBegin, begin)
 		f.paramPBCount = append(f.paramPBCount, int32(len(b.perParam[p])))
 		for _, k := range b.perParam[p] {
 			pbIndex[k] = int32(len(f.pbKeysBegin))

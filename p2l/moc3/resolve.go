@@ -107,8 +107,14 @@ func itoa(i int) string {
 	return string(buf[p:])
 }
 
-// span checks that [begin, begin+count) lies within [0, limit).
+// span checks that [begin, begin+count) lies within [0, limit). An empty
+// range is valid wherever it begins: the Editor writes −1+0 for an object
+// with nothing in a table (Wanko's PARAM_MOUTH_FORM, bound to no keyform,
+// has parameter binding range −1+0), and nothing is read from it.
 func span(begin, count int32, limit int) (int, int, bool) {
+	if count == 0 {
+		return 0, 0, true
+	}
 	if begin < 0 || count < 0 || int64(begin)+int64(count) > int64(limit) {
 		return 0, 0, false
 	}
