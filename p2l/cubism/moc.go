@@ -828,7 +828,7 @@ func (l *lowering) meshes() error {
 			if k := len(a.Indices); k > 0 {
 				out.Indices = indices[:k:k]
 				indices = indices[k:]
-				widen(out.Indices, a.Indices)
+				frontFaces(out.Indices, a.Indices)
 			}
 		}
 		lay := l.layoutOf(a.Binding, a.Axes, len(kf))
@@ -869,19 +869,24 @@ func (l *lowering) meshes() error {
 	return nil
 }
 
-// widen copies src into dst (as long), eight values a step taken as
-// arrays (one bounds check for eight).
-func widen(dst []uint32, src []uint16) {
+// frontFaces copies the triangles of src (a multiple of 3 indices, as
+// moc3.Parse checks) into dst, each (a, b, c) as (a, c, b). A triangle the
+// Editor draws facing the viewer has (b − a) × (c − a) > 0 in the moc's
+// y-down space, and so in canvas pixels (the lowering scales by ppu > 0 and
+// does not mirror); the .p2lrt rule that culling keeps (docs/RENDERING.md,
+// step 4) is the opposite sign. Evidence that the first is Cubism's front
+// face: every triangle of Live2D's Wanko sample has that sign, every one of
+// its art meshes but the hit area is culled (not double sided), and every
+// Cubism runtime shows the whole dog; moc3-rs's renderer culls back faces
+// with front = clockwise after a y-flipping projection, the same faces.
+// Reversing each triangle lets the renderers keep one rule and a converted
+// file play right in any .p2lrt player.
+func frontFaces(dst []uint32, src []uint16) {
 	dst = dst[:len(src)]
-	for len(src) >= 8 {
-		d, s := (*[8]uint32)(dst), (*[8]uint16)(src)
-		for k := range d {
-			d[k] = uint32(s[k])
-		}
-		dst, src = dst[8:], src[8:]
-	}
-	for k, v := range src {
-		dst[k] = uint32(v)
+	for len(src) >= 3 {
+		d, s := (*[3]uint32)(dst), (*[3]uint16)(src)
+		d[0], d[1], d[2] = uint32(s[0]), uint32(s[2]), uint32(s[1])
+		dst, src = dst[3:], src[3:]
 	}
 }
 
