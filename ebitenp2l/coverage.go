@@ -4,6 +4,8 @@ import (
 	"image"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
 // Phase 4 of a frame (see renderer, draw.go): mask coverage.
@@ -62,7 +64,7 @@ func (r *renderer) renderCoverage(n int) {
 				r.counted = false // a new state
 			}
 			col := [8]float32{ch, nearest, 0, 0, clipV[0], clipV[1], clipV[2], clipV[3]}
-			r.emitMesh(cp, mi, shift, col, false)
+			r.emitMesh(cp, mi, shift, col, cp.res.cullMasks && cp.res.meshes[mi].flags&p2lrt.MeshCulling != 0)
 		}
 	}
 	r.flush()

@@ -57,6 +57,9 @@ type modelRes struct {
 	// once here: Model.Meshes().At copies the whole record (about 250
 	// bytes) for each field read.
 	meshes []meshDraw
+	// cullMasks: a culled mesh drops its back faces where it masks too
+	// (p2l.Model.CullsMasks).
+	cullMasks bool
 	// meshMask[i] is the mask-set index of mesh i, −1 when unmasked.
 	meshMask []int
 	// partMask[i] is the mask-set index of part i's isolated-group
@@ -104,6 +107,7 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 	r.upload(pages)
 	r.meshes = make([]meshDraw, m.Meshes().Len())
 	r.meshMask = make([]int, m.Meshes().Len())
+	r.cullMasks = m.CullsMasks()
 	for i, mesh := range m.Meshes().All() {
 		r.meshes[i] = meshDraw{
 			indices: mesh.Indices,

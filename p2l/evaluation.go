@@ -72,6 +72,12 @@ func (m *Model) Evaluation() Evaluation {
 	return EvaluationReference
 }
 
+// CullsMasks reports whether a mesh with MeshCulling drops its back faces
+// where it masks other meshes too, as Cubism's renderers do (they draw a
+// mask mesh with its own culling flag): true for models evaluated as
+// Cubism. The .p2lrt rule never culls masks (docs/RENDERING.md, step 4).
+func (m *Model) CullsMasks() bool { return m.Evaluation() == EvaluationCubism }
+
 // WithEvaluation returns a model with m's records whose META records e,
 // replacing any earlier MetaEvaluation entry; m is not changed.
 func (m *Model) WithEvaluation(e Evaluation) *Model {

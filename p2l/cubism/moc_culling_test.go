@@ -55,3 +55,72 @@ func TestMocCullingFrontFace(t *testing.T) {
 		}
 	}
 }
+
+// TestMocCulledMask: a culled mesh masks with its front faces only, as
+// Cubism's renderers draw a mask mesh with its own culling flag
+// (CubismWebFramework, cubismrenderer_webgl.ts: setIsCulling before each
+// clipping mesh); a .p2lrt model's masks are never culled.
+//
+// Mask: the Editor-wound triangle of TestMocCullingFrontFace over canvas
+// x 400..600 (front) and a reversed one over x 700..900 (back), both below
+// y = 300 + … their diagonals; Masked: a double-sided square of model units
+// (−2, −2)..(5, 2), canvas (300, 200)..(1000, 600), drawn after the mask.
+// At the front triangle's centroid (466, 366) Masked is drawn; at the back
+// one's (766, 366) only when masks are not culled; outside both, at
+// (650, 366), never.
+func TestMocCulledMask(t *testing.T) {
+	mask := semMesh("Mask", -1, 500, [2]float32{-1, -1}, [2]float32{1, -1}, [2]float32{-1, 1},
+		[2]float32{2, -1}, [2]float32{2, 1}, [2]float32{4, -1})
+	mask.DoubleSided = false
+	mask.Indices = []uint16{0, 1, 2, 3, 4, 5}
+	mask.UVs = make([][2]float32, 6)
+	for i := range mask.UVs {
+		mask.UVs[i] = [2]float32{0.5, 0.5}
+	}
+	masked := semMesh("Masked", -1, 600, [2]float32{-2, -2}, [2]float32{5, -2}, [2]float32{5, 2}, [2]float32{-2, 2})
+	masked.Indices = []uint16{0, 1, 2, 0, 2, 3}
+	masked.UVs = [][2]float32{{0.5, 0.5}, {0.5, 0.5}, {0.5, 0.5}, {0.5, 0.5}}
+	masked.Masks = []int32{0}
+	m := &moc3write.Model{Canvas: semCanvas(), ArtMeshes: []moc3write.ArtMesh{mask, masked}}
+	rootGroup(m)
+	model := lowerSem(t, m, moc3write.V40)
+	// draw renders model and returns the image and Masked's alpha at the
+	// back face's centroid as the pixel hit test finds it.
+	draw := func(model *p2l.Model) (*image.NRGBA, float32) {
+		t.Helper()
+		r := rigAt(t, model, nil)
+		white := image.NewRGBA(image.Rect(0, 0, 2, 2))
+		for i := range white.Pix {
+			white.Pix[i] = 0xff
+		}
+		img := image.NewNRGBA(image.Rect(0, 0, 1000, 800))
+		rr := render.Renderer{Pages: []*image.RGBA{white}}
+		id := p2l.Affine{A: 1, D: 1}
+		if err := rr.Render(r, img, &render.Options{Transform: &id}); err != nil {
+			t.Fatal(err)
+		}
+		hit, _ := rr.MeshAlphaAt(r, 1, 766.5, 366.5)
+		return img, hit
+	}
+	// Mask itself draws white at its front triangle: read Masked where the
+	// mask is not, and where its back triangle is (Mask draws nothing
+	// there, culled).
+	if !model.CullsMasks() {
+		t.Fatal("a lowered .moc3 does not cull masks")
+	}
+	img, hit := draw(model)
+	if a := img.NRGBAAt(766, 366).A; a != 0 || hit != 0 {
+		t.Errorf("Cubism: the culled mask's back face masks (alpha %d at its centroid, hit test %g)", a, hit)
+	}
+	if a := img.NRGBAAt(650, 366).A; a != 0 {
+		t.Errorf("Cubism: drawn outside the mask (alpha %d)", a)
+	}
+	ref := model.WithEvaluation(p2l.EvaluationReference)
+	if ref.CullsMasks() {
+		t.Fatal("a reference model culls masks")
+	}
+	img, hit = draw(ref)
+	if a := img.NRGBAAt(766, 366).A; a != 0xff || hit != 1 {
+		t.Errorf("reference: the unculled mask's back face does not mask (alpha %d at its centroid, hit test %g)", a, hit)
+	}
+}

@@ -416,22 +416,25 @@ type maskPage struct {
 
 // coverage computes the mask coverage of masks over area into r.cov: the
 // maximum texture alpha of the mask meshes at each pixel centre. Mask
-// meshes are not culled; their opacity and colours do not matter.
+// meshes are culled only when the model culls masks (Model.CullsMasks);
+// their opacity and colours do not matter.
 func (r *Renderer) coverage(f frame, m *p2l.Model, t p2l.Affine, masks []int, area rect) {
 	for y := area.y0; y < area.y1; y++ {
 		clear(r.cov[y*r.w+area.x0 : y*r.w+area.x1])
 	}
+	cullMasks := m.CullsMasks()
 	for _, mi := range masks {
 		if mi < 0 || mi >= m.Meshes().Len() {
 			continue
 		}
-		page, white, ok := r.pageOf(m.Meshes().At(mi).TexturePage)
+		mesh := m.Meshes().At(mi)
+		page, white, ok := r.pageOf(mesh.TexturePage)
 		if !ok {
 			continue
 		}
 		r.mask = maskPage{page, white}
 		var b rect
-		r.maskTris, b = r.meshTriangles(f, mi, t, false, r.maskTris)
+		r.maskTris, b = r.meshTriangles(f, mi, t, cullMasks && mesh.Flags&p2lrt.MeshCulling != 0, r.maskTris)
 		if b.intersect(area).empty() {
 			continue
 		}

@@ -40,7 +40,8 @@ type hitFrame interface {
 //     unavailable draws nothing and is never hit;
 //   - times the mesh's evaluated opacity (capped at 1) and its mask
 //     coverage at the point (the maximum texel alpha of its mask meshes,
-//     1 − that when inverted; mask meshes are not culled);
+//     1 − that when inverted; mask meshes culled as for drawing: only
+//     when the model culls masks, p2l.Model.CullsMasks);
 //   - times the opacity and mask coverage of every isolated group around
 //     the mesh (PartState.Composite).
 //
@@ -211,20 +212,24 @@ func (r *Renderer) fragmentAlphaAt(f frame, m *p2l.Model, mi int, x, y float64) 
 
 // coverageAt is the mask coverage of masks at the point, as coverage
 // computes it at a pixel centre: the maximum texel alpha of the mask
-// meshes there (sampleAlpha, as coverSpan samples), 1 − that when invert.
+// meshes there (sampleAlpha, as coverSpan samples, culled as coverage
+// culls them), 1 − that when invert.
 func (r *Renderer) coverageAt(f frame, m *p2l.Model, masks []int, invert bool, x, y float64) float32 {
 	cov := float32(0)
+	cullMasks := m.CullsMasks()
 	for _, mi := range masks {
 		if mi < 0 || mi >= m.Meshes().Len() || cov >= 1 {
 			continue
 		}
-		page, white, ok := r.pageOf(m.Meshes().At(mi).TexturePage)
+		mesh := m.Meshes().At(mi)
+		page, white, ok := r.pageOf(mesh.TexturePage)
 		if !ok {
 			continue
 		}
+		cull := cullMasks && mesh.Flags&p2lrt.MeshCulling != 0
 		verts, uvs, idx := f.MeshVertices(mi), f.MeshUVs(mi), f.MeshIndices(mi)
 		for k := 0; k+2 < len(idx); k += 3 {
-			u, v, in := triangleAt(verts, uvs, idx[k:k+3:k+3], false, x, y)
+			u, v, in := triangleAt(verts, uvs, idx[k:k+3:k+3], cull, x, y)
 			if !in {
 				continue
 			}

@@ -14,8 +14,9 @@
 //   - Fragment colour: texel × multiply, then screen c + s·a − c·s, then ×
 //     opacity × mask coverage (Shade). Mask coverage is the maximum texture
 //     alpha of the mask meshes at the pixel centre; inverted masks use
-//     1 − coverage. Mask meshes are not culled and their own opacity,
-//     colours and visibility do not matter.
+//     1 − coverage. Mask meshes are not culled, except a culled mesh of a
+//     model that culls masks (p2l.Model.CullsMasks: Cubism models); their
+//     own opacity, colours and visibility do not matter.
 //   - Culling, when a mesh enables it: only triangles with
 //     (b − a) × (c − a) < 0 in canvas coordinates (y down) are drawn — the
 //     spec's "clockwise", Cubism's front faces.
