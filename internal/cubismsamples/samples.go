@@ -5,21 +5,54 @@
 // repository: tests read them from the folder named by the environment
 // variable P2L_CUBISM_SAMPLES or, when it is unset, from
 // ../shared/cubism-samples next to the repository, and skip when neither
-// exists. CI sets the variable (.ci/run).
+// exists. CI sets the variable (.ci/run). Tests run on every model folder
+// found there (Names), so more official samples dropped into it are tested
+// too.
 package cubismsamples
 
 import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 )
 
 // EnvVar names the environment variable that points at the samples folder.
 const EnvVar = "P2L_CUBISM_SAMPLES"
 
-// Names lists the sample models, each a folder holding NAME.model3.json.
-var Names = []string{"Hiyori", "Mark", "Natori", "Mao", "Ren"}
+// Shared lists the five samples of the shared folder (its README), each a
+// folder holding NAME.model3.json.
+var Shared = []string{"Hiyori", "Mark", "Natori", "Mao", "Ren"}
+
+// Names lists the sample models the tests run on: Shared, then any other
+// folder of the samples folder holding NAME/NAME.model3.json (more
+// official samples, such as Haru, Rice and Wanko of
+// Live2D/CubismWebSamples), sorted. Tests that expect values of a
+// particular sample name it instead.
+var Names = names()
+
+func names() []string {
+	out := slices.Clone(Shared)
+	dir, ok := Dir()
+	if !ok {
+		return out
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if slices.Contains(Shared, n) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, n, n+".model3.json")); err == nil && st.Mode().IsRegular() {
+			out = append(out, n) // ReadDir sorts by name
+		}
+	}
+	return out
+}
 
 // Dir returns the samples folder and whether it exists.
 func Dir() (string, bool) {
