@@ -3,10 +3,12 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -332,8 +334,20 @@ func TestSampleBundles(t *testing.T) {
 				areas = append(areas, hitAreaLabel(g.model, i))
 			}
 			t.Logf("groups %q, expressions %d, hit areas %q, GUI groups %d, message %q", groups, g.model.Expressions().Len(), areas, len(g.panel.tree), g.message)
-			if !slices.Contains(groups, "Idle") {
-				t.Errorf("no Idle group in %q", groups)
+			// The groups are the model3.json's Motions keys.
+			var m3 struct {
+				FileReferences struct{ Motions map[string]json.RawMessage }
+			}
+			data, err := os.ReadFile(filepath.Join(samples, name, name+".model3.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &m3); err != nil {
+				t.Fatal(err)
+			}
+			want := slices.Sorted(maps.Keys(m3.FileReferences.Motions))
+			if got := slices.Sorted(slices.Values(groups)); !slices.Equal(got, want) {
+				t.Errorf("groups %q, the model3.json's motion groups %q", got, want)
 			}
 		})
 	}
