@@ -14,6 +14,7 @@ import (
 
 	"github.com/psd2live/p2l-ebiten/p2l"
 	"github.com/psd2live/p2l-ebiten/p2l/cubism"
+	"github.com/psd2live/p2l-ebiten/p2l/moc3"
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
 )
 
@@ -30,21 +31,41 @@ type source struct {
 	warns  []cubism.Warning
 }
 
-// isBundle tells a Cubism bundle (a model3.json, a folder, a zip) from a
-// .p2lrt by the name alone (a folder by a Stat).
-func isBundle(name string) bool {
+// isCubism tells Cubism input — a bundle (a model3.json, a folder, a zip)
+// or a bare .moc3 — from a .p2lrt by the name alone (a folder by a Stat).
+func isCubism(name string) bool {
 	l := strings.ToLower(name)
-	if strings.HasSuffix(l, ".model3.json") || strings.HasSuffix(l, ".zip") {
+	if strings.HasSuffix(l, ".model3.json") || strings.HasSuffix(l, ".zip") || isMoc(name) {
 		return true
 	}
 	st, err := os.Stat(name)
 	return err == nil && st.IsDir()
 }
 
-// openModel loads name: a .p2lrt (p2l.LoadFile), or a bundle, whose
+// isMoc tells a bare .moc3 by its name.
+func isMoc(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".moc3") }
+
+// openModel loads name: a .p2lrt (p2l.LoadFile), a bare .moc3
+// (cubism.ReadMoc: no textures, animation or physics; its texture pages
+// are the placeholders texture_NN.png beside it), or a bundle, whose
 // warnings it prints on stderr after cmd ("p2l info: warning: ...").
 func openModel(name, cmd string, stderr io.Writer) (*source, error) {
-	if !isBundle(name) {
+	if isMoc(name) {
+		data, err := p2lrt.ReadFile(name, &p2lrt.DecodeOptions{MaxFileSize: moc3.MaxFileSize})
+		if err != nil {
+			return nil, err
+		}
+		f, err := cubism.ReadMoc(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		m, err := p2l.NewModel(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return &source{model: m.WithDir(os.DirFS(filepath.Dir(name)))}, nil
+	}
+	if !isCubism(name) {
 		m, err := p2l.LoadFile(name)
 		if err != nil {
 			return nil, err
@@ -220,9 +241,10 @@ func printContents(w io.Writer, m *p2l.Model) {
 	}
 }
 
-// bundleName is how messages name a bundle's model3.json.
+// bundleName is how messages name a bundle's model3.json (or a bare
+// .moc3).
 func (s *source) bundleName(arg string) string {
-	if strings.HasSuffix(strings.ToLower(arg), ".model3.json") {
+	if strings.HasSuffix(strings.ToLower(arg), ".model3.json") || isMoc(arg) {
 		return arg
 	}
 	return arg + ": " + path.Clean(s.bundle)

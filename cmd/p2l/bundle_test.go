@@ -105,6 +105,58 @@ func TestBundleCommands(t *testing.T) {
 	samePlayback(t, bundle, conv)
 }
 
+// TestMocCommands runs the commands on a bare .moc3 (the synthetic
+// bundle's) with its page beside it as texture_00.png, the name ReadMoc
+// gives page 0: the model reads as cubism.ReadMoc and p2l.NewModel make
+// it, renders with that page, and converts to a .p2lrt that plays the
+// same; a damaged .moc3 is refused, naming the format.
+func TestMocCommands(t *testing.T) {
+	dir := t.TempDir()
+	moc := filepath.Join(dir, "tiny.moc3")
+	if err := os.WriteFile(moc, cubismbundle.Moc(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "texture_00.png"), cubismbundle.PNG(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd("info", moc)
+	for _, want := range []string{"tiny.moc3: Cubism .moc3", "meta evaluation = cubism", "1 texture pages, 0 physics groups, 0 clips"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("info: %d, no %q in\n%s%s", code, want, out, errs)
+		}
+	}
+	if code, out, errs := runCmd("validate", moc); code != 0 || !strings.Contains(out, "tiny.moc3: ok") {
+		t.Errorf("validate: %d %q %q", code, out, errs)
+	}
+	png := filepath.Join(dir, "tiny.png")
+	if code, _, errs := runCmd("render", moc, "-o", png, "--size", "64"); code != 0 || strings.Contains(errs, "texture page") {
+		t.Errorf("render: %d %q", code, errs)
+	}
+	outFile := filepath.Join(dir, "tiny.p2lrt")
+	if code, _, errs := runCmd("convert", moc, outFile); code != 0 {
+		t.Fatalf("convert: %d %q", code, errs)
+	}
+	conv, err := p2l.LoadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubism.ReadMoc(cubismbundle.Moc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := p2l.NewModel(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePlayback(t, direct, conv)
+
+	bad := filepath.Join(dir, "bad.moc3")
+	os.WriteFile(bad, cubismbundle.Moc()[:100], 0o644)
+	if code, _, errs := runCmd("info", bad); code != 1 || !strings.Contains(errs, "bad.moc3: moc3: ") {
+		t.Errorf("info of a truncated .moc3: %d %q", code, errs)
+	}
+}
+
 // TestConvertSamples converts each official sample and checks that the
 // .p2lrt plays as the bundle, bit for bit.
 func TestConvertSamples(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 
 func init() {
 	register(&command{name: "convert", usage: "IN OUT [--v1] [--compress deflate|zstd] [--strip-names] [--codec f16] [--no-crc]",
-		summary: "rewrite a model, or write a Cubism bundle (NAME.model3.json, folder, zip) as one .p2lrt with its sounds copied beside it (v1 prints what the v1 layout cannot keep)", run: runConvert})
+		summary: "rewrite a model, or write a Cubism bundle (NAME.model3.json, folder, zip) or a bare .moc3 as one .p2lrt with its sounds copied beside it (v1 prints what the v1 layout cannot keep)", run: runConvert})
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) int {

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "info", usage: "FILE", summary: "print the header, chunk table, META, a model summary and its groups, clips, sounds, expressions, hit areas and roles (FILE: a .p2lrt, or a NAME.model3.json, folder or zip of a Cubism bundle)", run: runInfo})
+	register(&command{name: "info", usage: "FILE", summary: "print the header, chunk table, META, a model summary and its groups, clips, sounds, expressions, hit areas and roles (FILE: a .p2lrt, a NAME.model3.json, folder or zip of a Cubism bundle, or a bare .moc3)", run: runInfo})
 }
 
 func runInfo(args []string, stdout, stderr io.Writer) int {
@@ -19,13 +19,17 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	if isBundle(pos[0]) {
+	if isCubism(pos[0]) {
 		src, err := openModel(pos[0], "p2l info", stderr)
 		if err != nil {
 			printError(stderr, "p2l info", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "%s: Cubism bundle, %d warnings\n", src.bundleName(pos[0]), len(src.warns))
+		if isMoc(pos[0]) {
+			fmt.Fprintf(stdout, "%s: Cubism .moc3 (no bundle: no textures, animation or physics)\n", pos[0])
+		} else {
+			fmt.Fprintf(stdout, "%s: Cubism bundle, %d warnings\n", src.bundleName(pos[0]), len(src.warns))
+		}
 		for _, e := range src.model.Meta().All() {
 			fmt.Fprintf(stdout, "meta %s = %s\n", e.Key, e.Value)
 		}

@@ -11,7 +11,8 @@
 //	p2l import [--motion F.motion3.json]... [--expression F.exp3.json]... [--physics F] [--pose F] [--group NAME] IN OUT
 //
 // FILE (and IN) may also be a Cubism bundle: a NAME.model3.json, a folder
-// or a .zip holding one.
+// or a .zip holding one; or a bare .moc3 (no textures but texture_NN.png
+// beside it, no animation or physics).
 //
 // Run "p2l help" for the full list, "p2l COMMAND -h" for a command's flags.
 package main

@@ -20,7 +20,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	if isBundle(pos[0]) {
+	if isCubism(pos[0]) {
 		src, err := openModel(pos[0], "p2l validate", stderr)
 		if err != nil {
 			printError(stderr, "p2l validate", err)
