@@ -639,21 +639,48 @@ func (r *Rig) RenderCommands() []RenderCommand {
 	return r.commands[:len(r.commands):len(r.commands)]
 }
 
-// HitTest returns the first hit area, in file order, one of whose meshes is
-// visible, has opacity above zero and contains the canvas point (x, y)
-// (edges included); −1 when none does or the point is not finite.
+// HitTest returns the first hit area, in file order, one of whose meshes
+// contains the canvas point (x, y) (edges included); −1 when none does or
+// the point is not finite. A mesh contains the point when it is visible,
+// has opacity above zero and one of its triangles contains the point (the
+// spec's rule); in a model evaluated as Cubism, as the Cubism framework's
+// CubismUserModel.isHit tests a hit area, when it is enabled and the point
+// lies in the bounding box of its vertices, whatever its opacity (Cubism
+// models draw their hit-area meshes transparent).
 func (r *Rig) HitTest(x, y float32) int {
 	if !r.evaluated || !finite(x) || !finite(y) {
 		return -1
 	}
 	for a := range r.model.file.HitAreas {
 		for _, mi := range r.model.file.HitAreas[a].Meshes {
-			if r.meshVisible[mi] && r.meshOpacity[mi] > 0 && r.meshContains(mi, float64(x), float64(y)) {
+			if !r.meshVisible[mi] {
+				continue
+			}
+			if r.p.cubism {
+				if r.meshBoxContains(mi, x, y) {
+					return a
+				}
+			} else if r.meshOpacity[mi] > 0 && r.meshContains(mi, float64(x), float64(y)) {
 				return a
 			}
 		}
 	}
 	return -1
+}
+
+// meshBoxContains reports whether the bounding box of mesh i's vertices
+// contains the point, edges included.
+func (r *Rig) meshBoxContains(i int, x, y float32) bool {
+	v := r.Mesh(i).Vertices()
+	if len(v) < 2 {
+		return false
+	}
+	left, right, top, bottom := v[0], v[0], v[1], v[1]
+	for k := 2; k+1 < len(v); k += 2 {
+		left, right = min(left, v[k]), max(right, v[k])
+		top, bottom = min(top, v[k+1]), max(bottom, v[k+1])
+	}
+	return left <= x && x <= right && top <= y && y <= bottom
 }
 
 // meshContains reports whether a triangle of mesh i contains the point,
