@@ -10,6 +10,23 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/render"
 )
 
+// renderWhite draws r at canvas scale into a 1000 × 800 image with the
+// CPU renderer, every page opaque white, and returns the image and the
+// renderer (for its pixel hit tests).
+func renderWhite(t *testing.T, r *p2l.Rig) (*image.NRGBA, *render.Renderer) {
+	t.Helper()
+	white := image.NewRGBA(image.Rect(0, 0, 2, 2))
+	for i := range white.Pix {
+		white.Pix[i] = 0xff
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, 1000, 800))
+	rr := &render.Renderer{Pages: []*image.RGBA{white}}
+	if err := rr.Render(r, img, &render.Options{Transform: &p2l.Affine{A: 1, D: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	return img, rr
+}
+
 // TestMocCullingFrontFace: a culled art mesh (not double sided) whose
 // triangle has the Editor's winding, (b − a) × (c − a) > 0 in the moc's
 // y-down model space, is drawn; the same triangle wound the other way is
@@ -36,17 +53,7 @@ func TestMocCullingFrontFace(t *testing.T) {
 	m := &moc3write.Model{Canvas: semCanvas(), ArtMeshes: []moc3write.ArtMesh{mesh("Front", front), mesh("Back", back)}}
 	rootGroup(m)
 	for _, v := range []uint8{moc3write.V30, moc3write.V53} {
-		r := rigAt(t, lowerSem(t, m, v), nil)
-		white := image.NewRGBA(image.Rect(0, 0, 2, 2))
-		for i := range white.Pix {
-			white.Pix[i] = 0xff
-		}
-		img := image.NewNRGBA(image.Rect(0, 0, 1000, 800))
-		rr := render.Renderer{Pages: []*image.RGBA{white}}
-		id := p2l.Affine{A: 1, D: 1}
-		if err := rr.Render(r, img, &render.Options{Transform: &id}); err != nil {
-			t.Fatal(err)
-		}
+		img, _ := renderWhite(t, rigAt(t, lowerSem(t, m, v), nil))
 		if a := img.NRGBAAt(466, 366).A; a != 0xff {
 			t.Errorf("v%d: the Editor-wound triangle of a culled mesh is not drawn (alpha %d at its centroid)", v, a)
 		}
@@ -89,16 +96,7 @@ func TestMocCulledMask(t *testing.T) {
 	draw := func(model *p2l.Model) (*image.NRGBA, float32) {
 		t.Helper()
 		r := rigAt(t, model, nil)
-		white := image.NewRGBA(image.Rect(0, 0, 2, 2))
-		for i := range white.Pix {
-			white.Pix[i] = 0xff
-		}
-		img := image.NewNRGBA(image.Rect(0, 0, 1000, 800))
-		rr := render.Renderer{Pages: []*image.RGBA{white}}
-		id := p2l.Affine{A: 1, D: 1}
-		if err := rr.Render(r, img, &render.Options{Transform: &id}); err != nil {
-			t.Fatal(err)
-		}
+		img, rr := renderWhite(t, r)
 		hit, _ := rr.MeshAlphaAt(r, 1, 766.5, 366.5)
 		return img, hit
 	}
