@@ -241,7 +241,9 @@ func (r *Rig) evalDeformers() {
 				f.aff[2+k] = ((c10 - c00) + (c11 - c01)) / 2
 				f.aff[4+k] = ((c01 - c00) + (c11 - c10)) / 2
 			}
-			warpCells(c, g, r.cellsOf(c))
+			if !c.bilinear {
+				warpCells(c, g, r.cellsOf(c))
+			}
 			continue
 		}
 		v := &r.rotLocals[i] // origin, angle, scale in the parent's space
@@ -406,11 +408,12 @@ const smallBits = (127 + 124) << 23
 // placement records where points of a warp's child space fall in its
 // lattice, so that the same points can be mapped again through the moved
 // lattice without finding their cells (mapPlaced): per point, at is the
-// triangle (2·cell, +1 for the upper one) of a triangle-interpolated warp
-// or the cell of a bilinear one, in Rig.cells, or −1 for a point outside
-// the open unit square (mapWarp64); w holds two weights per point, the
-// cell's s and t, or 1−s and 1−t in an upper triangle, as warp.rs computes
-// them (float64, exact bits).
+// triangle (2·cell, +1 for the upper one) of a triangle-interpolated warp,
+// in Rig.tris, or the offset of a bilinear one's cell (its corner P00) in
+// the warp's lattice, or −1 for a point outside the open unit square
+// (mapWarp64); w holds two weights per point, the cell's s and t, or 1−s
+// and 1−t in an upper triangle, as warp.rs computes them (float64, exact
+// bits).
 type placement struct {
 	at []int32
 	w  [][2]float64
@@ -431,32 +434,28 @@ func pairs(s []float32) [][2]float32 {
 	return unsafe.Slice((*[2]float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s)/2)
 }
 
-// cellTable is a warp's lattice cells in canvas space (warpCells): two
-// triangles a cell of a triangle-interpolated warp, the corners of a
-// bilinear one's, row by row.
-type cellTable struct {
-	tris  [][6]float64
-	quads [][8]float64
+// cellsOf returns the triangles of warp c's cell table (warpCells), one
+// pair a cell, row by row.
+func (r *Rig) cellsOf(c *cdef) [][6]float64 {
+	return r.tris[c.cellOff : c.cellOff+2*c.cols*c.rows]
 }
 
-// cellsOf returns warp c's cell table.
-func (r *Rig) cellsOf(c *cdef) cellTable {
-	if n := c.cols * c.rows; c.bilinear {
-		return cellTable{quads: r.quads[c.cellOff : c.cellOff+n]}
-	} else {
-		return cellTable{tris: r.tris[c.cellOff : c.cellOff+2*n]}
-	}
+// latticeOf returns warp c's lattice in canvas space (float64 x,y pairs,
+// row by row) and the floats of one of its rows.
+func (r *Rig) latticeOf(c *cdef) (g []float64, row int) {
+	return r.warpPts[c.ptOff : c.ptOff+2*c.npts], 2 * (c.cols + 1)
 }
 
-// warpCells writes the cell table of warp c's lattice g. A bilinear
-// warp's cell is its corners P00, P10, P01, P11. A triangle-interpolated
-// warp's cell is two triangles: the lower one's corner P00 and the
+// warpCells writes the cell table of triangle-interpolated warp c's
+// lattice g: two triangles a cell, the lower one's corner P00 and the
 // differences P10 − P00 and P01 − P00, then the upper one's P11, P01 − P11
 // and P10 − P11. warp.rs triangle interpolates a point at (s, t) of the
 // lower one as P00 + s·(P10 − P00) + t·(P01 − P00), of the upper one as
 // P11 + (1−s)·(P01 − P11) + (1−t)·(P10 − P11): with the differences taken
 // once per cell (in float64, as warp.rs), both are one formula, triangle.
-func warpCells(c *cdef, g []float64, ct cellTable) {
+// A bilinear warp needs no table: its points read their four corners from
+// the lattice (cellCorners).
+func warpCells(c *cdef, g []float64, tris [][6]float64) {
 	w := 2 * (c.cols + 1)
 	for k := range c.rows {
 		for i := range c.cols {
@@ -466,13 +465,7 @@ func warpCells(c *cdef, g []float64, ct cellTable) {
 			// Element by element: an array literal is built on the stack
 			// and copied, which costs more than the arithmetic.
 			cell := k*c.cols + i
-			if c.bilinear {
-				d := &ct.quads[cell]
-				d[0], d[1], d[2], d[3] = q[0], q[1], q[2], q[3]
-				d[4], d[5], d[6], d[7] = p[0], p[1], p[2], p[3]
-				continue
-			}
-			lo, up := &ct.tris[2*cell], &ct.tris[2*cell+1]
+			lo, up := &tris[2*cell], &tris[2*cell+1]
 			lo[0], lo[1], lo[2], lo[3], lo[4], lo[5] = q[0], q[1], q[2]-q[0], q[3]-q[1], p[0]-q[0], p[1]-q[1]
 			up[0], up[1], up[2], up[3], up[4], up[5] = p[2], p[3], p[0]-p[2], p[1]-p[3], q[2]-p[2], q[3]-p[3]
 		}
@@ -481,11 +474,11 @@ func warpCells(c *cdef, g []float64, ct cellTable) {
 
 // unitCell finds the lattice cell of cols × rows cells (fc, fr as float64)
 // holding a point of the open unit square, and the point's place in it,
-// as warp.rs: the cell's index and s, t ∈ [0, 1).
-func unitCell(u, v float32, fc, fr float64, cols int) (cell int, s, t float64) {
+// as warp.rs: the cell's column i and row k and s, t ∈ [0, 1).
+func unitCell(u, v float32, fc, fr float64) (i, k int, s, t float64) {
 	fx, fy := float64(u)*fc, float64(v)*fr
-	i, k := int(fx), int(fy)
-	return k*cols + i, fx - float64(i), fy - float64(k)
+	i, k = int(fx), int(fy)
+	return i, k, fx - float64(i), fy - float64(k)
 }
 
 // triangle interpolates a triangle of a cell table (warpCells) at weights
@@ -501,11 +494,21 @@ func bilinearWeights(s, t float64) (a, b, c, d float64) {
 	return (1 - s) * (1 - t), s * (1 - t), (1 - s) * t, s * t
 }
 
-// bilinear interpolates a bilinear cell of a cell table (warpCells) with
-// the corner weights a, b, c, d (bilinearWeights).
-func bilinear(q *[8]float64, a, b, c, d float64) (float64, float64) {
-	return float64(a*q[0]) + float64(b*q[2]) + float64(c*q[4]) + float64(d*q[6]),
-		float64(a*q[1]) + float64(b*q[3]) + float64(c*q[5]) + float64(d*q[7])
+// cellCorners returns the corners of the cell whose corner P00 is at
+// offset o ≥ 0 of lattice g (rows of w ≥ 4 floats): P00 and P10, then P01
+// and P11. The one bounds check, on the last of them, covers all eight
+// floats: a check per corner costs more than the interpolation's products.
+func cellCorners(g []float64, o, w int) (q, p *[4]float64) {
+	_ = g[o+w+3]
+	at := unsafe.Pointer(&g[o])
+	return (*[4]float64)(at), (*[4]float64)(unsafe.Add(at, 8*w))
+}
+
+// bilinear interpolates a bilinear cell (cellCorners) with the corner
+// weights a, b, c, d (bilinearWeights), as warp.rs bilinear.
+func bilinear(q, p *[4]float64, a, b, c, d float64) (float64, float64) {
+	return float64(a*q[0]) + float64(b*q[2]) + float64(c*p[0]) + float64(d*p[2]),
+		float64(a*q[1]) + float64(b*q[3]) + float64(c*p[1]) + float64(d*p[3])
 }
 
 // mapPoints maps points (x,y pairs) of deformer d's child space to canvas
@@ -542,24 +545,26 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 		return sum-sum == 0
 	}
 	c := &r.p.defs[d]
-	if place(c, r.cellsOf(c), pairs(src), pairs(dst), pl) {
+	var outside bool
+	if c.bilinear {
+		g, w := r.latticeOf(c)
+		outside = placeBilinear(c, g, w, pairs(src), pairs(dst), pl)
+	} else {
+		outside = placeTriangles(c, r.cellsOf(c), pairs(src), pairs(dst), pl)
+	}
+	if outside {
 		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
 
-// place maps the points in of warp c's child space that lie inside the
-// open unit square into out through the cell table ct, recording their
-// placement in pl, and reports whether any point lies elsewhere (their
-// placement −1, their out left for mapWarp64). Its loops are the hot ones:
-// they call nothing and there is one per interpolation, so that their
-// variables stay in registers.
-func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside bool) {
-	if c.bilinear {
-		return placeBilinear(c, ct.quads, in, out, pl)
-	}
-	return placeTriangles(c, ct.tris, in, out, pl)
-}
+// placeTriangles and placeBilinear map the points in of warp c's child
+// space that lie inside the open unit square into out, through the cell
+// table of a triangle-interpolated warp or the lattice of a bilinear one,
+// record their placement in pl, and report whether any point lies
+// elsewhere (their placement −1, their out left for mapWarp64). Their
+// loops are the hot ones: they call nothing and there is one per
+// interpolation, so that their variables stay in registers.
 
 // inUnit reports whether 0 ≤ u, v < 1, on the float32 bits: sign clear
 // and below 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike), so
@@ -567,7 +572,7 @@ func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside b
 // without a clamp.
 func inUnit(u, v float32) bool { return max(math.Float32bits(u), math.Float32bits(v)) < one32 }
 
-// placeTriangles is place for a triangle-interpolated warp.
+// placeTriangles maps through a triangle-interpolated warp's cell table.
 func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placement) (outside bool) {
 	cols := c.cols
 	fc, fr := float64(cols), float64(c.rows)
@@ -579,8 +584,8 @@ func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placeme
 			at[p], outside = -1, true
 			continue
 		}
-		cell, s, t := unitCell(su, sv, fc, fr, cols)
-		tri := 2 * cell
+		i, k, s, t := unitCell(su, sv, fc, fr)
+		tri := 2 * (k*cols + i)
 		if s+t > 1 {
 			tri, s, t = tri+1, 1-s, 1-t // the upper triangle, from P11
 		}
@@ -591,10 +596,9 @@ func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placeme
 	return outside
 }
 
-// placeBilinear is place for a bilinear warp.
-func placeBilinear(c *cdef, quads [][8]float64, in, out [][2]float32, pl placement) (outside bool) {
-	cols := c.cols
-	fc, fr := float64(cols), float64(c.rows)
+// placeBilinear maps through a bilinear warp's lattice g, rows of w floats.
+func placeBilinear(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
+	fc, fr := float64(c.cols), float64(c.rows)
 	wt := pl.w[:len(in)]
 	at, out := pl.at[:len(wt)], out[:len(wt)]
 	for p := range wt {
@@ -603,10 +607,12 @@ func placeBilinear(c *cdef, quads [][8]float64, in, out [][2]float32, pl placeme
 			at[p], outside = -1, true
 			continue
 		}
-		cell, s, t := unitCell(su, sv, fc, fr, cols)
-		at[p], wt[p][0], wt[p][1] = int32(cell), s, t
+		i, k, s, t := unitCell(su, sv, fc, fr)
+		o := k*w + 2*i
+		at[p], wt[p][0], wt[p][1] = int32(o), s, t
 		a, b, cc, dd := bilinearWeights(s, t)
-		x, y := bilinear(&quads[cell], a, b, cc, dd)
+		q, pp := cellCorners(g, o, w)
+		x, y := bilinear(q, pp, a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
@@ -621,38 +627,49 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 		return r.mapPoints(d, src, dst, pl)
 	}
 	c := &r.p.defs[d]
-	if placed(c, r.cellsOf(c), pairs(dst)[:len(src)/2], pl) {
+	var outside bool
+	if c.bilinear {
+		g, w := r.latticeOf(c)
+		outside = placedBilinear(g, w, pairs(dst)[:len(src)/2], pl)
+	} else {
+		outside = placedTriangles(r.cellsOf(c), pairs(dst)[:len(src)/2], pl)
+	}
+	if outside {
 		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
 
-// placed maps points placed by place into out through the cell table
-// ct, and reports whether any point lies outside the open unit square
-// (its out left for mapWarp64).
-func placed(c *cdef, ct cellTable, out [][2]float32, pl placement) (outside bool) {
-	// One loop per interpolation, as place's, rather than a choice per
-	// point.
+// placedTriangles and placedBilinear map points placed by placeTriangles
+// or placeBilinear into out, through a triangle-interpolated warp's cell
+// table or a bilinear warp's lattice g (rows of w floats), and report
+// whether any point lies outside the open unit square (its out left for
+// mapWarp64).
+func placedTriangles(tris [][6]float64, out [][2]float32, pl placement) (outside bool) {
 	wt := pl.w[:len(out)]
 	at := pl.at[:len(wt)]
-	if c.bilinear {
-		for p, k := range at {
-			if k < 0 {
-				outside = true
-				continue
-			}
-			a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
-			x, y := bilinear(&ct.quads[k], a, b, cc, dd)
-			out[p][0], out[p][1] = float32(x), float32(y)
-		}
-		return outside
-	}
 	for p, k := range at {
 		if k < 0 {
 			outside = true
 			continue
 		}
-		x, y := triangle(&ct.tris[k], wt[p][0], wt[p][1])
+		x, y := triangle(&tris[k], wt[p][0], wt[p][1])
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+func placedBilinear(g []float64, w int, out [][2]float32, pl placement) (outside bool) {
+	wt := pl.w[:len(out)]
+	at := pl.at[:len(wt)]
+	for p, o := range at {
+		if o < 0 {
+			outside = true
+			continue
+		}
+		a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
+		q, pp := cellCorners(g, int(o), w)
+		x, y := bilinear(q, pp, a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
