@@ -194,15 +194,8 @@ func (r *Rig) evalDeformers() {
 			if own {
 				clear(local) // without keyforms: every point at the origin
 				if c.wcells != nil {
-					for _, k := range c.g.weightsAt(r.current, r.located, r.sc) {
-						if k.cell < 0 || c.wcells[k.cell] == nil {
-							continue // missing or empty cell: the zero shape
-						}
-						w := k.w
-						for j, v := range c.wcells[k.cell][:n] {
-							local[j] += float32(v * w)
-						}
-					}
+					// Missing and empty cells are the zero shape.
+					r.blendCells(&c.g, c.wcells, local, local)
 				}
 				r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			}
@@ -848,7 +841,7 @@ func (r *Rig) evalMeshes() {
 		if !r.localMoved[i] {
 			finite = r.mapPlaced(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		} else {
-			r.meshLocal(c, r.model.file.Meshes[i].Positions[:n], local)
+			r.blendCells(&c.g, c.cells, r.model.file.Meshes[i].Positions[:n], local)
 			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			if r.adv != nil { // advanced mode, hook H4
 				l64 := r.local64[:n]
@@ -871,67 +864,70 @@ func (r *Rig) evalMeshes() {
 	}
 }
 
-// meshLocal writes rest positions plus the keyform blend into local, in
-// float32 as eval.rs mesh_local: the cells are added in corner order, one
-// product at a time. Up to four present cells (every grid of up to two
-// axes) run as one fused loop with the same order of operations.
-func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float32) {
-	n := len(pos)
-	local = local[:n]
+// blendCells writes into out the floats of base plus the keyform blend of
+// grid g's cells at the current values, in float32 as eval.rs mesh_local
+// (a mesh's rest positions and keyform offsets) and lattice_points (a
+// warp's points, on a zero base) compute it: the cells are added in
+// corner order, one product at a time. Missing and empty cells add
+// nothing. Up to four present cells (every grid of up to two axes) run as
+// one fused loop with the same order of operations. out may be base.
+func (r *Rig) blendCells(g *cgrid, cells [][]float32, base, out []float32) {
+	n := len(base)
+	out = out[:n]
 	var cs [4][]float32
 	var ws [4]float32
 	nc := 0
 	var corners []corner
-	if c.cells != nil {
-		corners = c.g.weightsAt(r.current, r.located, r.sc)
+	if cells != nil {
+		corners = g.weightsAt(r.current, r.located, r.sc)
 		for _, k := range corners {
-			if k.cell < 0 || c.cells[k.cell] == nil {
+			if k.cell < 0 || cells[k.cell] == nil {
 				continue // missing or empty cell: zero offset
 			}
 			if nc < 4 {
-				cs[nc], ws[nc] = c.cells[k.cell][:n], k.w
+				cs[nc], ws[nc] = cells[k.cell][:n], k.w
 			}
 			nc++
 		}
 	}
 	switch nc {
 	case 0:
-		copy(local, pos)
+		copy(out, base)
 	case 1:
 		c0, w0 := cs[0][:n], ws[0]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0)
+		for j, v := range base {
+			out[j] = v + float32(c0[j]*w0)
 		}
 	case 2:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1)
+		for j, v := range base {
+			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1)
 		}
 	case 3:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
+		for j, v := range base {
+			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
 		}
 	case 4:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
 		c3, w3 := cs[3][:n], ws[3]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
+		for j, v := range base {
+			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
 		}
 	default:
-		copy(local, pos)
+		copy(out, base)
 		for _, k := range corners {
-			if k.cell < 0 || c.cells[k.cell] == nil {
+			if k.cell < 0 || cells[k.cell] == nil {
 				continue
 			}
 			w := k.w
-			for j, v := range c.cells[k.cell][:n] {
-				local[j] += float32(v * w)
+			for j, v := range cells[k.cell][:n] {
+				out[j] += float32(v * w)
 			}
 		}
 	}
