@@ -450,17 +450,16 @@ func (r *Rig) latticeOf(c *cdef) (g []float64, row int) {
 // the lattice (cellCorners).
 func warpCells(c *cdef, g []float64, tris [][6]float64) {
 	w := 2 * (c.cols + 1)
+	t := 0
 	for k := range c.rows {
-		for i := range c.cols {
-			o := k*w + 2*i
-			q := g[o : o+4 : o+4]       // P00, P10
-			p := g[o+w : o+w+4 : o+w+4] // P01, P11
-			// Element by element: an array literal is built on the stack
-			// and copied, which costs more than the arithmetic.
-			cell := k*c.cols + i
-			lo, up := &tris[2*cell], &tris[2*cell+1]
+		for o, end := k*w, k*w+w-2; o < end; o += 2 {
+			q, p := cellCorners(g, o, w) // P00, P10; P01, P11
+			// Element by element: an array literal is built on the
+			// stack and copied, which costs more than the arithmetic.
+			lo, up := &tris[t], &tris[t+1]
 			lo[0], lo[1], lo[2], lo[3], lo[4], lo[5] = q[0], q[1], q[2]-q[0], q[3]-q[1], p[0]-q[0], p[1]-q[1]
 			up[0], up[1], up[2], up[3], up[4], up[5] = p[2], p[3], p[0]-p[2], p[1]-p[3], q[2]-p[2], q[3]-p[3]
+			t += 2
 		}
 	}
 }
