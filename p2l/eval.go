@@ -234,7 +234,7 @@ func (r *Rig) evalDeformers() {
 				f.aff[2+k] = ((c10 - c00) + (c11 - c01)) / 2
 				f.aff[4+k] = ((c01 - c00) + (c11 - c10)) / 2
 			}
-			if !c.bilinear {
+			if c.cellOff >= 0 {
 				warpCells(c, g, r.cellsOf(c))
 			}
 			continue
@@ -400,13 +400,14 @@ const smallBits = (127 + 124) << 23
 
 // placement records where points of a warp's child space fall in its
 // lattice, so that the same points can be mapped again through the moved
-// lattice without finding their cells (mapPlaced): per point, at is the
-// triangle (2·cell, +1 for the upper one) of a triangle-interpolated warp,
-// in Rig.tris, or the offset of a bilinear one's cell (its corner P00) in
-// the warp's lattice, or −1 for a point outside the open unit square
-// (mapWarp64); w holds two weights per point, the cell's s and t, or 1−s
-// and 1−t in an upper triangle, as warp.rs computes them (float64, exact
-// bits).
+// lattice without finding their cells (mapPlaced): per point, at is −1 for
+// a point outside the open unit square (mapWarp64), else for a warp with a
+// cell table the triangle (2·cell, +1 for the upper one) in Rig.tris, for a
+// bilinear warp the offset of the cell's corner P00 in the warp's lattice,
+// for a triangle-interpolated warp without a table twice the offset of the
+// triangle's first corner (P00 or P11), +1 for the upper one; w holds two
+// weights per point, the cell's s and t, or 1−s and 1−t in an upper
+// triangle, as warp.rs computes them (float64, exact bits).
 type placement struct {
 	at []int32
 	w  [][2]float64
@@ -428,9 +429,49 @@ func pairs(s []float32) [][2]float32 {
 }
 
 // cellsOf returns the triangles of warp c's cell table (warpCells), one
-// pair a cell, row by row.
+// pair a cell, row by row; c must have one (cellOff ≥ 0).
 func (r *Rig) cellsOf(c *cdef) [][6]float64 {
 	return r.tris[c.cellOff : c.cellOff+2*c.cols*c.rows]
+}
+
+// tableMinPoints is the fewest child points a cell, on average, for which
+// a triangle-interpolated warp keeps a cell table (warpCells). Building a
+// cell's two triangles costs about 60 instructions each time the lattice
+// moves; a point placed from the lattice instead costs about 10 more than
+// from the table (the corner differences and the triangle's corners):
+// with fewer than 4 to 6 points a cell the table costs more than it
+// saves. Cubism models have about 2 (Hiyori, Natori), the synthetic and
+// default characters many more.
+const tableMinPoints = 4
+
+// chooseCellTables gives the triangle-interpolated warps whose children
+// map at least tableMinPoints points a cell through them a cell table in
+// Rig.tris (cellOff, counted in tris); the other warps, and every bilinear
+// warp, interpolate from their lattice (cellOff −1).
+func (p *prepared) chooseCellTables() {
+	points := make([]int, len(p.defs)) // child points mapped through each deformer
+	for i := range p.defs {
+		if c := &p.defs[i]; c.parent >= 0 {
+			n := 2 // a rotation's origin and the point that turns it
+			if c.kind == p2lrt.WarpDeformer {
+				n = c.npts
+			}
+			points[c.parent] += n
+		}
+	}
+	for i := range p.meshes {
+		if c := &p.meshes[i]; c.parent >= 0 {
+			points[c.parent] += c.nv
+		}
+	}
+	for i := range p.defs {
+		c := &p.defs[i]
+		c.cellOff = -1
+		if cells := c.cols * c.rows; c.kind == p2lrt.WarpDeformer && !c.bilinear && points[i] >= tableMinPoints*cells {
+			c.cellOff = p.tris
+			p.tris += 2 * cells
+		}
+	}
 }
 
 // latticeOf returns warp c's lattice in canvas space (float64 x,y pairs,
@@ -447,7 +488,8 @@ func (r *Rig) latticeOf(c *cdef) (g []float64, row int) {
 // P11 + (1−s)·(P01 − P11) + (1−t)·(P10 − P11): with the differences taken
 // once per cell (in float64, as warp.rs), both are one formula, triangle.
 // A bilinear warp needs no table: its points read their four corners from
-// the lattice (cellCorners).
+// the lattice (cellCorners); nor do triangle-interpolated warps with few
+// points a cell (chooseCellTables, triangleCorners).
 func warpCells(c *cdef, g []float64, tris [][6]float64) {
 	w := 2 * (c.cols + 1)
 	t := 0
@@ -478,6 +520,30 @@ func unitCell(u, v float32, fc, fr float64) (i, k int, s, t float64) {
 // operations.
 func triangle(q *[6]float64, s, t float64) (float64, float64) {
 	return q[0] + float64(s*q[2]) + float64(t*q[4]), q[1] + float64(s*q[3]) + float64(t*q[5])
+}
+
+// triangleCorners returns the corners of a triangle placed from the
+// lattice g (rows of w ≥ 4 floats) at b (placement.at of a warp without a
+// cell table): the first corner and the two it interpolates toward, P00,
+// P10, P01 for a lower triangle, P11, P01, P10 for an upper one, whose
+// corners lie before its first. Two bounds checks, on the nearest and the
+// farthest of them, cover all three. No branch: which triangle a point
+// falls in follows no pattern.
+func triangleCorners(g []float64, b int32, w int) (p0, p1, p2 *[2]float64) {
+	up, first := int(b&1), int(b>>1)
+	sign := 1 - 2*up
+	lo := first - up*w // the nearest corner: P00 or P10
+	_ = g[lo+w+1]      // the farthest: P01 or P11
+	at := unsafe.Add(unsafe.Pointer(&g[lo]), 8*(first-lo))
+	return (*[2]float64)(at), (*[2]float64)(unsafe.Add(at, 16*sign)), (*[2]float64)(unsafe.Add(at, 8*w*sign))
+}
+
+// triangleAt interpolates a triangle of corners p0, p1, p2
+// (triangleCorners) at weights s, t: p0 + s·(p1 − p0) + t·(p2 − p0), in
+// warp.rs's order of operations, as triangle does from a cell table.
+func triangleAt(p0, p1, p2 *[2]float64, s, t float64) (float64, float64) {
+	return p0[0] + float64(s*(p1[0]-p0[0])) + float64(t*(p2[0]-p0[0])),
+		p0[1] + float64(s*(p1[1]-p0[1])) + float64(t*(p2[1]-p0[1]))
 }
 
 // bilinearWeights are the weights of the corners P00, P10, P01, P11 at
@@ -538,11 +604,13 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 	}
 	c := &r.p.defs[d]
 	var outside bool
-	if c.bilinear {
-		g, w := r.latticeOf(c)
+	switch g, w := r.latticeOf(c); {
+	case c.bilinear:
 		outside = placeBilinear(c, g, w, pairs(src), pairs(dst), pl)
-	} else {
+	case c.cellOff >= 0:
 		outside = placeTriangles(c, r.cellsOf(c), pairs(src), pairs(dst), pl)
+	default:
+		outside = placeTrianglesAt(c, g, w, pairs(src), pairs(dst), pl)
 	}
 	if outside {
 		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
@@ -550,13 +618,13 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 	return r.smallLattice[d]
 }
 
-// placeTriangles and placeBilinear map the points in of warp c's child
-// space that lie inside the open unit square into out, through the cell
-// table of a triangle-interpolated warp or the lattice of a bilinear one,
-// record their placement in pl, and report whether any point lies
-// elsewhere (their placement −1, their out left for mapWarp64). Their
-// loops are the hot ones: they call nothing and there is one per
-// interpolation, so that their variables stay in registers.
+// placeTriangles, placeTrianglesAt and placeBilinear map the points in of
+// warp c's child space that lie inside the open unit square into out,
+// through the cell table of a triangle-interpolated warp, its lattice, or
+// the lattice of a bilinear one, record their placement in pl, and report
+// whether any point lies elsewhere (their placement −1, their out left for
+// mapWarp64). Their loops are the hot ones: they call nothing and there is
+// one per interpolation, so that their variables stay in registers.
 
 // inUnit reports whether 0 ≤ u, v < 1, on the float32 bits: sign clear
 // and below 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike), so
@@ -583,6 +651,31 @@ func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placeme
 		}
 		at[p], wt[p][0], wt[p][1] = int32(tri), s, t
 		x, y := triangle(&tris[tri], s, t)
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+// placeTrianglesAt maps through a triangle-interpolated warp's lattice g,
+// rows of w floats.
+func placeTrianglesAt(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
+	fc, fr := float64(c.cols), float64(c.rows)
+	wt := pl.w[:len(in)]
+	at, out := pl.at[:len(wt)], out[:len(wt)]
+	for p := range wt {
+		su, sv := in[p][0], in[p][1]
+		if !inUnit(su, sv) {
+			at[p], outside = -1, true
+			continue
+		}
+		i, k, s, t := unitCell(su, sv, fc, fr)
+		b := 2 * (k*w + 2*i) // the lower triangle, from P00
+		if s+t > 1 {
+			b, s, t = 2*(k*w+2*i+w+2)+1, 1-s, 1-t // the upper triangle, from P11
+		}
+		at[p], wt[p][0], wt[p][1] = int32(b), s, t
+		p0, p1, p2 := triangleCorners(g, int32(b), w)
+		x, y := triangleAt(p0, p1, p2, s, t)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
@@ -620,11 +713,13 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 	}
 	c := &r.p.defs[d]
 	var outside bool
-	if c.bilinear {
-		g, w := r.latticeOf(c)
+	switch g, w := r.latticeOf(c); {
+	case c.bilinear:
 		outside = placedBilinear(g, w, pairs(dst)[:len(src)/2], pl)
-	} else {
+	case c.cellOff >= 0:
 		outside = placedTriangles(r.cellsOf(c), pairs(dst)[:len(src)/2], pl)
+	default:
+		outside = placedTrianglesAt(g, w, pairs(dst)[:len(src)/2], pl)
 	}
 	if outside {
 		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
@@ -632,11 +727,11 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 	return r.smallLattice[d]
 }
 
-// placedTriangles and placedBilinear map points placed by placeTriangles
-// or placeBilinear into out, through a triangle-interpolated warp's cell
-// table or a bilinear warp's lattice g (rows of w floats), and report
-// whether any point lies outside the open unit square (its out left for
-// mapWarp64).
+// placedTriangles, placedTrianglesAt and placedBilinear map points placed
+// by placeTriangles, placeTrianglesAt or placeBilinear into out, through a
+// triangle-interpolated warp's cell table or lattice g (rows of w floats)
+// or a bilinear warp's lattice, and report whether any point lies outside
+// the open unit square (its out left for mapWarp64).
 func placedTriangles(tris [][6]float64, out [][2]float32, pl placement) (outside bool) {
 	wt := pl.w[:len(out)]
 	at := pl.at[:len(wt)]
@@ -646,6 +741,21 @@ func placedTriangles(tris [][6]float64, out [][2]float32, pl placement) (outside
 			continue
 		}
 		x, y := triangle(&tris[k], wt[p][0], wt[p][1])
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+func placedTrianglesAt(g []float64, w int, out [][2]float32, pl placement) (outside bool) {
+	wt := pl.w[:len(out)]
+	at := pl.at[:len(wt)]
+	for p, b := range at {
+		if b < 0 {
+			outside = true
+			continue
+		}
+		p0, p1, p2 := triangleCorners(g, b, w)
+		x, y := triangleAt(p0, p1, p2, wt[p][0], wt[p][1])
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
