@@ -216,12 +216,7 @@ func (r *Rig) evalDeformers() {
 			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
 			// keep it so, once, rather than at every mapped point.
 			g := r.warpPts[c.ptOff : c.ptOff+n]
-			var most uint32 // the largest magnitude's bits (NaN above +Inf)
-			for j, v := range pts {
-				g[j] = float64(v)
-				most = max(most, math.Float32bits(v)&^(1<<31))
-			}
-			r.smallLattice[i] = most <= smallBits
+			r.smallLattice[i] = widen(pts, g)
 			// Four-corner average affine frame (warp.rs Frame::new), for
 			// points outside the unit square: centre and the mean edge
 			// vectors along u and v; A(u,v) = centre + (u−½)·du + (v−½)·dv.
@@ -319,6 +314,22 @@ func (r *Rig) evalDeformers() {
 		f.sx, f.sy = float32(sx), float32(sy)
 		f.m = [6]float64{sx * float64(cs), -sy * float64(sn), sx * float64(sn), sy * float64(cs), float64(ox), float64(oy)}
 	}
+}
+
+// widen writes the float32 lattice pts into g as float64 and reports
+// whether its coordinates are all at most 2^124 in magnitude (smallBits).
+// A call of its own, not inlined: inside evalDeformers its loop ran out
+// of registers and kept the running maximum on the stack.
+//
+//go:noinline
+func widen(pts []float32, g []float64) (small bool) {
+	g = g[:len(pts)]
+	var most uint32 // the largest magnitude's bits (NaN above +Inf)
+	for j, v := range pts {
+		g[j] = float64(v)
+		most = max(most, math.Float32bits(v)&^(1<<31))
+	}
+	return most <= smallBits
 }
 
 // apply maps a point of rotation frame f's child space to canvas pixels
