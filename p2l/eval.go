@@ -989,66 +989,66 @@ func (r *Rig) evalMeshes() {
 // (a mesh's rest positions and keyform offsets) and lattice_points (a
 // warp's points, on a zero base) compute it: the cells are added in
 // corner order, one product at a time. Missing and empty cells add
-// nothing. Up to four present cells (every grid of up to two axes) run as
-// one fused loop with the same order of operations. out may be base.
+// nothing. The present cells run four at a time as one fused loop
+// (addCells), with the same order of operations. out may be base.
 func (r *Rig) blendCells(g *cgrid, cells [][]float32, base, out []float32) {
 	n := len(base)
 	out = out[:n]
+	src, written := base, false // what the next cells add to
 	var cs [4][]float32
 	var ws [4]float32
 	nc := 0
-	var corners []corner
 	if cells != nil {
-		corners = g.weightsAt(r.current, r.located, r.sc)
-		for _, k := range corners {
+		for _, k := range g.weightsAt(r.current, r.located, r.sc) {
 			if k.cell < 0 || cells[k.cell] == nil {
 				continue // missing or empty cell: zero offset
 			}
-			if nc < 4 {
-				cs[nc], ws[nc] = cells[k.cell][:n], k.w
+			cs[nc], ws[nc] = cells[k.cell][:n], k.w
+			if nc++; nc == len(cs) {
+				addCells(src, out, &cs, &ws, nc)
+				src, written, nc = out, true, 0
 			}
-			nc++
 		}
 	}
+	if nc > 0 || !written {
+		addCells(src, out, &cs, &ws, nc)
+	}
+}
+
+// addCells writes into out the floats of src plus the first nc (at most
+// four) cells of cs weighted by ws, in one loop: src + c0·w0 + c1·w1 + …,
+// each product rounded to float32 and added in turn. out may be src.
+func addCells(src, out []float32, cs *[4][]float32, ws *[4]float32, nc int) {
+	n := len(src)
+	out = out[:n]
 	switch nc {
 	case 0:
-		copy(out, base)
+		copy(out, src)
 	case 1:
 		c0, w0 := cs[0][:n], ws[0]
-		for j, v := range base {
+		for j, v := range src {
 			out[j] = v + float32(c0[j]*w0)
 		}
 	case 2:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
-		for j, v := range base {
+		for j, v := range src {
 			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1)
 		}
 	case 3:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
-		for j, v := range base {
+		for j, v := range src {
 			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
 		}
-	case 4:
+	default:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
 		c3, w3 := cs[3][:n], ws[3]
-		for j, v := range base {
+		for j, v := range src {
 			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
-		}
-	default:
-		copy(out, base)
-		for _, k := range corners {
-			if k.cell < 0 || cells[k.cell] == nil {
-				continue
-			}
-			w := k.w
-			for j, v := range cells[k.cell][:n] {
-				out[j] += float32(v * w)
-			}
 		}
 	}
 }
