@@ -143,7 +143,7 @@ const (
 // sincosf, which is not correctly rounded (internal/libm reproduces it).
 func sinCos32(x float32) (s, c float32) { return libm.Sincosf(x) }
 
-// chainedOpacity clamps an object's own opacity to [0,1] and multiplies it
+// chainedOpacity clamps an object's own opacity op to [0,1] and multiplies it
 // by its parent deformer's (−1: none), which already carries the chain
 // above (eval.rs evaluate_ext: each stage clamps). Colors do not chain: a
 // deformer's multiply and screen colors never reach its meshes, and a
@@ -151,8 +151,7 @@ func sinCos32(x float32) (s, c float32) { return libm.Sincosf(x) }
 // Cubism evaluation does not clamp: the keyform blend is multiplied down
 // the deformer chain as it is (moc3-rs update; the samples store keyform
 // opacities such as 1.00005, docs/CUBISM.md).
-func (r *Rig) chainedOpacity(pr props, parent int32) float64 {
-	op := pr.opacity
+func (r *Rig) chainedOpacity(op float64, parent int32) float64 {
 	if !r.p.cubism {
 		op = clamp01(op)
 	}
@@ -183,9 +182,9 @@ func (r *Rig) evalDeformers() {
 		if own {
 			*pr = r.evalObj(&c.obj)
 		}
-		r.defOpacity[i] = r.chainedOpacity(*pr, c.parent)
+		r.defOpacity[i] = r.chainedOpacity(pr.opacity, c.parent)
 		if p.cubism {
-			r.defMul[i], r.defScr[i] = r.inheritColors(*pr, c.parent)
+			inheritColors(r, pr, c.parent, &r.defMul[i], &r.defScr[i])
 		}
 		f := &r.frames[i]
 		if c.kind == p2lrt.WarpDeformer {
@@ -921,12 +920,11 @@ func (r *Rig) evalMeshes() {
 		} else if r.localMoved[i] {
 			r.bindWeights(&c.obj)
 		}
-		r.meshOpacity[i] = float32(r.chainedOpacity(*pr, c.parent))
+		r.meshOpacity[i] = float32(r.chainedOpacity(pr.opacity, c.parent))
 		r.meshDraw64[i] = pr.drawOrder
 		r.meshDraw[i] = float32(pr.drawOrder)
 		if p.cubism {
-			mul, scr := r.inheritColors(*pr, c.parent)
-			r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
+			inheritColors(r, pr, c.parent, (*[3]float32)(&r.meshMul[i]), (*[3]float32)(&r.meshScr[i]))
 			r.meshVisible[i] = r.meshEnabled(i)
 		} else {
 			r.meshMul[i], r.meshScr[i] = toColor(pr.mul), toColor(pr.scr)
