@@ -311,7 +311,10 @@ func (r *Rig) evalDeformers() {
 		}
 		f.ox, f.oy, f.angle, f.scale, f.sin, f.cos, f.flipX, f.flipY = ox, oy, angle, scale, sn, cs, flipX, flipY
 		f.sx, f.sy = float32(sx), float32(sy)
-		f.m = [6]float64{sx * float64(cs), -sy * float64(sn), sx * float64(sn), sy * float64(cs), float64(ox), float64(oy)}
+		// Element by element: an array literal is built on the stack and
+		// copied.
+		m := &f.m
+		m[0], m[1], m[2], m[3], m[4], m[5] = sx*float64(cs), -sy*float64(sn), sx*float64(sn), sy*float64(cs), float64(ox), float64(oy)
 	}
 }
 
