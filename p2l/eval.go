@@ -143,7 +143,7 @@ const (
 // sincosf, which is not correctly rounded (internal/libm reproduces it).
 func sinCos32(x float32) (s, c float32) { return libm.Sincosf(x) }
 
-// chainedOpacity clamps an object's own opacity to [0,1] and multiplies it
+// chainedOpacity clamps an object's own opacity op to [0,1] and multiplies it
 // by its parent deformer's (−1: none), which already carries the chain
 // above (eval.rs evaluate_ext: each stage clamps). Colors do not chain: a
 // deformer's multiply and screen colors never reach its meshes, and a
@@ -151,8 +151,7 @@ func sinCos32(x float32) (s, c float32) { return libm.Sincosf(x) }
 // Cubism evaluation does not clamp: the keyform blend is multiplied down
 // the deformer chain as it is (moc3-rs update; the samples store keyform
 // opacities such as 1.00005, docs/CUBISM.md).
-func (r *Rig) chainedOpacity(pr props, parent int32) float64 {
-	op := pr.opacity
+func (r *Rig) chainedOpacity(op float64, parent int32) float64 {
 	if !r.p.cubism {
 		op = clamp01(op)
 	}
@@ -183,9 +182,9 @@ func (r *Rig) evalDeformers() {
 		if own {
 			*pr = r.evalObj(&c.obj)
 		}
-		r.defOpacity[i] = r.chainedOpacity(*pr, c.parent)
+		r.defOpacity[i] = r.chainedOpacity(pr.opacity, c.parent)
 		if p.cubism {
-			r.defMul[i], r.defScr[i] = r.inheritColors(*pr, c.parent)
+			inheritColors(r, pr, c.parent, &r.defMul[i], &r.defScr[i])
 		}
 		f := &r.frames[i]
 		if c.kind == p2lrt.WarpDeformer {
@@ -194,15 +193,8 @@ func (r *Rig) evalDeformers() {
 			if own {
 				clear(local) // without keyforms: every point at the origin
 				if c.wcells != nil {
-					for _, k := range c.g.weightsAt(r.current, r.located, r.sc) {
-						if k.cell < 0 || c.wcells[k.cell] == nil {
-							continue // missing or empty cell: the zero shape
-						}
-						w := k.w
-						for j, v := range c.wcells[k.cell][:n] {
-							local[j] += float32(v * w)
-						}
-					}
+					// Missing and empty cells are the zero shape.
+					r.blendCells(&c.g, c.wcells, local, local)
 				}
 				r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			}
@@ -223,12 +215,7 @@ func (r *Rig) evalDeformers() {
 			// The lattice is float32 (eval.rs); warp.rs reads it as float64:
 			// keep it so, once, rather than at every mapped point.
 			g := r.warpPts[c.ptOff : c.ptOff+n]
-			var most uint32 // the largest magnitude's bits (NaN above +Inf)
-			for j, v := range pts {
-				g[j] = float64(v)
-				most = max(most, math.Float32bits(v)&^(1<<31))
-			}
-			r.smallLattice[i] = most <= smallBits
+			r.smallLattice[i] = widen(pts, g)
 			// Four-corner average affine frame (warp.rs Frame::new), for
 			// points outside the unit square: centre and the mean edge
 			// vectors along u and v; A(u,v) = centre + (u−½)·du + (v−½)·dv.
@@ -241,7 +228,9 @@ func (r *Rig) evalDeformers() {
 				f.aff[2+k] = ((c10 - c00) + (c11 - c01)) / 2
 				f.aff[4+k] = ((c01 - c00) + (c11 - c10)) / 2
 			}
-			warpCells(c, g, r.cellsOf(c))
+			if c.cellOff >= 0 {
+				warpCells(c, g, r.cellsOf(c))
+			}
 			continue
 		}
 		v := &r.rotLocals[i] // origin, angle, scale in the parent's space
@@ -322,8 +311,27 @@ func (r *Rig) evalDeformers() {
 		}
 		f.ox, f.oy, f.angle, f.scale, f.sin, f.cos, f.flipX, f.flipY = ox, oy, angle, scale, sn, cs, flipX, flipY
 		f.sx, f.sy = float32(sx), float32(sy)
-		f.m = [6]float64{sx * float64(cs), -sy * float64(sn), sx * float64(sn), sy * float64(cs), float64(ox), float64(oy)}
+		// Element by element: an array literal is built on the stack and
+		// copied.
+		m := &f.m
+		m[0], m[1], m[2], m[3], m[4], m[5] = sx*float64(cs), -sy*float64(sn), sx*float64(sn), sy*float64(cs), float64(ox), float64(oy)
 	}
+}
+
+// widen writes the float32 lattice pts into g as float64 and reports
+// whether its coordinates are all at most 2^124 in magnitude (smallBits).
+// A call of its own, not inlined: inside evalDeformers its loop ran out
+// of registers and kept the running maximum on the stack.
+//
+//go:noinline
+func widen(pts []float32, g []float64) (small bool) {
+	g = g[:len(pts)]
+	var most uint32 // the largest magnitude's bits (NaN above +Inf)
+	for j, v := range pts {
+		g[j] = float64(v)
+		most = max(most, math.Float32bits(v)&^(1<<31))
+	}
+	return most <= smallBits
 }
 
 // apply maps a point of rotation frame f's child space to canvas pixels
@@ -405,12 +413,14 @@ const smallBits = (127 + 124) << 23
 
 // placement records where points of a warp's child space fall in its
 // lattice, so that the same points can be mapped again through the moved
-// lattice without finding their cells (mapPlaced): per point, at is the
-// triangle (2·cell, +1 for the upper one) of a triangle-interpolated warp
-// or the cell of a bilinear one, in Rig.cells, or −1 for a point outside
-// the open unit square (mapWarp64); w holds two weights per point, the
-// cell's s and t, or 1−s and 1−t in an upper triangle, as warp.rs computes
-// them (float64, exact bits).
+// lattice without finding their cells (mapPlaced): per point, at is −1 for
+// a point outside the open unit square (mapWarp64), else for a warp with a
+// cell table the triangle (2·cell, +1 for the upper one) in Rig.tris, for a
+// bilinear warp the offset of the cell's corner P00 in the warp's lattice,
+// for a triangle-interpolated warp without a table twice the offset of the
+// triangle's first corner (P00 or P11), +1 for the upper one; w holds two
+// weights per point, the cell's s and t, or 1−s and 1−t in an upper
+// triangle, as warp.rs computes them (float64, exact bits).
 type placement struct {
 	at []int32
 	w  [][2]float64
@@ -431,61 +441,91 @@ func pairs(s []float32) [][2]float32 {
 	return unsafe.Slice((*[2]float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s)/2)
 }
 
-// cellTable is a warp's lattice cells in canvas space (warpCells): two
-// triangles a cell of a triangle-interpolated warp, the corners of a
-// bilinear one's, row by row.
-type cellTable struct {
-	tris  [][6]float64
-	quads [][8]float64
+// cellsOf returns the triangles of warp c's cell table (warpCells), one
+// pair a cell, row by row; c must have one (cellOff ≥ 0).
+func (r *Rig) cellsOf(c *cdef) [][6]float64 {
+	return r.tris[c.cellOff : c.cellOff+2*c.cols*c.rows]
 }
 
-// cellsOf returns warp c's cell table.
-func (r *Rig) cellsOf(c *cdef) cellTable {
-	if n := c.cols * c.rows; c.bilinear {
-		return cellTable{quads: r.quads[c.cellOff : c.cellOff+n]}
-	} else {
-		return cellTable{tris: r.tris[c.cellOff : c.cellOff+2*n]}
+// tableMinPoints is the fewest child points a cell, on average, for which
+// a triangle-interpolated warp keeps a cell table (warpCells). Building a
+// cell's two triangles costs about 60 instructions each time the lattice
+// moves; a point placed from the lattice instead costs about 10 more than
+// from the table (the corner differences and the triangle's corners):
+// with fewer than 4 to 6 points a cell the table costs more than it
+// saves. Cubism models have about 2 (Hiyori, Natori), the synthetic and
+// default characters many more.
+const tableMinPoints = 4
+
+// chooseCellTables gives the triangle-interpolated warps whose children
+// map at least tableMinPoints points a cell through them a cell table in
+// Rig.tris (cellOff, counted in tris); the other warps, and every bilinear
+// warp, interpolate from their lattice (cellOff −1).
+func (p *prepared) chooseCellTables() {
+	points := make([]int, len(p.defs)) // child points mapped through each deformer
+	for i := range p.defs {
+		if c := &p.defs[i]; c.parent >= 0 {
+			n := 2 // a rotation's origin and the point that turns it
+			if c.kind == p2lrt.WarpDeformer {
+				n = c.npts
+			}
+			points[c.parent] += n
+		}
+	}
+	for i := range p.meshes {
+		if c := &p.meshes[i]; c.parent >= 0 {
+			points[c.parent] += c.nv
+		}
+	}
+	for i := range p.defs {
+		c := &p.defs[i]
+		c.cellOff = -1
+		if cells := c.cols * c.rows; c.kind == p2lrt.WarpDeformer && !c.bilinear && points[i] >= tableMinPoints*cells {
+			c.cellOff = p.tris
+			p.tris += 2 * cells
+		}
 	}
 }
 
-// warpCells writes the cell table of warp c's lattice g. A bilinear
-// warp's cell is its corners P00, P10, P01, P11. A triangle-interpolated
-// warp's cell is two triangles: the lower one's corner P00 and the
+// latticeOf returns warp c's lattice in canvas space (float64 x,y pairs,
+// row by row) and the floats of one of its rows.
+func (r *Rig) latticeOf(c *cdef) (g []float64, row int) {
+	return r.warpPts[c.ptOff : c.ptOff+2*c.npts], 2 * (c.cols + 1)
+}
+
+// warpCells writes the cell table of triangle-interpolated warp c's
+// lattice g: two triangles a cell, the lower one's corner P00 and the
 // differences P10 − P00 and P01 − P00, then the upper one's P11, P01 − P11
 // and P10 − P11. warp.rs triangle interpolates a point at (s, t) of the
 // lower one as P00 + s·(P10 − P00) + t·(P01 − P00), of the upper one as
 // P11 + (1−s)·(P01 − P11) + (1−t)·(P10 − P11): with the differences taken
 // once per cell (in float64, as warp.rs), both are one formula, triangle.
-func warpCells(c *cdef, g []float64, ct cellTable) {
+// A bilinear warp needs no table: its points read their four corners from
+// the lattice (cellCorners); nor do triangle-interpolated warps with few
+// points a cell (chooseCellTables, triangleCorners).
+func warpCells(c *cdef, g []float64, tris [][6]float64) {
 	w := 2 * (c.cols + 1)
+	t := 0
 	for k := range c.rows {
-		for i := range c.cols {
-			o := k*w + 2*i
-			q := g[o : o+4 : o+4]       // P00, P10
-			p := g[o+w : o+w+4 : o+w+4] // P01, P11
-			// Element by element: an array literal is built on the stack
-			// and copied, which costs more than the arithmetic.
-			cell := k*c.cols + i
-			if c.bilinear {
-				d := &ct.quads[cell]
-				d[0], d[1], d[2], d[3] = q[0], q[1], q[2], q[3]
-				d[4], d[5], d[6], d[7] = p[0], p[1], p[2], p[3]
-				continue
-			}
-			lo, up := &ct.tris[2*cell], &ct.tris[2*cell+1]
+		for o, end := k*w, k*w+w-2; o < end; o += 2 {
+			q, p := cellCorners(g, o, w) // P00, P10; P01, P11
+			// Element by element: an array literal is built on the
+			// stack and copied, which costs more than the arithmetic.
+			lo, up := &tris[t], &tris[t+1]
 			lo[0], lo[1], lo[2], lo[3], lo[4], lo[5] = q[0], q[1], q[2]-q[0], q[3]-q[1], p[0]-q[0], p[1]-q[1]
 			up[0], up[1], up[2], up[3], up[4], up[5] = p[2], p[3], p[0]-p[2], p[1]-p[3], q[2]-p[2], q[3]-p[3]
+			t += 2
 		}
 	}
 }
 
 // unitCell finds the lattice cell of cols × rows cells (fc, fr as float64)
 // holding a point of the open unit square, and the point's place in it,
-// as warp.rs: the cell's index and s, t ∈ [0, 1).
-func unitCell(u, v float32, fc, fr float64, cols int) (cell int, s, t float64) {
+// as warp.rs: the cell's column i and row k and s, t ∈ [0, 1).
+func unitCell(u, v float32, fc, fr float64) (i, k int, s, t float64) {
 	fx, fy := float64(u)*fc, float64(v)*fr
-	i, k := int(fx), int(fy)
-	return k*cols + i, fx - float64(i), fy - float64(k)
+	i, k = int(fx), int(fy)
+	return i, k, fx - float64(i), fy - float64(k)
 }
 
 // triangle interpolates a triangle of a cell table (warpCells) at weights
@@ -495,17 +535,51 @@ func triangle(q *[6]float64, s, t float64) (float64, float64) {
 	return q[0] + float64(s*q[2]) + float64(t*q[4]), q[1] + float64(s*q[3]) + float64(t*q[5])
 }
 
+// triangleCorners returns the corners of a triangle placed from the
+// lattice g (rows of w ≥ 4 floats) at b (placement.at of a warp without a
+// cell table): the first corner and the two it interpolates toward, P00,
+// P10, P01 for a lower triangle, P11, P01, P10 for an upper one, whose
+// corners lie before its first. Two bounds checks, on the nearest and the
+// farthest of them, cover all three. No branch: which triangle a point
+// falls in follows no pattern.
+func triangleCorners(g []float64, b int32, w int) (p0, p1, p2 *[2]float64) {
+	up, first := int(b&1), int(b>>1)
+	sign := 1 - 2*up
+	lo := first - up*w // the nearest corner: P00 or P10
+	_ = g[lo+w+1]      // the farthest: P01 or P11
+	at := unsafe.Add(unsafe.Pointer(&g[lo]), 8*(first-lo))
+	return (*[2]float64)(at), (*[2]float64)(unsafe.Add(at, 16*sign)), (*[2]float64)(unsafe.Add(at, 8*w*sign))
+}
+
+// triangleAt interpolates a triangle of corners p0, p1, p2
+// (triangleCorners) at weights s, t: p0 + s·(p1 − p0) + t·(p2 − p0), in
+// warp.rs's order of operations, as triangle does from a cell table.
+func triangleAt(p0, p1, p2 *[2]float64, s, t float64) (float64, float64) {
+	return p0[0] + float64(s*(p1[0]-p0[0])) + float64(t*(p2[0]-p0[0])),
+		p0[1] + float64(s*(p1[1]-p0[1])) + float64(t*(p2[1]-p0[1]))
+}
+
 // bilinearWeights are the weights of the corners P00, P10, P01, P11 at
 // (s, t) (warp.rs bilinear).
 func bilinearWeights(s, t float64) (a, b, c, d float64) {
 	return (1 - s) * (1 - t), s * (1 - t), (1 - s) * t, s * t
 }
 
-// bilinear interpolates a bilinear cell of a cell table (warpCells) with
-// the corner weights a, b, c, d (bilinearWeights).
-func bilinear(q *[8]float64, a, b, c, d float64) (float64, float64) {
-	return float64(a*q[0]) + float64(b*q[2]) + float64(c*q[4]) + float64(d*q[6]),
-		float64(a*q[1]) + float64(b*q[3]) + float64(c*q[5]) + float64(d*q[7])
+// cellCorners returns the corners of the cell whose corner P00 is at
+// offset o ≥ 0 of lattice g (rows of w ≥ 4 floats): P00 and P10, then P01
+// and P11. The one bounds check, on the last of them, covers all eight
+// floats: a check per corner costs more than the interpolation's products.
+func cellCorners(g []float64, o, w int) (q, p *[4]float64) {
+	_ = g[o+w+3]
+	at := unsafe.Pointer(&g[o])
+	return (*[4]float64)(at), (*[4]float64)(unsafe.Add(at, 8*w))
+}
+
+// bilinear interpolates a bilinear cell (cellCorners) with the corner
+// weights a, b, c, d (bilinearWeights), as warp.rs bilinear.
+func bilinear(q, p *[4]float64, a, b, c, d float64) (float64, float64) {
+	return float64(a*q[0]) + float64(b*q[2]) + float64(c*p[0]) + float64(d*p[2]),
+		float64(a*q[1]) + float64(b*q[3]) + float64(c*p[1]) + float64(d*p[3])
 }
 
 // mapPoints maps points (x,y pairs) of deformer d's child space to canvas
@@ -542,24 +616,28 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 		return sum-sum == 0
 	}
 	c := &r.p.defs[d]
-	if place(c, r.cellsOf(c), pairs(src), pairs(dst), pl) {
+	var outside bool
+	switch g, w := r.latticeOf(c); {
+	case c.bilinear:
+		outside = placeBilinear(c, g, w, pairs(src), pairs(dst), pl)
+	case c.cellOff >= 0:
+		outside = placeTriangles(c, r.cellsOf(c), pairs(src), pairs(dst), pl)
+	default:
+		outside = placeTrianglesAt(c, g, w, pairs(src), pairs(dst), pl)
+	}
+	if outside {
 		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
 
-// place maps the points in of warp c's child space that lie inside the
-// open unit square into out through the cell table ct, recording their
-// placement in pl, and reports whether any point lies elsewhere (their
-// placement −1, their out left for mapWarp64). Its loops are the hot ones:
-// they call nothing and there is one per interpolation, so that their
-// variables stay in registers.
-func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside bool) {
-	if c.bilinear {
-		return placeBilinear(c, ct.quads, in, out, pl)
-	}
-	return placeTriangles(c, ct.tris, in, out, pl)
-}
+// placeTriangles, placeTrianglesAt and placeBilinear map the points in of
+// warp c's child space that lie inside the open unit square into out,
+// through the cell table of a triangle-interpolated warp, its lattice, or
+// the lattice of a bilinear one, record their placement in pl, and report
+// whether any point lies elsewhere (their placement −1, their out left for
+// mapWarp64). Their loops are the hot ones: they call nothing and there is
+// one per interpolation, so that their variables stay in registers.
 
 // inUnit reports whether 0 ≤ u, v < 1, on the float32 bits: sign clear
 // and below 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike), so
@@ -567,7 +645,7 @@ func place(c *cdef, ct cellTable, in, out [][2]float32, pl placement) (outside b
 // without a clamp.
 func inUnit(u, v float32) bool { return max(math.Float32bits(u), math.Float32bits(v)) < one32 }
 
-// placeTriangles is place for a triangle-interpolated warp.
+// placeTriangles maps through a triangle-interpolated warp's cell table.
 func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placement) (outside bool) {
 	cols := c.cols
 	fc, fr := float64(cols), float64(c.rows)
@@ -579,8 +657,8 @@ func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placeme
 			at[p], outside = -1, true
 			continue
 		}
-		cell, s, t := unitCell(su, sv, fc, fr, cols)
-		tri := 2 * cell
+		i, k, s, t := unitCell(su, sv, fc, fr)
+		tri := 2 * (k*cols + i)
 		if s+t > 1 {
 			tri, s, t = tri+1, 1-s, 1-t // the upper triangle, from P11
 		}
@@ -591,10 +669,10 @@ func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placeme
 	return outside
 }
 
-// placeBilinear is place for a bilinear warp.
-func placeBilinear(c *cdef, quads [][8]float64, in, out [][2]float32, pl placement) (outside bool) {
-	cols := c.cols
-	fc, fr := float64(cols), float64(c.rows)
+// placeTrianglesAt maps through a triangle-interpolated warp's lattice g,
+// rows of w floats.
+func placeTrianglesAt(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
+	fc, fr := float64(c.cols), float64(c.rows)
 	wt := pl.w[:len(in)]
 	at, out := pl.at[:len(wt)], out[:len(wt)]
 	for p := range wt {
@@ -603,10 +681,36 @@ func placeBilinear(c *cdef, quads [][8]float64, in, out [][2]float32, pl placeme
 			at[p], outside = -1, true
 			continue
 		}
-		cell, s, t := unitCell(su, sv, fc, fr, cols)
-		at[p], wt[p][0], wt[p][1] = int32(cell), s, t
+		i, k, s, t := unitCell(su, sv, fc, fr)
+		b := 2 * (k*w + 2*i) // the lower triangle, from P00
+		if s+t > 1 {
+			b, s, t = 2*(k*w+2*i+w+2)+1, 1-s, 1-t // the upper triangle, from P11
+		}
+		at[p], wt[p][0], wt[p][1] = int32(b), s, t
+		p0, p1, p2 := triangleCorners(g, int32(b), w)
+		x, y := triangleAt(p0, p1, p2, s, t)
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+// placeBilinear maps through a bilinear warp's lattice g, rows of w floats.
+func placeBilinear(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
+	fc, fr := float64(c.cols), float64(c.rows)
+	wt := pl.w[:len(in)]
+	at, out := pl.at[:len(wt)], out[:len(wt)]
+	for p := range wt {
+		su, sv := in[p][0], in[p][1]
+		if !inUnit(su, sv) {
+			at[p], outside = -1, true
+			continue
+		}
+		i, k, s, t := unitCell(su, sv, fc, fr)
+		o := k*w + 2*i
+		at[p], wt[p][0], wt[p][1] = int32(o), s, t
 		a, b, cc, dd := bilinearWeights(s, t)
-		x, y := bilinear(&quads[cell], a, b, cc, dd)
+		q, pp := cellCorners(g, o, w)
+		x, y := bilinear(q, pp, a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
@@ -621,38 +725,66 @@ func (r *Rig) mapPlaced(d int32, src, dst []float32, pl placement) (finite bool)
 		return r.mapPoints(d, src, dst, pl)
 	}
 	c := &r.p.defs[d]
-	if placed(c, r.cellsOf(c), pairs(dst)[:len(src)/2], pl) {
+	var outside bool
+	switch g, w := r.latticeOf(c); {
+	case c.bilinear:
+		outside = placedBilinear(g, w, pairs(dst)[:len(src)/2], pl)
+	case c.cellOff >= 0:
+		outside = placedTriangles(r.cellsOf(c), pairs(dst)[:len(src)/2], pl)
+	default:
+		outside = placedTrianglesAt(g, w, pairs(dst)[:len(src)/2], pl)
+	}
+	if outside {
 		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
 	}
 	return r.smallLattice[d]
 }
 
-// placed maps points placed by place into out through the cell table
-// ct, and reports whether any point lies outside the open unit square
-// (its out left for mapWarp64).
-func placed(c *cdef, ct cellTable, out [][2]float32, pl placement) (outside bool) {
-	// One loop per interpolation, as place's, rather than a choice per
-	// point.
+// placedTriangles, placedTrianglesAt and placedBilinear map points placed
+// by placeTriangles, placeTrianglesAt or placeBilinear into out, through a
+// triangle-interpolated warp's cell table or lattice g (rows of w floats)
+// or a bilinear warp's lattice, and report whether any point lies outside
+// the open unit square (its out left for mapWarp64).
+func placedTriangles(tris [][6]float64, out [][2]float32, pl placement) (outside bool) {
 	wt := pl.w[:len(out)]
 	at := pl.at[:len(wt)]
-	if c.bilinear {
-		for p, k := range at {
-			if k < 0 {
-				outside = true
-				continue
-			}
-			a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
-			x, y := bilinear(&ct.quads[k], a, b, cc, dd)
-			out[p][0], out[p][1] = float32(x), float32(y)
-		}
-		return outside
-	}
 	for p, k := range at {
 		if k < 0 {
 			outside = true
 			continue
 		}
-		x, y := triangle(&ct.tris[k], wt[p][0], wt[p][1])
+		x, y := triangle(&tris[k], wt[p][0], wt[p][1])
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+func placedTrianglesAt(g []float64, w int, out [][2]float32, pl placement) (outside bool) {
+	wt := pl.w[:len(out)]
+	at := pl.at[:len(wt)]
+	for p, b := range at {
+		if b < 0 {
+			outside = true
+			continue
+		}
+		p0, p1, p2 := triangleCorners(g, b, w)
+		x, y := triangleAt(p0, p1, p2, wt[p][0], wt[p][1])
+		out[p][0], out[p][1] = float32(x), float32(y)
+	}
+	return outside
+}
+
+func placedBilinear(g []float64, w int, out [][2]float32, pl placement) (outside bool) {
+	wt := pl.w[:len(out)]
+	at := pl.at[:len(wt)]
+	for p, o := range at {
+		if o < 0 {
+			outside = true
+			continue
+		}
+		a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
+		q, pp := cellCorners(g, int(o), w)
+		x, y := bilinear(q, pp, a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
 	return outside
@@ -791,12 +923,11 @@ func (r *Rig) evalMeshes() {
 		} else if r.localMoved[i] {
 			r.bindWeights(&c.obj)
 		}
-		r.meshOpacity[i] = float32(r.chainedOpacity(*pr, c.parent))
+		r.meshOpacity[i] = float32(r.chainedOpacity(pr.opacity, c.parent))
 		r.meshDraw64[i] = pr.drawOrder
 		r.meshDraw[i] = float32(pr.drawOrder)
 		if p.cubism {
-			mul, scr := r.inheritColors(*pr, c.parent)
-			r.meshMul[i], r.meshScr[i] = toColor(mul), toColor(scr)
+			inheritColors(r, pr, c.parent, (*[3]float32)(&r.meshMul[i]), (*[3]float32)(&r.meshScr[i]))
 			r.meshVisible[i] = r.meshEnabled(i)
 		} else {
 			r.meshMul[i], r.meshScr[i] = toColor(pr.mul), toColor(pr.scr)
@@ -831,7 +962,7 @@ func (r *Rig) evalMeshes() {
 		if !r.localMoved[i] {
 			finite = r.mapPlaced(c.parent, local, out[c.vOff:c.vOff+n], pl)
 		} else {
-			r.meshLocal(c, r.model.file.Meshes[i].Positions[:n], local)
+			r.blendCells(&c.g, c.cells, r.model.file.Meshes[i].Positions[:n], local)
 			r.addShapeDiffs(local, c.gdiff, len(c.obj.binds))
 			if r.adv != nil { // advanced mode, hook H4
 				l64 := r.local64[:n]
@@ -854,68 +985,71 @@ func (r *Rig) evalMeshes() {
 	}
 }
 
-// meshLocal writes rest positions plus the keyform blend into local, in
-// float32 as eval.rs mesh_local: the cells are added in corner order, one
-// product at a time. Up to four present cells (every grid of up to two
-// axes) run as one fused loop with the same order of operations.
-func (r *Rig) meshLocal(c *cmesh, pos []float32, local []float32) {
-	n := len(pos)
-	local = local[:n]
+// blendCells writes into out the floats of base plus the keyform blend of
+// grid g's cells at the current values, in float32 as eval.rs mesh_local
+// (a mesh's rest positions and keyform offsets) and lattice_points (a
+// warp's points, on a zero base) compute it: the cells are added in
+// corner order, one product at a time. Missing and empty cells add
+// nothing. The present cells run four at a time as one fused loop
+// (addCells), with the same order of operations. out may be base.
+func (r *Rig) blendCells(g *cgrid, cells [][]float32, base, out []float32) {
+	n := len(base)
+	out = out[:n]
+	src, written := base, false // what the next cells add to
 	var cs [4][]float32
 	var ws [4]float32
 	nc := 0
-	var corners []corner
-	if c.cells != nil {
-		corners = c.g.weightsAt(r.current, r.located, r.sc)
-		for _, k := range corners {
-			if k.cell < 0 || c.cells[k.cell] == nil {
+	if cells != nil {
+		for _, k := range g.weightsAt(r.current, r.located, r.sc) {
+			if k.cell < 0 || cells[k.cell] == nil {
 				continue // missing or empty cell: zero offset
 			}
-			if nc < 4 {
-				cs[nc], ws[nc] = c.cells[k.cell][:n], k.w
+			cs[nc], ws[nc] = cells[k.cell][:n], k.w
+			if nc++; nc == len(cs) {
+				addCells(src, out, &cs, &ws, nc)
+				src, written, nc = out, true, 0
 			}
-			nc++
 		}
 	}
+	if nc > 0 || !written {
+		addCells(src, out, &cs, &ws, nc)
+	}
+}
+
+// addCells writes into out the floats of src plus the first nc (at most
+// four) cells of cs weighted by ws, in one loop: src + c0·w0 + c1·w1 + …,
+// each product rounded to float32 and added in turn. out may be src.
+func addCells(src, out []float32, cs *[4][]float32, ws *[4]float32, nc int) {
+	n := len(src)
+	out = out[:n]
 	switch nc {
 	case 0:
-		copy(local, pos)
+		copy(out, src)
 	case 1:
 		c0, w0 := cs[0][:n], ws[0]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0)
+		for j, v := range src {
+			out[j] = v + float32(c0[j]*w0)
 		}
 	case 2:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1)
+		for j, v := range src {
+			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1)
 		}
 	case 3:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
+		for j, v := range src {
+			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
 		}
-	case 4:
+	default:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
 		c3, w3 := cs[3][:n], ws[3]
-		for j, v := range pos {
-			local[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
-		}
-	default:
-		copy(local, pos)
-		for _, k := range corners {
-			if k.cell < 0 || c.cells[k.cell] == nil {
-				continue
-			}
-			w := k.w
-			for j, v := range c.cells[k.cell][:n] {
-				local[j] += float32(v * w)
-			}
+		for j, v := range src {
+			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
 		}
 	}
 }

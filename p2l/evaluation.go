@@ -176,14 +176,14 @@ func inRange(ks []keyRange, cur []float32) bool {
 }
 
 // cubismColor composes a parent's accumulated multiply and screen colours
-// with a child's own (moc3-rs BlendColor::blend): multiplies multiply,
-// screens combine as p + c − p·c.
-func cubismColor(pm, ps, cm, cs [3]float64) (m, s [3]float64) {
+// pm, ps with a child's own cm, cs into m, s (moc3-rs BlendColor::blend):
+// multiplies multiply, screens combine as p + c − p·c. The colours are
+// float64; m and s may be float32 (a mesh's, rounded once from them).
+func cubismColor[T float32 | float64](pm, ps, cm, cs *[3]float64, m, s *[3]T) {
 	for k := range 3 {
-		m[k] = pm[k] * cm[k]
-		s[k] = ps[k] + cs[k] - ps[k]*cs[k]
+		m[k] = T(pm[k] * cm[k])
+		s[k] = T(ps[k] + cs[k] - ps[k]*cs[k])
 	}
-	return m, s
 }
 
 // evalEnabled computes, for Cubism evaluation, which parts and deformers are
@@ -232,13 +232,19 @@ func (r *Rig) meshEnabled(i int) bool {
 	return true
 }
 
-// inheritColors composes an object's own multiply and screen colours with
-// those its parent deformer accumulated (−1: none), for Cubism evaluation.
-func (r *Rig) inheritColors(pr props, parent int32) (mul, scr [3]float64) {
+// inheritColors writes into mul and scr an object's own multiply and
+// screen colours (pr) composed with those its parent deformer accumulated
+// (−1: none), for Cubism evaluation. Through pointers: [3]float64 arrays
+// returned by value go through memory, and this runs for every mesh and
+// deformer at every evaluation.
+func inheritColors[T float32 | float64](r *Rig, pr *props, parent int32, mul, scr *[3]T) {
 	if parent < 0 {
-		return pr.mul, pr.scr
+		for k := range 3 {
+			mul[k], scr[k] = T(pr.mul[k]), T(pr.scr[k])
+		}
+		return
 	}
-	return cubismColor(r.defMul[parent], r.defScr[parent], pr.mul, pr.scr)
+	cubismColor(&r.defMul[parent], &r.defScr[parent], &pr.mul, &pr.scr, mul, scr)
 }
 
 // cubismTurn is the angle a warp parent adds to a child rotation whose

@@ -41,3 +41,21 @@ func (r *Rig) PlacementForTest(i int) (inside, outside int) {
 	}
 	return inside, outside
 }
+
+// WithoutCellTablesForTest returns a model of m's records whose
+// triangle-interpolated warps all interpolate from their lattices, none
+// from a cell table (chooseCellTables' other choice), and how many of its
+// warps had a table, so that a test can compare both ways.
+func (m *Model) WithoutCellTablesForTest() (*Model, int) {
+	c := &Model{file: m.file}
+	p := c.prep()
+	tables := 0
+	for i := range p.defs {
+		if p.defs[i].cellOff >= 0 {
+			tables++
+		}
+		p.defs[i].cellOff = -1
+	}
+	p.tris = 0
+	return c, tables
+}

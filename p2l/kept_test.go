@@ -29,6 +29,53 @@ func TestKeptResultsMatchFullEvaluation(t *testing.T) {
 	}
 }
 
+// TestWarpsWithoutCellTablesMatch plays the poses of the kept-results
+// tests on two rigs of each model: one as prepared (the triangle-interpolated
+// warps with many points a cell keep a cell table, chooseCellTables) and
+// one whose warps all interpolate from their lattices. warp.rs's
+// arithmetic is the same either way, so every vertex must be the same,
+// bit for bit, on the points placed anew and on the kept placements.
+func TestWarpsWithoutCellTablesMatch(t *testing.T) {
+	tabled := 0
+	for _, c := range keptModels(t) {
+		t.Run(c.name, func(t *testing.T) {
+			direct, tables := c.m.WithoutCellTablesForTest()
+			tabled += tables
+			rng := rand.New(rand.NewPCG(3, 4))
+			pose := make([]float32, c.m.Parameters().Len())
+			for i, p := range c.m.Parameters().All() {
+				pose[i] = p.Default
+			}
+			r, d := c.m.NewRig(), direct.NewRig()
+			for step := range 200 {
+				for range 1 + rng.IntN(3) {
+					if len(pose) == 0 {
+						break
+					}
+					i := rng.IntN(len(pose))
+					p := c.m.Parameters().At(i)
+					pose[i] = p.Min - 0.25*(p.Max-p.Min) + 1.5*(p.Max-p.Min)*rng.Float32() // beyond the range too
+				}
+				r.SetParameterValues(pose)
+				r.Evaluate()
+				d.SetParameterValues(pose)
+				d.Evaluate()
+				if r.Err() != nil || d.Err() != nil {
+					t.Fatal(r.Err(), d.Err())
+				}
+				for i := range c.m.Meshes().Len() {
+					if !sameBits(r.Mesh(i).Vertices(), d.Mesh(i).Vertices()) {
+						t.Fatalf("step %d mesh %d: vertices differ without cell tables", step, i)
+					}
+				}
+			}
+		})
+	}
+	if tabled == 0 {
+		t.Fatal("no model has a warp with a cell table: the comparison compares nothing")
+	}
+}
+
 // keptModels are the models the kept-results tests play: the default
 // character, synthetic characters (nested warps and rotations, points
 // outside warps' unit squares, bilinear warps) and the conformance models

@@ -161,7 +161,7 @@ type cdef struct {
 	gdiff      [][][]float32 // per binding, per key: point differences (nil: no contribution)
 	ptOff      int           // offset of the canvas grid in Rig.warpPts
 	npts       int           // grid points
-	cellOff    int           // offset of its cell table in Rig.tris or, bilinear, Rig.quads (warpCells)
+	cellOff    int           // offset of its cell table in Rig.tris (warpCells), −1 for none (chooseCellTables)
 	// Lines of the extended lattice along u and v (ringLines), for points
 	// outside the unit square.
 	uLines, vLines []float64
@@ -264,7 +264,6 @@ type prepared struct {
 	vertFloats int // total mesh vertex floats
 	warpFloats int // total warp grid floats
 	tris       int // total triangles of triangle-interpolated warps (Rig.tris)
-	quads      int // total cells of bilinear warps (Rig.quads)
 	placePts   int // total vertices of meshes whose parent is a warp (Rig.place)
 	maxDefPts  int // most points a deformer maps through its parent
 	maxLocal   int // largest per-record float scratch
@@ -533,6 +532,7 @@ func (p *prepared) build(m *Model) error {
 		}
 	}
 	p.buildGlueComponents(len(m.file.Parameters))
+	p.chooseCellTables()
 	for i := range p.defs {
 		c := &p.defs[i]
 		c.reads = p.share.readMask(&c.obj, true, &c.g, np)
@@ -718,13 +718,6 @@ func (p *prepared) buildDeformer(m *Model, i int, sc []corner) error {
 		p.warpFloats += n
 		p.maxLocal = max(p.maxLocal, n)
 		p.maxDefPts = max(p.maxDefPts, c.npts)
-		if c.bilinear {
-			c.cellOff = p.quads
-			p.quads += c.cols * c.rows
-		} else {
-			c.cellOff = p.tris
-			p.tris += 2 * c.cols * c.rows
-		}
 		if w.Keyforms != nil { // without: the zero grid, every point at the origin
 			var err error
 			if c.g, c.wcells, err = p.compileKeyforms(w.Keyforms, n, np); err != nil {

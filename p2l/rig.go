@@ -60,8 +60,7 @@ type Rig struct {
 
 	// Deformer results of the last evaluation.
 	warpPts    []float64    // canvas-space warp lattices, x,y pairs (float32 values)
-	tris       [][6]float64 // the lattices' cell tables (warpCells): triangles
-	quads      [][8]float64 // and bilinear cells
+	tris       [][6]float64 // the triangle-interpolated lattices' cell tables (warpCells)
 	frames     []frame
 	defOpacity []float64
 	// Cubism evaluation only (nil otherwise): the enabled states of parts
@@ -289,7 +288,6 @@ func (m *Model) NewRig() *Rig {
 	}
 	r.warpPts = make([]float64, p.warpFloats)
 	r.tris = make([][6]float64, p.tris)
-	r.quads = make([][8]float64, p.quads)
 	r.frames = make([]frame, nd)
 	r.defOpacity = make([]float64, nd)
 	if p.cubism {
