@@ -33,11 +33,22 @@ type builder struct {
 
 	// claimed marks elements already given to an object.
 	claimedKF      [numKinds][]bool
-	claimedIndices []bool
+	claimedIndices bitSet // one bit per position index: the largest table
 	claimedGlue    []bool
 	claimedBSKB    []bool
 
 	constraints []BlendShapeConstraint // one per blend-shape constraint index entry
+}
+
+// bitSet is a set of small integers, one bit each.
+type bitSet []uint64
+
+// testAndSet adds i to the set and reports whether it was there already.
+func (s bitSet) testAndSet(i int) bool {
+	w, bit := &s[i>>6], uint64(1)<<(i&63)
+	was := *w&bit != 0
+	*w |= bit
+	return was
 }
 
 // kind names the objects that own keyforms.
@@ -194,7 +205,7 @@ func (b *builder) arrays() error {
 	b.uvs = b.points(fUVs)
 	if n := r.sec[fPositionIndices].n; n > 0 {
 		b.indices = r.u16Array(r.sec[fPositionIndices].off, n)
-		b.claimedIndices = make([]bool, n)
+		b.claimedIndices = make(bitSet, (n+63)/64)
 	}
 	if n := r.sec[fDrawableMasks].n; n > 0 {
 		b.masks = make([]int, n)
@@ -755,12 +766,11 @@ func (b *builder) artMeshes() error {
 			return b.errAt("art mesh", i, m.ID, fArtMeshIndexBegin, i, "triangle indices %d+%d are outside the %d position indices or not a multiple of 3", r.i32(fArtMeshIndexBegin, i), r.i32(fArtMeshIndexCount, i), len(b.indices))
 		}
 		// The range as subslices: no bounds check per index.
-		idx, claimed := b.indices[lo:hi], b.claimedIndices[lo:hi]
+		idx := b.indices[lo:hi]
 		for k, x := range idx {
-			if claimed[k] {
+			if b.claimedIndices.testAndSet(lo + k) {
 				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "already used by another art mesh")
 			}
-			claimed[k] = true
 			if int(x) >= m.VertexCount {
 				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "triangle index %d out of range (%d vertices)", x, m.VertexCount)
 			}
