@@ -1,6 +1,9 @@
 package moc3
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // builder turns the validated arrays into the Moc. Every loop below visits
 // each file element a bounded number of times: ranges that would be walked
@@ -43,12 +46,26 @@ type builder struct {
 // bitSet is a set of small integers, one bit each.
 type bitSet []uint64
 
-// testAndSet adds i to the set and reports whether it was there already.
-func (s bitSet) testAndSet(i int) bool {
-	w, bit := &s[i>>6], uint64(1)<<(i&63)
-	was := *w&bit != 0
-	*w |= bit
-	return was
+// firstIn returns the smallest member of the set in [lo, hi), or hi when
+// there is none, a word (64 members) at a time.
+func (s bitSet) firstIn(lo, hi int) int {
+	for i := lo; i < hi; {
+		n := min(64-i&63, hi-i) // members of [i, hi) in i's word
+		if w := s[i>>6] >> (i & 63) & (1<<n - 1); w != 0 {
+			return i + bits.TrailingZeros64(w)
+		}
+		i += n
+	}
+	return hi
+}
+
+// addRange adds [lo, hi) to the set.
+func (s bitSet) addRange(lo, hi int) {
+	for i := lo; i < hi; {
+		n := min(64-i&63, hi-i) // members of [i, hi) in i's word
+		s[i>>6] |= (1<<n - 1) << (i & 63)
+		i += n
+	}
 }
 
 // kind names the objects that own keyforms.
@@ -766,15 +783,18 @@ func (b *builder) artMeshes() error {
 			return b.errAt("art mesh", i, m.ID, fArtMeshIndexBegin, i, "triangle indices %d+%d are outside the %d position indices or not a multiple of 3", r.i32(fArtMeshIndexBegin, i), r.i32(fArtMeshIndexCount, i), len(b.indices))
 		}
 		// The range as subslices: no bounds check per index.
-		idx := b.indices[lo:hi]
-		for k, x := range idx {
-			if b.claimedIndices.testAndSet(lo + k) {
-				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "already used by another art mesh")
-			}
+		// Index by index, the first fault is reported: an index already
+		// used (at or after taken) or, before it, one out of range.
+		taken := b.claimedIndices.firstIn(lo, hi)
+		for k, x := range b.indices[lo:taken] {
 			if int(x) >= m.VertexCount {
 				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "triangle index %d out of range (%d vertices)", x, m.VertexCount)
 			}
 		}
+		if taken < hi {
+			return b.errAt("art mesh", i, m.ID, fPositionIndices, taken, "already used by another art mesh")
+		}
+		b.claimedIndices.addRange(lo, hi)
 		if hi > lo {
 			m.Indices = b.indices[lo:hi:hi]
 		}
