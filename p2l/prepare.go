@@ -897,9 +897,11 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	if len(me.Indices)%3 != 0 {
 		return fmt.Errorf("%d indices, not a multiple of 3", len(me.Indices))
 	}
-	for _, ix := range me.Indices {
-		if int(ix) >= c.nv {
-			return fmt.Errorf("index %d out of range (%d vertices)", ix, c.nv)
+	if !m.validated { // else Validate's geometry check proved it
+		for _, ix := range me.Indices {
+			if int(ix) >= c.nv {
+				return fmt.Errorf("index %d out of range (%d vertices)", ix, c.nv)
+			}
 		}
 	}
 	n := 2 * c.nv
