@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
@@ -245,8 +246,10 @@ type groupSource struct {
 type prepared struct {
 	err error // why the model cannot be evaluated; lookups still work
 
-	paramByID, deformerByID, partByID, meshByID, glueByID map[string]int
-	clipByID, exprByID, hitByID                           map[string]int
+	// byID: the lookups by id, built on the first lookup (idLookups):
+	// preparing and evaluating a model use none of them.
+	byIDOnce sync.Once
+	byID     *idLookups
 
 	partParent   []int32
 	meshPart     []int32
@@ -426,18 +429,35 @@ func indexIDs[T any](s []T, id func(*T) string) map[string]int {
 	return m
 }
 
+// idLookups are a model's records by id: the first record of each id.
+type idLookups struct {
+	param, deformer, part, mesh, glue, clip, expr, hit map[string]int
+}
+
+// ids returns the lookups by id of m's records, building them on first
+// use (once per prepared form, so shared by the models that share it).
+func (m *Model) ids() *idLookups {
+	p := m.prep()
+	p.byIDOnce.Do(func() {
+		f := m.file
+		p.byID = &idLookups{
+			param:    indexIDs(f.Parameters, func(x *p2lrt.Parameter) string { return x.ID }),
+			deformer: indexIDs(f.Deformers, func(x *p2lrt.Deformer) string { return x.ID }),
+			part:     indexIDs(f.Parts, func(x *p2lrt.Part) string { return x.ID }),
+			mesh:     indexIDs(f.Meshes, func(x *p2lrt.Mesh) string { return x.ID }),
+			glue:     indexIDs(f.Glues, func(x *p2lrt.Glue) string { return x.ID }),
+			clip:     indexIDs(f.Clips, func(x *p2lrt.Clip) string { return x.ID }),
+			expr:     indexIDs(f.Expressions, func(x *p2lrt.Expression) string { return x.ID }),
+			hit:      indexIDs(f.HitAreas, func(x *p2lrt.HitArea) string { return x.ID }),
+		}
+	})
+	return p.byID
+}
+
 // prepare builds the prepared form; a model that cannot be evaluated yields
-// a prepared value with err set and the lookups filled.
+// a prepared value with err set (its lookups still work).
 func prepare(m *Model) (p *prepared) {
 	p = &prepared{}
-	p.paramByID = indexIDs(m.file.Parameters, func(x *p2lrt.Parameter) string { return x.ID })
-	p.deformerByID = indexIDs(m.file.Deformers, func(x *p2lrt.Deformer) string { return x.ID })
-	p.partByID = indexIDs(m.file.Parts, func(x *p2lrt.Part) string { return x.ID })
-	p.meshByID = indexIDs(m.file.Meshes, func(x *p2lrt.Mesh) string { return x.ID })
-	p.glueByID = indexIDs(m.file.Glues, func(x *p2lrt.Glue) string { return x.ID })
-	p.clipByID = indexIDs(m.file.Clips, func(x *p2lrt.Clip) string { return x.ID })
-	p.exprByID = indexIDs(m.file.Expressions, func(x *p2lrt.Expression) string { return x.ID })
-	p.hitByID = indexIDs(m.file.HitAreas, func(x *p2lrt.HitArea) string { return x.ID })
 	p.partParent = make([]int32, len(m.file.Parts))
 	p.meshPart = make([]int32, len(m.file.Meshes))
 	p.meshUserData = make([]int32, len(m.file.Meshes))
