@@ -309,6 +309,33 @@ type buildShare struct {
 	masks  paramMask
 	cells  [][]float32
 	chains []int32
+	// chans and chanVals hand out the records' compiled channels and
+	// their cell values (compileChannels), from arrays build sizes for
+	// the deformers', parts', meshes' and glues' channels.
+	chans    []cchan
+	chanVals []p2lrt.ChannelValue
+}
+
+// chanList returns an empty list with room for n compiled channels,
+// carved from the shared array when it has room (s may be nil).
+func (s *buildShare) chanList(n int) []cchan {
+	if s == nil || cap(s.chans)-len(s.chans) < n {
+		return make([]cchan, 0, n)
+	}
+	k := len(s.chans)
+	s.chans = s.chans[:k+n]
+	return s.chans[k : k : k+n]
+}
+
+// channelValues returns room for n channel cell values, carved from the
+// shared array when it has room (s may be nil).
+func (s *buildShare) channelValues(n int) []p2lrt.ChannelValue {
+	if s == nil || cap(s.chanVals)-len(s.chanVals) < n {
+		return make([]p2lrt.ChannelValue, n)
+	}
+	k := len(s.chanVals)
+	s.chanVals = s.chanVals[:k+n]
+	return s.chanVals[k : k+n : k+n]
 }
 
 // cellList returns a zeroed list of n keyform cells, carved from the
@@ -513,6 +540,29 @@ func (p *prepared) build(m *Model) error {
 		}
 	}
 	p.share.cells = make([][]float32, 0, cells)
+	nch, nvals := 0, 0 // the records' channels and their cells
+	count := func(chs []p2lrt.Channel) {
+		nch += len(chs)
+		for i := range chs {
+			if g := chs[i].Grid; g != nil {
+				nvals += len(g.Cells)
+			}
+		}
+	}
+	for i := range m.file.Deformers {
+		count(m.file.Deformers[i].Channels)
+	}
+	for i := range m.file.Parts {
+		count(m.file.Parts[i].Channels)
+	}
+	for i := range m.file.Meshes {
+		count(m.file.Meshes[i].Channels)
+	}
+	for i := range m.file.Glues {
+		count(m.file.Glues[i].Channels)
+	}
+	p.share.chans = make([]cchan, 0, nch)
+	p.share.chanVals = make([]p2lrt.ChannelValue, 0, nvals)
 	np := len(m.file.Parameters)
 	p.cubism = m.Evaluation() == EvaluationCubism
 	p.snap = snapEpsilon
