@@ -799,7 +799,6 @@ func (b *builder) artMeshes() error {
 		if !ok || (hi-lo)%3 != 0 {
 			return b.errAt("art mesh", i, m.ID, fArtMeshIndexBegin, i, "triangle indices %d+%d are outside the %d position indices or not a multiple of 3", r.i32(fArtMeshIndexBegin, i), r.i32(fArtMeshIndexCount, i), len(b.indices))
 		}
-		// The range as subslices: no bounds check per index.
 		// Index by index, the first fault is reported: an index already
 		// used (at or after taken) or, before it, one out of range.
 		taken := b.claimedIndices.firstIn(lo, hi)
