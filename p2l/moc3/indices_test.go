@@ -31,18 +31,3 @@ func TestBitSet(t *testing.T) {
 		t.Errorf("words %#x, want %#x", s, want)
 	}
 }
-
-// TestMaxU16 puts the largest value in each lane of the eight-value step
-// and in the tail.
-func TestMaxU16(t *testing.T) {
-	for at := range 19 {
-		s := make([]uint16, 19)
-		for i := range s {
-			s[i] = uint16(i % 5)
-		}
-		s[at] = 0xFFFF
-		if got := maxU16(s); got != 0xFFFF {
-			t.Errorf("largest at %d: maxU16 = %d", at, got)
-		}
-	}
-}

@@ -3,6 +3,8 @@ package moc3
 import (
 	"math"
 	"math/bits"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/largest"
 )
 
 // builder turns the validated arrays into the Moc. Every loop below visits
@@ -66,23 +68,6 @@ func (s bitSet) addRange(lo, hi int) {
 		s[i>>6] |= (1<<n - 1) << (i & 63)
 		i += n
 	}
-}
-
-// maxU16 returns the largest of s (not empty), eight values a step
-// without a branch per value: the triangle indices are checked by their
-// largest, and walked one by one only to name the first at fault.
-func maxU16(s []uint16) uint16 {
-	var a, b uint16
-	for len(s) >= 8 {
-		x := (*[8]uint16)(s)
-		a = max(a, x[0], x[1], x[2], x[3])
-		b = max(b, x[4], x[5], x[6], x[7])
-		s = s[8:]
-	}
-	for _, v := range s {
-		a = max(a, v)
-	}
-	return max(a, b)
 }
 
 // kind names the objects that own keyforms.
@@ -802,7 +787,7 @@ func (b *builder) artMeshes() error {
 		// Index by index, the first fault is reported: an index already
 		// used (at or after taken) or, before it, one out of range.
 		taken := b.claimedIndices.firstIn(lo, hi)
-		if idx := b.indices[lo:taken]; len(idx) > 0 && int(maxU16(idx)) >= m.VertexCount {
+		if idx := b.indices[lo:taken]; len(idx) > 0 && int(largest.Of(idx)) >= m.VertexCount {
 			for k, x := range idx {
 				if int(x) >= m.VertexCount {
 					return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "triangle index %d out of range (%d vertices)", x, m.VertexCount)

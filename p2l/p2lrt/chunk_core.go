@@ -1,6 +1,10 @@
 package p2lrt
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/largest"
+)
 
 // Core chunk layouts (P2LRT_V2.md, "核心块"; decisions in docs/FORMAT.md).
 
@@ -236,7 +240,7 @@ func (c *coder) checkGeometry(me *Mesh, pos int) {
 		return
 	}
 	vc := uint32(len(me.Positions) / 2)
-	if len(me.Indices) > 0 && maxIndex(me.Indices) >= vc {
+	if len(me.Indices) > 0 && largest.Of(me.Indices) >= vc {
 		for i, ix := range me.Indices {
 			if ix >= vc {
 				c.failAt(pos, "indices", "index %d at %d is not below the vertex count %d", ix, i, vc)
@@ -244,23 +248,6 @@ func (c *coder) checkGeometry(me *Mesh, pos int) {
 			}
 		}
 	}
-}
-
-// maxIndex returns the largest of s (not empty): eight values a step
-// taken as an array, without a branch per value, since every index of
-// every mesh passes here.
-func maxIndex(s []uint32) uint32 {
-	var a, b uint32
-	for len(s) >= 8 {
-		x := (*[8]uint32)(s)
-		a = max(a, x[0], x[1], x[2], x[3])
-		b = max(b, x[4], x[5], x[6], x[7])
-		s = s[8:]
-	}
-	for _, v := range s {
-		a = max(a, v)
-	}
-	return max(a, b)
 }
 
 func codeGLUE(c *coder, m *File) {
