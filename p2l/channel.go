@@ -31,6 +31,9 @@ func compileChannels(chs []p2lrt.Channel, nparams int, snap float32, share *buil
 	for i := range s.at {
 		s.at[i] = -1
 	}
+	if len(chs) > 0 {
+		s.list = share.chanList(len(chs))
+	}
 	for i, ch := range chs {
 		if int(ch.ID) >= numChannelIDs {
 			return s, fmt.Errorf("channel %d: unknown channel id %d", i, ch.ID)
@@ -45,12 +48,12 @@ func compileChannels(chs []p2lrt.Channel, nparams int, snap float32, share *buil
 		if err != nil {
 			return s, fmt.Errorf("channel %d: %w", i, err)
 		}
-		vals := make([]p2lrt.ChannelValue, len(ch.Grid.Cells))
-		for c := range ch.Grid.Cells {
-			vals[c] = ch.Grid.Cells[c].Value
-		}
 		if s.at[ch.ID] >= 0 {
 			continue // the first channel with an id wins (a file has each id once)
+		}
+		vals := share.channelValues(len(ch.Grid.Cells))
+		for c := range ch.Grid.Cells {
+			vals[c] = ch.Grid.Cells[c].Value
 		}
 		s.at[ch.ID] = int8(len(s.list))
 		s.list = append(s.list, cchan{id: ch.ID, kind: ch.Kind, g: g, vals: vals})

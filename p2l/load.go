@@ -114,7 +114,7 @@ func init() {
 
 // prepareModel makes a model of f, which it owns and which is valid.
 func prepareModel(f *p2lrt.File, cfg *loadConfig) (*Model, error) {
-	m := &Model{file: f, log: cfg.decode.Logger} // rig failures of this model go to the logger too
+	m := &Model{file: f, validated: true, log: cfg.decode.Logger} // rig failures of this model go to the logger too
 	if err := trialEvaluate(m); err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func (m *Model) ParameterIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().paramByID, m.file.Parameters, func(x *p2lrt.Parameter) string { return x.ID }, func(x *p2lrt.Parameter) string { return x.Name }, s)
+	return findIndex(m.ids().param, m.file.Parameters, func(x *p2lrt.Parameter) string { return x.ID }, func(x *p2lrt.Parameter) string { return x.Name }, s)
 }
 
 // DeformerIndex returns the index of the deformer with the given id
@@ -65,7 +65,7 @@ func (m *Model) DeformerIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().deformerByID, m.file.Deformers, func(x *p2lrt.Deformer) string { return x.ID }, nil, s)
+	return findIndex(m.ids().deformer, m.file.Deformers, func(x *p2lrt.Deformer) string { return x.ID }, nil, s)
 }
 
 // PartIndex returns the index of the part with the given id or name, or −1.
@@ -73,7 +73,7 @@ func (m *Model) PartIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().partByID, m.file.Parts, func(x *p2lrt.Part) string { return x.ID }, func(x *p2lrt.Part) string { return x.Name }, s)
+	return findIndex(m.ids().part, m.file.Parts, func(x *p2lrt.Part) string { return x.ID }, func(x *p2lrt.Part) string { return x.Name }, s)
 }
 
 // MeshIndex returns the index of the mesh with the given id or name, or −1.
@@ -81,7 +81,7 @@ func (m *Model) MeshIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().meshByID, m.file.Meshes, func(x *p2lrt.Mesh) string { return x.ID }, func(x *p2lrt.Mesh) string { return x.Name }, s)
+	return findIndex(m.ids().mesh, m.file.Meshes, func(x *p2lrt.Mesh) string { return x.ID }, func(x *p2lrt.Mesh) string { return x.Name }, s)
 }
 
 // GlueIndex returns the index of the glue with the given id (glues have no
@@ -90,7 +90,7 @@ func (m *Model) GlueIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().glueByID, m.file.Glues, func(x *p2lrt.Glue) string { return x.ID }, nil, s)
+	return findIndex(m.ids().glue, m.file.Glues, func(x *p2lrt.Glue) string { return x.ID }, nil, s)
 }
 
 // ClipIndex returns the index of the clip with the given id or name, or −1.
@@ -98,7 +98,7 @@ func (m *Model) ClipIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().clipByID, m.file.Clips, func(x *p2lrt.Clip) string { return x.ID }, func(x *p2lrt.Clip) string { return x.Name }, s)
+	return findIndex(m.ids().clip, m.file.Clips, func(x *p2lrt.Clip) string { return x.ID }, func(x *p2lrt.Clip) string { return x.Name }, s)
 }
 
 // ExpressionIndex returns the index of the expression with the given id or
@@ -107,7 +107,7 @@ func (m *Model) ExpressionIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().exprByID, m.file.Expressions, func(x *p2lrt.Expression) string { return x.ID }, func(x *p2lrt.Expression) string { return x.Name }, s)
+	return findIndex(m.ids().expr, m.file.Expressions, func(x *p2lrt.Expression) string { return x.ID }, func(x *p2lrt.Expression) string { return x.Name }, s)
 }
 
 // HitAreaIndex returns the index of the hit area with the given id or name,
@@ -116,7 +116,7 @@ func (m *Model) HitAreaIndex(s string) int {
 	if m == nil {
 		return -1
 	}
-	return findIndex(m.prep().hitByID, m.file.HitAreas, func(x *p2lrt.HitArea) string { return x.ID }, func(x *p2lrt.HitArea) string { return x.Name }, s)
+	return findIndex(m.ids().hit, m.file.HitAreas, func(x *p2lrt.HitArea) string { return x.ID }, func(x *p2lrt.HitArea) string { return x.Name }, s)
 }
 
 // NotFoundError is the error of LayerState.PlayGroup and SetIdleGroup for

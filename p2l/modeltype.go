@@ -26,6 +26,11 @@ type Model struct {
 	// after NewModel (or Load) returned; nothing outside the package
 	// reaches it but through the read API and File's copy.
 	file *p2lrt.File
+	// validated: file passed p2lrt.File.Validate (or Decode), so prepare
+	// need not repeat the checks that walk whole arrays. False for models
+	// made inside the package from files nobody validated
+	// (ClothSimulation's) and for clones.
+	validated bool
 
 	// prepOnce builds prepared on first use (prep).
 	prepOnce sync.Once

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/psd2live/p2l-ebiten/p2l/p2lrt"
@@ -245,8 +246,10 @@ type groupSource struct {
 type prepared struct {
 	err error // why the model cannot be evaluated; lookups still work
 
-	paramByID, deformerByID, partByID, meshByID, glueByID map[string]int
-	clipByID, exprByID, hitByID                           map[string]int
+	// byID: the lookups by id, built on the first lookup (idLookups):
+	// preparing and evaluating a model use none of them.
+	byIDOnce sync.Once
+	byID     *idLookups
 
 	partParent   []int32
 	meshPart     []int32
@@ -306,6 +309,33 @@ type buildShare struct {
 	masks  paramMask
 	cells  [][]float32
 	chains []int32
+	// chans and chanVals hand out the records' compiled channels and
+	// their cell values (compileChannels), from arrays build sizes for
+	// the deformers', parts', meshes' and glues' channels.
+	chans    []cchan
+	chanVals []p2lrt.ChannelValue
+}
+
+// chanList returns an empty list with room for n compiled channels,
+// carved from the shared array when it has room (s may be nil).
+func (s *buildShare) chanList(n int) []cchan {
+	if s == nil || cap(s.chans)-len(s.chans) < n {
+		return make([]cchan, 0, n)
+	}
+	k := len(s.chans)
+	s.chans = s.chans[:k+n]
+	return s.chans[k : k : k+n]
+}
+
+// channelValues returns room for n channel cell values, carved from the
+// shared array when it has room (s may be nil).
+func (s *buildShare) channelValues(n int) []p2lrt.ChannelValue {
+	if s == nil || cap(s.chanVals)-len(s.chanVals) < n {
+		return make([]p2lrt.ChannelValue, n)
+	}
+	k := len(s.chanVals)
+	s.chanVals = s.chanVals[:k+n]
+	return s.chanVals[k : k+n : k+n]
 }
 
 // cellList returns a zeroed list of n keyform cells, carved from the
@@ -426,18 +456,35 @@ func indexIDs[T any](s []T, id func(*T) string) map[string]int {
 	return m
 }
 
+// idLookups are a model's records by id: the first record of each id.
+type idLookups struct {
+	param, deformer, part, mesh, glue, clip, expr, hit map[string]int
+}
+
+// ids returns the lookups by id of m's records, building them on first
+// use (once per prepared form, so shared by the models that share it).
+func (m *Model) ids() *idLookups {
+	p := m.prep()
+	p.byIDOnce.Do(func() {
+		f := m.file
+		p.byID = &idLookups{
+			param:    indexIDs(f.Parameters, func(x *p2lrt.Parameter) string { return x.ID }),
+			deformer: indexIDs(f.Deformers, func(x *p2lrt.Deformer) string { return x.ID }),
+			part:     indexIDs(f.Parts, func(x *p2lrt.Part) string { return x.ID }),
+			mesh:     indexIDs(f.Meshes, func(x *p2lrt.Mesh) string { return x.ID }),
+			glue:     indexIDs(f.Glues, func(x *p2lrt.Glue) string { return x.ID }),
+			clip:     indexIDs(f.Clips, func(x *p2lrt.Clip) string { return x.ID }),
+			expr:     indexIDs(f.Expressions, func(x *p2lrt.Expression) string { return x.ID }),
+			hit:      indexIDs(f.HitAreas, func(x *p2lrt.HitArea) string { return x.ID }),
+		}
+	})
+	return p.byID
+}
+
 // prepare builds the prepared form; a model that cannot be evaluated yields
-// a prepared value with err set and the lookups filled.
+// a prepared value with err set (its lookups still work).
 func prepare(m *Model) (p *prepared) {
 	p = &prepared{}
-	p.paramByID = indexIDs(m.file.Parameters, func(x *p2lrt.Parameter) string { return x.ID })
-	p.deformerByID = indexIDs(m.file.Deformers, func(x *p2lrt.Deformer) string { return x.ID })
-	p.partByID = indexIDs(m.file.Parts, func(x *p2lrt.Part) string { return x.ID })
-	p.meshByID = indexIDs(m.file.Meshes, func(x *p2lrt.Mesh) string { return x.ID })
-	p.glueByID = indexIDs(m.file.Glues, func(x *p2lrt.Glue) string { return x.ID })
-	p.clipByID = indexIDs(m.file.Clips, func(x *p2lrt.Clip) string { return x.ID })
-	p.exprByID = indexIDs(m.file.Expressions, func(x *p2lrt.Expression) string { return x.ID })
-	p.hitByID = indexIDs(m.file.HitAreas, func(x *p2lrt.HitArea) string { return x.ID })
 	p.partParent = make([]int32, len(m.file.Parts))
 	p.meshPart = make([]int32, len(m.file.Meshes))
 	p.meshUserData = make([]int32, len(m.file.Meshes))
@@ -493,6 +540,29 @@ func (p *prepared) build(m *Model) error {
 		}
 	}
 	p.share.cells = make([][]float32, 0, cells)
+	nch, nvals := 0, 0 // the records' channels and their cells
+	count := func(chs []p2lrt.Channel) {
+		nch += len(chs)
+		for i := range chs {
+			if g := chs[i].Grid; g != nil {
+				nvals += len(g.Cells)
+			}
+		}
+	}
+	for i := range m.file.Deformers {
+		count(m.file.Deformers[i].Channels)
+	}
+	for i := range m.file.Parts {
+		count(m.file.Parts[i].Channels)
+	}
+	for i := range m.file.Meshes {
+		count(m.file.Meshes[i].Channels)
+	}
+	for i := range m.file.Glues {
+		count(m.file.Glues[i].Channels)
+	}
+	p.share.chans = make([]cchan, 0, nch)
+	p.share.chanVals = make([]p2lrt.ChannelValue, 0, nvals)
 	np := len(m.file.Parameters)
 	p.cubism = m.Evaluation() == EvaluationCubism
 	p.snap = snapEpsilon
@@ -897,9 +967,11 @@ func (p *prepared) buildMesh(m *Model, i int, sc []corner) error {
 	if len(me.Indices)%3 != 0 {
 		return fmt.Errorf("%d indices, not a multiple of 3", len(me.Indices))
 	}
-	for _, ix := range me.Indices {
-		if int(ix) >= c.nv {
-			return fmt.Errorf("index %d out of range (%d vertices)", ix, c.nv)
+	if !m.validated { // else Validate's geometry check proved it
+		for _, ix := range me.Indices {
+			if int(ix) >= c.nv {
+				return fmt.Errorf("index %d out of range (%d vertices)", ix, c.nv)
+			}
 		}
 	}
 	n := 2 * c.nv

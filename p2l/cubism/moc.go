@@ -127,6 +127,9 @@ type lowering struct {
 	pointCells arena[p2lrt.Cell[[]float32]]
 	// layouts caches the grid layout of each keyform binding (layoutOf).
 	layouts []*layout
+	// blends is the scratch of the default blends of the object being
+	// lowered (defaultBlend), reused from object to object.
+	blends []float64
 }
 
 // arena hands out slices of a few large backing arrays: a lowered model
@@ -173,7 +176,8 @@ func lowerMoc(moc *moc3.Moc) (*p2lrt.File, error) {
 	l := &lowering{moc: moc, m: &p2lrt.File{}, ppu: float64(c.PixelsPerUnit), ox: float64(c.OriginX), oy: float64(c.OriginY)}
 	m := l.m
 	m.Canvas = p2lrt.Canvas{Width: c.Width, Height: c.Height, OriginX: c.OriginX, OriginY: c.OriginY, PixelsPerUnit: c.PixelsPerUnit}
-	eps := make([]string, len(moc.Parameters))
+	// The key epsilons, one number per parameter, comma-separated.
+	var eps []byte
 	m.Parameters = make([]p2lrt.Parameter, 0, len(moc.Parameters))
 	for i, p := range moc.Parameters {
 		m.Parameters = append(m.Parameters, p2lrt.Parameter{
@@ -185,11 +189,14 @@ func lowerMoc(moc *moc3.Moc) (*p2lrt.File, error) {
 		for range min(p.DecimalPlaces, 45) {
 			e *= 0.1
 		}
-		eps[i] = strconv.FormatFloat(float64(e), 'g', -1, 32)
+		if i > 0 {
+			eps = append(eps, ',')
+		}
+		eps = strconv.AppendFloat(eps, float64(e), 'g', -1, 32)
 	}
 	m.Meta = []p2lrt.MetaEntry{
 		{Key: p2l.MetaEvaluation, Value: p2l.EvaluationCubism.String()},
-		{Key: p2l.MetaKeyEpsilons, Value: strings.Join(eps, ",")},
+		{Key: p2l.MetaKeyEpsilons, Value: string(eps)},
 		{Key: "cubism.moc-version", Value: moc.Version.String()},
 	}
 	if len(moc.DrawOrderGroups) > 0 {
@@ -392,6 +399,7 @@ func (l *lowering) warp(w *moc3.WarpDeformer, s space, lay *layout) *p2lrt.Warp 
 	if len(w.BlendShapes) == 0 {
 		return out
 	}
+	l.newBlends()
 	def := l.defaultBlend(w.Axes, len(w.Keyforms), 2*n, func(k int, dst []float64) {
 		pointsInto(l, s, w.Keyforms[k].Points[:2*n], dst)
 	})
@@ -428,6 +436,7 @@ func (l *lowering) rotation(r *moc3.RotationDeformer, s space, factor float64, l
 	if len(r.BlendShapes) == 0 {
 		return out
 	}
+	l.newBlends()
 	def := l.defaultBlend(r.Axes, len(r.Keyforms), 11, func(k int, dst []float64) {
 		v := key(r.Keyforms[k])
 		dst[0], dst[1], dst[2], dst[3], dst[4] = float64(v.X), float64(v.Y), float64(v.Angle), float64(v.Scale), float64(r.Keyforms[k].Opacity)
@@ -595,9 +604,12 @@ func rgb(c moc3.RGB) p2lrt.Color { return p2lrt.Color{c.R, c.G, c.B} }
 // each, written by value) at every parameter's default: the value p2l
 // subtracts from a blend shape's target (docs/EVALUATION.md, "Blend
 // shapes"). Cubism evaluation does not snap; values outside the keys clamp.
+//
+// The result is scratch (blendScratch): valid until the next object's
+// lowering starts (newBlends).
 func (l *lowering) defaultBlend(axes []moc3.Axis, nkf, n int, value func(k int, dst []float64)) []float64 {
-	out := make([]float64, n)
-	tmp := make([]float64, n)
+	out := l.blendScratch(n)
+	tmp := l.blendScratch(n)
 	type corner struct {
 		k int
 		w float64
@@ -638,7 +650,27 @@ func (l *lowering) defaultBlend(axes []moc3.Axis, nkf, n int, value func(k int, 
 			out[j] += c.w * tmp[j]
 		}
 	}
+	l.blends = l.blends[:len(l.blends)-n] // tmp is free again
 	return out
+}
+
+// newBlends starts an object's default blends: the scratch of the
+// previous object's is reused.
+func (l *lowering) newBlends() { l.blends = l.blends[:0] }
+
+// blendScratch takes n zeroed floats from the scratch of default blends.
+// When it runs out, a larger array replaces it: the slices handed out
+// before keep the old one.
+func (l *lowering) blendScratch(n int) []float64 {
+	k := len(l.blends)
+	if cap(l.blends)-k < n {
+		l.blends = make([]float64, 0, max(2*cap(l.blends), n, 256))
+		k = 0
+	}
+	l.blends = l.blends[:k+n]
+	s := l.blends[k : k+n : k+n]
+	clear(s)
+	return s
 }
 
 // lowerShape turns a moc blend shape into a p2l binding: the moc's keyforms
@@ -709,6 +741,7 @@ func (l *lowering) parts() error {
 			}
 		}
 		if len(p.BlendShapes) > 0 {
+			l.newBlends()
 			def := l.defaultBlend(p.Axes, len(kf), 8, func(k int, d []float64) {
 				c := kf[k]
 				d[0], d[1] = float64(c.DrawOrder), float64(c.Opacity)
@@ -838,6 +871,7 @@ func (l *lowering) meshes() error {
 			func(k int) float32 { return kf[k].DrawOrder },
 			func(k int) (moc3.RGB, moc3.RGB) { return kf[k].Multiply, kf[k].Screen })
 		if len(a.BlendShapes) > 0 {
+			l.newBlends()
 			def := l.defaultBlend(a.Axes, len(kf), 2*n+8, func(k int, d []float64) {
 				pointsInto(l, s, kf[k].Positions[:2*n], d)
 				c := kf[k]

@@ -74,6 +74,10 @@ var hostileCases = []hostile{
 	}, section: "art mesh", index: 1, id: "Clip", msg: "already used"},
 	{name: "triangle index out of range", file: func(a map[string]any) { a["indices.index"] = []int16{0, 3, 2, 2, 1, 0} },
 		section: "art mesh", index: 0, id: "Face", field: "position indices[1]", offset: at("indices.index", 1, 2), msg: "3 out of range (3 vertices)"},
+	// Face holds position indices 0–2, Clip 3–5 (handbuilt_test.go); Clip
+	// starting at 0 takes index 0 a second time.
+	{name: "triangle indices shared by two meshes", file: func(a map[string]any) { a["artMesh.indexBegin"] = i32s(0, 0) },
+		section: "art mesh", index: 1, id: "Clip", field: "position indices[0]", offset: at("indices.index", 0, 2), msg: "already used by another art mesh"},
 	{name: "triangles not a multiple of 3", file: func(a map[string]any) { a["artMesh.indexCount"] = i32s(2, 3) },
 		section: "art mesh", index: 0, id: "Face", field: "position index begin"},
 	{name: "odd position start", file: func(a map[string]any) { a["artKF.posBegin"] = i32s(17, 22, 28) },

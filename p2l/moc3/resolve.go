@@ -1,6 +1,11 @@
 package moc3
 
-import "math"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/largest"
+)
 
 // builder turns the validated arrays into the Moc. Every loop below visits
 // each file element a bounded number of times: ranges that would be walked
@@ -33,11 +38,36 @@ type builder struct {
 
 	// claimed marks elements already given to an object.
 	claimedKF      [numKinds][]bool
-	claimedIndices []bool
+	claimedIndices bitSet // one bit per position index: the largest table
 	claimedGlue    []bool
 	claimedBSKB    []bool
 
 	constraints []BlendShapeConstraint // one per blend-shape constraint index entry
+}
+
+// bitSet is a set of small integers, one bit each.
+type bitSet []uint64
+
+// firstIn returns the smallest member of the set in [lo, hi), or hi when
+// there is none, a word (64 members) at a time.
+func (s bitSet) firstIn(lo, hi int) int {
+	for i := lo; i < hi; {
+		n := min(64-i&63, hi-i) // members of [i, hi) in i's word
+		if w := s[i>>6] >> (i & 63) & (1<<n - 1); w != 0 {
+			return i + bits.TrailingZeros64(w)
+		}
+		i += n
+	}
+	return hi
+}
+
+// addRange adds [lo, hi) to the set.
+func (s bitSet) addRange(lo, hi int) {
+	for i := lo; i < hi; {
+		n := min(64-i&63, hi-i) // members of [i, hi) in i's word
+		s[i>>6] |= (1<<n - 1) << (i & 63)
+		i += n
+	}
 }
 
 // kind names the objects that own keyforms.
@@ -194,7 +224,7 @@ func (b *builder) arrays() error {
 	b.uvs = b.points(fUVs)
 	if n := r.sec[fPositionIndices].n; n > 0 {
 		b.indices = r.u16Array(r.sec[fPositionIndices].off, n)
-		b.claimedIndices = make([]bool, n)
+		b.claimedIndices = make(bitSet, (n+63)/64)
 	}
 	if n := r.sec[fDrawableMasks].n; n > 0 {
 		b.masks = make([]int, n)
@@ -754,17 +784,20 @@ func (b *builder) artMeshes() error {
 		if !ok || (hi-lo)%3 != 0 {
 			return b.errAt("art mesh", i, m.ID, fArtMeshIndexBegin, i, "triangle indices %d+%d are outside the %d position indices or not a multiple of 3", r.i32(fArtMeshIndexBegin, i), r.i32(fArtMeshIndexCount, i), len(b.indices))
 		}
-		// The range as subslices: no bounds check per index.
-		idx, claimed := b.indices[lo:hi], b.claimedIndices[lo:hi]
-		for k, x := range idx {
-			if claimed[k] {
-				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "already used by another art mesh")
-			}
-			claimed[k] = true
-			if int(x) >= m.VertexCount {
-				return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "triangle index %d out of range (%d vertices)", x, m.VertexCount)
+		// Index by index, the first fault is reported: an index already
+		// used (at or after taken) or, before it, one out of range.
+		taken := b.claimedIndices.firstIn(lo, hi)
+		if idx := b.indices[lo:taken]; len(idx) > 0 && int(largest.Of(idx)) >= m.VertexCount {
+			for k, x := range idx {
+				if int(x) >= m.VertexCount {
+					return b.errAt("art mesh", i, m.ID, fPositionIndices, lo+k, "triangle index %d out of range (%d vertices)", x, m.VertexCount)
+				}
 			}
 		}
+		if taken < hi {
+			return b.errAt("art mesh", i, m.ID, fPositionIndices, taken, "already used by another art mesh")
+		}
+		b.claimedIndices.addRange(lo, hi)
 		if hi > lo {
 			m.Indices = b.indices[lo:hi:hi]
 		}

@@ -1,6 +1,10 @@
 package p2lrt
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/psd2live/p2l-ebiten/p2l/internal/largest"
+)
 
 // Core chunk layouts (P2LRT_V2.md, "核心块"; decisions in docs/FORMAT.md).
 
@@ -236,10 +240,12 @@ func (c *coder) checkGeometry(me *Mesh, pos int) {
 		return
 	}
 	vc := uint32(len(me.Positions) / 2)
-	for i, ix := range me.Indices {
-		if ix >= vc {
-			c.failAt(pos, "indices", "index %d at %d is not below the vertex count %d", ix, i, vc)
-			return
+	if len(me.Indices) > 0 && largest.Of(me.Indices) >= vc {
+		for i, ix := range me.Indices {
+			if ix >= vc {
+				c.failAt(pos, "indices", "index %d at %d is not below the vertex count %d", ix, i, vc)
+				return
+			}
 		}
 	}
 }

@@ -36,9 +36,33 @@ func (r *refChecker) outOfRange(tag, what string, v, n int, path string, args ..
 	r.fail(tag, fmt.Sprintf(path, args...), "%s %d out of range (%d)", what, v, n)
 }
 
-// indexed is the field path name[i]; record paths are built for every
-// record, so without fmt.
+// indexed is the field path name[i], without fmt.
 func indexed(name string, i int) string { return name + "[" + strconv.Itoa(i) + "]" }
+
+// recPath is the field path of a record, list[at] (or a whole path when
+// at < 0) followed by sub, formatted (String, fmt's %s) only for an
+// error: the checks visit every record of every valid file.
+type recPath struct {
+	list string
+	at   int
+	sub  string
+}
+
+// pathOf is the recPath of a path already built.
+func pathOf(s string) recPath { return recPath{list: s, at: -1} }
+
+// field is p followed by sub (".composite").
+func (p recPath) field(sub string) recPath {
+	p.sub += sub
+	return p
+}
+
+func (p recPath) String() string {
+	if p.at < 0 {
+		return p.list + p.sub
+	}
+	return indexed(p.list, p.at) + p.sub
+}
 
 func vertexCount(me *Mesh) int { return len(me.Positions) / 2 }
 
@@ -61,13 +85,13 @@ func checkRefs(m *File) error {
 	return r.err
 }
 
-func (r *refChecker) axes(tag, path string, axes []Axis) {
+func (r *refChecker) axes(tag string, path recPath, axes []Axis) {
 	r.axesAt(tag, "%s", path, -1, axes)
 }
 
 // axesAt checks grid axes; the field path is fmt.Sprintf(pathFmt, path, i)
 // (i omitted when negative), built only on error.
-func (r *refChecker) axesAt(tag, pathFmt, path string, idx int, axes []Axis) {
+func (r *refChecker) axesAt(tag, pathFmt string, path recPath, idx int, axes []Axis) {
 	for i, a := range axes {
 		if r.bad(a.Parameter, r.nPar) {
 			var p string
@@ -81,7 +105,7 @@ func (r *refChecker) axesAt(tag, pathFmt, path string, idx int, axes []Axis) {
 	}
 }
 
-func (r *refChecker) channels(tag, path string, chs []Channel) {
+func (r *refChecker) channels(tag string, path recPath, chs []Channel) {
 	for i, ch := range chs {
 		if ch.Grid != nil {
 			r.axesAt(tag, "%s.channels[%d].grid", path, i, ch.Grid.Axes)
@@ -89,7 +113,7 @@ func (r *refChecker) channels(tag, path string, chs []Channel) {
 	}
 }
 
-func bindingRefs[S any](r *refChecker, tag, path string, bs []Binding[S]) {
+func bindingRefs[S any](r *refChecker, tag string, path recPath, bs []Binding[S]) {
 	for i, b := range bs {
 		if r.bad(b.Parameter, r.nPar) {
 			r.outOfRange(tag, "parameter", b.Parameter, r.nPar, "%s.shapes[%d].parameter", path, i)
@@ -108,12 +132,12 @@ func (r *refChecker) deformers(tag string, ds []Deformer, first int) {
 	for k := range ds {
 		d := &ds[k]
 		i := first + k
-		path := indexed("deformers", i)
+		path := recPath{list: "deformers", at: i}
 		if tag == "BONE" {
-			path = indexed("virtual", k)
+			path = recPath{list: "virtual", at: k}
 		}
 		if d.Parent != -1 && (d.Parent < 0 || d.Parent >= i) {
-			r.fail(tag, path+".parent", "parent %d must be an earlier deformer (index < %d)", d.Parent, i)
+			r.fail(tag, path.String()+".parent", "parent %d must be an earlier deformer (index < %d)", d.Parent, i)
 		}
 		if r.badOpt(d.Part, r.nPart) {
 			r.outOfRange(tag, "part", d.Part, r.nPart, "%s.part", path)
@@ -134,7 +158,7 @@ func (r *refChecker) deformers(tag string, ds []Deformer, first int) {
 	}
 }
 
-func (r *refChecker) composite(tag, path string, c *Composite) {
+func (r *refChecker) composite(tag string, path recPath, c *Composite) {
 	for j, mm := range c.MaskMeshes {
 		if r.bad(mm, r.nMesh) {
 			r.outOfRange(tag, "mask mesh", mm, r.nMesh, "%s.maskMeshes[%d]", path, j)
@@ -154,7 +178,7 @@ func (r *refChecker) composite(tag, path string, c *Composite) {
 func (r *refChecker) parts() {
 	for i := range r.m.Parts {
 		p := &r.m.Parts[i]
-		path := indexed("parts", i)
+		path := recPath{list: "parts", at: i}
 		for j, ch := range p.Children {
 			const cp = "%s.children[%d]"
 			if ch.Kind == ChildPart {
@@ -166,7 +190,7 @@ func (r *refChecker) parts() {
 			}
 		}
 		r.channels("PART", path, p.Channels)
-		r.composite("PART", path+".composite", &p.Composite)
+		r.composite("PART", path.field(".composite"), &p.Composite)
 		bindingRefs(r, "PART", path, p.Shapes)
 	}
 }
@@ -174,7 +198,7 @@ func (r *refChecker) parts() {
 func (r *refChecker) meshes() {
 	for i := range r.m.Meshes {
 		me := &r.m.Meshes[i]
-		path := indexed("meshes", i)
+		path := recPath{list: "meshes", at: i}
 		if r.badOpt(me.Parent, r.nDef) {
 			r.outOfRange("MESH", "parent deformer", me.Parent, r.nDef, "%s.parent", path)
 		}
@@ -204,7 +228,7 @@ func (r *refChecker) vertexError(v uint32, mesh int, tag string, path string, ar
 func (r *refChecker) glues() {
 	for i := range r.m.Glues {
 		g := &r.m.Glues[i]
-		path := indexed("glues", i)
+		path := recPath{list: "glues", at: i}
 		if r.bad(g.MeshA, r.nMesh) {
 			r.outOfRange("GLUE", "mesh", g.MeshA, r.nMesh, "%s.meshA", path)
 		}
@@ -238,9 +262,9 @@ func (r *refChecker) draw() {
 		if r.badOpt(g.Part, r.nPart) {
 			r.outOfRange("DRAW", "part", g.Part, r.nPart, "%s.part", path)
 		}
-		r.channels("DRAW", path, g.Channels)
+		r.channels("DRAW", pathOf(path), g.Channels)
 		if g.Composite != nil {
-			r.composite("DRAW", path+".composite", g.Composite)
+			r.composite("DRAW", pathOf(path).field(".composite"), g.Composite)
 		}
 		for j, n := range g.Children {
 			if r.err != nil {
@@ -460,7 +484,7 @@ func (r *refChecker) extensions() {
 			if r.bad(sk.Mesh, r.nMesh) {
 				r.outOfRange("SKIN", "mesh", sk.Mesh, r.nMesh, "meshes[%d].mesh", i)
 			}
-			r.axes("SKIN", fmt.Sprintf("meshes[%d]", i), sk.Axes)
+			r.axes("SKIN", recPath{list: "meshes", at: i}, sk.Axes)
 			for j, d := range sk.Bones {
 				if r.bad(d, r.nAllDef) {
 					r.outOfRange("SKIN", "deformer", d, r.nAllDef, "meshes[%d].bones[%d]", i, j)
