@@ -917,6 +917,16 @@ func (l *lowering) meshes() error {
 // file play right in any .p2lrt player.
 func frontFaces(dst []uint32, src []uint16) {
 	dst = dst[:len(src)]
+	for len(src) >= 12 {
+		// Four triangles written out: Go does not unroll a loop, and this
+		// runs on every index of the model.
+		d, s := (*[12]uint32)(dst), (*[12]uint16)(src)
+		d[0], d[1], d[2] = uint32(s[0]), uint32(s[2]), uint32(s[1])
+		d[3], d[4], d[5] = uint32(s[3]), uint32(s[5]), uint32(s[4])
+		d[6], d[7], d[8] = uint32(s[6]), uint32(s[8]), uint32(s[7])
+		d[9], d[10], d[11] = uint32(s[9]), uint32(s[11]), uint32(s[10])
+		dst, src = dst[12:], src[12:]
+	}
 	for len(src) >= 3 {
 		d, s := (*[3]uint32)(dst), (*[3]uint16)(src)
 		d[0], d[1], d[2] = uint32(s[0]), uint32(s[2]), uint32(s[1])
