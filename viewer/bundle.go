@@ -12,7 +12,13 @@ import (
 
 // maxWarningsShown bounds the warnings of a bundle the message line shows;
 // all of them go to the standard error (the console in a browser).
-const maxWarningsShown = 3
+const maxWarningsShown = 1
+
+// noticeSeconds is how long a bundle's warnings stay on screen: they are
+// in the log too, and every official sample has some (its cdi3 names the
+// Editor's sketch parts, which the moc does not have), so they must not
+// cover the character for good.
+const noticeSeconds = 8
 
 // openBundle loads the Cubism bundle whose model3.json is name in fsys
 // (cubism.Load: moc, textures, motions in their model3 groups, expressions,
@@ -33,12 +39,7 @@ func (g *game) openBundle(fsys fs.FS, name string) error {
 	for _, w := range warnings {
 		fmt.Fprintf(os.Stderr, "viewer: %s: warning: %s\n", name, w)
 	}
-	if msg := warningsMessage(path.Base(name), warnings); msg != "" {
-		if g.message != "" {
-			msg += "; " + g.message
-		}
-		g.message = msg
-	}
+	g.notice, g.noticeUntil = warningsMessage(path.Base(name), warnings), g.now+noticeSeconds
 	return nil
 }
 

@@ -94,8 +94,8 @@ func TestOpenBundle(t *testing.T) {
 			if g.name != bundleName {
 				t.Fatalf("shows %q, want %s (message %q)", g.name, bundleName, g.message)
 			}
-			if g.message != "" {
-				t.Errorf("message %q; the bundle is complete", g.message)
+			if notes := g.notes(nil); len(notes) != 0 {
+				t.Errorf("notes %q; the bundle is complete", notes)
 			}
 			if g.voice != nil {
 				t.Errorf("the bundle's sound %s was played as a dropped voice", cubismbundle.Sound)
@@ -223,24 +223,29 @@ func TestBundleControls(t *testing.T) {
 	}
 }
 
-// TestBundleWarnings: what the loader skips is said on the message line
-// (and the bundle opens); a bundle whose moc is missing does not open and
-// says why, and the files of a bundle without its model3.json say what
-// they are.
+// TestBundleWarnings: what the loader skips is said on screen for
+// noticeSeconds (and the bundle opens); a bundle whose moc is missing does
+// not open and says why, and the files of a bundle without its model3.json
+// say what they are.
 func TestBundleWarnings(t *testing.T) {
 	g := newTestGame(t)
 	files := cubismbundle.Files()
 	delete(files, "tiny/motions/idle.motion3.json")
 	g.openDropped(files)
 	// The idle motion is named twice (Idle, TapBody): two warnings.
-	if g.name != bundleName || !strings.Contains(g.message, "2 warnings") || !strings.Contains(g.message, "idle.motion3.json") {
-		t.Errorf("a missing motion: shows %q, message %q; want the bundle and warnings naming the file", g.name, g.message)
+	notes := strings.Join(g.notes(nil), "\n")
+	if g.name != bundleName || !strings.Contains(notes, "2 warnings") || !strings.Contains(notes, "idle.motion3.json") {
+		t.Errorf("a missing motion: shows %q, notes %q; want the bundle and warnings naming the file", g.name, notes)
+	}
+	g.now += noticeSeconds
+	if notes := g.notes(nil); len(notes) != 0 {
+		t.Errorf("%g s later the warnings are still on screen: %q", float64(noticeSeconds), notes)
 	}
 	var ws []cubism.Warning
 	for i := range 5 {
 		ws = append(ws, cubism.Warning{File: "x.json", Field: "Motions", Msg: string(rune('a' + i))})
 	}
-	if msg := warningsMessage("x.model3.json", ws); strings.Count(msg, "x.json") != maxWarningsShown || !strings.Contains(msg, "5 warnings") || !strings.Contains(msg, "2 more") {
+	if msg := warningsMessage("x.model3.json", ws); strings.Count(msg, "x.json") != maxWarningsShown || !strings.Contains(msg, "5 warnings") || !strings.Contains(msg, fmt.Sprintf("%d more", 5-maxWarningsShown)) {
 		t.Errorf("5 warnings: message %q", msg)
 	}
 

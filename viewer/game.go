@@ -71,17 +71,20 @@ type game struct {
 	screenH    int
 	bg         [3]float64
 
-	// Messages on screen.
-	message   string
-	hitName   string
-	hitUntil  float64
-	events    []string
-	loopClip  bool
-	lastClip  int
-	physics   bool
-	lipManual float64
-	lipShown  float64 // lipManual as last given to the rig
-	lipGain   float64
+	// Messages on screen: message until it is replaced, notice (a
+	// bundle's warnings, also in the log) until noticeUntil.
+	message     string
+	notice      string
+	noticeUntil float64
+	hitName     string
+	hitUntil    float64
+	events      []string
+	loopClip    bool
+	lastClip    int
+	physics     bool
+	lipManual   float64
+	lipShown    float64 // lipManual as last given to the rig
+	lipGain     float64
 
 	prepErr *atomic.Pointer[string] // why PrepareAdvanced failed, per model
 
@@ -192,6 +195,7 @@ func (g *game) setModel(m *p2l.Model, name string, dir fs.FS) {
 		ClipSounds: ebitenp2l.ClipSounds{FS: dir, Voice: g.voiceOptions()},
 	}
 	g.model, g.name = m, name
+	g.notice = ""
 	ebiten.SetWindowTitle("p2l viewer - " + name)
 	g.prepErr = &atomic.Pointer[string]{}
 	if m.AdvancedAvailable() != 0 {
@@ -512,12 +516,7 @@ func (g *game) drawOverlay(screen *ebiten.Image) {
 		}
 		lines = append(lines, fmt.Sprintf("lip sync: %s %.1f s (%s)  level %.2f  vowel %s  F1 %.0f F2 %.0f Hz", g.voiceName, g.voice.Position(), src, f.Level, v, f.Formants.F1, f.Formants.F2))
 	}
-	if g.message != "" {
-		lines = append(lines, g.message)
-	}
-	if g.hitName != "" && g.now < g.hitUntil {
-		lines = append(lines, "hit: "+g.hitName)
-	}
+	lines = g.notes(lines)
 	// Wrap to the space between the UI windows.
 	width := g.screenW - x - 10
 	if !g.opts.noUI {
@@ -534,6 +533,21 @@ func (g *game) drawOverlay(screen *ebiten.Image) {
 	for i, e := range g.events {
 		drawLine(screen, "event "+e, x, g.screenH-lineStep*(len(g.events)-i)-8)
 	}
+}
+
+// notes appends the messages on screen now to lines: the message, a
+// notice until its time is up, the last hit for a moment.
+func (g *game) notes(lines []string) []string {
+	if g.message != "" {
+		lines = append(lines, g.message)
+	}
+	if g.notice != "" && g.now < g.noticeUntil {
+		lines = append(lines, g.notice)
+	}
+	if g.hitName != "" && g.now < g.hitUntil {
+		lines = append(lines, "hit: "+g.hitName)
+	}
+	return lines
 }
 
 // The overlay's text uses the bitmap font debugui draws the UI with

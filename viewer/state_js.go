@@ -12,7 +12,8 @@ import (
 //	model     the name of the open model
 //	clip      the id of the playing clip, "" for none
 //	hit       the name of the hit area tapped in the last 2 s, or ""
-//	message   the message on screen, or ""
+//	message   the message on screen and the notice while it shows (a
+//	          bundle's warnings), joined by "; ", or ""
 //	speaking  true while a voice plays (it waits for the first click, when
 //	          the browser starts the audio)
 //	voice     the play head of the voice in seconds
@@ -35,7 +36,14 @@ func publishState(g *game) {
 		hit = g.hitName
 	}
 	s.Set("hit", hit)
-	s.Set("message", g.message)
+	msg := g.message
+	if g.notice != "" && g.now < g.noticeUntil {
+		if msg != "" {
+			msg += "; "
+		}
+		msg += g.notice
+	}
+	s.Set("message", msg)
 	s.Set("speaking", g.voice != nil)
 	voice := 0.0
 	if g.voice != nil {
