@@ -190,8 +190,9 @@ func (c *Character) Voice() *Voice { return c.voice }
 
 // HitTest returns the hit area (an index into Model.HitAreas) under the
 // point (x, y) of the last Draw's destination, or −1: the point goes
-// through ScreenToCanvas, then Rig.HitTest (the areas' triangles), or with
-// HitOptions.Pixels render.Renderer.HitTestAlpha (those triangles, only
+// through ScreenToCanvas, then Rig.HitTest (the areas' meshes: their
+// triangles, or for a Cubism model their vertex boxes), or with
+// HitOptions.Pixels render.Renderer.HitTestAlpha (the same test, only
 // where the character is drawn).
 func (c *Character) HitTest(x, y float64) int {
 	cx, cy, ok := c.ScreenToCanvas(x, y)

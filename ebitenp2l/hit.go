@@ -5,7 +5,7 @@ import (
 )
 
 // HitOptions choose how Character.HitTest and Tap decide what a point hits.
-// The zero value is the triangle test of the hit areas (p2l.Rig.HitTest).
+// The zero value is the hit areas' own test (p2l.Rig.HitTest).
 type HitOptions struct {
 	// Pixels tests what is drawn: a point hits an area only where the
 	// character is drawn with at least Threshold alpha

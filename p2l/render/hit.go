@@ -59,7 +59,7 @@ func (r *Renderer) MeshAt(rig *p2l.Rig, x, y, threshold float32) int {
 
 // HitTestAlpha is the hit-area test by drawn pixels: the hit area
 // Rig.HitTest finds at the canvas point (x, y) (the first in file order
-// with a visible mesh whose triangles contain the point), provided the
+// with a mesh containing the point, by that method's rules), provided the
 // character is drawn there (MeshAt(rig, x, y, threshold) ≥ 0); −1
 // otherwise. A click on a transparent corner of a hair mesh, with nothing
 // drawn under it, hits nothing; the areas keep their shapes, so hit-area
