@@ -61,6 +61,8 @@ var hostileCases = []hostile{
 		put32(b, l.slotAt["artMesh.visible"], uint32(l.arrayAt["artMesh.enabled"]))
 		return b
 	}, section: "section offset table", index: -1, msg: "overlaps"},
+	{name: "texture number beyond MaxTexture", file: func(a map[string]any) { a["artMesh.texture"] = i32s(0, MaxTexture+1) },
+		section: "art mesh", index: 1, id: "Clip", field: "art mesh texture", offset: at("artMesh.texture", 1, 4), msg: "texture number 4096 is more than 4095"},
 	{name: "parent part out of range", file: func(a map[string]any) { a["artMesh.parentPart"] = i32s(5, 0) },
 		section: "art mesh", index: 0, id: "Face", field: "art mesh parent part indices", offset: at("artMesh.parentPart", 0, 4), msg: "parent part 5"},
 	{name: "parent deformer out of range, second mesh", file: func(a map[string]any) { a["artMesh.parentDeformer"] = i32s(1, 7) },

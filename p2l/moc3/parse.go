@@ -16,6 +16,12 @@ const (
 	// MaxAxes is the most parameters one keyform binding may span (the
 	// same bound as a .p2lrt grid's axes).
 	MaxAxes = 16
+	// MaxTexture is the largest texture number an art mesh may name. A
+	// model's textures are its model3.json's list (the official samples
+	// use one or two), and readers make a page for every number up to the
+	// largest (ReadMoc's placeholders): a number near 2^31 in a damaged
+	// file would have them make two billion.
+	MaxTexture = 4095
 )
 
 const (

@@ -754,10 +754,13 @@ func (b *builder) artMeshes() error {
 		} else {
 			return b.errAt("art mesh", i, m.ID, fArtMeshParentDeformer, i, "parent deformer %d out of range (%d deformers)", v, r.count[cDeformers])
 		}
-		if t := r.i32(fArtMeshTexture, i); t >= 0 {
-			m.Texture = int(t)
-		} else {
+		switch t := r.i32(fArtMeshTexture, i); {
+		case t < 0:
 			return b.errAt("art mesh", i, m.ID, fArtMeshTexture, i, "texture number %d is negative", t)
+		case t > MaxTexture:
+			return b.errAt("art mesh", i, m.ID, fArtMeshTexture, i, "texture number %d is more than %d (moc3.MaxTexture)", t, MaxTexture)
+		default:
+			m.Texture = int(t)
 		}
 		m.Flags = DrawableFlags(r.u8(fArtMeshFlags, i))
 		switch {
