@@ -1,4 +1,5 @@
-// Package mobile shows one PSD2Live character in an Android or iOS app
+// Package mobile shows one character — a PSD2Live .p2lrt file or a Live2D
+// Cubism model, passed as a zip of its folder — in an Android or iOS app
 // through ebitenmobile: `ebitenmobile bind` turns this package into an
 // Android library (AAR) or an iOS framework whose native EbitenView draws
 // the character, while Kotlin/Java or Swift code loads a model and drives it
@@ -92,12 +93,34 @@ func guard(err *error) {
 // stay at their zero values.
 func quiet() { _ = recover() }
 
-// LoadModel parses a .p2lrt file and shows it, replacing the previous
-// character. On error the previous character stays and the error names
-// what is wrong with the file.
+// LoadModel shows the model in data, replacing the previous character:
+// a .p2lrt file, or a zip of a Live2D Cubism model's folder (its
+// NAME.model3.json with the .moc3, textures, motions, expressions, physics
+// and pose it names; the zip is told by its first bytes). On error the
+// previous character stays and the error names what is wrong with the file.
+// What a Cubism model's files hold that the model cannot use is skipped, as
+// the Cubism framework skips it, and listed by LoadWarning.
 func LoadModel(data []byte) (err error) {
 	defer guard(&err)
 	return std.Load(data)
+}
+
+// LoadWarningCount returns the number of warnings of the model shown: what
+// its Cubism files hold that it skipped or read differently (a motion for a
+// parameter the model lacks, a missing file, …). A .p2lrt file has none.
+func LoadWarningCount() int {
+	defer quiet()
+	return len(std.Warnings())
+}
+
+// LoadWarning returns warning i of the model shown (the file, the entry and
+// what was done with it), or "" when i is out of range.
+func LoadWarning(i int) string {
+	defer quiet()
+	if w := std.Warnings(); i >= 0 && i < len(w) {
+		return w[i]
+	}
+	return ""
 }
 
 // Loaded reports whether a character is shown.

@@ -48,8 +48,9 @@ const ReactionPriority = 2
 type Core struct {
 	mu sync.Mutex
 
-	model *p2l.Model
-	rig   Rig
+	model    *p2l.Model
+	warnings []string // of the last Load, see Warnings
+	rig      Rig
 	// newRig makes the rig of a freshly loaded model; tests replace it.
 	newRig func(*p2l.Model) (Rig, error)
 	failed bool
@@ -100,15 +101,32 @@ func New() *Core {
 	return c
 }
 
-// Load parses a .p2lrt file and makes it the displayed character. On error
-// the previous character stays.
+// Load reads a model — a .p2lrt file or a zip of a Cubism model's folder —
+// and makes it the displayed character. On error the previous character
+// and its warnings stay.
 func (c *Core) Load(data []byte) (err error) {
 	defer recoverTo(&err)
-	m, err := loadModel(data)
+	m, warnings, err := loadModel(data)
 	if err != nil {
 		return err
 	}
-	return c.SetModel(m)
+	if err := c.SetModel(m); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.warnings = warnings
+	c.mu.Unlock()
+	return nil
+}
+
+// Warnings returns what loading the displayed model skipped or read
+// differently from its files, as the Cubism framework would (a motion the
+// model cannot play, an unknown id, …), one line each; none for a .p2lrt
+// file or a model set with SetModel.
+func (c *Core) Warnings() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.warnings
 }
 
 // SetModel makes m the displayed character, with a new rig.
@@ -131,7 +149,7 @@ func (c *Core) SetModel(m *p2l.Model) (err error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.model, c.rig, c.failed = m, r, false
+	c.model, c.rig, c.failed, c.warnings = m, r, false, nil
 	c.reactions = make([]int, m.HitAreas().Len())
 	c.tapGroups = make([][]int, m.HitAreas().Len())
 	c.tapNext = make([]int, m.HitAreas().Len())

@@ -1,14 +1,59 @@
 package core
 
 import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+
 	"github.com/psd2live/p2l-ebiten/p2l"
+	"github.com/psd2live/p2l-ebiten/p2l/cubism"
 )
 
 // This file is the only place that knows the p2l API: the mapping of the
 // core's Rig vocabulary onto *p2l.Rig, and the reader.
 
-// loadModel parses a .p2lrt file.
-func loadModel(data []byte) (*p2l.Model, error) { return p2l.Load(data) }
+// loadModel reads the model in data, told by its first bytes: a zip is a
+// Cubism model's folder (cubism.Load on the one NAME.model3.json in it,
+// whose warnings are returned as text), anything else a .p2lrt file. A bare
+// .moc3 is refused with what to pass instead: it has no textures, motions
+// or physics, so it would show as grey placeholders.
+func loadModel(data []byte) (*p2l.Model, []string, error) {
+	switch {
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")), bytes.HasPrefix(data, []byte("PK\x05\x06")):
+		return loadCubismZip(data)
+	case bytes.HasPrefix(data, []byte("MOC3")):
+		return nil, nil, errors.New("a bare .moc3 has no textures, motions or physics: " +
+			"load a zip of the Cubism model's folder (its NAME.model3.json and the files it names)")
+	}
+	m, err := p2l.Load(data)
+	return m, nil, err
+}
+
+// loadCubismZip reads a zip holding one Cubism model: its NAME.model3.json
+// anywhere inside and the files it names beside it. cubism.Load reads each
+// file within its bound and all of them within cubism.MaxBundleSize, so a
+// zip that claims more (a zip bomb) costs no more than a folder would.
+func loadCubismZip(data []byte) (*p2l.Model, []string, error) {
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		// An insecure name (absolute, "..") is left out of z's files.
+		return nil, nil, fmt.Errorf("zip: %w", err)
+	}
+	name, err := cubism.FindModel3(z)
+	if err != nil {
+		return nil, nil, fmt.Errorf("zip: %w", err)
+	}
+	m, warnings, err := cubism.Load(z, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes := make([]string, len(warnings))
+	for i, w := range warnings {
+		notes[i] = w.String()
+	}
+	return m, notes, nil
+}
 
 // Companion is what the game keeps with a rig: its drawable. The core
 // keeps it as long as the rig and then drops it, without a call: the core

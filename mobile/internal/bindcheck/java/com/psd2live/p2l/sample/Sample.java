@@ -16,6 +16,9 @@ public final class Sample {
     static void drive(byte[] model, byte[] pcm) {
         try {
             Mobile.loadModel(model);
+            for (long i = 0; i < Mobile.loadWarningCount(); i++) {
+                System.err.println(Mobile.loadWarning(i));
+            }
             Mobile.setListener(new Events());
             Mobile.setBackground(1.0, 1.0, 1.0, 1.0);
             for (long i = 0; i < Mobile.clipCount(); i++) {
