@@ -10,3 +10,7 @@ import "io/fs"
 func pickedFiles() (fs.FS, error) { return nil, nil }
 
 func publishState(*game) {}
+
+// openLocation opens the model the command line names (a path here; a URL
+// in the browser, location_js.go).
+func (g *game) openLocation(name string) error { return g.openFile(name) }

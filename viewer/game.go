@@ -109,7 +109,7 @@ const fixedDT = 1.0 / 60
 func newGame(opts options) (*game, error) {
 	g := &game{opts: opts, zoom: 1, bg: [3]float64{0.92, 0.94, 0.97}, physics: true, lipGain: lipsync.DefaultGain, lastClip: -1}
 	if opts.file != "" {
-		if err := g.openFile(opts.file); err != nil {
+		if err := g.openLocation(opts.file); err != nil {
 			if opts.screenshot != "" {
 				// A screenshot of the default character instead of the
 				// file asked for would pass for success.

@@ -28,6 +28,10 @@
 //	-expression ID       show an expression at start
 //	-speak               play the bundled speech clip at start
 //	-size WxH            window size (default 1280x800)
+//	-model FILE          the model to open, as the argument; in a browser the
+//	                     page's ?model=URL (relative to the page): a .p2lrt,
+//	                     a NAME.model3.json or a zip, with the files they
+//	                     name fetched beside them
 //	-mascot              the character on the desktop instead: a transparent,
 //	                     undecorated, always-on-top window fitted to her
 //	                     (package ebitenp2l/mascot; -size's height is the
@@ -73,6 +77,7 @@ func run(args []string) error {
 	fs.StringVar(&o.clip, "clip", "", "clip id to play at start")
 	fs.StringVar(&o.expression, "expression", "", "expression id to show at start")
 	fs.BoolVar(&o.mascot, "mascot", false, "put the character on the desktop (transparent, undecorated, always-on-top window)")
+	fs.StringVar(&o.file, "model", "", "the model to open, as the argument (in a browser, ?model=URL: a URL relative to the page)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: viewer [flags] [model.p2lrt | NAME.model3.json | folder | zip]")
 		fs.PrintDefaults()
@@ -80,10 +85,12 @@ func run(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 1 {
-		return fmt.Errorf("one model file at most, got %d", fs.NArg())
+	if fs.NArg() > 1 || (fs.NArg() == 1 && o.file != "") {
+		return fmt.Errorf("one model file at most (the argument or -model)")
 	}
-	o.file = fs.Arg(0)
+	if fs.NArg() == 1 {
+		o.file = fs.Arg(0)
+	}
 	if look != "" {
 		var x, y float32
 		if _, err := fmt.Sscanf(look, "%g,%g", &x, &y); err != nil {

@@ -211,6 +211,14 @@ func TestBadFileShowsMessage(t *testing.T) {
 	if _, err := os.Stat(name); err == nil {
 		t.Error("a screenshot was written for a file that did not load")
 	}
+	// -model names the model as the argument does (in a browser it is
+	// the page's ?model=); one of the two, not both.
+	if out, err := runViewerExit("-screenshot", name, "-frames", "2", "-noui", "-model", bad); err == nil || !strings.Contains(out, "bad.p2lrt") {
+		t.Errorf("-model of a bad file: %v\n%s", err, out)
+	}
+	if out, err := runViewerExit("-model", bad, bad); err == nil || !strings.Contains(out, "one model file at most") {
+		t.Errorf("-model and an argument: %v\n%s", err, out)
+	}
 	// -h prints the usage and exits 0.
 	if out, err := runViewerExit("-h"); err != nil || !strings.Contains(out, "usage: viewer") {
 		t.Errorf("-h: %v\n%s", err, out)
