@@ -1,9 +1,6 @@
 package mobile
 
 import (
-	"archive/zip"
-	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,20 +14,6 @@ import (
 	"github.com/psd2live/p2l-ebiten/p2l/cubism"
 )
 
-// zipOf returns a zip holding every file of fsys at its path.
-func zipOf(t *testing.T, fsys fs.FS) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	if err := w.AddFS(fsys); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestLoadCubismZip loads the synthetic Cubism bundle (internal/cubismbundle)
 // as an app would pass it, zipped, and checks what the API lists against
 // what its model3.json says: the moc's parameters in order, three motion
@@ -38,7 +21,7 @@ func zipOf(t *testing.T, fsys fs.FS) []byte {
 // the hit area Body on MeshBody, and no warning.
 func TestLoadCubismZip(t *testing.T) {
 	fresh(t)
-	if err := LoadModel(zipOf(t, cubismbundle.Files())); err != nil {
+	if err := LoadModel(cubismbundle.MustZip(cubismbundle.Files())); err != nil {
 		t.Fatal(err)
 	}
 	var params []string
@@ -76,7 +59,7 @@ func TestCubismZipWarnings(t *testing.T) {
 	files := cubismbundle.Files()
 	json := strings.Replace(cubismbundle.Model3JSON, "motions/talk.motion3.json", "motions/gone.motion3.json", 1)
 	files[cubismbundle.Model3] = &fstest.MapFile{Data: []byte(json)}
-	if err := LoadModel(zipOf(t, files)); err != nil {
+	if err := LoadModel(cubismbundle.MustZip(files)); err != nil {
 		t.Fatal(err)
 	}
 	if ClipCount() != 2 {
@@ -110,15 +93,15 @@ func TestCubismZipRefusals(t *testing.T) {
 	badMoc["tiny/tiny.moc3"] = &fstest.MapFile{Data: cubismbundle.Moc()[:100]}
 	two := cubismbundle.Files()
 	two["other/other.model3.json"] = &fstest.MapFile{Data: []byte(cubismbundle.Model3JSON)}
-	whole := zipOf(t, cubismbundle.Files())
+	whole := cubismbundle.MustZip(cubismbundle.Files())
 	for _, c := range []struct {
 		name string
 		data []byte
 		want []string
 	}{
-		{"no model3.json", zipOf(t, noModel3), []string{"zip", "no *.model3.json"}},
-		{"two model3.json", zipOf(t, two), []string{"2 model3.json", "other/other.model3.json", cubismbundle.Model3}},
-		{"a damaged moc", zipOf(t, badMoc), []string{"moc3"}},
+		{"no model3.json", cubismbundle.MustZip(noModel3), []string{"zip", "no *.model3.json"}},
+		{"two model3.json", cubismbundle.MustZip(two), []string{"2 model3.json", "other/other.model3.json", cubismbundle.Model3}},
+		{"a damaged moc", cubismbundle.MustZip(badMoc), []string{"moc3"}},
 		{"a truncated zip", whole[:len(whole)/2], []string{"zip"}},
 		{"a bare .moc3", cubismbundle.Moc(), []string{".moc3", "zip"}},
 	} {
@@ -151,7 +134,11 @@ func TestSampleZips(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if err := LoadModel(zipOf(t, folder)); err != nil {
+		zipped, err := cubismbundle.Zip(folder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := LoadModel(zipped); err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"archive/zip"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -108,15 +106,11 @@ func TestOpenBundle(t *testing.T) {
 // zipOf zips files.
 func zipOf(t *testing.T, files fs.FS) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	if err := w.AddFS(files); err != nil {
+	data, err := cubismbundle.Zip(files)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return data
 }
 
 // dropping returns a function that drops files on the viewer.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"fmt"
 	"math"
@@ -39,14 +38,7 @@ func TestBundleCommands(t *testing.T) {
 	dir := t.TempDir()
 	model3 := writeTinyBundle(t, dir)
 	zipPath := filepath.Join(dir, "tiny.zip")
-	var zb bytes.Buffer
-	zw := zip.NewWriter(&zb)
-	for name, f := range cubismbundle.Files() {
-		w, _ := zw.Create(name)
-		w.Write(f.Data)
-	}
-	zw.Close()
-	if err := os.WriteFile(zipPath, zb.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(zipPath, cubismbundle.MustZip(cubismbundle.Files()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range []string{model3, filepath.Dir(model3), zipPath} {

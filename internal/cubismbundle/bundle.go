@@ -7,11 +7,13 @@
 package cubismbundle
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"math"
 	"testing/fstest"
 
@@ -227,4 +229,27 @@ func Files() fstest.MapFS {
 		"tiny/motions/talk.motion3.json": f(TalkMotion),
 		"tiny/" + Sound:                  b(WAV(SoundSamples())),
 	}
+}
+
+// Zip returns a zip holding every file of fsys at its path (deflated), as
+// a person zips a model's folder: the bundle's files, a sample's folder.
+func Zip(fsys fs.FS) ([]byte, error) {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	if err := w.AddFS(fsys); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// MustZip is Zip for file systems in memory, which cannot fail to read.
+func MustZip(fsys fs.FS) []byte {
+	data, err := Zip(fsys)
+	if err != nil {
+		panic("cubismbundle: " + err.Error())
+	}
+	return data
 }

@@ -295,19 +295,8 @@ func TestFindModel3(t *testing.T) {
 		t.Errorf("FindModel3 = %q, %v", p, err)
 	}
 	// As a zip.
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, file := range f {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(file.Data)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	zipped := cubismbundle.MustZip(f)
+	zr, err := zip.NewReader(bytes.NewReader(zipped), int64(len(zipped)))
 	if err != nil {
 		t.Fatal(err)
 	}

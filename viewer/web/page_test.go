@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"flag"
@@ -230,15 +229,7 @@ func openURLs(t *testing.T, ctx context.Context, srvURL, dir string) {
 	if err := os.CopyFS(models, cubismbundle.Files()); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	if err := w.AddFS(cubismbundle.Files()); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(models, "bundle.zip"), buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(models, "bundle.zip"), cubismbundle.MustZip(cubismbundle.Files()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	features, err := p2l.LoadFile(filepath.Join(conf, "features.p2lrt"))
@@ -332,18 +323,8 @@ func openBundles(t *testing.T, ctx context.Context) {
 		return dir
 	}
 	zipped := filepath.Join(t.TempDir(), "Zipped.zip")
-	{
-		var buf bytes.Buffer
-		w := zip.NewWriter(&buf)
-		if err := w.AddFS(bundle("Zipped")); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(zipped, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.WriteFile(zipped, cubismbundle.MustZip(bundle("Zipped")), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	// The flat choice: every file of the bundle, all in one folder.
 	flat := t.TempDir()
