@@ -37,6 +37,7 @@ type options struct {
 	frames     int
 	lookAt     *[2]float32 // fixed look-at target instead of the mouse
 	noUI       bool
+	bare       bool // only the character: noUI, no overlay text (messages to stderr)
 	noAudio    bool
 	speak      bool // play the bundled speech at start
 	clip       string
@@ -116,6 +117,9 @@ func newGame(opts options) (*game, error) {
 				return nil, err
 			}
 			g.message = err.Error()
+			if opts.bare {
+				fmt.Fprintln(os.Stderr, "viewer:", err) // nothing shows it on screen
+			}
 		}
 	}
 	if g.model == nil {
@@ -494,6 +498,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 }
 
 func (g *game) drawOverlay(screen *ebiten.Image) {
+	if g.opts.bare {
+		return
+	}
 	x := 10
 	if !g.opts.noUI {
 		x = panelWidth + 20

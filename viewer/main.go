@@ -22,6 +22,9 @@
 //	-frames N            frames before the screenshot (default 60)
 //	-lookat x,y          fix the look-at target (−1..1, right and up)
 //	-noui                hide the UI windows
+//	-bare                only the character: no UI windows and no text (in
+//	                     a browser, no file bar either); messages go to the
+//	                     standard error (the browser's console)
 //	-noaudio             no audio output; lip sync runs on a silent clock
 //	                     (also NO_AUDIO=1, and automatic without a device)
 //	-clip ID             play a clip at start
@@ -71,6 +74,7 @@ func run(args []string) error {
 	fs.IntVar(&o.frames, "frames", 60, "frames to run before the screenshot")
 	fs.StringVar(&look, "lookat", "", "fixed look-at target x,y in [-1, 1] instead of the mouse")
 	fs.BoolVar(&o.noUI, "noui", false, "hide the UI")
+	fs.BoolVar(&o.bare, "bare", false, "only the character: no UI and no text (for a page that embeds the viewer); messages go to the standard error")
 	fs.BoolVar(&o.noAudio, "noaudio", false, "no audio output (lip sync on a silent clock)")
 	fs.BoolVar(&o.speak, "speak", false, "play the bundled speech at start")
 	fs.StringVar(&size, "size", "1280x800", "window size WxH")
@@ -91,6 +95,7 @@ func run(args []string) error {
 	if fs.NArg() == 1 {
 		o.file = fs.Arg(0)
 	}
+	o.noUI = o.noUI || o.bare
 	if look != "" {
 		var x, y float32
 		if _, err := fmt.Sscanf(look, "%g,%g", &x, &y); err != nil {

@@ -123,7 +123,13 @@ func isBackground(img *image.RGBA, x, y int) bool {
 }
 
 func TestScreenshotDrawsCharacter(t *testing.T) {
-	img := shot(t, "-lookat", "0,0")
+	checkDefaultCharacter(t, shot(t, "-lookat", "0,0"))
+}
+
+// checkDefaultCharacter checks a -noui screenshot of the default character
+// looking ahead: background corners, the head, blue irises, a skin cheek.
+func checkDefaultCharacter(t *testing.T, img *image.RGBA) {
+	t.Helper()
 	if !isBackground(img, 2, 2) || !isBackground(img, shotW-3, 2) {
 		t.Fatalf("corners are not the background color: %v", img.At(2, 2))
 	}
@@ -164,6 +170,31 @@ func TestScreenshotDrawsCharacter(t *testing.T) {
 	if r, b := img.Pix[o], img.Pix[o+2]; r < 200 || r <= b {
 		t.Errorf("cheek pixel %v is not skin-colored", img.Pix[o:o+4])
 	}
+}
+
+// TestBare: -bare draws the character alone; -noui still writes the
+// stats line at the top left (x 10, y 8, 16 px a line).
+func TestBare(t *testing.T) {
+	text := image.Rect(10, 8, 310, 24)
+	marked := func(img *image.RGBA) int {
+		n := 0
+		for y := text.Min.Y; y < text.Max.Y; y++ {
+			for x := text.Min.X; x < text.Max.X; x++ {
+				if !isBackground(img, x, y) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if n := marked(shot(t, "-lookat", "0,0")); n == 0 {
+		t.Fatalf("-noui: no text in %v, the check below would prove nothing", text)
+	}
+	bare := shot(t, "-lookat", "0,0", "-bare")
+	if n := marked(bare); n != 0 {
+		t.Errorf("-bare: %d pixels of text in %v", n, text)
+	}
+	checkDefaultCharacter(t, bare)
 }
 
 func TestLookAtMovesHead(t *testing.T) {

@@ -249,12 +249,13 @@ func openURLs(t *testing.T, ctx context.Context, srvURL, dir string) {
 		url, name string
 		rig       *p2l.Rig // compared with the page when set
 		scale     int
+		bare      bool
 	}{
-		{"models/features.p2lrt", "features.p2lrt", features.NewRig(), 4},
-		{"models/" + cubismbundle.Model3, bundleName, settled, 3},
-		{"models/bundle.zip", bundleName, nil, 0},
+		{"models/features.p2lrt", "features.p2lrt", features.NewRig(), 4, false},
+		{"models/" + cubismbundle.Model3, bundleName, settled, 3, true},
+		{"models/bundle.zip", bundleName, nil, 0, false},
 	} {
-		open(t, ctx, srvURL, c.url)
+		open(t, ctx, srvURL, c.url, c.bare)
 		// The features model always notes its KTX2 page, which does not
 		// decode here; a model that failed to open says "cannot".
 		st := poll(t, ctx, fmt.Sprintf("p2lViewer.model === %q || p2lViewer.message.includes(%q)", c.name, "cannot"), time.Minute)
@@ -265,29 +266,45 @@ func openURLs(t *testing.T, ctx context.Context, srvURL, dir string) {
 		if c.rig == nil {
 			continue
 		}
-		d, at := comparePage(t, ctx, c.rig, c.name, c.scale)
-		t.Logf("%s by URL, scale %d: page vs CPU renderer: max channel difference %d/255 at %v", c.name, c.scale, d, at)
+		// ?bare: no text and no file bar, so the whole page is compared.
+		top := overlayHeight
+		if c.bare {
+			top = 0
+		}
+		d, at := comparePageFrom(t, ctx, c.rig, c.name, c.scale, top)
+		t.Logf("%s by URL (bare %v), scale %d: page vs CPU renderer: max channel difference %d/255 at %v", c.name, c.bare, c.scale, d, at)
 		if d > pageTolerance {
 			t.Errorf("?model=%s: the page differs from the CPU renderer by %d/255 at %v", c.url, d, at)
 		}
 	}
-	open(t, ctx, srvURL, "models/none.p2lrt")
+	open(t, ctx, srvURL, "models/none.p2lrt", false)
 	st := poll(t, ctx, "p2lViewer.message !== ''", time.Minute)
 	if st.Model != "default character" || !strings.Contains(st.Message, "none.p2lrt") || !strings.Contains(st.Message, "404") {
 		t.Errorf("?model= of a missing file: the page shows %q with message %q; want the default character and the 404", st.Model, st.Message)
 	}
 }
 
-// open loads the viewer's page anew with ?model=loc (no UI, no speech) and
-// hides the page's file bar.
-func open(t *testing.T, ctx context.Context, srvURL, loc string) {
+// open loads the viewer's page anew with ?model=loc, no speech and no UI,
+// and hides the page's file bar; with bare, ?bare, and the page must have
+// removed the bar itself.
+func open(t *testing.T, ctx context.Context, srvURL, loc string, bare bool) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Navigate(srvURL+"/?noui&quiet&model="+url.QueryEscape(loc))); err != nil {
+	q := "?noui&quiet&model=" + url.QueryEscape(loc)
+	if bare {
+		q = "?bare&quiet&model=" + url.QueryEscape(loc)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srvURL+"/"+q)); err != nil {
 		t.Fatal(err)
 	}
 	waitFrames(t, ctx, 1, time.Minute)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.getElementById("p2l-bar").style.visibility = "hidden") && true`)); err != nil {
+	hide := `(document.getElementById("p2l-bar").style.visibility = "hidden") && true`
+	if bare {
+		hide = `document.getElementById("p2l-bar") === null`
+	}
+	if gone, err := chromedp.Run(ctx, chromedp.Evaluate[bool](hide)); err != nil {
 		t.Fatal(err)
+	} else if !gone {
+		t.Errorf("?bare: the page still has its file bar")
 	}
 }
 
@@ -430,6 +447,13 @@ func dropFiles(t *testing.T, ctx context.Context, paths []string) {
 // difference below the text and where it is.
 func comparePage(t *testing.T, ctx context.Context, rig *p2l.Rig, name string, scale int) (int, image.Point) {
 	t.Helper()
+	return comparePageFrom(t, ctx, rig, name, scale, overlayHeight)
+}
+
+// comparePageFrom is comparePage from row top down: 0 for a page with no
+// text (?bare).
+func comparePageFrom(t *testing.T, ctx context.Context, rig *p2l.Rig, name string, scale, top int) (int, image.Point) {
+	t.Helper()
 	m := rig.Model()
 	w, h := int(float32(scale)*m.Canvas().Width), int(float32(scale)*m.Canvas().Height)+2*overlayHeight
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
@@ -454,7 +478,7 @@ func comparePage(t *testing.T, ctx context.Context, rig *p2l.Rig, name string, s
 		t.Fatal(err)
 	}
 	worst, at := 0, image.Point{}
-	for y := overlayHeight; y < h; y++ {
+	for y := top; y < h; y++ {
 		for x := 0; x < w; x++ {
 			o := got.PixOffset(x, y)
 			for c := range 3 {
