@@ -50,6 +50,9 @@ type options struct {
 // game is the viewer: one character, its UI state, the camera and lip sync.
 type game struct {
 	opts options
+	// transparent: the screen is not filled, the page shows through
+	// (-bare in a browser, main.go).
+	transparent bool
 
 	model *p2l.Model
 	name  string
@@ -485,7 +488,9 @@ func (g *game) showHit(i int) {
 }
 
 func (g *game) Draw(screen *ebiten.Image) {
-	screen.Fill(color.RGBA{uint8(255 * g.bg[0]), uint8(255 * g.bg[1]), uint8(255 * g.bg[2]), 255})
+	if !g.transparent {
+		screen.Fill(color.RGBA{uint8(255 * g.bg[0]), uint8(255 * g.bg[1]), uint8(255 * g.bg[2]), 255})
+	}
 	g.char.Draw(screen, &ebitenp2l.DrawOptions{GeoM: g.geoM()})
 	g.drawOverlay(screen)
 	if !g.opts.noUI {

@@ -22,8 +22,9 @@
 //	-frames N            frames before the screenshot (default 60)
 //	-lookat x,y          fix the look-at target (−1..1, right and up)
 //	-noui                hide the UI windows
-//	-bare                only the character: no UI windows and no text (in
-//	                     a browser, no file bar either); messages go to the
+//	-bare                only the character: no UI windows and no text; in
+//	                     a browser no file bar either, and the page is
+//	                     transparent around her; messages go to the
 //	                     standard error (the browser's console)
 //	-noaudio             no audio output; lip sync runs on a silent clock
 //	                     (also NO_AUDIO=1, and automatic without a device)
@@ -49,6 +50,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
@@ -125,5 +127,9 @@ func run(args []string) error {
 		ebiten.SetVsyncEnabled(false)
 		ebiten.SetTPS(ebiten.SyncWithFPS)
 	}
-	return ebiten.RunGame(g)
+	// In a browser, -bare puts the character over the embedding page: the
+	// canvas is transparent where she is not (a desktop window keeps its
+	// background; a transparent one is -mascot).
+	g.transparent = o.bare && runtime.GOOS == "js"
+	return ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: g.transparent})
 }

@@ -266,10 +266,13 @@ func openURLs(t *testing.T, ctx context.Context, srvURL, dir string) {
 		if c.rig == nil {
 			continue
 		}
-		// ?bare: no text and no file bar, so the whole page is compared.
+		// ?bare: no text and no file bar, so the whole page is compared,
+		// over a page of the viewer's background colour (the canvas is
+		// transparent around the character: checkTransparent).
 		top := overlayHeight
 		if c.bare {
 			top = 0
+			checkTransparent(t, ctx, c.rig, c.scale)
 		}
 		d, at := comparePageFrom(t, ctx, c.rig, c.name, c.scale, top)
 		t.Logf("%s by URL (bare %v), scale %d: page vs CPU renderer: max channel difference %d/255 at %v", c.name, c.bare, c.scale, d, at)
@@ -282,6 +285,36 @@ func openURLs(t *testing.T, ctx context.Context, srvURL, dir string) {
 	if st.Model != "default character" || !strings.Contains(st.Message, "none.p2lrt") || !strings.Contains(st.Message, "404") {
 		t.Errorf("?model= of a missing file: the page shows %q with message %q; want the default character and the 404", st.Model, st.Message)
 	}
+}
+
+// checkTransparent checks that the page shows through the viewer's canvas
+// around the character (?bare): over a red page the band above the canvas
+// (the page is overlayHeight taller than the canvas at scale, above and
+// below) is red and the canvas's centre is not; then it paints the page in
+// the viewer's background colour, so that the page compares with the CPU
+// renderer as a filled canvas would.
+func checkTransparent(t *testing.T, ctx context.Context, rig *p2l.Rig, scale int) {
+	t.Helper()
+	m := rig.Model()
+	w, h := int(float32(scale)*m.Canvas().Width), int(float32(scale)*m.Canvas().Height)+2*overlayHeight
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
+		t.Fatal(err)
+	}
+	paint := func(css string) {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.documentElement.style.background = %q) && true`, css))); err != nil {
+			t.Fatal(err)
+		}
+		waitFrames(t, ctx, 3, time.Minute)
+	}
+	paint("rgb(255, 0, 0)")
+	img := screenshot(t, ctx, "bare-over-red")
+	if o := img.PixOffset(w/2, overlayHeight/2); img.Pix[o] != 255 || img.Pix[o+1] != 0 || img.Pix[o+2] != 0 {
+		t.Errorf("?bare: the band above the canvas is %v over a red page, want red", img.Pix[o:o+3])
+	}
+	if o := img.PixOffset(w/2, h/2); img.Pix[o] == 255 && img.Pix[o+1] == 0 && img.Pix[o+2] == 0 {
+		t.Errorf("?bare: the character's centre is the page's red")
+	}
+	paint(fmt.Sprintf("rgb(%d, %d, %d)", background[0], background[1], background[2]))
 }
 
 // open loads the viewer's page anew with ?model=loc, no speech and no UI,
