@@ -99,7 +99,18 @@ func sortDrop(drop fs.FS) droppedFiles {
 	d := droppedFiles{byBase: map[string]string{}}
 	n := 0
 	_ = fs.WalkDir(drop, ".", func(name string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
+		if err != nil {
+			return nil
+		}
+		// What macOS adds to a folder it zips (a __MACOSX folder of
+		// "._NAME" resource files) is none of the drop's files.
+		if e.IsDir() {
+			if e.Name() == "__MACOSX" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(e.Name(), "._") {
 			return nil
 		}
 		if n++; n > maxDropFiles {

@@ -506,6 +506,11 @@ func TestSortDrop(t *testing.T) {
 			"b/B.physics3.json": {}, "b/B.pose3.json": {}, "b/B.userdata3.json": {}, "b/e.exp3.json": {}, "c.p2lrt": {}, "d.json": {}},
 			[]string{"c.p2lrt", "b/B.model3.json", "a.zip", "d.json"}, nil, nil,
 			[]string{"b/B.cdi3.json", "b/B.moc3", "b/B.physics3.json", "b/B.pose3.json", "b/B.userdata3.json", "b/e.exp3.json", "b/m/x.Motion3.json"}},
+		// A folder zipped on macOS: its __MACOSX folder and "._NAME"
+		// AppleDouble files are nothing of the drop.
+		{fstest.MapFS{"h/H.model3.json": {}, "h/._H.model3.json": {}, "h/._t.png": {Data: pngHead}, "__MACOSX/h/._H.model3.json": {},
+			"__MACOSX/h/._v.wav": {}, "h/H.moc3": {}},
+			[]string{"h/H.model3.json"}, nil, nil, []string{"h/H.moc3"}},
 	} {
 		d := sortDrop(c.files)
 		if !slices.Equal(d.models, c.models) || !slices.Equal(d.audio, c.audio) || !slices.Equal(d.pages, c.page) || !slices.Equal(d.parts, c.parts) {

@@ -44,7 +44,8 @@ const model3Suffix = ".model3.json"
 // FindModel3 returns the path of the one NAME.model3.json in fsys (a
 // folder, a zip, an embed.FS), looking in subfolders up to four levels
 // deep and at 10000 entries at most. It is an error, naming the
-// candidates, when there is none or several.
+// candidates, when there is none or several. The metadata macOS adds to
+// a folder it zips (a __MACOSX folder of "._NAME" files) is passed over.
 func FindModel3(fsys fs.FS) (string, error) {
 	var found []string
 	seen := 0
@@ -59,12 +60,12 @@ func FindModel3(fsys fs.FS) (string, error) {
 			return fmt.Errorf("more than %d entries", maxFindEntries)
 		}
 		if d.IsDir() {
-			if p != "." && strings.Count(p, "/") >= maxFindDepth {
+			if p != "." && (strings.Count(p, "/") >= maxFindDepth || d.Name() == "__MACOSX") {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if strings.HasSuffix(strings.ToLower(d.Name()), model3Suffix) {
+		if strings.HasSuffix(strings.ToLower(d.Name()), model3Suffix) && !strings.HasPrefix(d.Name(), "._") {
 			found = append(found, p)
 		}
 		return nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -307,6 +308,16 @@ func TestFindModel3(t *testing.T) {
 	m, _, err := Load(zr, p)
 	if err != nil || m.Clips().Len() != 3 {
 		t.Fatalf("zip: Load: %v", err)
+	}
+	// Zipped on macOS: a __MACOSX folder of AppleDouble "._NAME" files
+	// (binary, here the 4-byte magic 00 05 16 07) beside the folder, and
+	// such a file in it; neither is a model.
+	apple := &fstest.MapFile{Data: []byte("\x00\x05\x16\x07")}
+	mac := maps.Clone(f)
+	mac["__MACOSX/tiny/._tiny.model3.json"] = apple
+	mac["tiny/._tiny.model3.json"] = apple
+	if p, err := FindModel3(mac); err != nil || p != cubismbundle.Model3 {
+		t.Errorf("zipped on macOS: FindModel3 = %q, %v", p, err)
 	}
 	// Several.
 	f["other/b.model3.json"] = &fstest.MapFile{Data: []byte("{}")}
