@@ -151,7 +151,9 @@ func (e errNotFound) Unwrap() error { return fs.ErrNotExist }
 func fetchBytes(u string) ([]byte, error) {
 	resp, err := await(js.Global().Call("fetch", u))
 	if err != nil {
-		return nil, err
+		// The browser says no more than "Failed to fetch": the host is
+		// unreachable, or on another origin and does not allow this page.
+		return nil, fmt.Errorf("%v (unreachable, or another host that does not allow this page: CORS)", err)
 	}
 	if !resp.Get("ok").Bool() {
 		status := fmt.Sprintf("%d %s", resp.Get("status").Int(), resp.Get("statusText").String())
