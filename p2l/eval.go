@@ -505,10 +505,11 @@ func (r *Rig) latticeOf(c *cdef) (g []float64, row int) {
 // points a cell (chooseCellTables, triangleCorners).
 func warpCells(c *cdef, g []float64, tris [][6]float64) {
 	w := 2 * (c.cols + 1)
+	starts := cellStarts(g, w)
 	t := 0
 	for k := range c.rows {
 		for o, end := k*w, k*w+w-2; o < end; o += 2 {
-			q, p := cellCorners(g, o, w) // P00, P10; P01, P11
+			q, p := cellCorners(starts, o, w) // P00, P10; P01, P11
 			// Element by element: an array literal is built on the
 			// stack and copied, which costs more than the arithmetic.
 			lo, up := &tris[t], &tris[t+1]
@@ -535,19 +536,24 @@ func triangle(q *[6]float64, s, t float64) (float64, float64) {
 	return q[0] + float64(s*q[2]) + float64(t*q[4]), q[1] + float64(s*q[3]) + float64(t*q[5])
 }
 
-// triangleCorners returns the corners of a triangle placed from the
-// lattice g (rows of w ≥ 4 floats) at b (placement.at of a warp without a
-// cell table): the first corner and the two it interpolates toward, P00,
-// P10, P01 for a lower triangle, P11, P01, P10 for an upper one, whose
-// corners lie before its first. Two bounds checks, on the nearest and the
-// farthest of them, cover all three. No branch: which triangle a point
-// falls in follows no pattern.
-func triangleCorners(g []float64, b int32, w int) (p0, p1, p2 *[2]float64) {
+// triangleStarts returns the floats of lattice g (rows of w ≥ 4 floats)
+// at which the nearest corner of a triangle (triangleCorners) can lie: its
+// farthest ends w+1 after it, so those are all but the last w+1.
+func triangleStarts(g []float64, w int) []float64 { return g[:len(g)-w-1] }
+
+// triangleCorners returns the corners of a triangle placed from a lattice
+// with rows of w floats, given by its triangleStarts, at b (placement.at
+// of a warp without a cell table): the first corner and the two it
+// interpolates toward, P00, P10, P01 for a lower triangle, P11, P01, P10
+// for an upper one, whose corners lie before its first. One bounds check,
+// on the nearest corner (P00 or P10) among the starts, covers all three:
+// the farthest (P01 or P11) ends w+1 floats after it. No branch: which
+// triangle a point falls in follows no pattern.
+func triangleCorners(starts []float64, b int32, w int) (p0, p1, p2 *[2]float64) {
 	up, first := int(b&1), int(b>>1)
 	sign := 1 - 2*up
 	lo := first - up*w // the nearest corner: P00 or P10
-	_ = g[lo+w+1]      // the farthest: P01 or P11
-	at := unsafe.Add(unsafe.Pointer(&g[lo]), 8*(first-lo))
+	at := unsafe.Add(unsafe.Pointer(&starts[lo]), 8*(first-lo))
 	return (*[2]float64)(at), (*[2]float64)(unsafe.Add(at, 16*sign)), (*[2]float64)(unsafe.Add(at, 8*w*sign))
 }
 
@@ -565,13 +571,19 @@ func bilinearWeights(s, t float64) (a, b, c, d float64) {
 	return (1 - s) * (1 - t), s * (1 - t), (1 - s) * t, s * t
 }
 
+// cellStarts returns the floats of lattice g (rows of w ≥ 4 floats) at
+// which a cell's corner P00 can lie: a cell's eight floats end w+3 after
+// it, so those are all but the last w+3.
+func cellStarts(g []float64, w int) []float64 { return g[:len(g)-w-3] }
+
 // cellCorners returns the corners of the cell whose corner P00 is at
-// offset o ≥ 0 of lattice g (rows of w ≥ 4 floats): P00 and P10, then P01
-// and P11. The one bounds check, on the last of them, covers all eight
-// floats: a check per corner costs more than the interpolation's products.
-func cellCorners(g []float64, o, w int) (q, p *[4]float64) {
-	_ = g[o+w+3]
-	at := unsafe.Pointer(&g[o])
+// offset o of a lattice with rows of w floats, given by its cellStarts:
+// P00 and P10, then P01 and P11. The one bounds check, o < len(starts),
+// covers all eight floats (the last is at o+w+3 < len(g)): a check per
+// corner, or the two of indexing g[o+w+3] and &g[o], take more
+// instructions than the interpolation's additions.
+func cellCorners(starts []float64, o, w int) (q, p *[4]float64) {
+	at := unsafe.Pointer(&starts[o])
 	return (*[4]float64)(at), (*[4]float64)(unsafe.Add(at, 8*w))
 }
 
@@ -673,6 +685,7 @@ func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placeme
 // rows of w floats.
 func placeTrianglesAt(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
 	fc, fr := float64(c.cols), float64(c.rows)
+	starts := triangleStarts(g, w)
 	wt := pl.w[:len(in)]
 	at, out := pl.at[:len(wt)], out[:len(wt)]
 	for p := range wt {
@@ -687,7 +700,7 @@ func placeTrianglesAt(c *cdef, g []float64, w int, in, out [][2]float32, pl plac
 			b, s, t = 2*(k*w+2*i+w+2)+1, 1-s, 1-t // the upper triangle, from P11
 		}
 		at[p], wt[p][0], wt[p][1] = int32(b), s, t
-		p0, p1, p2 := triangleCorners(g, int32(b), w)
+		p0, p1, p2 := triangleCorners(starts, int32(b), w)
 		x, y := triangleAt(p0, p1, p2, s, t)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
@@ -697,6 +710,7 @@ func placeTrianglesAt(c *cdef, g []float64, w int, in, out [][2]float32, pl plac
 // placeBilinear maps through a bilinear warp's lattice g, rows of w floats.
 func placeBilinear(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
 	fc, fr := float64(c.cols), float64(c.rows)
+	starts := cellStarts(g, w)
 	wt := pl.w[:len(in)]
 	at, out := pl.at[:len(wt)], out[:len(wt)]
 	for p := range wt {
@@ -709,7 +723,7 @@ func placeBilinear(c *cdef, g []float64, w int, in, out [][2]float32, pl placeme
 		o := k*w + 2*i
 		at[p], wt[p][0], wt[p][1] = int32(o), s, t
 		a, b, cc, dd := bilinearWeights(s, t)
-		q, pp := cellCorners(g, o, w)
+		q, pp := cellCorners(starts, o, w)
 		x, y := bilinear(q, pp, a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
@@ -760,6 +774,7 @@ func placedTriangles(tris [][6]float64, out [][2]float32, pl placement) (outside
 }
 
 func placedTrianglesAt(g []float64, w int, out [][2]float32, pl placement) (outside bool) {
+	starts := triangleStarts(g, w)
 	wt := pl.w[:len(out)]
 	at := pl.at[:len(wt)]
 	for p, b := range at {
@@ -767,7 +782,7 @@ func placedTrianglesAt(g []float64, w int, out [][2]float32, pl placement) (outs
 			outside = true
 			continue
 		}
-		p0, p1, p2 := triangleCorners(g, b, w)
+		p0, p1, p2 := triangleCorners(starts, b, w)
 		x, y := triangleAt(p0, p1, p2, wt[p][0], wt[p][1])
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
@@ -775,6 +790,7 @@ func placedTrianglesAt(g []float64, w int, out [][2]float32, pl placement) (outs
 }
 
 func placedBilinear(g []float64, w int, out [][2]float32, pl placement) (outside bool) {
+	starts := cellStarts(g, w)
 	wt := pl.w[:len(out)]
 	at := pl.at[:len(wt)]
 	for p, o := range at {
@@ -783,7 +799,7 @@ func placedBilinear(g []float64, w int, out [][2]float32, pl placement) (outside
 			continue
 		}
 		a, b, cc, dd := bilinearWeights(wt[p][0], wt[p][1])
-		q, pp := cellCorners(g, int(o), w)
+		q, pp := cellCorners(starts, int(o), w)
 		x, y := bilinear(q, pp, a, b, cc, dd)
 		out[p][0], out[p][1] = float32(x), float32(y)
 	}
