@@ -633,11 +633,11 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 	var outside bool
 	switch g, w := r.latticeOf(c); {
 	case c.bilinear:
-		outside = placeBilinear(c, g, w, pairs(src), pairs(dst), pl)
+		outside = placeBilinear(c, g, w, src, dst, pl)
 	case c.cellOff >= 0:
-		outside = placeTriangles(c, r.cellsOf(c), pairs(src), pairs(dst), pl)
+		outside = placeTriangles(c, r.cellsOf(c), src, dst, pl)
 	default:
-		outside = placeTrianglesAt(c, g, w, pairs(src), pairs(dst), pl)
+		outside = placeTrianglesAt(c, g, w, src, dst, pl)
 	}
 	if outside {
 		return r.mapOutside(c, d, src, dst, pl.at) && r.smallLattice[d]
@@ -646,12 +646,16 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 }
 
 // placeTriangles, placeTrianglesAt and placeBilinear map the points in of
-// warp c's child space that lie inside the open unit square into out,
-// through the cell table of a triangle-interpolated warp, its lattice, or
-// the lattice of a bilinear one, record their placement in pl, and report
-// whether any point lies elsewhere (their placement −1, their out left for
-// mapWarp64). Their loops are the hot ones: they call nothing and there is
-// one per interpolation, so that their variables stay in registers.
+// warp c's child space (x,y pairs) that lie inside the open unit square
+// into out, through the cell table of a triangle-interpolated warp, its
+// lattice, or the lattice of a bilinear one, record their placement in pl,
+// and report whether any point lies elsewhere (their placement −1, their
+// out left for mapWarp64). Their loops are the hot ones: they call nothing
+// and there is one per interpolation, so that their variables stay in
+// registers. They step through in and out two floats at a time (j, while
+// p counts the points), not through [2]float32 pairs: Go has no scaled
+// addressing for a pair's second float32 and computed three addresses a
+// pair, on reading and on writing.
 
 // inUnit reports whether 0 ≤ u, v < 1, on the float32 bits: sign clear
 // and below 1.0's (−0 and NaN go to mapWarp64, which maps −0 alike), so
@@ -660,13 +664,14 @@ func (r *Rig) mapPoints(d int32, src, dst []float32, pl placement) (finite bool)
 func inUnit(u, v float32) bool { return max(math.Float32bits(u), math.Float32bits(v)) < one32 }
 
 // placeTriangles maps through a triangle-interpolated warp's cell table.
-func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placement) (outside bool) {
+func placeTriangles(c *cdef, tris [][6]float64, in, out []float32, pl placement) (outside bool) {
 	cols := c.cols
 	fc, fr := float64(cols), float64(c.rows)
-	wt := pl.w[:len(in)]
-	at, out := pl.at[:len(wt)], out[:len(wt)]
-	for p := range wt {
-		su, sv := in[p][0], in[p][1]
+	out = out[:len(in)]
+	wt := pl.w[:len(in)/2]
+	at := pl.at[:len(wt)]
+	for j, p := 0, 0; j < len(in)-1; j, p = j+2, p+1 {
+		su, sv := in[j], in[j+1]
 		if !inUnit(su, sv) {
 			at[p], outside = -1, true
 			continue
@@ -678,20 +683,21 @@ func placeTriangles(c *cdef, tris [][6]float64, in, out [][2]float32, pl placeme
 		}
 		at[p], wt[p][0], wt[p][1] = int32(tri), s, t
 		x, y := triangle(&tris[tri], s, t)
-		out[p][0], out[p][1] = float32(x), float32(y)
+		out[j], out[j+1] = float32(x), float32(y)
 	}
 	return outside
 }
 
 // placeTrianglesAt maps through a triangle-interpolated warp's lattice g,
 // rows of w floats.
-func placeTrianglesAt(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
+func placeTrianglesAt(c *cdef, g []float64, w int, in, out []float32, pl placement) (outside bool) {
 	fc, fr := float64(c.cols), float64(c.rows)
 	starts := triangleStarts(g, w)
-	wt := pl.w[:len(in)]
-	at, out := pl.at[:len(wt)], out[:len(wt)]
-	for p := range wt {
-		su, sv := in[p][0], in[p][1]
+	out = out[:len(in)]
+	wt := pl.w[:len(in)/2]
+	at := pl.at[:len(wt)]
+	for j, p := 0, 0; j < len(in)-1; j, p = j+2, p+1 {
+		su, sv := in[j], in[j+1]
 		if !inUnit(su, sv) {
 			at[p], outside = -1, true
 			continue
@@ -704,19 +710,20 @@ func placeTrianglesAt(c *cdef, g []float64, w int, in, out [][2]float32, pl plac
 		at[p], wt[p][0], wt[p][1] = int32(b), s, t
 		p0, p1, p2 := triangleCorners(starts, int32(b), w)
 		x, y := triangleAt(p0, p1, p2, s, t)
-		out[p][0], out[p][1] = float32(x), float32(y)
+		out[j], out[j+1] = float32(x), float32(y)
 	}
 	return outside
 }
 
 // placeBilinear maps through a bilinear warp's lattice g, rows of w floats.
-func placeBilinear(c *cdef, g []float64, w int, in, out [][2]float32, pl placement) (outside bool) {
+func placeBilinear(c *cdef, g []float64, w int, in, out []float32, pl placement) (outside bool) {
 	fc, fr := float64(c.cols), float64(c.rows)
 	starts := cellStarts(g, w)
-	wt := pl.w[:len(in)]
-	at, out := pl.at[:len(wt)], out[:len(wt)]
-	for p := range wt {
-		su, sv := in[p][0], in[p][1]
+	out = out[:len(in)]
+	wt := pl.w[:len(in)/2]
+	at := pl.at[:len(wt)]
+	for j, p := 0, 0; j < len(in)-1; j, p = j+2, p+1 {
+		su, sv := in[j], in[j+1]
 		if !inUnit(su, sv) {
 			at[p], outside = -1, true
 			continue
@@ -727,7 +734,7 @@ func placeBilinear(c *cdef, g []float64, w int, in, out [][2]float32, pl placeme
 		a, b, cc, dd := bilinearWeights(s, t)
 		q, pp := cellCorners(starts, o, w)
 		x, y := bilinear(q, pp, a, b, cc, dd)
-		out[p][0], out[p][1] = float32(x), float32(y)
+		out[j], out[j+1] = float32(x), float32(y)
 	}
 	return outside
 }
