@@ -318,20 +318,37 @@ func (r *Rig) evalDeformers() {
 	}
 }
 
-// widen writes the float32 lattice pts into g as float64 and reports
-// whether its coordinates are all at most 2^124 in magnitude (smallBits).
-// A call of its own, not inlined: inside evalDeformers its loop ran out
-// of registers and kept the running maximum on the stack.
+// widen writes the float32 lattice pts (x,y pairs) into g as float64 and
+// reports whether its coordinates are small enough to bound the points
+// mapped inside its unit square (latticeBound): whether the float32 sums
+// of their squares are finite. A square of 2^64 or more in magnitude is
+// +Inf (float32's largest is below 2^128), an infinity or NaN makes the
+// sum +Inf or NaN, so finite sums mean every coordinate is below 2^64,
+// far within the bound; real lattices are pixels, and their sums stay
+// finite up to a lattice of 2^24 points of coordinates up to 2^52. Two
+// multiplications and additions a float, where the largest magnitude's
+// bits cost four instructions (a move from the float register, a mask, a
+// comparison, a conditional move). A call of its own, not inlined: inside
+// evalDeformers its loop ran out of registers and kept its sums on the
+// stack.
 //
 //go:noinline
 func widen(pts []float32, g []float64) (small bool) {
 	g = g[:len(pts)]
-	var most uint32 // the largest magnitude's bits (NaN above +Inf)
-	for j, v := range pts {
-		g[j] = float64(v)
-		most = max(most, math.Float32bits(v)&^(1<<31))
+	var sumX, sumY float32 // two sums, so that neither holds up the loop
+	// j < len(pts)−1: the compiler proves j and j+1 in range.
+	for j := 0; j < len(pts)-1; j += 2 {
+		x, y := pts[j], pts[j+1]
+		g[j], g[j+1] = float64(x), float64(y)
+		sumX += float32(x * x)
+		sumY += float32(y * y)
 	}
-	return most <= smallBits
+	if n := len(pts); n%2 != 0 { // never a lattice's pairs: copied, not small
+		g[n-1] = float64(pts[n-1])
+		return false
+	}
+	sum := sumX + sumY
+	return sum <= math.MaxFloat32
 }
 
 // apply maps a point of rotation frame f's child space to canvas pixels
@@ -400,16 +417,16 @@ func (r *Rig) toCanvas(d int32, pts []float64) {
 // one32 is the bits of float32 1.
 const one32 = 0x3f800000
 
-// smallBits is the bits of float32 2^124. Through a lattice whose
-// coordinates are all at most that in magnitude, every point inside the
-// open unit square maps to a finite float32 without a check: it is a
-// corner plus two corner differences times weights in [0, 1] (a
-// triangle) or four corners times weights in [0, 1] (bilinear), at most
-// 5·2^124 < 2^127 in magnitude in float64, whose roundings cannot carry it
-// past float32's largest (about 2^128). A warp's lattice is a sum of
-// keyforms and blend shapes and may overflow where the file's numbers are
-// extreme; real lattices are pixels, far below.
-const smallBits = (127 + 124) << 23
+// latticeBound is a bound of the coordinates of a warp's lattice, 2^124,
+// through which every point inside the open unit square maps to a finite
+// float32 without a check: it is a corner plus two corner differences
+// times weights in [0, 1] (a triangle) or four corners times weights in
+// [0, 1] (bilinear), at most 5·2^124 < 2^127 in magnitude in float64,
+// whose roundings cannot carry it past float32's largest (about 2^128). A
+// warp's lattice is a sum of keyforms and blend shapes and may overflow
+// where the file's numbers are extreme; real lattices are pixels, far
+// below. widen tests a stricter bound, 2^64.
+const latticeBound = 0x1p124
 
 // placement records where points of a warp's child space fall in its
 // lattice, so that the same points can be mapped again through the moved
@@ -600,7 +617,7 @@ func bilinear(q, p *[4]float64, a, b, c, d float64) (float64, float64) {
 // Lattice::map (float64 inside, float32 in and out), recording in pl where
 // each point fell (mapPlaced maps them again from there); d = −1 is the
 // canvas itself. It reports whether every point is known finite: through
-// a warp by the lattice bound (smallBits) for the points inside the unit
+// a warp by the lattice bound (latticeBound) for the points inside the unit
 // square, checking the others; through a rotation by sums of the
 // coordinates it writes (a later pass would read every point again);
 // false, unchecked, for the canvas and where the sums overflow.

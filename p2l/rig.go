@@ -68,8 +68,8 @@ type Rig struct {
 	// colours.
 	partOn, defOn  []bool
 	defMul, defScr [][3]float64
-	// smallLattice: a warp's lattice coordinates are all at most 2^124 in
-	// magnitude (smallBits).
+	// smallLattice: a warp's lattice coordinates are small enough to bound
+	// the points mapped inside its unit square (widen, latticeBound).
 	smallLattice []bool
 
 	// Mesh results; vertices are double-buffered so change detection can
@@ -86,7 +86,7 @@ type Rig struct {
 	vertChanged []bool
 	vertsBoth   []bool // both buffers hold the mesh's vertices (it kept them: nothing to copy)
 	// finiteVerts: the mesh's vertices, as this evaluation recomputed
-	// them, are finite by the lattice bound (smallBits), so checkOutputs
+	// them, are finite by the lattice bound (latticeBound), so checkOutputs
 	// does not read them; those glue then moved are in glueCheck.
 	finiteVerts []bool
 	// glueCheck is 0 when every vertex this evaluation's glues wrote is
