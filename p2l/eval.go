@@ -1060,38 +1060,56 @@ func (r *Rig) blendCells(g *cgrid, cells [][]float32, base, out []float32) {
 
 // addCells writes into out the floats of src plus the first nc (at most
 // four) cells of cs weighted by ws, in one loop: src + c0·w0 + c1·w1 + …,
-// each product rounded to float32 and added in turn. out may be src.
+// each product rounded to float32 and added in turn. out may be src. The
+// loops take two floats a step (a point's x and y; j < n−1 lets the
+// compiler prove both in range): the loop's own instructions, three a
+// step, are a third of a two-cell float's.
 func addCells(src, out []float32, cs *[4][]float32, ws *[4]float32, nc int) {
 	n := len(src)
 	out = out[:n]
-	switch nc {
-	case 0:
+	if nc == 0 {
 		copy(out, src)
+		return
+	}
+	if n%2 != 0 { // never a blend of pairs: the last float alone
+		v := src[n-1]
+		for k := range nc {
+			v += float32(cs[k][n-1] * ws[k])
+		}
+		out[n-1] = v
+	}
+	src, out = src[:n&^1], out[:n&^1]
+	n = len(src)
+	switch nc {
 	case 1:
 		c0, w0 := cs[0][:n], ws[0]
-		for j, v := range src {
-			out[j] = v + float32(c0[j]*w0)
+		for j := 0; j < n-1; j += 2 {
+			out[j] = src[j] + float32(c0[j]*w0)
+			out[j+1] = src[j+1] + float32(c0[j+1]*w0)
 		}
 	case 2:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
-		for j, v := range src {
-			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1)
+		for j := 0; j < n-1; j += 2 {
+			out[j] = src[j] + float32(c0[j]*w0) + float32(c1[j]*w1)
+			out[j+1] = src[j+1] + float32(c0[j+1]*w0) + float32(c1[j+1]*w1)
 		}
 	case 3:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
-		for j, v := range src {
-			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
+		for j := 0; j < n-1; j += 2 {
+			out[j] = src[j] + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2)
+			out[j+1] = src[j+1] + float32(c0[j+1]*w0) + float32(c1[j+1]*w1) + float32(c2[j+1]*w2)
 		}
 	default:
 		c0, w0 := cs[0][:n], ws[0]
 		c1, w1 := cs[1][:n], ws[1]
 		c2, w2 := cs[2][:n], ws[2]
 		c3, w3 := cs[3][:n], ws[3]
-		for j, v := range src {
-			out[j] = v + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
+		for j := 0; j < n-1; j += 2 {
+			out[j] = src[j] + float32(c0[j]*w0) + float32(c1[j]*w1) + float32(c2[j]*w2) + float32(c3[j]*w3)
+			out[j+1] = src[j+1] + float32(c0[j+1]*w0) + float32(c1[j+1]*w1) + float32(c2[j+1]*w2) + float32(c3[j+1]*w3)
 		}
 	}
 }
