@@ -73,6 +73,7 @@ func (r *Rig) markMoved() {
 		r.defMoved[i] = r.defOwn[i] || c.parent >= 0 && r.defMoved[c.parent]
 	}
 	r.locateAxes()
+	clear(r.gridN) // the grids' corner weights are this evaluation's to compute
 	for ci := range p.gcomps {
 		r.compMoved[ci] = all || p.gcomps[ci].reads.meets(r.moved)
 	}
@@ -1042,7 +1043,7 @@ func (r *Rig) blendCells(g *cgrid, cells [][]float32, base, out []float32) {
 	var ws [4]float32
 	nc := 0
 	if cells != nil {
-		for _, k := range g.weightsAt(r.current, r.located, r.sc) {
+		for _, k := range r.gridWeights(g) {
 			if k.cell < 0 || cells[k.cell] == nil {
 				continue // missing or empty cell: zero offset
 			}

@@ -279,6 +279,10 @@ type prepared struct {
 	sortLen    int // total draw-group children (sort scratch)
 
 	axes []gridAxis // distinct keyform axes (shareAxes)
+	// gridOffs: per distinct keyform grid (cgrid.id), the offset of its
+	// corners in Rig.corners, gridCorners of them in all.
+	gridOffs    []int32
+	gridCorners int
 
 	adv advModel // advanced-mode data, built on first use (advrig.go)
 

@@ -156,6 +156,11 @@ type Rig struct {
 	// located holds the segment of each shared keyform axis
 	// (prepared.axes) at the current values (locateAxes).
 	located []located
+	// corners holds the corner weights of each distinct keyform grid
+	// (cgrid.id) at the current values, gridN their number (0: not
+	// computed in this evaluation; gridWeights).
+	corners []corner
+	gridN   []int32
 
 	renderOrder []int
 	commands    []RenderCommand
@@ -325,6 +330,8 @@ func (m *Model) NewRig() *Rig {
 	r.warpPlace = newPlacement(p.warpFloats / 2)
 	r.rotLocals = make([][4]float32, nd)
 	r.located = make([]located, len(p.axes))
+	r.corners = make([]corner, p.gridCorners)
+	r.gridN = make([]int32, len(p.gridOffs))
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
 	r.meshProps = make([]props, nm)
