@@ -41,12 +41,13 @@ type cgrid struct {
 	// (prepared.axes, shareAxes), for the evaluation's located segments;
 	// nil for grids without them (channels).
 	axis []int32
-	// id numbers the grid among the model's distinct keyform grids with
-	// axes (shareAxes; records sharing a compiled grid share it), whose
-	// corner weights an evaluation computes once for all of them
-	// (Rig.gridWeights); −1 for none. cornerOff is the offset of its
-	// corners in Rig.corners.
-	id, cornerOff int32
+	// shared is 1 + the grid's number among the model's distinct keyform
+	// grids with axes (shareAxes; records sharing a compiled grid share
+	// it), whose corner weights an evaluation computes once for all of
+	// them (Rig.gridWeights); 0, as in grids shareAxes does not number
+	// (channels'), for none. cornerOff is the offset of its corners in
+	// Rig.corners.
+	shared, cornerOff int32
 }
 
 // maxSharedAxes is the most axes of a grid whose corner weights an
@@ -74,10 +75,13 @@ type gridAxis struct {
 // (cgrid.axis) by distinct parameter, keys and snap, in prepared.axes.
 func (p *prepared) shareAxes() {
 	ids := map[string]int32{}
-	grids := map[*int32]int32{} // a compiled grid, by its parameters' array → its id
+	// A compiled grid by its parameters' array (compileGrid makes one for
+	// each grid it compiles; records sharing the grid share the array) →
+	// its number.
+	grids := map[*int32]int32{}
 	var key []byte
 	number := func(g *cgrid) {
-		g.id, g.cornerOff = -1, 0
+		g.shared, g.cornerOff = 0, 0
 		if n := len(g.params); n > 0 && n <= maxSharedAxes {
 			id, ok := grids[&g.params[0]]
 			if !ok {
@@ -86,7 +90,7 @@ func (p *prepared) shareAxes() {
 				p.gridOffs = append(p.gridOffs, int32(p.gridCorners))
 				p.gridCorners += 1 << n
 			}
-			g.id, g.cornerOff = id, p.gridOffs[id]
+			g.shared, g.cornerOff = id+1, p.gridOffs[id]
 		}
 		g.axis = make([]int32, len(g.params))
 		for a, pr := range g.params {
@@ -119,15 +123,15 @@ func (p *prepared) shareAxes() {
 // record of an evaluation to blend it computes them into Rig.corners, the
 // others read them. markMoved forgets them at every evaluation.
 func (r *Rig) gridWeights(g *cgrid) []corner {
-	if g.id < 0 {
+	if g.shared == 0 {
 		return g.weightsAt(r.current, r.located, r.sc)
 	}
-	off := int(g.cornerOff)
-	if n := r.gridN[g.id]; n > 0 {
+	id, off := g.shared-1, int(g.cornerOff)
+	if n := r.gridN[id]; n > 0 {
 		return r.corners[off : off+int(n)]
 	}
 	w := g.weightsAt(r.current, r.located, r.corners[off:off:off+1<<len(g.params)])
-	r.gridN[g.id] = int32(len(w))
+	r.gridN[id] = int32(len(w))
 	return w
 }
 

@@ -279,7 +279,7 @@ type prepared struct {
 	sortLen    int // total draw-group children (sort scratch)
 
 	axes []gridAxis // distinct keyform axes (shareAxes)
-	// gridOffs: per distinct keyform grid (cgrid.id), the offset of its
+	// gridOffs: per distinct keyform grid (cgrid.shared), the offset of its
 	// corners in Rig.corners, gridCorners of them in all.
 	gridOffs    []int32
 	gridCorners int

@@ -157,7 +157,7 @@ type Rig struct {
 	// (prepared.axes) at the current values (locateAxes).
 	located []located
 	// corners holds the corner weights of each distinct keyform grid
-	// (cgrid.id) at the current values, gridN their number (0: not
+	// (cgrid.shared) at the current values, gridN their number (0: not
 	// computed in this evaluation; gridWeights).
 	corners []corner
 	gridN   []int32
