@@ -46,7 +46,7 @@ func (r *Rig) checkOutputs() {
 	// Vertices of the meshes this evaluation recomputed (markMoved): the
 	// kept ones passed this check when they were computed, and those
 	// mapped through a lattice of small coordinates are finite by its
-	// bound (smallBits) unless glue moved them (glueCheck).
+	// bound (latticeBound, widen) unless glue moved them (glueCheck).
 	z := r.glueCheck
 	out := r.verts[r.vcur]
 	for i := range r.p.meshes {

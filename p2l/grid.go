@@ -41,7 +41,19 @@ type cgrid struct {
 	// (prepared.axes, shareAxes), for the evaluation's located segments;
 	// nil for grids without them (channels).
 	axis []int32
+	// shared is 1 + the grid's number among the model's distinct keyform
+	// grids with axes (shareAxes; records sharing a compiled grid share
+	// it), whose corner weights an evaluation computes once for all of
+	// them (Rig.gridWeights); 0, as in grids shareAxes does not number
+	// (channels'), for none. cornerOff is the offset of its corners in
+	// Rig.corners.
+	shared, cornerOff int32
 }
+
+// maxSharedAxes is the most axes of a grid whose corner weights an
+// evaluation keeps for the records sharing it (2^6 corners, 512 bytes a
+// grid per rig): the grids of real models have up to three or four.
+const maxSharedAxes = 6
 
 // located is the key segment of a parameter value on an axis (locate32):
 // the lower key index and the fraction towards the next key.
@@ -63,8 +75,23 @@ type gridAxis struct {
 // (cgrid.axis) by distinct parameter, keys and snap, in prepared.axes.
 func (p *prepared) shareAxes() {
 	ids := map[string]int32{}
+	// A compiled grid by its parameters' array (compileGrid makes one for
+	// each grid it compiles; records sharing the grid share the array) →
+	// its number.
+	grids := map[*int32]int32{}
 	var key []byte
 	number := func(g *cgrid) {
+		g.shared, g.cornerOff = 0, 0
+		if n := len(g.params); n > 0 && n <= maxSharedAxes {
+			id, ok := grids[&g.params[0]]
+			if !ok {
+				id = int32(len(p.gridOffs))
+				grids[&g.params[0]] = id
+				p.gridOffs = append(p.gridOffs, int32(p.gridCorners))
+				p.gridCorners += 1 << n
+			}
+			g.shared, g.cornerOff = id+1, p.gridOffs[id]
+		}
 		g.axis = make([]int32, len(g.params))
 		for a, pr := range g.params {
 			key = binary.LittleEndian.AppendUint32(key[:0], uint32(pr))
@@ -87,6 +114,25 @@ func (p *prepared) shareAxes() {
 	for i := range p.meshes {
 		number(&p.meshes[i].g)
 	}
+}
+
+// gridWeights returns the corner weights of keyform grid g at the current
+// values (weightsAt with the located axes). Records sharing a compiled
+// grid (a lowered moc's records over one keyform binding: Ren's typical
+// frame blends 172 grids, 20 distinct) share the weights: the first
+// record of an evaluation to blend it computes them into Rig.corners, the
+// others read them. markMoved forgets them at every evaluation.
+func (r *Rig) gridWeights(g *cgrid) []corner {
+	if g.shared == 0 {
+		return g.weightsAt(r.current, r.located, r.sc)
+	}
+	id, off := g.shared-1, int(g.cornerOff)
+	if n := r.gridN[id]; n > 0 {
+		return r.corners[off : off+int(n)]
+	}
+	w := g.weightsAt(r.current, r.located, r.corners[off:off:off+1<<len(g.params)])
+	r.gridN[id] = int32(len(w))
+	return w
 }
 
 // locateAxes brings r.located up to date: the segment of every shared axis

@@ -197,6 +197,10 @@ type cmesh struct {
 type cpart struct {
 	obj    cobj
 	parent int32
+	// reads are the parameters its properties and its group composite
+	// read (paramSet): its channels' and bindings', and those of the
+	// draw-tree group's channels (groupSource).
+	reads paramMask
 }
 
 type cglue struct {
@@ -275,6 +279,10 @@ type prepared struct {
 	sortLen    int // total draw-group children (sort scratch)
 
 	axes []gridAxis // distinct keyform axes (shareAxes)
+	// gridOffs: per distinct keyform grid (cgrid.shared), the offset of its
+	// corners in Rig.corners, gridCorners of them in all.
+	gridOffs    []int32
+	gridCorners int
 
 	adv advModel // advanced-mode data, built on first use (advrig.go)
 
@@ -615,6 +623,13 @@ func (p *prepared) build(m *Model) error {
 	p.shareAxes()
 	if err := p.buildDraw(m); err != nil {
 		return &recordError{tag: "DRAW", msg: "p2l: draw tree: " + err.Error()}
+	}
+	for i := range p.parts {
+		c := &p.parts[i]
+		c.reads = p.share.readMask(&c.obj, true, nil, np)
+		for k := range p.gsrc[i].ch.list {
+			c.reads.add(p.gsrc[i].ch.list[k].g.params)
+		}
 	}
 	if p.cubism {
 		p.buildCubism(m)

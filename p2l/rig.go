@@ -68,8 +68,8 @@ type Rig struct {
 	// colours.
 	partOn, defOn  []bool
 	defMul, defScr [][3]float64
-	// smallLattice: a warp's lattice coordinates are all at most 2^124 in
-	// magnitude (smallBits).
+	// smallLattice: a warp's lattice coordinates are small enough to bound
+	// the points mapped inside its unit square (widen, latticeBound).
 	smallLattice []bool
 
 	// Mesh results; vertices are double-buffered so change detection can
@@ -86,7 +86,7 @@ type Rig struct {
 	vertChanged []bool
 	vertsBoth   []bool // both buffers hold the mesh's vertices (it kept them: nothing to copy)
 	// finiteVerts: the mesh's vertices, as this evaluation recomputed
-	// them, are finite by the lattice bound (smallBits), so checkOutputs
+	// them, are finite by the lattice bound (latticeBound), so checkOutputs
 	// does not read them; those glue then moved are in glueCheck.
 	finiteVerts []bool
 	// glueCheck is 0 when every vertex this evaluation's glues wrote is
@@ -156,6 +156,11 @@ type Rig struct {
 	// located holds the segment of each shared keyform axis
 	// (prepared.axes) at the current values (locateAxes).
 	located []located
+	// corners holds the corner weights of each distinct keyform grid
+	// (cgrid.shared) at the current values, gridN their number (0: not
+	// computed in this evaluation; gridWeights).
+	corners []corner
+	gridN   []int32
 
 	renderOrder []int
 	commands    []RenderCommand
@@ -325,6 +330,8 @@ func (m *Model) NewRig() *Rig {
 	r.warpPlace = newPlacement(p.warpFloats / 2)
 	r.rotLocals = make([][4]float32, nd)
 	r.located = make([]located, len(p.axes))
+	r.corners = make([]corner, p.gridCorners)
+	r.gridN = make([]int32, len(p.gridOffs))
 	r.meshMoved = make([]bool, nm)
 	r.localMoved = make([]bool, nm)
 	r.meshProps = make([]props, nm)
