@@ -94,10 +94,11 @@ bench: deps
 
 # Every fuzz target of the module, FUZZTIME each, one worker (FUZZPARALLEL),
 # short minimization; keeps going after a failure and prints a summary
-# (FUZZ=regexp picks targets). internal/fuzzrun/fuzz.sh says more.
+# (FUZZ=regexp picks targets). internal/fuzzrun/fuzz.sh says more. Under
+# Xvfb without a display: the mascot package's tests start Ebitengine.
 fuzz:
 	@GO="$(GO)" FUZZTIME="$(FUZZTIME)" FUZZMINIMIZE="$(FUZZMINIMIZE)" FUZZPARALLEL="$(FUZZPARALLEL)" \
-	  FUZZ="$(FUZZ)" sh internal/fuzzrun/fuzz.sh
+	  FUZZ="$(FUZZ)" $(XRUN) sh internal/fuzzrun/fuzz.sh
 
 generate:
 	$(GO) generate ./...
