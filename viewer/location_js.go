@@ -9,8 +9,6 @@ package main
 // a zip of either's folder.
 
 import (
-	"archive/zip"
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,36 +20,16 @@ import (
 	"testing/fstest"
 )
 
-// openLocation opens the model at loc, a URL relative to the page.
+// openLocation opens the model at loc, a URL relative to the page, as
+// openFile opens a file on the desktop: by its kind (openCandidate), with
+// its folder fetched through webFS.
 func (g *game) openLocation(loc string) error {
 	abs, err := resolveURL(loc, js.Global().Get("location").Get("href").String())
 	if err != nil {
 		return fmt.Errorf("-model %q: %w", loc, err)
 	}
-	name := path.Base(abs.Path)
 	dir := &webFS{base: abs.ResolveReference(&url.URL{Path: "./"})}
-	switch candidateKind(name) {
-	case candidateModel3:
-		return g.openBundle(dir, name)
-	case candidateZip:
-		data, err := fetchBytes(abs.String())
-		if err != nil {
-			return fmt.Errorf("cannot open %s: %w", name, err)
-		}
-		z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-			return fmt.Errorf("cannot open %s: %w", name, err)
-		}
-		if _, err := g.openFirst(z, sortDrop(z), false); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		return nil
-	}
-	data, err := fetchBytes(abs.String())
-	if err != nil {
-		return fmt.Errorf("cannot open %s: %w", name, err)
-	}
-	return g.openModel(name, data, dir)
+	return g.openCandidate(dir, droppedFiles{}, path.Base(abs.Path), true)
 }
 
 // resolveURL resolves loc against the page's URL; only http and https
