@@ -91,7 +91,8 @@ var (
 	}
 
 	// blendMax renders mask coverage: the maximum of the mask meshes'
-	// texture alpha at each pixel.
+	// texture alpha at each pixel (the .p2lrt rule; blendUnion for Cubism
+	// models).
 	blendMax = ebiten.Blend{
 		BlendFactorSourceRGB:        ebiten.BlendFactorOne,
 		BlendFactorSourceAlpha:      ebiten.BlendFactorOne,
@@ -99,6 +100,19 @@ var (
 		BlendFactorDestinationAlpha: ebiten.BlendFactorOne,
 		BlendOperationRGB:           ebiten.BlendOperationMax,
 		BlendOperationAlpha:         ebiten.BlendOperationMax,
+	}
+	// blendUnion renders the mask coverage of a model that unites masks
+	// (p2l.Model.UnitesMasks): each channel becomes src + dst·(1 − src),
+	// that is 1 − (1 − dst)(1 − src), the union of the alphas drawn into
+	// it; the coverage shader writes its alpha into one channel and 0 into
+	// the others, which this leaves as they are.
+	blendUnion = ebiten.Blend{
+		BlendFactorSourceRGB:        ebiten.BlendFactorOne,
+		BlendFactorSourceAlpha:      ebiten.BlendFactorOne,
+		BlendFactorDestinationRGB:   ebiten.BlendFactorOneMinusSourceColor,
+		BlendFactorDestinationAlpha: ebiten.BlendFactorOneMinusSourceAlpha,
+		BlendOperationRGB:           ebiten.BlendOperationAdd,
+		BlendOperationAlpha:         ebiten.BlendOperationAdd,
 	}
 	// blendReplace writes the shader's result as it is: the backdrop-reading
 	// draws composite in the shader; clears and backdrop copies.

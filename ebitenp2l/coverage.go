@@ -20,7 +20,8 @@ func (r *renderer) slotShift(u *covUse) image.Point {
 
 // renderCoverage clears every coverage use's area, then renders each use's
 // mask meshes into its plane and channel: the maximum of their texture
-// alpha at each pixel centre.
+// alpha at each pixel centre, or their union for a model that unites
+// masks (blendUnion; a change of rule between uses is a new call).
 func (r *renderer) renderCoverage(n int) {
 	if len(r.uses) == 0 {
 		return
@@ -45,6 +46,11 @@ func (r *renderer) renderCoverage(n int) {
 			continue
 		}
 		cp := &r.chars[u.char]
+		if blend := coverageBlend(cp.res.uniteMasks); blend != r.opts.Blend {
+			r.flush()
+			r.opts.Blend = blend
+			r.counted = false // a new state
+		}
 		shift := r.slotShift(u).Add(u.off)
 		clipR := u.rect.Add(r.slotShift(u))
 		clipV := [4]float32{float32(clipR.Min.X), float32(clipR.Min.Y), float32(clipR.Max.X), float32(clipR.Max.Y)}
@@ -77,4 +83,13 @@ func (r *renderer) clearQuads(img *ebiten.Image, rects []image.Rectangle) {
 		r.quad(q, image.Point{}, [8]float32{})
 	}
 	r.flush()
+}
+
+// coverageBlend is how mask meshes join a coverage channel: their union
+// when the model unites masks, else their maximum.
+func coverageBlend(unite bool) ebiten.Blend {
+	if unite {
+		return blendUnion
+	}
+	return blendMax
 }

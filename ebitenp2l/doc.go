@@ -91,7 +91,8 @@
 // with the CPU renderer's formulas (consecutive ones whose areas do not
 // overlap share the copy). Masks are exact: a coverage image holds the
 // maximum texture alpha of the mask meshes (rendered with a max blend once
-// per mask set and frame); inverted masks use 1 − coverage. Isolated groups
+// per mask set and frame), or for a Cubism model their union
+// 1 − ∏(1 − α) (p2l.Model.UnitesMasks); inverted masks use 1 − coverage. Isolated groups
 // draw into pooled offscreen layers (one page per nesting depth, groups as
 // sub-images of it, drawn innermost first before the main pass) and are
 // then composited with their colors, opacity, masks and modes. A steady

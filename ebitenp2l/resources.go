@@ -58,8 +58,9 @@ type modelRes struct {
 	// bytes) for each field read.
 	meshes []meshDraw
 	// cullMasks: a culled mesh drops its back faces where it masks too
-	// (p2l.Model.CullsMasks).
-	cullMasks bool
+	// (p2l.Model.CullsMasks); uniteMasks: overlapping masks cover
+	// 1 − ∏(1 − α), not their maximum (p2l.Model.UnitesMasks).
+	cullMasks, uniteMasks bool
 	// meshMask[i] is the mask-set index of mesh i, −1 when unmasked.
 	meshMask []int
 	// partMask[i] is the mask-set index of part i's isolated-group
@@ -107,7 +108,7 @@ func acquireRes(m *p2l.Model, decode func() ([]*image.RGBA, []error), groups pos
 	r.upload(pages)
 	r.meshes = make([]meshDraw, m.Meshes().Len())
 	r.meshMask = make([]int, m.Meshes().Len())
-	r.cullMasks = m.CullsMasks()
+	r.cullMasks, r.uniteMasks = m.CullsMasks(), m.UnitesMasks()
 	for i, mesh := range m.Meshes().All() {
 		r.meshes[i] = meshDraw{
 			indices: mesh.Indices,

@@ -78,6 +78,14 @@ func (m *Model) Evaluation() Evaluation {
 // Cubism. The .p2lrt rule never culls masks (docs/RENDERING.md, step 4).
 func (m *Model) CullsMasks() bool { return m.Evaluation() == EvaluationCubism }
 
+// UnitesMasks reports whether the coverage of several mask meshes (or of
+// overlapping triangles) is their union, 1 − ∏(1 − α) of their texture
+// alphas, as Cubism's renderers compose a mask buffer (each mask mesh
+// multiplies it by 1 − α): true for models evaluated as Cubism. The .p2lrt
+// rule takes the maximum (docs/RENDERING.md, step 7); the two differ only
+// where masks with partial alpha overlap.
+func (m *Model) UnitesMasks() bool { return m.Evaluation() == EvaluationCubism }
+
 // WithEvaluation returns a model with m's records whose META records e,
 // replacing any earlier MetaEvaluation entry; m is not changed.
 func (m *Model) WithEvaluation(e Evaluation) *Model {

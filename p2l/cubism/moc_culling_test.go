@@ -3,6 +3,7 @@ package cubism
 import (
 	"image"
 	"image/color"
+	"math"
 	"testing"
 
 	"github.com/psd2live/p2l-ebiten/internal/moc3write"
@@ -120,5 +121,76 @@ func TestMocCulledMask(t *testing.T) {
 	img, hit = draw(ref)
 	if a := img.NRGBAAt(766, 366).A; a != 0xff || hit != 1 {
 		t.Errorf("reference: the unculled mask's back face does not mask (alpha %d at its centroid, hit test %g)", a, hit)
+	}
+}
+
+// TestMocMaskUnion: where two mask meshes with partial alpha overlap, a
+// Cubism model's masked mesh is covered by their union 1 − (1 − a)(1 − b),
+// as Cubism's mask buffer composes them; the .p2lrt rule takes the
+// maximum. The page's left column is opaque white, its right column alpha
+// 128 (premultiplied 128, 128, 128, 128), so a = b = 128/255 at u = 0.75:
+// the union is 1 − (127/255)² = 0.75196, 191.75 in 8 bits (192), the
+// maximum 128. MaskA spans x −1..0.5, MaskB −0.5..1 (canvas 400..550 and
+// 450..600, y 300..500); Masked, opaque white (u = 0.25), covers both.
+func TestMocMaskUnion(t *testing.T) {
+	square := func(id string, x0, x1 float32, u float32, order float32) moc3write.ArtMesh {
+		m := semMesh(id, -1, order, [2]float32{x0, -1}, [2]float32{x1, -1}, [2]float32{x1, 1}, [2]float32{x0, 1})
+		m.Indices = []uint16{0, 1, 2, 0, 2, 3}
+		m.UVs = [][2]float32{{u, 0.25}, {u, 0.25}, {u, 0.75}, {u, 0.75}}
+		return m
+	}
+	masked := square("Masked", -2, 2, 0.25, 600)
+	masked.Masks = []int32{0, 1}
+	// The masks draw nothing themselves (opacity 0; a mask mesh's opacity
+	// does not change what it masks, in either rule).
+	maskA, maskB := square("MaskA", -1, 0.5, 0.75, 400), square("MaskB", -0.5, 1, 0.75, 500)
+	maskA.Keyforms[0].Opacity, maskB.Keyforms[0].Opacity = 0, 0
+	m := &moc3write.Model{Canvas: semCanvas(), ArtMeshes: []moc3write.ArtMesh{maskA, maskB, masked}}
+	rootGroup(m)
+	model := lowerSem(t, m, moc3write.V40)
+	page := image.NewRGBA(image.Rect(0, 0, 2, 2))
+	for y := range 2 {
+		page.SetRGBA(0, y, color.RGBA{255, 255, 255, 255})
+		page.SetRGBA(1, y, color.RGBA{128, 128, 128, 128})
+	}
+	// alphas renders model and returns Masked's alpha at four points of
+	// the row y = 400 (A alone, both, B alone, neither) in the image, and
+	// at the overlap as the pixel hit test finds it.
+	alphas := func(model *p2l.Model) ([4]uint8, float32) {
+		t.Helper()
+		r := rigAt(t, model, nil)
+		img := image.NewNRGBA(image.Rect(0, 0, 1000, 800))
+		rr := &render.Renderer{Pages: []*image.RGBA{page}}
+		if err := rr.Render(r, img, &render.Options{Transform: &p2l.Affine{A: 1, D: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		hit, _ := rr.MeshAlphaAt(r, 2, 500.5, 400.5)
+		var out [4]uint8
+		for i, x := range []int{425, 500, 575, 650} {
+			out[i] = img.NRGBAAt(x, 400).A
+		}
+		return out, hit
+	}
+	if !model.UnitesMasks() {
+		t.Fatal("a lowered .moc3 does not unite masks")
+	}
+	near := func(got, want uint8) bool { return got+1 >= want && got <= want+1 }
+	ref := model.WithEvaluation(p2l.EvaluationReference)
+	for _, c := range []struct {
+		name    string
+		model   *p2l.Model
+		overlap uint8
+		hit     float64
+	}{
+		{"Cubism", model, 192, 1 - (127.0/255)*(127.0/255)},
+		{"reference", ref, 128, 128.0 / 255},
+	} {
+		got, hit := alphas(c.model)
+		if !near(got[0], 128) || !near(got[1], c.overlap) || !near(got[2], 128) || got[3] != 0 {
+			t.Errorf("%s: Masked's alpha at A alone, both, B alone, neither: %v, want [128 %d 128 0]", c.name, got, c.overlap)
+		}
+		if math.Abs(float64(hit)-c.hit) > 1e-3 {
+			t.Errorf("%s: hit test alpha at the overlap %g, want %g", c.name, hit, c.hit)
+		}
 	}
 }

@@ -408,21 +408,25 @@ var unorm8 = func() (t [256]float32) {
 	return t
 }()
 
-// maskPage is the page of the mask mesh being rasterized into coverage.
+// maskPage is the page of the mask mesh being rasterized into coverage,
+// and how its alpha joins the coverage (Model.UnitesMasks).
 type maskPage struct {
 	page  *image.RGBA
 	white bool
+	unite bool
 }
 
-// coverage computes the mask coverage of masks over area into r.cov: the
-// maximum texture alpha of the mask meshes at each pixel centre. Mask
-// meshes are culled only when the model culls masks (Model.CullsMasks);
-// their opacity and colours do not matter.
+// coverage computes the mask coverage of masks over area into r.cov: at
+// each pixel centre, the maximum texture alpha of the mask meshes there,
+// or their union 1 − ∏(1 − α), triangle by triangle, when the model unites
+// masks (Model.UnitesMasks: Cubism models). Mask meshes are culled only
+// when the model culls masks (Model.CullsMasks); their opacity and colours
+// do not matter.
 func (r *Renderer) coverage(f frame, m *p2l.Model, t p2l.Affine, masks []int, area rect) {
 	for y := area.y0; y < area.y1; y++ {
 		clear(r.cov[y*r.w+area.x0 : y*r.w+area.x1])
 	}
-	cullMasks := m.CullsMasks()
+	cullMasks, unite := m.CullsMasks(), m.UnitesMasks()
 	for _, mi := range masks {
 		if mi < 0 || mi >= m.Meshes().Len() {
 			continue
@@ -432,7 +436,7 @@ func (r *Renderer) coverage(f frame, m *p2l.Model, t p2l.Affine, masks []int, ar
 		if !ok {
 			continue
 		}
-		r.mask = maskPage{page, white}
+		r.mask = maskPage{page, white, unite}
 		var b rect
 		r.maskTris, b = r.meshTriangles(f, mi, t, cullMasks && mesh.Flags&p2lrt.MeshCulling != 0, r.maskTris)
 		if b.intersect(area).empty() {
@@ -452,7 +456,10 @@ func (r *Renderer) coverSpan(y, x0, x1 int, u, v, du, dv float64) {
 			k := float64(x - x0)
 			a = sampleAlpha(r.mask.page, u+k*du, v+k*dv)
 		}
-		if a > cov[x] {
+		switch {
+		case r.mask.unite:
+			cov[x] += a - cov[x]*a // 1 − (1 − c)(1 − a)
+		case a > cov[x]:
 			cov[x] = a
 		}
 	}

@@ -213,10 +213,12 @@ func (r *Renderer) fragmentAlphaAt(f frame, m *p2l.Model, mi int, x, y float64) 
 // coverageAt is the mask coverage of masks at the point, as coverage
 // computes it at a pixel centre: the maximum texel alpha of the mask
 // meshes there (sampleAlpha, as coverSpan samples, culled as coverage
-// culls them), 1 − that when invert.
+// culls them), or, when the model unites masks, the union of each mask
+// mesh's alpha there (a point on an edge two of its triangles share
+// counts once, as the rasterizer draws it once); 1 − that when invert.
 func (r *Renderer) coverageAt(f frame, m *p2l.Model, masks []int, invert bool, x, y float64) float32 {
 	cov := float32(0)
-	cullMasks := m.CullsMasks()
+	cullMasks, unite := m.CullsMasks(), m.UnitesMasks()
 	for _, mi := range masks {
 		if mi < 0 || mi >= m.Meshes().Len() || cov >= 1 {
 			continue
@@ -228,6 +230,7 @@ func (r *Renderer) coverageAt(f frame, m *p2l.Model, masks []int, invert bool, x
 		}
 		cull := cullMasks && mesh.Flags&p2lrt.MeshCulling != 0
 		verts, uvs, idx := f.MeshVertices(mi), f.MeshUVs(mi), f.MeshIndices(mi)
+		meshCov := float32(0)
 		for k := 0; k+2 < len(idx); k += 3 {
 			u, v, in := triangleAt(verts, uvs, idx[k:k+3:k+3], cull, x, y)
 			if !in {
@@ -237,7 +240,12 @@ func (r *Renderer) coverageAt(f frame, m *p2l.Model, masks []int, invert bool, x
 			if !white {
 				a = sampleAlpha(page, u, v)
 			}
-			cov = max(cov, a)
+			meshCov = max(meshCov, a)
+		}
+		if unite {
+			cov += meshCov - cov*meshCov
+		} else {
+			cov = max(cov, meshCov)
 		}
 	}
 	if invert {
