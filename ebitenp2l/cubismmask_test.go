@@ -41,19 +41,7 @@ func TestCubismCulledMaskParity(t *testing.T) {
 		},
 		DrawOrderGroups: []moc3write.DrawOrderGroup{{MaxDrawOrder: 1000, Objects: []moc3write.DrawOrderObject{{Index: 0, Self: -1}, {Index: 1, Self: -1}}}},
 	}
-	data, err := moc3write.Write(m, moc3write.V40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := cubism.ReadMoc(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Meshes[1].Multiply = p2lrt.Color{1, 0, 0}
-	model, err := p2l.NewModel(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := mocModel(t, m, func(f *p2lrt.File) { f.Meshes[1].Multiply = p2lrt.Color{1, 0, 0} })
 	white := image.NewRGBA(image.Rect(0, 0, 2, 2))
 	for i := range white.Pix {
 		white.Pix[i] = 0xff
@@ -99,6 +87,28 @@ func drawBoth(t *testing.T, model *p2l.Model, page image.Image) (gpu, cpu []byte
 	return gpu, want.Pix
 }
 
+// mocModel writes m as a moc 4.0 file, lowers it with cubism.ReadMoc,
+// lets edit change the file (when not nil) and makes the model.
+func mocModel(t *testing.T, m *moc3write.Model, edit func(*p2lrt.File)) *p2l.Model {
+	t.Helper()
+	data, err := moc3write.Write(m, moc3write.V40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubism.ReadMoc(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(f)
+	}
+	model, err := p2l.NewModel(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return model
+}
+
 // pixelAt is the pixel (x, y) of 100-pixel-wide RGBA pixels p.
 func pixelAt(p []byte, x, y int) color.RGBA {
 	o := 4 * (y*100 + x)
@@ -137,18 +147,7 @@ func TestCubismMaskUnionParity(t *testing.T) {
 		DrawOrderGroups: []moc3write.DrawOrderGroup{{MaxDrawOrder: 1000,
 			Objects: []moc3write.DrawOrderObject{{Index: 0, Self: -1}, {Index: 1, Self: -1}, {Index: 2, Self: -1}}}},
 	}
-	data, err := moc3write.Write(m, moc3write.V40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := cubism.ReadMoc(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := p2l.NewModel(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := mocModel(t, m, nil)
 	page := image.NewNRGBA(image.Rect(0, 0, 2, 2))
 	for y := range 2 {
 		page.SetNRGBA(0, y, color.NRGBA{255, 255, 255, 255})
