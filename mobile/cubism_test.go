@@ -44,6 +44,10 @@ func TestLoadCubismZip(t *testing.T) {
 	if HitAreaCount() != 1 || HitAreaID(0) != "MeshBody" || HitAreaName(0) != "Body" {
 		t.Errorf("hit areas: %d, first %q %q; want 1, MeshBody Body", HitAreaCount(), HitAreaID(0), HitAreaName(0))
 	}
+	// The talk motion's Sound (model3.json), by its path in the folder.
+	if ClipSound(0) != cubismbundle.Sound || ClipSound(1) != "" || ClipSound(-1) != "" || ClipSound(3) != "" {
+		t.Errorf("clip sounds %q %q %q %q, want %s and three empty", ClipSound(0), ClipSound(1), ClipSound(-1), ClipSound(3), cubismbundle.Sound)
+	}
 	if n := LoadWarningCount(); n != 0 {
 		t.Errorf("%d warnings, first %q", n, LoadWarning(0))
 	}

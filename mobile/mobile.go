@@ -170,6 +170,15 @@ func ClipDuration(i int) float64 {
 	return math.NaN()
 }
 
+// ClipSound returns the sound of clip i — a Cubism motion's Sound, by its
+// path in the model's folder (in the zip) — or "" when it has none or i is
+// out of range. The library plays no audio on mobile: an app that starts
+// such a clip plays the file itself and passes its samples to LipSyncPCM.
+func ClipSound(i int) string {
+	defer quiet()
+	return model().ClipSound(i)
+}
+
 // PlayClip plays the clip with the given id on layer 0, replacing what
 // plays there (it fades out). The layer's priority becomes 0, so a tap
 // reaction may interrupt the clip.

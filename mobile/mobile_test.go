@@ -41,7 +41,7 @@ func TestBadBytesAreErrors(t *testing.T) {
 
 func TestNoModel(t *testing.T) {
 	fresh(t)
-	if ClipCount() != 0 || ClipID(0) != "" || !math.IsNaN(ClipDuration(0)) ||
+	if ClipCount() != 0 || ClipID(0) != "" || ClipSound(0) != "" || !math.IsNaN(ClipDuration(0)) ||
 		ExpressionCount() != 0 || HitAreaCount() != 0 || ParameterCount() != 0 ||
 		!math.IsNaN(ParameterMin(0)) || AdvancedFeatures() != 0 {
 		t.Error("accessors without a model are not empty")

@@ -22,7 +22,7 @@ public final class Sample {
             Mobile.setListener(new Events());
             Mobile.setBackground(1.0, 1.0, 1.0, 1.0);
             for (long i = 0; i < Mobile.clipCount(); i++) {
-                System.out.println(Mobile.clipID(i) + " in " + Mobile.clipGroup(i) + ", " + Mobile.clipDuration(i) + " s");
+                System.out.println(Mobile.clipID(i) + " in " + Mobile.clipGroup(i) + ", " + Mobile.clipDuration(i) + " s, sound " + Mobile.clipSound(i));
             }
             Mobile.playClip("idle");
             Mobile.playClipLayer(1, "wave", Mobile.PriorityNormal);
