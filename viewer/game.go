@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -111,7 +112,12 @@ const defaultName = "default character"
 const fixedDT = 1.0 / 60
 
 func newGame(opts options) (*game, error) {
+	opts.noUI = opts.noUI || opts.bare
 	g := &game{opts: opts, zoom: 1, bg: [3]float64{0.92, 0.94, 0.97}, physics: true, lipGain: lipsync.DefaultGain, lastClip: -1}
+	// In a browser, -bare puts the character over the embedding page: the
+	// canvas is transparent where she is not (a desktop window keeps its
+	// background; a transparent one is -mascot).
+	g.transparent = opts.bare && runtime.GOOS == "js"
 	if opts.file != "" {
 		if err := g.openLocation(opts.file); err != nil {
 			if opts.screenshot != "" {

@@ -50,7 +50,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
@@ -97,7 +96,6 @@ func run(args []string) error {
 	if fs.NArg() == 1 {
 		o.file = fs.Arg(0)
 	}
-	o.noUI = o.noUI || o.bare
 	if look != "" {
 		var x, y float32
 		if _, err := fmt.Sscanf(look, "%g,%g", &x, &y); err != nil {
@@ -127,9 +125,5 @@ func run(args []string) error {
 		ebiten.SetVsyncEnabled(false)
 		ebiten.SetTPS(ebiten.SyncWithFPS)
 	}
-	// In a browser, -bare puts the character over the embedding page: the
-	// canvas is transparent where she is not (a desktop window keeps its
-	// background; a transparent one is -mascot).
-	g.transparent = o.bare && runtime.GOOS == "js"
 	return ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: g.transparent})
 }
